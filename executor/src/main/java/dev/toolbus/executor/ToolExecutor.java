@@ -1,0 +1,201 @@
+package dev.toolbus.executor;
+
+import dev.toolbus.bus.ToolBus;
+import dev.toolbus.metrics.CallLog;
+import dev.toolbus.protocol.EventCodec;
+import dev.toolbus.protocol.InboundEvent;
+import dev.toolbus.protocol.ListToolsEvent;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.protocol.ToolsEvent;
+import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.ToolSource;
+import dev.toolbus.tool.ToolSpec;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Runs the tool calls of turns and produces their events.
+ *
+ * <p>Per turn, in this order: one {@code tool_result} per call, in call order; one
+ * {@code user_message} per media item; one {@code turn_completed}. Turns of one stream run one after
+ * the other in arrival order; different streams never wait for each other. At most
+ * {@link ExecutionSettings#maxParallel()} handlers run at once across all streams; more calls wait.
+ * Every failure is a {@code tool_result} with {@code is_error} and a code: the executor never fails a
+ * turn because of one call.
+ *
+ * <pre>{@code
+ * try (ToolExecutor executor = ToolExecutor.builder()
+ *         .tools(Tools.fromObject(new MyPlugin()))
+ *         .settings(ExecutionSettings.builder().maxParallel(10).timeoutMs(5000).build())
+ *         .build()) {
+ *     executor.execute(turn).doOnNext(event -> send(event)).blockLast();
+ * }
+ * }</pre>
+ */
+public interface ToolExecutor extends AutoCloseable {
+
+    /** Starts a builder. */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Runs one turn. The returned Flux is cold: the turn is queued on subscription. Cancelling the
+     * subscription cancels the turn's running calls.
+     */
+    Flux<OutboundEvent> execute(ToolCallsEvent turn);
+
+    /** Answers any inbound event: a turn's events, or the {@code tools} answer to {@code list_tools}. */
+    Flux<OutboundEvent> handle(InboundEvent event);
+
+    /** The definitions a session may see, in the requested format. */
+    ToolsEvent listTools(ListToolsEvent request);
+
+    /**
+     * Runs this executor on a bus until the bus's input ends or the returned Disposable is disposed.
+     * Each message is decoded, run, its events published in order, and then acknowledged; input that
+     * cannot be decoded is answered with an {@code error} event on its stream, or dead-lettered.
+     */
+    Disposable attach(ToolBus bus);
+
+    /** Like {@link #attach(ToolBus)}, completing when the bus's input ends and every turn is published. */
+    Mono<Void> run(ToolBus bus);
+
+    /** The registry (tools may be added at run time). */
+    ToolRegistry registry();
+
+    /** The settings in force. */
+    ExecutionSettings settings();
+
+    /** The recent-call log. */
+    CallLog callLog();
+
+    /** Calls currently running a handler. */
+    int inflight();
+
+    /**
+     * Stops taking new turns (they are answered {@code REJECTED}), lets running turns finish, then
+     * releases owned resources.
+     */
+    Mono<Void> closeGracefully();
+
+    @Override
+    default void close() {
+        closeGracefully().block();
+    }
+
+    /** Builder of {@link ToolExecutor}. */
+    final class Builder {
+        ToolRegistry registry;
+        final List<ToolSpec> tools = new ArrayList<>();
+        ExecutionSettings settings = ExecutionSettings.defaults();
+        ToolPolicy policy = ToolPolicy.allowAll();
+        MeterRegistry meterRegistry;
+        Scheduler timer;
+        Scheduler blockingScheduler;
+        LongSupplier nanoClock;
+        EventCodec codec = EventCodec.defaults();
+        int callLogSize = 1000;
+        int maxInflightTurns = 256;
+
+        private Builder() {
+        }
+
+        /** Uses this registry (shared, may change at run time). */
+        public Builder registry(ToolRegistry registry) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** Registers these tools as plugin tools. */
+        public Builder tools(List<ToolSpec> specs) {
+            this.tools.addAll(specs);
+            return this;
+        }
+
+        /** Registers a plugin tool. */
+        public Builder tool(ToolSpec spec) {
+            this.tools.add(Objects.requireNonNull(spec, "spec"));
+            return this;
+        }
+
+        public Builder settings(ExecutionSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        public Builder policy(ToolPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** Where meters go; by default a private {@link SimpleMeterRegistry}. */
+        public Builder meterRegistry(MeterRegistry meterRegistry) {
+            this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
+            return this;
+        }
+
+        /**
+         * The scheduler of timeouts, retry delays and the clock (default {@code Schedulers.parallel()});
+         * pass a {@code VirtualTimeScheduler} in tests.
+         */
+        public Builder timer(Scheduler timer) {
+            this.timer = Objects.requireNonNull(timer, "timer");
+            return this;
+        }
+
+        /**
+         * Where blocking handlers run (default: an owned bounded elastic scheduler, disposed on
+         * close). A scheduler passed here is not disposed by the executor.
+         */
+        public Builder blockingScheduler(Scheduler scheduler) {
+            this.blockingScheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** The clock for durations, in nanoseconds (default: the timer's clock if one was given, else System.nanoTime). */
+        public Builder nanoClock(LongSupplier clock) {
+            this.nanoClock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The codec used on buses (default {@link EventCodec#defaults()}). */
+        public Builder codec(EventCodec codec) {
+            this.codec = Objects.requireNonNull(codec, "codec");
+            return this;
+        }
+
+        /** How many calls the recent-call log keeps (default 1000). */
+        public Builder callLogSize(int size) {
+            if (size < 1) {
+                throw new IllegalArgumentException("callLogSize must be at least 1");
+            }
+            this.callLogSize = size;
+            return this;
+        }
+
+        /** How many turns a bus may have in flight at once (default 256). */
+        public Builder maxInflightTurns(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxInflightTurns must be at least 1");
+            }
+            this.maxInflightTurns = n;
+            return this;
+        }
+
+        public ToolExecutor build() {
+            ToolRegistry r = registry != null ? registry : ToolRegistry.create();
+            r.registerAll(tools, ToolSource.PLUGIN);
+            return new DefaultToolExecutor(this, r);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package dev.toolbus.protocol;
+
+/** Stable error codes of {@code tool_result.error.code} and {@code error} events. */
+public enum ErrorCode {
+    /** No tool of that name is registered. */
+    UNKNOWN_TOOL,
+    /** The tool exists but this session may not see or call it (policy). */
+    NOT_AVAILABLE,
+    /** The arguments are not valid JSON or violate the tool's schema. */
+    INVALID_ARGUMENTS,
+    /** The caller lacks the permission the tool requires. */
+    PERMISSION_DENIED,
+    /** The call did not finish within its timeout and was cancelled. */
+    TIMEOUT,
+    /** The handler threw. */
+    TOOL_FAILED,
+    /** The tool returned an error result. */
+    TOOL_ERROR,
+    /** The executor is overloaded or shutting down. */
+    REJECTED,
+    /** The call was cancelled before it finished. */
+    CANCELLED,
+    /** An event that could not be decoded. */
+    BAD_EVENT,
+    /** A media item above the configured size limit. */
+    MEDIA_TOO_LARGE
+}

@@ -1,0 +1,35 @@
+package dev.toolbus.protocol;
+
+/**
+ * Input that is not a valid event. Carries the {@code stream_id} and {@code turn_id} when they could
+ * be read, so the error can be answered on the conversation; otherwise the input goes to the bus's
+ * dead-letter place.
+ */
+public final class EventDecodeException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String streamId;
+    private final String turnId;
+
+    public EventDecodeException(String message, String streamId, String turnId) {
+        super(message, null, false, false);
+        this.streamId = streamId;
+        this.turnId = turnId;
+    }
+
+    /** The stream id read from the input, or {@code null}. */
+    public String streamId() {
+        return streamId;
+    }
+
+    /** The turn id read from the input, or {@code null}. */
+    public String turnId() {
+        return turnId;
+    }
+
+    /** The {@code error} event answering this input. */
+    public ErrorEvent toErrorEvent() {
+        return new ErrorEvent(streamId, turnId, ErrorCode.BAD_EVENT, getMessage());
+    }
+}

@@ -1,0 +1,8 @@
+package dev.toolbus.protocol;
+
+/** An event a bot core sends to toolbus. */
+public sealed interface InboundEvent permits ToolCallsEvent, ListToolsEvent {
+
+    /** The conversation. */
+    String streamId();
+}

@@ -1,0 +1,48 @@
+package dev.toolbus.protocol;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A follow-up user message carrying one media item of a tool result ({@code user_message}),
+ * published after all tool results of the turn.
+ *
+ * @param streamId the conversation
+ * @param turnId the turn
+ * @param messageId the media index, {@code tool_result:<tool_call_id>:<n>}
+ * @param toolCallId the call that produced the item
+ * @param source always {@code tool_result_media}
+ * @param content the header text part, then the image part for images
+ * @param visibleText a plain-text rendering for histories and monitors
+ */
+@JsonPropertyOrder({"type", "stream_id", "turn_id", "message_id", "tool_call_id", "source", "content", "visible_text"})
+public record UserMessageEvent(
+        String streamId,
+        String turnId,
+        String messageId,
+        String toolCallId,
+        String source,
+        List<ContentPart> content,
+        String visibleText) implements OutboundEvent {
+
+    /** The {@code source} of media follow-ups. */
+    public static final String TOOL_RESULT_MEDIA = "tool_result_media";
+
+    public UserMessageEvent {
+        Objects.requireNonNull(streamId, "streamId");
+        Objects.requireNonNull(turnId, "turnId");
+        Objects.requireNonNull(messageId, "messageId");
+        Objects.requireNonNull(toolCallId, "toolCallId");
+        source = source == null ? TOOL_RESULT_MEDIA : source;
+        content = List.copyOf(content);
+        visibleText = visibleText == null ? "" : visibleText;
+    }
+
+    @Override
+    @JsonProperty("type")
+    public String type() {
+        return "user_message";
+    }
+}

@@ -1,0 +1,55 @@
+package dev.toolbus.tool;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Declares a method of a plugin object as a tool, read by {@link Tools#fromObject(Object)}.
+ *
+ * <p>Method parameters annotated with {@link Param} are the tool's arguments; parameters of type
+ * {@link ToolContext}, {@link ToolArguments} or {@code JsonNode} (all arguments) are injected. The
+ * method may return {@code Mono<?>} (non-blocking), {@link ToolResult}, or any JSON-like value
+ * (mapped with {@link ToolResult#fromValue(Object)}). Methods that do not return a {@code Mono} run
+ * on the blocking scheduler unless {@link #blocking()} is {@code false}.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface Tool {
+
+    /** The tool name. */
+    String name();
+
+    /** The description (compatibility field; {@link #briefDescription()} wins). */
+    String description() default "";
+
+    /** The brief description the model reads. */
+    String briefDescription() default "";
+
+    /** Extra detailed text, appended after the generated parameter block. */
+    String detailedDescription() default "";
+
+    /** The tool's own timeout in milliseconds; {@code -1} for the executor's. */
+    long timeoutMs() default -1;
+
+    /** Side-effecting tools are never retried or cached. */
+    boolean sideEffecting() default false;
+
+    /** Dangerous tools are never cached and gated by the policy. */
+    boolean dangerous() default false;
+
+    /** Who shares cached results. */
+    CacheScope cacheScope() default CacheScope.STREAM_USER;
+
+    /** Whether the tool is offered to the model. */
+    Visibility visibility() default Visibility.VISIBLE;
+
+    /** Whether a method that does not return {@code Mono} blocks (runs on the blocking scheduler). */
+    boolean blocking() default true;
+
+    /** Extra metadata as {@code key=value} pairs (values parsed as JSON when they are JSON). */
+    String[] metadata() default {};
+}

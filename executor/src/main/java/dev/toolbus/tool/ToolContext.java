@@ -1,0 +1,302 @@
+package dev.toolbus.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Objects;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+/**
+ * What a running tool knows about its call: the conversation ({@code stream_id}), the turn, the call
+ * id, who asked (user, group, platform, permission, channel), the model, the triggering message, the
+ * attempt number, and a cancellation signal that fires when the call times out or is abandoned.
+ *
+ * <p>Blocking handlers are also interrupted on cancellation; non-blocking handlers have their
+ * subscription disposed. Long loops can poll {@link #isCancelled()}.
+ */
+public final class ToolContext {
+
+    private final String streamId;
+    private final String turnId;
+    private final String toolCallId;
+    private final String toolName;
+    private final String userId;
+    private final String groupId;
+    private final String platform;
+    private final String permission;
+    private final String channel;
+    private final String provider;
+    private final String model;
+    private final String agentId;
+    private final JsonNode message;
+    private final int attempt;
+    private volatile boolean cancelled;
+    private volatile Sinks.Empty<Void> cancelSink;
+
+    private ToolContext(Builder b) {
+        this.streamId = b.streamId;
+        this.turnId = b.turnId;
+        this.toolCallId = b.toolCallId;
+        this.toolName = b.toolName;
+        this.userId = b.userId;
+        this.groupId = b.groupId;
+        this.platform = b.platform;
+        this.permission = b.permission;
+        this.channel = b.channel;
+        this.provider = b.provider;
+        this.model = b.model;
+        this.agentId = b.agentId;
+        this.message = b.message;
+        this.attempt = b.attempt;
+    }
+
+    /** Starts a builder (for tests and adapters; the executor builds contexts itself). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The conversation id, never {@code null}. */
+    public String streamId() {
+        return streamId;
+    }
+
+    /** Same as {@link #streamId()}: MaiBot's {@code chat_id}. */
+    public String chatId() {
+        return streamId;
+    }
+
+    public String turnId() {
+        return turnId;
+    }
+
+    public String toolCallId() {
+        return toolCallId;
+    }
+
+    public String toolName() {
+        return toolName;
+    }
+
+    /** The user id, or empty. */
+    public String userId() {
+        return userId;
+    }
+
+    /** The group id, or empty. */
+    public String groupId() {
+        return groupId;
+    }
+
+    /** The platform (qq, discord, …), or empty. */
+    public String platform() {
+        return platform;
+    }
+
+    /** The caller's permission level (member, admin, owner, master), or empty. */
+    public String permission() {
+        return permission;
+    }
+
+    /** The channel of the session, or empty. */
+    public String channel() {
+        return channel;
+    }
+
+    /** The model provider, or empty. */
+    public String provider() {
+        return provider;
+    }
+
+    /** The model, or empty. */
+    public String model() {
+        return model;
+    }
+
+    /** The agent id, or empty. */
+    public String agentId() {
+        return agentId;
+    }
+
+    /** The triggering message as sent by the bot core, or {@code null}. */
+    public JsonNode message() {
+        return message;
+    }
+
+    /** 1 for the first attempt, 2 for the first retry, … */
+    public int attempt() {
+        return attempt;
+    }
+
+    /** Whether the call was cancelled (timed out or abandoned). */
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    /** Completes when the call is cancelled. */
+    public Mono<Void> onCancel() {
+        Sinks.Empty<Void> s = cancelSink;
+        if (s == null) {
+            synchronized (this) {
+                s = cancelSink;
+                if (s == null) {
+                    s = Sinks.empty();
+                    cancelSink = s;
+                    if (cancelled) {
+                        s.tryEmitEmpty();
+                    }
+                }
+            }
+        }
+        return s.asMono();
+    }
+
+    /** A copy of this context for another attempt. */
+    public ToolContext withAttempt(int newAttempt) {
+        Builder b = toBuilder();
+        b.attempt = newAttempt;
+        return new ToolContext(b);
+    }
+
+    /** Signals cancellation; called by the executor. */
+    public void cancel() {
+        if (cancelled) {
+            return;
+        }
+        cancelled = true;
+        Sinks.Empty<Void> s;
+        synchronized (this) {
+            s = cancelSink;
+        }
+        if (s != null) {
+            s.tryEmitEmpty();
+        }
+    }
+
+    /** A builder initialised from this context. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.streamId = streamId;
+        b.turnId = turnId;
+        b.toolCallId = toolCallId;
+        b.toolName = toolName;
+        b.userId = userId;
+        b.groupId = groupId;
+        b.platform = platform;
+        b.permission = permission;
+        b.channel = channel;
+        b.provider = provider;
+        b.model = model;
+        b.agentId = agentId;
+        b.message = message;
+        b.attempt = attempt;
+        return b;
+    }
+
+    @Override
+    public String toString() {
+        return "ToolContext{stream=" + streamId + ", turn=" + turnId + ", call=" + toolCallId + ", tool=" + toolName
+                + ", attempt=" + attempt + '}';
+    }
+
+    /** Builder of {@link ToolContext}; unset strings are empty. */
+    public static final class Builder {
+        private String streamId = "";
+        private String turnId = "";
+        private String toolCallId = "";
+        private String toolName = "";
+        private String userId = "";
+        private String groupId = "";
+        private String platform = "";
+        private String permission = "";
+        private String channel = "";
+        private String provider = "";
+        private String model = "";
+        private String agentId = "";
+        private JsonNode message;
+        private int attempt = 1;
+
+        private Builder() {
+        }
+
+        private static String v(String s) {
+            return s == null ? "" : s;
+        }
+
+        public Builder streamId(String v) {
+            this.streamId = v(v);
+            return this;
+        }
+
+        public Builder turnId(String v) {
+            this.turnId = v(v);
+            return this;
+        }
+
+        public Builder toolCallId(String v) {
+            this.toolCallId = v(v);
+            return this;
+        }
+
+        public Builder toolName(String v) {
+            this.toolName = v(v);
+            return this;
+        }
+
+        public Builder userId(String v) {
+            this.userId = v(v);
+            return this;
+        }
+
+        public Builder groupId(String v) {
+            this.groupId = v(v);
+            return this;
+        }
+
+        public Builder platform(String v) {
+            this.platform = v(v);
+            return this;
+        }
+
+        public Builder permission(String v) {
+            this.permission = v(v);
+            return this;
+        }
+
+        public Builder channel(String v) {
+            this.channel = v(v);
+            return this;
+        }
+
+        public Builder provider(String v) {
+            this.provider = v(v);
+            return this;
+        }
+
+        public Builder model(String v) {
+            this.model = v(v);
+            return this;
+        }
+
+        public Builder agentId(String v) {
+            this.agentId = v(v);
+            return this;
+        }
+
+        public Builder message(JsonNode v) {
+            this.message = v;
+            return this;
+        }
+
+        public Builder attempt(int v) {
+            if (v < 1) {
+                throw new IllegalArgumentException("attempt must be >= 1");
+            }
+            this.attempt = v;
+            return this;
+        }
+
+        public ToolContext build() {
+            Objects.requireNonNull(streamId, "streamId");
+            return new ToolContext(this);
+        }
+    }
+}

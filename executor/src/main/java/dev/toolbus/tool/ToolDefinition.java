@@ -1,0 +1,423 @@
+package dev.toolbus.tool;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The immutable definition of one tool: its name, descriptions, parameters (structured, dict-style or
+ * a raw JSON Schema) and execution hints.
+ *
+ * <p>Descriptions and the JSON Schema follow the MaiBot SDK exactly: the model-facing description is
+ * {@code brief_description > description > "Tool {name}"} (stripped); the detailed description is the
+ * parameter block followed by the given detailed text; structured parameters map to JSON Schema as
+ * {@code ToolParameterInfo} does. Generated text depends on the {@link DescriptionLocale}.
+ *
+ * <pre>{@code
+ * ToolDefinition def = ToolDefinition.builder("search_web")
+ *     .description("Search the web")
+ *     .parameter(ToolParameter.of("query", ToolParamType.STRING, "Search keywords"))
+ *     .parameter(ToolParameter.builder("limit", ToolParamType.INTEGER).required(false).defaultValue(5).build())
+ *     .timeout(Duration.ofSeconds(10))
+ *     .build();
+ * }</pre>
+ */
+public final class ToolDefinition {
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
+
+    private final String name;
+    private final String description;
+    private final String briefDescription;
+    private final String detailedDescription;
+    private final List<ToolParameter> parameters;
+    private final Map<String, Object> rawParameters;
+    private final ObjectNode inputSchema;
+    private final Map<String, Object> metadata;
+    private final Duration timeout;
+    private final boolean sideEffecting;
+    private final boolean dangerous;
+    private final CacheScope cacheScope;
+    private final Visibility visibility;
+    private final String pluginId;
+    private final Set<String> channels;
+    private final LegacyAction legacyAction;
+    private final ObjectNode schema;
+    private final Map<DescriptionLocale, String> descriptions = new EnumMap<>(DescriptionLocale.class);
+    private final Map<DescriptionLocale, String> detailed = new EnumMap<>(DescriptionLocale.class);
+
+    private ToolDefinition(Builder b) {
+        this.name = b.name;
+        this.description = b.description;
+        this.briefDescription = b.briefDescription;
+        this.detailedDescription = b.detailedDescription;
+        this.parameters = List.copyOf(b.parameters);
+        this.rawParameters = b.rawParameters == null ? null
+                : Collections.unmodifiableMap(new LinkedHashMap<>(b.rawParameters));
+        this.inputSchema = b.inputSchema == null ? null : b.inputSchema.deepCopy();
+        this.metadata = Collections.unmodifiableMap(new LinkedHashMap<>(b.metadata));
+        this.timeout = b.timeout;
+        this.sideEffecting = b.sideEffecting;
+        this.dangerous = b.dangerous;
+        this.cacheScope = b.cacheScope;
+        this.visibility = b.visibility;
+        this.pluginId = b.pluginId;
+        this.channels = Collections.unmodifiableSet(new LinkedHashSet<>(b.channels));
+        this.legacyAction = b.legacyAction;
+        this.schema = ToolSchemas.build(this);
+        for (DescriptionLocale l : DescriptionLocale.values()) {
+            descriptions.put(l, ToolDescriptions.description(this, l));
+            detailed.put(l, ToolDescriptions.detailed(this, l));
+        }
+    }
+
+    /**
+     * Starts a definition.
+     *
+     * @param name the tool name: letters, digits, {@code _ . : -}, 1 to 128 characters
+     * @throws IllegalArgumentException for an invalid name
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** The tool name the model calls. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The description the model reads: {@code brief_description}, else {@code description}, else
+     * {@code Tool {name}} ({@code 工具 {name}} in {@link DescriptionLocale#ZH}), stripped.
+     */
+    public String description(DescriptionLocale locale) {
+        return descriptions.get(locale);
+    }
+
+    /**
+     * The detailed description: the parameter block ({@code Parameter details:} /
+     * {@code 参数说明：}) followed by the given detailed text, as the MaiBot SDK builds it.
+     */
+    public String detailedDescription(DescriptionLocale locale) {
+        return detailed.get(locale);
+    }
+
+    /** The {@code description} given to the builder, as given. */
+    public String rawDescription() {
+        return description;
+    }
+
+    /** The {@code brief_description} given to the builder, as given. */
+    public String rawBriefDescription() {
+        return briefDescription;
+    }
+
+    /** The {@code detailed_description} given to the builder, as given. */
+    public String rawDetailedDescription() {
+        return detailedDescription;
+    }
+
+    /** Structured parameters, in declaration order (empty for dict-style or raw-schema tools). */
+    public List<ToolParameter> parameters() {
+        return parameters;
+    }
+
+    /** Dict-style (legacy) parameters as given, or {@code null}. */
+    public Map<String, Object> rawParameters() {
+        return rawParameters;
+    }
+
+    /**
+     * The JSON Schema of the arguments as sent to the model: always an object schema with
+     * {@code properties} and {@code required}. Do not modify the returned node.
+     */
+    public ObjectNode inputSchema() {
+        return schema;
+    }
+
+    /** Extra metadata (flat keys), as given. */
+    public Map<String, Object> metadata() {
+        return metadata;
+    }
+
+    /** The tool's own timeout, or {@code null} for the executor's. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** Whether a call changes the world: never retried, never cached. */
+    public boolean sideEffecting() {
+        return sideEffecting;
+    }
+
+    /** Whether the tool is dangerous: never cached; the policy may require permission for it. */
+    public boolean dangerous() {
+        return dangerous;
+    }
+
+    /** Who shares cached results of this tool. */
+    public CacheScope cacheScope() {
+        return cacheScope;
+    }
+
+    /** Whether the tool is offered to the model. */
+    public Visibility visibility() {
+        return visibility;
+    }
+
+    /** The plugin that declared this tool, or {@code null}. */
+    public String pluginId() {
+        return pluginId;
+    }
+
+    /** Channels this tool is limited to; empty for every channel. */
+    public Set<String> channels() {
+        return channels;
+    }
+
+    /** The legacy {@code @Action} this tool was converted from, or {@code null}. */
+    public LegacyAction legacyAction() {
+        return legacyAction;
+    }
+
+    /** Whether calls get the legacy Action payload ({@code action_data}, {@code reasoning}). */
+    public boolean isLegacyAction() {
+        return legacyAction != null;
+    }
+
+    /** A builder initialised from this definition. */
+    public Builder toBuilder() {
+        Builder b = new Builder(name);
+        b.description = description;
+        b.briefDescription = briefDescription;
+        b.detailedDescription = detailedDescription;
+        b.parameters.addAll(parameters);
+        b.rawParameters = rawParameters;
+        b.inputSchema = inputSchema;
+        b.metadata.putAll(metadata);
+        b.timeout = timeout;
+        b.sideEffecting = sideEffecting;
+        b.dangerous = dangerous;
+        b.cacheScope = cacheScope;
+        b.visibility = visibility;
+        b.pluginId = pluginId;
+        b.channels.addAll(channels);
+        b.legacyAction = legacyAction;
+        return b;
+    }
+
+    /** The raw schema override, or {@code null} (package use). */
+    ObjectNode rawInputSchema() {
+        return inputSchema;
+    }
+
+    @Override
+    public String toString() {
+        return "ToolDefinition{" + name + '}';
+    }
+
+    /**
+     * The fields of a legacy MaiBot {@code @Action} kept on its converted tool.
+     *
+     * @param activationType always, keyword, random, never
+     * @param activationKeywords keywords for keyword activation
+     * @param activationProbability probability for random activation
+     * @param chatMode the chat mode
+     * @param actionParameters parameter name → description, in order
+     * @param actionRequire usage notes
+     * @param associatedTypes message types
+     * @param parallelAction whether the action may run in parallel
+     * @param actionPrompt the original prompt
+     */
+    public record LegacyAction(
+            String activationType,
+            List<String> activationKeywords,
+            double activationProbability,
+            String chatMode,
+            Map<String, String> actionParameters,
+            List<String> actionRequire,
+            List<String> associatedTypes,
+            boolean parallelAction,
+            String actionPrompt) {
+
+        public LegacyAction {
+            activationType = activationType == null ? "always" : activationType;
+            activationKeywords = activationKeywords == null ? List.of() : List.copyOf(activationKeywords);
+            chatMode = chatMode == null ? "normal" : chatMode;
+            actionParameters = actionParameters == null ? Map.of()
+                    : Collections.unmodifiableMap(new LinkedHashMap<>(actionParameters));
+            actionRequire = actionRequire == null ? List.of() : List.copyOf(actionRequire);
+            associatedTypes = associatedTypes == null ? List.of() : List.copyOf(associatedTypes);
+            actionPrompt = actionPrompt == null ? "" : actionPrompt;
+        }
+    }
+
+    /** Builder of {@link ToolDefinition}. Setters validate eagerly. */
+    public static final class Builder {
+        private final String name;
+        private String description = "";
+        private String briefDescription = "";
+        private String detailedDescription = "";
+        private final List<ToolParameter> parameters = new ArrayList<>();
+        private Map<String, Object> rawParameters;
+        private ObjectNode inputSchema;
+        private final Map<String, Object> metadata = new LinkedHashMap<>();
+        private Duration timeout;
+        private boolean sideEffecting;
+        private boolean dangerous;
+        private CacheScope cacheScope = CacheScope.STREAM_USER;
+        private Visibility visibility = Visibility.VISIBLE;
+        private String pluginId;
+        private final Set<String> channels = new LinkedHashSet<>();
+        private LegacyAction legacyAction;
+
+        private Builder(String name) {
+            Objects.requireNonNull(name, "name");
+            if (!NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException(
+                        "tool name must be 1-128 characters of letters, digits, _ . : - but was '" + name + "'");
+            }
+            this.name = name;
+        }
+
+        /** The description (the SDK's compatibility field; {@code briefDescription} wins over it). */
+        public Builder description(String description) {
+            this.description = Objects.requireNonNullElse(description, "");
+            return this;
+        }
+
+        /** The brief description the model reads. */
+        public Builder briefDescription(String briefDescription) {
+            this.briefDescription = Objects.requireNonNullElse(briefDescription, "");
+            return this;
+        }
+
+        /** Extra detailed text, appended after the generated parameter block. */
+        public Builder detailedDescription(String detailedDescription) {
+            this.detailedDescription = Objects.requireNonNullElse(detailedDescription, "");
+            return this;
+        }
+
+        /** Adds a structured parameter. */
+        public Builder parameter(ToolParameter parameter) {
+            if (rawParameters != null || inputSchema != null) {
+                throw new IllegalStateException("parameters were already given as a map or a schema");
+            }
+            for (ToolParameter p : parameters) {
+                if (p.name().equals(parameter.name())) {
+                    throw new IllegalArgumentException("duplicate parameter '" + parameter.name() + "'");
+                }
+            }
+            parameters.add(parameter);
+            return this;
+        }
+
+        /** Adds structured parameters. */
+        public Builder parameters(List<ToolParameter> list) {
+            list.forEach(this::parameter);
+            return this;
+        }
+
+        /**
+         * Dict-style parameters (MaiBot's legacy form): either an object schema (has {@code type:
+         * object} or {@code properties}), used as is, or a map of property name → property schema,
+         * where a truthy {@code required} is lifted to the object's {@code required} list and
+         * non-map entries are dropped.
+         */
+        public Builder parameters(Map<String, Object> dict) {
+            if (!parameters.isEmpty() || inputSchema != null) {
+                throw new IllegalStateException("parameters were already given");
+            }
+            this.rawParameters = new LinkedHashMap<>(dict);
+            return this;
+        }
+
+        /** A raw JSON Schema for the arguments, kept verbatim ({@code required: []} added if missing). */
+        public Builder inputSchema(ObjectNode schema) {
+            if (!parameters.isEmpty() || rawParameters != null) {
+                throw new IllegalStateException("parameters were already given");
+            }
+            this.inputSchema = Objects.requireNonNull(schema, "schema").deepCopy();
+            return this;
+        }
+
+        /** Adds a metadata entry. */
+        public Builder metadata(String key, Object value) {
+            metadata.put(Objects.requireNonNull(key, "key"), value);
+            return this;
+        }
+
+        /** Adds metadata entries. */
+        public Builder metadata(Map<String, ?> entries) {
+            entries.forEach(this::metadata);
+            return this;
+        }
+
+        /** The tool's own timeout, overriding the executor's (at least 1 ms). */
+        public Builder timeout(Duration timeout) {
+            if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+                throw new IllegalArgumentException("timeout must be positive");
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** Marks the tool as side-effecting: never retried or cached. */
+        public Builder sideEffecting(boolean value) {
+            this.sideEffecting = value;
+            return this;
+        }
+
+        /** Marks the tool as dangerous: never cached, gated by the policy. */
+        public Builder dangerous(boolean value) {
+            this.dangerous = value;
+            return this;
+        }
+
+        public Builder cacheScope(CacheScope scope) {
+            this.cacheScope = Objects.requireNonNull(scope, "scope");
+            return this;
+        }
+
+        public Builder visibility(Visibility visibility) {
+            this.visibility = Objects.requireNonNull(visibility, "visibility");
+            return this;
+        }
+
+        public Builder pluginId(String pluginId) {
+            this.pluginId = pluginId;
+            return this;
+        }
+
+        /** Limits the tool to these channels. */
+        public Builder channels(Iterable<String> names) {
+            names.forEach(channels::add);
+            return this;
+        }
+
+        /** Marks this tool as converted from a legacy {@code @Action}. */
+        public Builder legacyAction(LegacyAction action) {
+            this.legacyAction = action;
+            return this;
+        }
+
+        /**
+         * Builds the definition.
+         *
+         * @throws IllegalArgumentException when the parameters cannot form a valid schema
+         *     (for example an array parameter without {@code items})
+         */
+        public ToolDefinition build() {
+            return new ToolDefinition(this);
+        }
+    }
+}

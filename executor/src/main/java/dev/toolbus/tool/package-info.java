@@ -1,0 +1,13 @@
+/**
+ * The tool model: immutable {@link dev.toolbus.tool.ToolDefinition definitions}, the
+ * {@link dev.toolbus.tool.ToolHandler handlers} that run them, what a handler sees
+ * ({@link dev.toolbus.tool.ToolContext}, {@link dev.toolbus.tool.ToolArguments}) and what it returns
+ * ({@link dev.toolbus.tool.ToolResult}, {@link dev.toolbus.tool.ContentItem}).
+ *
+ * <p>Tools are declared three ways, all producing one {@link dev.toolbus.tool.ToolSpec}: annotations
+ * ({@link dev.toolbus.tool.Tool @Tool}, {@link dev.toolbus.tool.Param @Param}, the legacy
+ * {@link dev.toolbus.tool.Action @Action}) read by {@link dev.toolbus.tool.Tools#fromObject(Object)},
+ * the {@link dev.toolbus.tool.ToolDefinition#builder(String) builder}, and the function adapters of
+ * {@link dev.toolbus.tool.Tools}.
+ */
+package dev.toolbus.tool;
