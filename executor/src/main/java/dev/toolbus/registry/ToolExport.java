@@ -28,7 +28,7 @@ public final class ToolExport {
         ObjectNode f = n.putObject("function");
         f.put("name", def.name());
         f.put("description", def.description(locale));
-        f.set("parameters", def.inputSchema());
+        f.set("parameters", def.inputSchema(locale).deepCopy());
         return n;
     }
 
@@ -37,7 +37,7 @@ public final class ToolExport {
         ObjectNode n = Json.mapper().createObjectNode();
         n.put("name", def.name());
         n.put("description", def.description(locale));
-        n.set("input_schema", def.inputSchema());
+        n.set("input_schema", def.inputSchema(locale).deepCopy());
         return n;
     }
 
@@ -46,7 +46,7 @@ public final class ToolExport {
         ObjectNode n = Json.mapper().createObjectNode();
         n.put("name", def.name());
         n.put("description", def.description(locale));
-        n.set("inputSchema", def.inputSchema());
+        n.set("inputSchema", def.inputSchema(locale).deepCopy());
         return n;
     }
 }
