@@ -92,7 +92,7 @@ final class AnnotatedTools {
             ToolParameter tp = parameter(p, param);
             b.parameter(tp);
             slots.add(MethodToolHandler.argument(tp.name(), p.getParameterizedType(), tp.required(),
-                    tp.defaultValue() == null ? null : Json.mapper().valueToTree(tp.defaultValue())));
+                    tp.defaultValue() == null ? null : ToolSchemas.tree(tp.defaultValue())));
         }
         return new ToolSpec(b.build(), handler(plugin, m, slots, t.blocking()));
     }

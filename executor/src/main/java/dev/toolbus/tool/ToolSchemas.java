@@ -1,6 +1,8 @@
 package dev.toolbus.tool;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.protocol.Json;
@@ -21,7 +23,15 @@ import java.util.Map;
  */
 final class ToolSchemas {
 
+    /** The shared mapper, but keeping {@code null} map values: a dict's {@code "default": null} is meaningful. */
+    private static final ObjectMapper TREES = Json.mapper().copy().setSerializationInclusion(JsonInclude.Include.ALWAYS);
+
     private ToolSchemas() {
+    }
+
+    /** A JSON-like Java value (maps, lists, scalars, Jackson nodes) as a JSON tree, nulls kept. */
+    static JsonNode tree(Object value) {
+        return TREES.valueToTree(value);
     }
 
     /** The SDK form of a definition's parameters, or {@code null} when it has none. */
@@ -107,7 +117,7 @@ final class ToolSchemas {
      * and a truthy {@code required} is lifted to the object's {@code required} list.
      */
     static ObjectNode dict(Map<String, Object> raw) {
-        ObjectNode given = Json.mapper().valueToTree(raw);
+        ObjectNode given = (ObjectNode) tree(raw);
         if ("object".equals(given.path("type").textValue()) || given.has("properties")) {
             return given;
         }
@@ -154,22 +164,22 @@ final class ToolSchemas {
         s.put("type", p.type().jsonType());
         s.put("description", p.description());
         if (!p.enumValues().isEmpty()) {
-            s.set("enum", Json.mapper().valueToTree(p.enumValues()));
+            s.set("enum", tree(p.enumValues()));
         }
         if (p.defaultValue() != null) {
-            s.set("default", Json.mapper().valueToTree(p.defaultValue()));
+            s.set("default", tree(p.defaultValue()));
         }
         if (p.type() == ToolParamType.ARRAY && p.itemsSchema() != null) {
-            s.set("items", Json.mapper().valueToTree(p.itemsSchema()));
+            s.set("items", tree(p.itemsSchema()));
         }
         if (p.type() == ToolParamType.OBJECT) {
             s.set("properties", p.properties() == null ? Json.mapper().createObjectNode()
-                    : Json.mapper().valueToTree(p.properties()));
+                    : tree(p.properties()));
             if (host || !p.requiredProperties().isEmpty()) {
-                s.set("required", Json.mapper().valueToTree(p.requiredProperties()));
+                s.set("required", tree(p.requiredProperties()));
             }
             if (p.additionalProperties() != null) {
-                s.set("additionalProperties", Json.mapper().valueToTree(p.additionalProperties()));
+                s.set("additionalProperties", tree(p.additionalProperties()));
             }
         }
         return s;
