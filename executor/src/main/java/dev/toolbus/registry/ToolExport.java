@@ -6,7 +6,12 @@ import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.ToolDefinition;
 
-/** Tool definitions as the JSON that OpenAI, Anthropic and MCP expect. */
+/**
+ * Tool definitions as the JSON that OpenAI, Anthropic and MCP expect. The description is
+ * {@link ToolDefinition#description(DescriptionLocale)} and the schema
+ * {@link ToolDefinition#inputSchema(DescriptionLocale)} (a copy); in {@link DescriptionLocale#ZH} the
+ * OpenAI form is the function definition MaiBot's host sends, field order included.
+ */
 public final class ToolExport {
 
     private ToolExport() {

@@ -2,7 +2,6 @@ package dev.toolbus.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -54,10 +53,8 @@ final class PythonText {
         }
         if (value.isObject()) {
             sb.append('{');
-            Iterator<Map.Entry<String, JsonNode>> it = value.fields();
             boolean first = true;
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : value.properties()) {
                 sb.append(first ? "" : ", ").append(reprString(e.getKey())).append(": ").append(repr(e.getValue()));
                 first = false;
             }

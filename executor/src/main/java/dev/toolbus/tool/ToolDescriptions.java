@@ -3,7 +3,6 @@ package dev.toolbus.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -103,9 +102,7 @@ public final class ToolDescriptions {
         }
         List<String> lines = new ArrayList<>();
         lines.add(phrases.blockHeader);
-        Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : schema.path("properties").properties()) {
             JsonNode p = e.getValue();
             if (!p.isObject()) {
                 continue;

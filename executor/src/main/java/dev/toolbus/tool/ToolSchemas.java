@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.protocol.Json;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -24,7 +23,8 @@ import java.util.Map;
 final class ToolSchemas {
 
     /** The shared mapper, but keeping {@code null} map values: a dict's {@code "default": null} is meaningful. */
-    private static final ObjectMapper TREES = Json.mapper().copy().setSerializationInclusion(JsonInclude.Include.ALWAYS);
+    private static final ObjectMapper TREES = Json.mapper().copy()
+            .setDefaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.ALWAYS, JsonInclude.Include.ALWAYS));
 
     private ToolSchemas() {
     }
@@ -124,9 +124,7 @@ final class ToolSchemas {
         ObjectNode schema = object();
         ObjectNode props = schema.putObject("properties");
         ArrayNode required = Json.mapper().createArrayNode();
-        Iterator<Map.Entry<String, JsonNode>> it = given.fields();
-        while (it.hasNext()) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : given.properties()) {
             if (!(e.getValue() instanceof ObjectNode property)) {
                 continue;
             }
