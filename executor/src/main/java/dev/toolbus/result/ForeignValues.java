@@ -127,17 +127,31 @@ public final class ForeignValues {
         return PyValues.strOrEmpty(PyValues.get(map, key));
     }
 
+    /** Metadata as a Java map; Jackson values become Java values, so both inputs give equal items. */
     private static Map<String, Object> metadataMap(Object m) {
         Map<String, Object> out = new LinkedHashMap<>();
         if (m instanceof Map<?, ?> map) {
-            map.forEach((k, v) -> out.put(String.valueOf(k), PyValues.unwrap(v)));
+            map.forEach((k, v) -> out.put(String.valueOf(k), javaValue(v)));
         } else {
             for (Iterator<Map.Entry<String, JsonNode>> it = ((JsonNode) m).fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
-                out.put(f.getKey(), PyValues.unwrap(f.getValue()));
+                out.put(f.getKey(), javaValue(f.getValue()));
             }
         }
         return out;
+    }
+
+    private static Object javaValue(Object value) {
+        Object v = PyValues.unwrap(value);
+        if (v instanceof JsonNode n && n.isObject()) {
+            return metadataMap(n);
+        }
+        if (v instanceof JsonNode n) {
+            List<Object> list = new ArrayList<>(n.size());
+            n.forEach(e -> list.add(javaValue(e)));
+            return list;
+        }
+        return v;
     }
 
     private static int size(Object list) {
