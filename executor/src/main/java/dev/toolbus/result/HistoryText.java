@@ -26,7 +26,7 @@ final class HistoryText {
                 return joined;
             }
         }
-        Object data = result.data();
+        Object data = PyValues.unwrap(result.data());
         if (data != null) {
             String text = PyValues.strip(dataText(data));
             if (!text.isEmpty()) {
@@ -42,11 +42,7 @@ final class HistoryText {
         if (v instanceof String s) {
             return s;
         }
-        try {
-            return PyJson.dumps(v);
-        } catch (IllegalArgumentException e) {
-            return v.getClass().getName();
-        }
+        return v == null ? "null" : PyJson.dumpsOrName(v);
     }
 
     /** The non-blank item texts joined with newlines, stripped. */

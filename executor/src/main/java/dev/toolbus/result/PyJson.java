@@ -28,6 +28,15 @@ final class PyJson {
         return sb.toString();
     }
 
+    /** {@link #dumps}, or the value's class name when it nests too deep (or is cyclic). */
+    static String dumpsOrName(Object value) {
+        try {
+            return dumps(value);
+        } catch (IllegalArgumentException e) {
+            return value.getClass().getName();
+        }
+    }
+
     private static void write(StringBuilder sb, Object value, int depth) {
         if (depth > MAX_DEPTH) {
             throw new IllegalArgumentException("value nests deeper than " + MAX_DEPTH);

@@ -135,7 +135,7 @@ final class PyValues {
             return isFloat(n) ? PyJson.floatRepr(n.doubleValue(), false) : n.toString();
         }
         if (isMap(v) || isList(v)) {
-            return PyJson.dumps(v);
+            return PyJson.dumpsOrName(v);
         }
         return v.toString();
     }

@@ -54,6 +54,9 @@ class MediaSplitterTest {
         assertThat(EN.split("c", "f", data).content()).isEqualTo("{\"名\": [1, 2.5]}");
         ToolResult textData = ToolResult.builder().data("  raw  ").build();
         assertThat(EN.split("c", "f", textData).content()).isEqualTo("raw");
+        ToolResult nullNode = ToolResult.builder().data(com.fasterxml.jackson.databind.node.NullNode.getInstance())
+                .build();
+        assertThat(EN.split("c", "f", nullNode).content()).isEqualTo("Tool executed successfully.");
         ToolResult errorOnly = ToolResult.builder().success(false).errorMessage(" why ").build();
         assertThat(EN.split("c", "f", errorOnly).content()).isEqualTo("why");
     }

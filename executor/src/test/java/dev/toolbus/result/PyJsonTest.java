@@ -67,6 +67,7 @@ class PyJsonTest {
         List<Object> cycle = new ArrayList<>();
         cycle.add(cycle);
         assertThatThrownBy(() -> PyJson.dumps(cycle)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(PyValues.str(cycle)).isEqualTo("java.util.ArrayList");
     }
 
     @Test
