@@ -11,6 +11,9 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 /** The shared, configured Jackson mapper (snake_case, no nulls, lenient on unknown fields). */
 public final class Json {
 
+    /** The deepest nesting of objects and arrays the mapper accepts. */
+    public static final int MAX_NESTING_DEPTH = 200;
+
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .serializationInclusion(JsonInclude.Include.NON_NULL)
@@ -21,7 +24,7 @@ public final class Json {
 
     static {
         MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(200)
+                .maxNestingDepth(MAX_NESTING_DEPTH)
                 .maxStringLength(64 * 1024 * 1024)
                 .build());
     }
