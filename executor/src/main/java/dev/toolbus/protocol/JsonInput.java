@@ -153,7 +153,7 @@ final class JsonInput {
         if (msg.startsWith("Duplicate field")) {
             return "duplicate key" + msg.substring("Duplicate field".length()) + " in one JSON object" + at;
         }
-        if (e instanceof JsonEOFException) {
+        if (e instanceof JsonEOFException || msg.startsWith("Unexpected end-of-input")) {
             return "truncated JSON: the input ends inside a value" + at;
         }
         return "malformed JSON" + at + ": " + clean(msg);
