@@ -33,8 +33,7 @@ final class Samples {
     static ToolCallsEvent toolCalls() {
         return new ToolCallsEvent("qq:group:123", "msg-42", List.of(
                 ToolCall.of("call_1", "search_web", json("{\"query\":\"reactor\",\"limit\":5}")),
-                ToolCall.ofJson("call_2", "get_weather", "{\"city\":\"Paris\"}"),
-                ToolCall.of("call_3", "odd", json("[1,2]"))),
+                ToolCall.ofJson("call_2", "get_weather", "{\"city\":\"Paris\"}")),
                 context(), json("{\"message_id\":\"m1\",\"text\":\"hi\"}"));
     }
 
