@@ -15,6 +15,9 @@ import java.util.function.Supplier;
 /** Turns a parsed inbound JSON object into a {@link ToolCallsEvent} or {@link ListToolsEvent}. */
 final class InboundDecoder {
 
+    /** Where a call's id may be, in order of preference ({@code call_id}: OpenAI Responses API). */
+    private static final String[] ID_KEYS = {"tool_call_id", "id", "call_id"};
+
     private final ObjectMapper mapper;
     private final Supplier<String> turnIds;
 
@@ -160,7 +163,7 @@ final class InboundDecoder {
 
     /** The call's explicit id ({@code tool_call_id}, else {@code id}, else {@code call_id}), or null. */
     private static String callId(JsonNode c, String where, String streamId, String turnIdRaw) {
-        for (String key : new String[] {"tool_call_id", "id", "call_id"}) {
+        for (String key : ID_KEYS) {
             JsonNode n = c.get(key);
             if (n == null || n.isNull()) {
                 continue;
