@@ -148,7 +148,7 @@ final class McpConnection {
         Session s = new Session();
         McpClientTransport raw = switch (config.transport()) {
             case STDIO -> new ProcessClientTransport(config, json, settings.maxLineBytes(), settings.closeGrace(),
-                    settings.stderr(), () -> retire(s, null));
+                    settings.initTimeout(), settings.stderr(), () -> retire(s, null));
             case HTTP -> httpTransport();
             case SSE -> sseTransport();
         };

@@ -16,6 +16,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -42,18 +45,21 @@ final class ProcessClientTransport implements McpClientTransport {
     private final Duration closeGrace;
     private final BiConsumer<String, String> stderr;
     private final Runnable onExit;
+    private final Duration startTimeout;
     private final Scheduler outbound;
+    private final CompletableFuture<Process> started = new CompletableFuture<>();
     private volatile Process process;
     private volatile boolean closing;
 
     ProcessClientTransport(McpServerConfig config, McpJsonMapper json, int maxLineBytes, Duration closeGrace,
-                           BiConsumer<String, String> stderr, Runnable onExit) {
+                           Duration startTimeout, BiConsumer<String, String> stderr, Runnable onExit) {
         this.config = Objects.requireNonNull(config, "config");
         this.json = Objects.requireNonNull(json, "json");
         this.maxLineBytes = maxLineBytes;
         this.closeGrace = closeGrace;
         this.stderr = stderr;
         this.onExit = onExit;
+        this.startTimeout = startTimeout;
         this.outbound = Schedulers.newSingle("mcp-stdio-out-" + config.name(), true);
     }
 
@@ -75,10 +81,13 @@ final class ProcessClientTransport implements McpClientTransport {
         try {
             p = pb.start();
         } catch (IOException e) {
-            throw new IllegalStateException("cannot start MCP server '" + config.name() + "' (" + String.join(" ", command)
-                    + "): " + e.getMessage(), e);
+            IllegalStateException failure = new IllegalStateException("cannot start MCP server '" + config.name()
+                    + "' (" + String.join(" ", command) + "): " + e.getMessage(), e);
+            started.completeExceptionally(failure);
+            throw failure;
         }
         process = p;
+        started.complete(p);
         log.info("MCP server '{}' started, pid {}", config.name(), p.pid());
         Thread reader = new Thread(() -> readLoop(p.getInputStream(), handler), "mcp-stdio-in-" + config.name());
         reader.setDaemon(true);
@@ -158,8 +167,10 @@ final class ProcessClientTransport implements McpClientTransport {
     @Override
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
         return Mono.<Void>fromRunnable(() -> {
-            Process p = process;
-            if (p == null || !p.isAlive()) {
+            // the session may send before connect() has started the process: wait for it here, on the
+            // single writer thread, so messages keep their order
+            Process p = awaitStart();
+            if (!p.isAlive()) {
                 throw new IllegalStateException("MCP server '" + config.name() + "' is not running");
             }
             byte[] bytes;
@@ -180,6 +191,20 @@ final class ProcessClientTransport implements McpClientTransport {
         }).subscribeOn(outbound);
     }
 
+    private Process awaitStart() {
+        try {
+            return started.get(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while MCP server '" + config.name() + "' was starting", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("MCP server '" + config.name() + "' was not started within "
+                    + startTimeout.toMillis() + " ms", e);
+        }
+    }
+
     /** The child's process id, or -1 before it started. */
     long pid() {
         Process p = process;
@@ -198,6 +223,7 @@ final class ProcessClientTransport implements McpClientTransport {
 
     private void stop() {
         closing = true;
+        started.completeExceptionally(new IllegalStateException("MCP server '" + config.name() + "' is closed"));
         Process p = process;
         try {
             if (p != null && p.isAlive()) {
