@@ -7,6 +7,9 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
 import io.modelcontextprotocol.spec.ProtocolVersions;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.io.ByteArrayOutputStream;
@@ -57,6 +60,7 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
     private final Map<String, Long> sessions = new ConcurrentHashMap<>();
     private volatile RpcDispatcher dispatcher;
     private volatile DisposableServer server;
+    private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
     NettyHttpServerTransport(McpJsonMapper json, String path, int maxBodyBytes, Set<String> allowedOrigins,
                              int maxSessions) {
@@ -78,7 +82,7 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
     }
 
     Mono<DisposableServer> bind(String host, int port) {
-        return HttpServer.create().host(host).port(port).handle(this::handle).bind()
+        return HttpServer.create().host(host).port(port).channelGroup(connections).handle(this::handle).bind()
                 .map(s -> {
                     server = s;
                     return (DisposableServer) s;
@@ -231,8 +235,7 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
     }
 
     private Publisher<Void> jsonError(HttpServerResponse res, HttpResponseStatus status, Object id, int code, String msg) {
-        return sendJson(res, status, new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, id, null,
-                new McpSchema.JSONRPCResponse.JSONRPCError(code, msg, null)));
+        return sendJson(res, status, RpcDispatcher.errorResponse(id, code, msg));
     }
 
     private static Publisher<Void> status(HttpServerResponse res, HttpResponseStatus status, String text) {
@@ -250,7 +253,8 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
                 return Mono.empty();
             }
             s.dispose();
-            return s.onDispose();
+            // disposing the server closes its listening socket; the group closes keep-alive connections too
+            return s.onDispose().then(Mono.<Void>create(sink -> connections.close().addListener(f -> sink.success())));
         });
     }
 

@@ -68,6 +68,21 @@ final class RpcDispatcher {
         return inflight.size();
     }
 
+    /**
+     * A JSON-RPC error response as a map: the SDK's response record refuses the {@code null} id that
+     * JSON-RPC prescribes for a message whose id could not be read.
+     */
+    static Map<String, Object> errorResponse(Object id, int code, String message) {
+        Map<String, Object> error = new java.util.LinkedHashMap<>();
+        error.put("code", code);
+        error.put("message", message);
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+        m.put("id", id);
+        m.put("error", error);
+        return m;
+    }
+
     private static String key(String scope, Object id) {
         String ids = id instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue()) ? "n" + n.longValue() : "s" + id;
         return scope + '\u0000' + ids;

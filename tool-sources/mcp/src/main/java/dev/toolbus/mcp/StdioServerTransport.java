@@ -124,9 +124,8 @@ final class StdioServerTransport implements McpStatelessServerTransport {
         // responses: this server sends no requests, so there is nothing to match them with
     }
 
-    private static McpSchema.JSONRPCResponse error(Object id, int code, String message) {
-        return new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, id, null,
-                new McpSchema.JSONRPCResponse.JSONRPCError(code, message, null));
+    private static Object error(Object id, int code, String message) {
+        return RpcDispatcher.errorResponse(id, code, message);
     }
 
     private void write(Object message) {
