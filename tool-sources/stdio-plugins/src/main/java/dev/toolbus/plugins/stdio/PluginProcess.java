@@ -353,7 +353,7 @@ final class PluginProcess {
         process.onExit().thenApply(p -> Boolean.TRUE)
                 .completeOnTimeout(Boolean.FALSE, graceMs, TimeUnit.MILLISECONDS)
                 .whenComplete((exitedInTime, err) -> {
-                    if (!Boolean.TRUE.equals(exitedInTime)) {
+                    if (graceMs > 0 && !Boolean.TRUE.equals(exitedInTime)) {
                         log.info("plugin {} (pid {}) did not exit within {} ms; killing it", manifest.id(), pid(), graceMs);
                     }
                     List<CompletableFuture<?>> gone = kill(tree);
