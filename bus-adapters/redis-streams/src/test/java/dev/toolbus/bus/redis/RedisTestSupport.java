@@ -42,6 +42,11 @@ final class RedisTestSupport implements AutoCloseable {
 
     /** Settings whose keys all carry this test's prefix. */
     RedisStreamsConfig.Builder config() {
+        return configFor(prefix);
+    }
+
+    /** Settings whose keys all carry this prefix (also used by {@link RedisWorkerMain}). */
+    static RedisStreamsConfig.Builder configFor(String prefix) {
         return RedisStreamsConfig.builder()
                 .callsStream(prefix + "calls")
                 .group("toolbus")
