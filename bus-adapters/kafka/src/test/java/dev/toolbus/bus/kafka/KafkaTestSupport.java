@@ -54,6 +54,11 @@ final class KafkaTestSupport implements AutoCloseable {
 
     /** Settings whose topics and group carry this test's prefix. */
     KafkaBusConfig.Builder config() {
+        return configFor(bootstrap, prefix);
+    }
+
+    /** Settings whose topics and group carry this prefix (also used by {@link KafkaWorkerMain}). */
+    static KafkaBusConfig.Builder configFor(String bootstrap, String prefix) {
         return KafkaBusConfig.builder()
                 .bootstrapServers(bootstrap)
                 .callsTopic(prefix + "calls")
