@@ -132,10 +132,10 @@ class RedisStreamsBusTest {
         await().atMost(Duration.ofSeconds(15)).until(() -> redis.pending() == 0
                 && redis.events(redis.prefix + "results:s").size() == 3);
         List<Map<String, String>> dead = redis.entries(redis.prefix + "dead");
-        assertThat(dead).extracting(e -> e.get("reason")).containsExactlyInAnyOrder(
-                "malformed JSON: Unrecognized token 'this': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')",
-                "entry has no 'event' field",
+        List<String> reasons = dead.stream().map(e -> e.get("reason")).toList();
+        assertThat(reasons).hasSize(3).contains("entry has no 'event' field",
                 "event of 4066 bytes is above the 2048-byte limit");
+        assertThat(reasons).anySatisfy(r -> assertThat(r).startsWith("malformed JSON"));
         assertThat(dead).allSatisfy(e -> assertThat(e).containsKeys("source_id", "consumer", "source_stream"));
         // the oversized turn also answers its conversation
         assertThat(redis.events(redis.prefix + "results:big")).singleElement().asString()
