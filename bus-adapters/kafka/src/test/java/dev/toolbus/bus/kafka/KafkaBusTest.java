@@ -40,7 +40,9 @@ class KafkaBusTest {
         for (AutoCloseable c : closeables) {
             c.close();
         }
-        kafka.close();
+        if (kafka != null) {
+            kafka.close();
+        }
     }
 
     private KafkaBus bus(KafkaBusConfig config) {

@@ -48,7 +48,9 @@ class KafkaKillRecoveryTest {
                 p.destroyForcibly();
             }
         }
-        kafka.close();
+        if (kafka != null) {
+            kafka.close();
+        }
     }
 
     private Process worker(String clientId) throws Exception {

@@ -50,7 +50,9 @@ class RedisKillRecoveryTest {
                 p.destroyForcibly();
             }
         }
-        redis.close();
+        if (redis != null) {
+            redis.close();
+        }
     }
 
     private Process worker(String consumer) throws Exception {

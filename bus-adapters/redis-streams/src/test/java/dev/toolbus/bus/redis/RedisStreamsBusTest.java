@@ -35,7 +35,9 @@ class RedisStreamsBusTest {
         for (AutoCloseable c : closeables) {
             c.close();
         }
-        redis.close();
+        if (redis != null) {
+            redis.close();
+        }
     }
 
     private RedisStreamsBus bus(RedisStreamsConfig config) {
