@@ -1,8 +1,5 @@
 package dev.toolbus.server;
 
-import dev.toolbus.protocol.EventCodec;
-import dev.toolbus.protocol.InboundEvent;
-import dev.toolbus.protocol.ToolCallsEvent;
 import java.util.List;
 
 /**
@@ -36,13 +33,8 @@ final class DemoTurns {
     private DemoTurns() {
     }
 
-    /** The demo turns, decoded. */
-    static List<ToolCallsEvent> decode(EventCodec codec) {
-        return JSON.stream().map(json -> (ToolCallsEvent) codec.decode(json.replace("\n", ""))).toList();
-    }
-
-    /** The demo turns as inbound events. */
-    static List<InboundEvent> events(EventCodec codec) {
-        return List.copyOf(decode(codec));
+    /** The demo turns as single-line JSON, as they travel on a bus. */
+    static List<String> lines() {
+        return JSON.stream().map(json -> json.replace("\n", "")).toList();
     }
 }
