@@ -162,10 +162,8 @@ class SidecarIT {
 
         List<JsonNode> events = p.events();
         for (int i = 0; i < 10; i++) {
-            List<JsonNode> stream = events.stream().filter(e -> e.path("stream_id").asText().startsWith("s:"))
-                    .toList();
             String s = "s:" + i;
-            List<JsonNode> own = stream.stream().filter(e -> e.path("stream_id").asText().equals(s)).toList();
+            List<JsonNode> own = events.stream().filter(e -> e.path("stream_id").asText().equals(s)).toList();
             assertThat(own).extracting(e -> e.path("turn_id").asText() + "/" + e.path("type").asText())
                     .containsExactly("t1/tool_result", "t1/turn_completed", "t2/tool_result", "t2/turn_completed");
             assertThat(own.get(0).path("content").asText()).isEqualTo("slept 300");

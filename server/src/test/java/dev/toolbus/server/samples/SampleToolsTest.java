@@ -2,8 +2,12 @@ package dev.toolbus.server.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.toolbus.tool.ContentItem;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolParameter;
+import dev.toolbus.tool.ToolSpec;
 import dev.toolbus.tool.ToolResult;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
@@ -11,6 +15,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
@@ -19,6 +24,26 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 class SampleToolsTest {
 
     private final SampleTools tools = new SampleTools();
+
+    @Test
+    void specs_readFromAnnotations_declareTheFiveToolsAndTheirArgumentTypes() {
+        Map<String, ToolDefinition> defs = tools.specs().stream()
+                .collect(Collectors.toMap(ToolSpec::name, ToolSpec::definition));
+
+        assertThat(defs).containsOnlyKeys("echo", "add", "sleep", "fail", "draw");
+        assertThat(schemaTypes(defs.get("add"))).containsExactly(entry("a", "integer"), entry("b", "integer"));
+        assertThat(schemaTypes(defs.get("sleep"))).containsExactly(entry("ms", "integer"));
+        assertThat(schemaTypes(defs.get("echo"))).containsExactly(entry("text", "string"));
+        assertThat(schemaTypes(defs.get("fail"))).containsExactly(entry("message", "string"));
+        assertThat(schemaTypes(defs.get("draw"))).containsExactly(entry("label", "string"));
+        assertThat(defs.values()).allSatisfy(d -> assertThat(d.parameters()).allMatch(ToolParameter::required));
+    }
+
+    private static Map<String, String> schemaTypes(ToolDefinition def) {
+        Map<String, String> types = new java.util.LinkedHashMap<>();
+        def.parameters().forEach(p -> types.put(p.name(), p.type().jsonType()));
+        return types;
+    }
 
     @Test
     void echo_returnsTheText() {
