@@ -5,9 +5,8 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * The value of {@code --bus}: which bus {@code serve} runs on. Only {@code stdio} exists now; broker
- * URLs ({@code redis://}, {@code kafka://}) are recognised and refused with a clear message until
- * their adapters land.
+ * The value of {@code --bus}: which bus {@code serve} runs on: {@code stdio}, {@code redis://HOST:PORT}
+ * (or {@code rediss://}) or {@code kafka://HOST:PORT[,HOST:PORT]}.
  *
  * @param scheme the bus kind, lower case
  * @param address the full value as given
@@ -15,6 +14,8 @@ import picocli.CommandLine.TypeConversionException;
 record BusAddress(String scheme, String address) {
 
     static final String STDIO = "stdio";
+    static final String REDIS = "redis";
+    static final String KAFKA = "kafka";
 
     /** Parses {@code --bus}; an unsupported value fails the command line (exit code 2). */
     static final class Converter implements ITypeConverter<BusAddress> {
@@ -26,11 +27,14 @@ record BusAddress(String scheme, String address) {
             }
             int sep = v.indexOf("://");
             String scheme = sep > 0 ? v.substring(0, sep).toLowerCase(Locale.ROOT) : "";
-            if (scheme.equals("redis") || scheme.equals("rediss") || scheme.equals("kafka")) {
-                throw new TypeConversionException("bus '" + value + "': " + scheme
-                        + " is not available in this build yet (supported: stdio)");
+            if ((scheme.equals("redis") || scheme.equals("rediss")) && v.length() > sep + 3) {
+                return new BusAddress(REDIS, v);
             }
-            throw new TypeConversionException("unknown bus '" + value + "' (supported: stdio)");
+            if (scheme.equals("kafka") && v.length() > sep + 3) {
+                return new BusAddress(KAFKA, v);
+            }
+            throw new TypeConversionException("unknown bus '" + value
+                    + "' (supported: stdio, redis://HOST:PORT, kafka://HOST:PORT)");
         }
     }
 }

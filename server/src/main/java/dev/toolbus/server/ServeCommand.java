@@ -1,6 +1,10 @@
 package dev.toolbus.server;
 
 import dev.toolbus.bus.ToolBus;
+import dev.toolbus.bus.kafka.KafkaBus;
+import dev.toolbus.bus.kafka.KafkaBusConfig;
+import dev.toolbus.bus.redis.RedisStreamsBus;
+import dev.toolbus.bus.redis.RedisStreamsConfig;
 import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.EventCodec;
@@ -29,8 +33,18 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--bus", paramLabel = "BUS", defaultValue = BusAddress.STDIO,
             converter = BusAddress.Converter.class,
-            description = "Where turns come from and events go: stdio (default: ${DEFAULT-VALUE}).")
+            description = "Where turns come from and events go: stdio, redis://HOST:PORT or "
+                    + "kafka://HOST:PORT (default: ${DEFAULT-VALUE}).")
     BusAddress bus;
+
+    @Option(names = "--instance", paramLabel = "NAME",
+            description = "This instance's name on a broker (Redis consumer, Kafka client id); "
+                    + "default: toolbus-<host>-<pid>. Two live instances must not share one.")
+    String instance;
+
+    @Option(names = "--group", paramLabel = "NAME", defaultValue = "toolbus",
+            description = "The consumer group of the executor instances on a broker (default: ${DEFAULT-VALUE}).")
+    String group;
 
     @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail and draw.")
     boolean sampleTools;
@@ -63,20 +77,48 @@ final class ServeCommand implements Callable<Integer> {
             log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools)");
         }
         ToolExecutor executor = builder.build();
-        ToolBus toolBus = open(bus, codec);
+        ToolBus toolBus = open(bus, codec, instanceName(), group, maxEventBytes);
         log.info("serving on {} with {} tools, maxParallel={}, timeout={} ms", bus.address(),
                 executor.registry().entries().size(), settings.maxParallel(), settings.timeout().toMillis());
+        // SIGTERM / Ctrl-C: stop reading; run() then completes once the turns in flight are published
+        Thread hook = new Thread(() -> toolBus.closeGracefully().block(java.time.Duration.ofSeconds(60)),
+                "toolbus-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
         executor.run(toolBus)
                 .then(executor.closeGracefully())
                 .then(toolBus.closeGracefully())
                 .block();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running: it closes the bus
+        }
         log.info("input ended; all turns drained");
         return 0;
     }
 
-    private static ToolBus open(BusAddress address, EventCodec codec) {
+    private String instanceName() {
+        if (instance != null && !instance.isBlank()) {
+            return instance;
+        }
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "localhost";
+        }
+        return "toolbus-" + host + "-" + ProcessHandle.current().pid();
+    }
+
+    private static ToolBus open(BusAddress address, EventCodec codec, String instance, String group,
+                                int maxEventBytes) {
         return switch (address.scheme()) {
             case BusAddress.STDIO -> StdioBus.system(codec);
+            case BusAddress.REDIS -> RedisStreamsBus.fromUri(address.address(), RedisStreamsConfig.builder()
+                    .consumer(instance).group(group).maxEventBytes(maxEventBytes).build());
+            case BusAddress.KAFKA -> KafkaBus.fromUri(address.address(), KafkaBusConfig.builder()
+                    .bootstrapServers(address.address()).groupId(group).clientId(instance)
+                    .maxEventBytes(maxEventBytes).build());
             default -> throw new IllegalStateException("no bus for " + address.address());
         };
     }

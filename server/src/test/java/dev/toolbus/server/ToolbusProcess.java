@@ -81,6 +81,12 @@ final class ToolbusProcess implements AutoCloseable {
         return this;
     }
 
+    /** Sends SIGTERM (a graceful stop). */
+    ToolbusProcess terminate() {
+        process.destroy();
+        return this;
+    }
+
     /** Waits for the exit and the last stdout line; returns the exit code. */
     int awaitExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
