@@ -19,7 +19,7 @@ children = []
 TOOLS = [
     {"name": "echo", "description": "Echo text",
      "parameters": [{"name": "text", "type": "string", "description": "text", "required": True}]},
-    {"name": "sleep", "description": "Sleep, then answer",
+    {"name": "sleep", "description": "Sleep, then answer", "timeoutMs": 1500,
      "input_schema": {"type": "object", "properties": {"ms": {"type": "integer"}}, "required": ["ms"]}},
     {"name": "crash", "description": "Exit in the middle of the call",
      "inputSchema": {"type": "object", "properties": {"code": {"type": "integer"}}}},

@@ -88,6 +88,20 @@ class StdioPluginHostTest extends PluginFixture {
     }
 
     @Test
+    void timeout_callsQueuedBehindAHungCallRunOnTheRestartedProcess() {
+        // sleep declares its own 1500 ms timeout; echo has the executor's 20 s
+        testPlugin("t", ",\"stopGraceMs\":200,\"restartBackoffMs\":50", Map.of());
+        ToolExecutor ex = executor(load());
+        // serialized: echo waits behind the hung sleep (its wait counts toward its own timeout),
+        // then runs on a fresh process once sleep has timed out
+        List<ToolResultEvent> rs = results(turn(ex, ToolCall.ofJson("a", "sleep", "{\"ms\":600000}"),
+                ToolCall.ofJson("b", "echo", "{\"text\":\"queued\"}")));
+        assertThat(rs.get(0).error().code()).isEqualTo(ErrorCode.TIMEOUT);
+        assertThat(rs.get(1).isError()).as(rs.get(1).content()).isFalse();
+        assertThat(rs.get(1).content()).isEqualTo("queued");
+    }
+
+    @Test
     void crash_midCallIsAnErrorResultAndTheNextCallRestarts() {
         testPlugin("t", ",\"restartBackoffMs\":50", Map.of());
         StdioPluginHost host = load();
