@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Starts stdio plugins: out-of-process tools speaking NDJSON on stdin and stdout (the protocol is
@@ -48,7 +49,7 @@ public final class StdioPlugins {
     /** Like {@link #load(Path)}, without blocking: reading the folder and starting run on subscription. */
     public static Mono<StdioPluginHost> start(Path dir) {
         return Mono.fromCallable(() -> manifests(dir))
-                .subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic())
+                .subscribeOn(Schedulers.boundedElastic())
                 .flatMap(found -> start(found.manifests(), found.skipped()));
     }
 
