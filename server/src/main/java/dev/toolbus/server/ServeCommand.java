@@ -7,7 +7,13 @@ import dev.toolbus.bus.redis.RedisStreamsBus;
 import dev.toolbus.bus.redis.RedisStreamsConfig;
 import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.plugins.skills.SkillCatalog;
+import dev.toolbus.plugins.stdio.StdioPluginHost;
+import dev.toolbus.plugins.stdio.StdioPlugins;
 import dev.toolbus.protocol.EventCodec;
+import java.nio.file.Path;
+import java.util.List;
+import reactor.core.publisher.Mono;
 import dev.toolbus.server.samples.SampleTools;
 import dev.toolbus.server.stdio.StdioBus;
 import java.util.UUID;
@@ -49,6 +55,15 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail and draw.")
     boolean sampleTools;
 
+    @Option(names = "--plugins", paramLabel = "DIR",
+            description = "Load the stdio plugins of DIR (one folder per plugin, each with a plugin.json).")
+    Path pluginsDir;
+
+    @Option(names = "--skills", paramLabel = "PATH", split = ",",
+            description = "Scan these folders for skill documents (SKILL.md, *.skill.yaml, *.skill.json) "
+                    + "and offer them through the load_skill tool.")
+    List<Path> skills;
+
     @Option(names = "--max-event-bytes", paramLabel = "BYTES", defaultValue = "1048576",
             description = "The largest input event (one line on stdio), at least 1024 (default: ${DEFAULT-VALUE}).")
     int maxEventBytes;
@@ -73,10 +88,15 @@ final class ServeCommand implements Callable<Integer> {
         ToolExecutor.Builder builder = ToolExecutor.builder().settings(settings).codec(codec);
         if (sampleTools) {
             builder.tools(new SampleTools().specs());
-        } else {
-            log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools)");
+        } else if (pluginsDir == null && (skills == null || skills.isEmpty())) {
+            log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
         }
         ToolExecutor executor = builder.build();
+        StdioPluginHost plugins = pluginsDir == null ? null
+                : StdioPlugins.load(pluginsDir).registerInto(executor.registry());
+        if (skills != null && !skills.isEmpty()) {
+            SkillCatalog.scan(skills).registerInto(executor.registry());
+        }
         ToolBus toolBus = open(bus, codec, instanceName(), group, maxEventBytes);
         log.info("serving on {} with {} tools, maxParallel={}, timeout={} ms", bus.address(),
                 executor.registry().entries().size(), settings.maxParallel(), settings.timeout().toMillis());
@@ -86,6 +106,7 @@ final class ServeCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         executor.run(toolBus)
                 .then(executor.closeGracefully())
+                .then(plugins == null ? Mono.empty() : plugins.closeGracefully())
                 .then(toolBus.closeGracefully())
                 .block();
         try {

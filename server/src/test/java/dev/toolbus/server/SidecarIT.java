@@ -201,4 +201,17 @@ class SidecarIT {
         assertThat(sidecar.lines()).isEmpty();
         assertThat(sidecar.stderr()).contains("unknown bus 'mqtt://127.0.0.1'");
     }
+
+    @Test
+    void pluginsFromAFolderRunThroughTheSidecar(TestInfo test) throws Exception {
+        java.nio.file.Path examples = java.nio.file.Path.of("..", "docs", "examples", "plugins").toAbsolutePath()
+                .normalize();
+        ToolbusProcess p = start(test, "--plugins", examples.toString(), "--log-level", "warn");
+        p.send(turn("s:p", "p1", call("c1", "py_echo", "{\"text\":\"Bob\"}")));
+        assertThat(p.closeInput().awaitExit(EXIT)).as(p.stderr()).isZero();
+        List<JsonNode> events = ofTurn(p.events(), "s:p", "p1");
+        assertThat(types(events)).endsWith("turn_completed");
+        assertThat(events.get(0).path("is_error").asBoolean()).as(events.get(0).toString()).isFalse();
+        assertThat(events.get(0).path("content").asText()).contains("Bob");
+    }
 }
