@@ -140,7 +140,7 @@ public final class StdioBus implements ToolBus {
     }
 
     private void rejectOverlong(BoundedLineReader.Line line, long lineNumber) {
-        PrefixSniffer.Ids ids = PrefixSniffer.sniff(line.bytes());
+        dev.toolbus.protocol.EventIds ids = dev.toolbus.protocol.EventIds.peek(line.bytes());
         String message = "event of " + line.length() + " bytes on input line " + lineNumber + " is above the "
                 + codec.maxEventBytes() + "-byte limit; skipped";
         log.warn("{}", message);

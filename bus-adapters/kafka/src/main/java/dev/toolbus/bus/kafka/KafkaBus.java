@@ -1,5 +1,6 @@
 package dev.toolbus.bus.kafka;
 
+import dev.toolbus.protocol.EventIds;
 import dev.toolbus.bus.BusMessage;
 import dev.toolbus.bus.ToolBus;
 import dev.toolbus.protocol.ErrorCode;
@@ -542,9 +543,9 @@ public final class KafkaBus implements ToolBus {
         String reason = value == null ? "record has no value"
                 : "event of " + value.length + " bytes is above the " + config.maxEventBytes() + "-byte limit";
         log.warn("kafka bus {}: {}-{}@{} dead-lettered: {}", config.clientId(), r.topic(), r.partition(), r.offset(), reason);
-        byte[] kept = value == null ? new byte[0] : Arrays.copyOf(value, Math.min(value.length, EventKeys.SCAN_LIMIT));
+        byte[] kept = value == null ? new byte[0] : Arrays.copyOf(value, Math.min(value.length, EventIds.SCAN_LIMIT));
         Mono<Void> answer = Mono.empty();
-        EventKeys keys = value == null ? EventKeys.NONE : EventKeys.read(value);
+        EventIds keys = value == null ? EventIds.NONE : EventIds.peek(value);
         String streamId = keys.streamId() != null ? keys.streamId() : r.key();
         if (streamId != null) {
             answer = publish(List.of(new ErrorEvent(streamId, keys.turnId(), ErrorCode.BAD_EVENT, reason)));

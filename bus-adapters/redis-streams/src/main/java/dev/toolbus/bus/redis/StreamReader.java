@@ -1,5 +1,6 @@
 package dev.toolbus.bus.redis;
 
+import dev.toolbus.protocol.EventIds;
 import dev.toolbus.bus.BusMessage;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
@@ -255,7 +256,7 @@ final class StreamReader {
         }
         List<String> keys = new ArrayList<>(live.size());
         for (StreamMessage<String, byte[]> m : live) {
-            EventKeys k = EventKeys.read(m.getBody().get(RedisStreamsBus.EVENT_FIELD));
+            EventIds k = EventIds.peek(m.getBody().get(RedisStreamsBus.EVENT_FIELD));
             keys.add(k.streamId() != null && k.turnId() != null
                     ? config.doneMarkerKey(k.streamId(), k.turnId()) : null);
         }
@@ -362,7 +363,7 @@ final class StreamReader {
         String reason = payload == null
                 ? "entry has no '" + RedisStreamsBus.EVENT_FIELD + "' field"
                 : "event of " + payload.length + " bytes is above the " + config.maxEventBytes() + "-byte limit";
-        EventKeys keys = payload == null ? EventKeys.NONE : EventKeys.read(payload);
+        EventIds keys = payload == null ? EventIds.NONE : EventIds.peek(payload);
         log.warn("redis bus {}: entry {} dead-lettered: {}", config.consumer(), m.getId(), reason);
         Mono<Void> answer = Mono.empty();
         if (keys.streamId() != null) {
@@ -370,7 +371,7 @@ final class StreamReader {
             answer = bus.publish(List.of(error));
         }
         byte[] kept = payload == null ? new byte[0]
-                : java.util.Arrays.copyOf(payload, Math.min(payload.length, EventKeys.SCAN_LIMIT));
+                : java.util.Arrays.copyOf(payload, Math.min(payload.length, EventIds.SCAN_LIMIT));
         bus.writer().deadLetter(kept, reason, m.getId(), config.consumer())
                 .then(answer)
                 .then(Mono.fromCompletionStage(() -> commands.xack(config.callsStream(), config.group(), m.getId())))

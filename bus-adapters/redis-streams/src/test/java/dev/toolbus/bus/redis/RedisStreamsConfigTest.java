@@ -1,5 +1,6 @@
 package dev.toolbus.bus.redis;
 
+import dev.toolbus.protocol.EventIds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -51,8 +52,8 @@ class RedisStreamsConfigTest {
     @Test
     void eventKeys_readTopLevelIdsOnly() {
         byte[] json = "{\"calls\":[{\"stream_id\":\"inner\"}],\"stream_id\":\"s1\",\"turn_id\":\"t1\"}".getBytes();
-        assertThat(EventKeys.read(json)).isEqualTo(new EventKeys("s1", "t1"));
-        assertThat(EventKeys.read("not json".getBytes())).isEqualTo(EventKeys.NONE);
-        assertThat(EventKeys.read("{\"stream_id\":\"s\",\"x\":\"unterminated".getBytes()).streamId()).isEqualTo("s");
+        assertThat(EventIds.peek(json)).isEqualTo(new EventIds("s1", "t1"));
+        assertThat(EventIds.peek("not json".getBytes())).isEqualTo(EventIds.NONE);
+        assertThat(EventIds.peek("{\"stream_id\":\"s\",\"x\":\"unterminated".getBytes()).streamId()).isEqualTo("s");
     }
 }

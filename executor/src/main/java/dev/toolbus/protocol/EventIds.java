@@ -1,4 +1,4 @@
-package dev.toolbus.bus.redis;
+package dev.toolbus.protocol;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -7,16 +7,28 @@ import java.io.IOException;
 
 /**
  * The top-level {@code stream_id} and {@code turn_id} of a raw event, read with a streaming parser
- * over at most the first {@value #SCAN_LIMIT} bytes, without building a tree. Used where the bus must
- * know whose turn an entry is without decoding it (finished-turn markers, oversized entries).
+ * over at most its first {@value #SCAN_LIMIT} bytes, without decoding it. Buses use it where they must
+ * know whose turn an input is without decoding it: an oversized or broken event whose error should
+ * still reach its conversation, or a finished-turn marker.
+ *
+ * @param streamId the stream id, or {@code null} when none could be read
+ * @param turnId the turn id, or {@code null}
  */
-record EventKeys(String streamId, String turnId) {
+public record EventIds(String streamId, String turnId) {
 
-    static final int SCAN_LIMIT = 64 * 1024;
-    static final EventKeys NONE = new EventKeys(null, null);
+    /** How many leading bytes are scanned at most. */
+    public static final int SCAN_LIMIT = 64 * 1024;
+
+    /** Nothing could be read. */
+    public static final EventIds NONE = new EventIds(null, null);
+
     private static final JsonFactory JSON = new JsonFactory();
 
-    static EventKeys read(byte[] utf8) {
+    /**
+     * Reads the ids from the start of a UTF-8 event; never throws. Input that breaks off (a prefix, or
+     * malformed JSON) keeps what was read before the break.
+     */
+    public static EventIds peek(byte[] utf8) {
         if (utf8 == null || utf8.length == 0) {
             return NONE;
         }
@@ -31,9 +43,10 @@ record EventKeys(String streamId, String turnId) {
                 JsonToken value = p.nextToken();
                 if (value == JsonToken.VALUE_STRING && "stream_id".equals(name)) {
                     streamId = p.getText();
-                } else if (value == JsonToken.VALUE_STRING && "turn_id".equals(name)) {
+                } else if ((value == JsonToken.VALUE_STRING || value == JsonToken.VALUE_NUMBER_INT)
+                        && "turn_id".equals(name)) {
                     turnId = p.getText();
-                } else {
+                } else if (value != null && value.isStructStart()) {
                     p.skipChildren();
                 }
                 if (streamId != null && turnId != null) {
@@ -41,9 +54,10 @@ record EventKeys(String streamId, String turnId) {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            // malformed or cut at the scan limit: keep what was read before
+            // cut off or malformed: keep what was read before
         }
-        return new EventKeys(blankToNull(streamId), blankToNull(turnId));
+        return streamId == null && turnId == null ? NONE
+                : new EventIds(blankToNull(streamId), blankToNull(turnId));
     }
 
     private static String blankToNull(String s) {
