@@ -103,6 +103,10 @@ final class DefaultPolicy implements ConfiguredPolicy {
         f.accept(label + ".deny", r.deny());
     }
 
+    List<String> configWarnings() {
+        return List.copyOf(configWarnings);
+    }
+
     @Override
     public PolicyConfig config() {
         return config;

@@ -35,6 +35,15 @@ public final class ToolPolicies {
         return from(config, registry, ToolDiscovery.create(config.search()));
     }
 
+    /**
+     * Problems of the rules alone, without looking at any tools: unknown profiles, unknown
+     * {@code group:} references, nested groups, duplicate group names, unknown permission levels.
+     */
+    public static java.util.List<String> check(PolicyConfig config) {
+        return new DefaultPolicy(Objects.requireNonNull(config, "config"), ToolRegistry.create(),
+                ToolDiscovery.create(config.search())).configWarnings();
+    }
+
     /** A holder whose policy can be replaced atomically (hot reload). */
     public static SwitchablePolicy switchable(ConfiguredPolicy initial) {
         return new SwitchablePolicy(initial);
