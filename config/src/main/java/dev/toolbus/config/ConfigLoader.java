@@ -282,6 +282,7 @@ public final class ConfigLoader {
             return path.isEmpty() ? key : path + "." + key;
         }
 
+        /** A nested mapping; {@code known == null} when its keys are names (profiles, agents) rather than settings. */
         @SuppressWarnings("unchecked")
         Map<String, Object> section(Map<String, Object> parent, String key, String path, Set<String> known) {
             Object v = parent.get(key);
@@ -297,7 +298,9 @@ public final class ConfigLoader {
                 return Map.of();
             }
             Map<String, Object> m = (Map<String, Object>) v;
-            unknown(m, p, known);
+            if (known != null) {
+                unknown(m, p, known);
+            }
             return m;
         }
 
@@ -579,9 +582,7 @@ public final class ConfigLoader {
         @SuppressWarnings("unchecked")
         private Map<String, PolicyConfig.Rules> rulesMap(Map<String, Object> parent, String key, String path,
                                                          boolean profileAllowed, boolean lowerKeys) {
-            Map<String, Object> m = section(parent, key, path, null == null ? Set.of() : Set.of());
-            // section() warned about every key as unknown when known is empty; undo that: keys here are names
-            warnings.removeIf(w -> w.startsWith(join(path, key) + ".") && w.endsWith("is not a known setting; ignored"));
+            Map<String, Object> m = section(parent, key, path, null);
             Map<String, PolicyConfig.Rules> out = new LinkedHashMap<>();
             m.forEach((name, v) -> {
                 String p = join(join(path, key), name);
@@ -606,8 +607,7 @@ public final class ConfigLoader {
             PolicyConfig.Rules global = rules(t, "tools", true);
             Map<String, PolicyConfig.Rules> profiles = rulesMap(t, "profiles", "tools", false, false);
             Map<String, PolicyConfig.Rules> byProvider = rulesMap(t, "byProvider", "tools", true, true);
-            Map<String, Object> a = section(t, "agents", "tools", Set.of());
-            warnings.removeIf(w -> w.startsWith("tools.agents.") && w.endsWith("is not a known setting; ignored"));
+            Map<String, Object> a = section(t, "agents", "tools", null);
             Map<String, PolicyConfig.AgentRules> agents = new LinkedHashMap<>();
             a.forEach((id, v) -> {
                 String p = "tools.agents." + id;

@@ -31,12 +31,12 @@ record Pattern(String text, Kind kind, java.util.regex.Pattern regex) {
             return new Pattern(t.substring("group:".length()), Kind.GROUP, null);
         }
         if (t.indexOf('*') >= 0) {
-            return new Pattern(t, Kind.GLOB, java.util.regex.Pattern.compile(fixGlob(t)));
+            return new Pattern(t, Kind.GLOB, java.util.regex.Pattern.compile(globRegex(t)));
         }
         return new Pattern(t, Kind.EXACT, null);
     }
 
-    private static String fixGlob(String t) {
+    private static String globRegex(String t) {
         StringBuilder re = new StringBuilder();
         int start = 0;
         for (int i = 0; i < t.length(); i++) {
