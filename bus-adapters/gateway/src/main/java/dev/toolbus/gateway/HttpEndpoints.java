@@ -144,7 +144,7 @@ final class HttpEndpoints {
     }
 
     private Mono<Void> websocket(HttpServerRequest req, HttpServerResponse res) {
-        if (!req.isWebsocket()) {
+        if (!"websocket".equalsIgnoreCase(req.requestHeaders().get(HttpHeaderNames.UPGRADE))) {
             return error(res, HttpResponseStatus.BAD_REQUEST,
                     badRequest("/v1/ws is a WebSocket endpoint: open it with a WebSocket client (Upgrade: websocket)"));
         }
@@ -171,7 +171,8 @@ final class HttpEndpoints {
                     return sse ? sendSse(res, events) : sendArray(res, events);
                 })
                 .onErrorResume(BoundedBody.TooLarge.class, e -> {
-                    res.keepAlive(false);
+                    // the rest of the body is read and dropped by reactor-netty, so the client, still
+                    // sending, gets this answer instead of a reset connection
                     return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                             badRequest(e.getMessage() + ": send smaller arguments, or raise the limit on both sides"));
                 });

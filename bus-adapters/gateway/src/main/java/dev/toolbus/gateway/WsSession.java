@@ -190,10 +190,12 @@ final class WsSession {
         if (before + n > peakPending) {
             peakPending = before + n;
         }
-        channel.writeAndFlush(new TextWebSocketFrame(buf)).addListener(f -> {
+        // always through the loop's task queue, even on the loop: events of one turn are emitted on
+        // several threads, and a write made inline would overtake writes queued by other threads
+        channel.eventLoop().execute(() -> channel.writeAndFlush(new TextWebSocketFrame(buf)).addListener(f -> {
             pending.addAndGet(-n);
             server.meters.pendingBytes.addAndGet(-n);
-        });
+        }));
     }
 
     private void onReadIdle() {
@@ -218,7 +220,8 @@ final class WsSession {
         }
         server.meters.wsClosed(metricReason);
         log.debug("gateway: closing WebSocket {} with {}: {}", channel.remoteAddress(), code, reason);
-        out.sendClose(code, reason).subscribe(null, e -> channel.close());
+        // queued behind the events already accepted for this client
+        channel.eventLoop().execute(() -> out.sendClose(code, reason).subscribe(null, e -> channel.close()));
         channel.eventLoop().schedule(() -> {
             if (channel.isOpen()) {
                 channel.close();
