@@ -25,6 +25,8 @@ final class GatewayMeters {
     private final MeterRegistry registry;
     private final ConcurrentMap<String, Counter> counters = new ConcurrentHashMap<>();
     final AtomicLong pendingBytes = new AtomicLong();
+    /** The most bytes ever waiting for one WebSocket client (for tests and the load harness). */
+    final AtomicLong peakPendingPerConnection = new AtomicLong();
 
     GatewayMeters(MeterRegistry registry, Supplier<Number> openWebSockets, Supplier<Number> activeTurns) {
         this.registry = registry;

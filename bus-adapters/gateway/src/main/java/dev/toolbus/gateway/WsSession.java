@@ -18,7 +18,6 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -49,12 +48,13 @@ final class WsSession {
     private final WebsocketOutbound out;
     private final int maxMessageBytes;
     private final long maxOutboundBytes;
-    private final AtomicLong pending = new AtomicLong();
     private final AtomicInteger inflight = new AtomicInteger();
     private final AtomicBoolean closing = new AtomicBoolean();
     private Connection connection;
     private Channel channel;
     private volatile boolean awaitingPong;
+    /** Bytes handed to the channel and not yet taken by the socket; touched on the event loop only. */
+    private long pending;
     private volatile long peakPending;
 
     // message assembly; touched only by the inbound signal chain, which is serial
@@ -76,9 +76,8 @@ final class WsSession {
         });
         server.sessions.add(this);
         connection.onDispose(() -> {
+            closing.set(true);
             server.sessions.remove(this);
-            long left = pending.getAndSet(0);
-            server.meters.pendingBytes.addAndGet(-left);
         });
         connection.onReadIdle(server.config.pingInterval.toMillis(), this::onReadIdle);
         return in.receiveFrames()
@@ -164,7 +163,10 @@ final class WsSession {
 
     // --- outbound ----------------------------------------------------------------------------------
 
-    /** Writes one event, or disconnects the client when too much is already waiting for it. */
+    /**
+     * Queues one event for the client. It is encoded on the calling thread and written on the channel's
+     * event loop, in the order of the calls.
+     */
     void send(OutboundEvent event) {
         if (closing.get()) {
             return;
@@ -176,26 +178,39 @@ final class WsSession {
             log.warn("gateway: could not encode a {} event: {}", event.type(), e.toString());
             return;
         }
+        // always through the loop's task queue, even on the loop: events of one turn are emitted on
+        // several threads, and a write made inline would overtake writes queued by other threads
+        channel.eventLoop().execute(() -> write(text));
+    }
+
+    /**
+     * On the event loop: hands the frame to the channel, or disconnects the client when the bytes the
+     * socket has not yet taken would pass the bound. Bytes leave the count when the kernel accepts
+     * them, so a client that reads keeps the count near zero whatever the burst.
+     */
+    private void write(String text) {
+        if (closing.get()) {
+            return;
+        }
         ByteBuf buf = ByteBufUtil.writeUtf8(channel.alloc(), text);
         int n = buf.readableBytes();
-        long before = pending.getAndAdd(n);
+        long before = pending;
         if (before > 0 && before + n > maxOutboundBytes) {
-            pending.addAndGet(-n);
             buf.release();
             closeWith(POLICY_VIOLATION, "outbound buffer full (" + maxOutboundBytes
                     + " bytes): the client does not read fast enough", "slow_consumer");
             return;
         }
+        pending = before + n;
         server.meters.pendingBytes.addAndGet(n);
-        if (before + n > peakPending) {
-            peakPending = before + n;
+        if (pending > peakPending) {
+            peakPending = pending;
+            server.meters.peakPendingPerConnection.accumulateAndGet(pending, Math::max);
         }
-        // always through the loop's task queue, even on the loop: events of one turn are emitted on
-        // several threads, and a write made inline would overtake writes queued by other threads
-        channel.eventLoop().execute(() -> channel.writeAndFlush(new TextWebSocketFrame(buf)).addListener(f -> {
-            pending.addAndGet(-n);
+        channel.writeAndFlush(new TextWebSocketFrame(buf)).addListener(f -> {
+            pending -= n;
             server.meters.pendingBytes.addAndGet(-n);
-        }));
+        });
     }
 
     private void onReadIdle() {
@@ -242,6 +257,6 @@ final class WsSession {
 
     @Override
     public String toString() {
-        return "WsSession[" + (channel == null ? "?" : channel.remoteAddress()) + ", pending=" + pending.get() + "]";
+        return "WsSession[" + (channel == null ? "?" : channel.remoteAddress()) + "]";
     }
 }

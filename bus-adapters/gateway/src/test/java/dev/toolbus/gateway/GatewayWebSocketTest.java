@@ -44,6 +44,10 @@ class GatewayWebSocketTest {
 
     /** Sends the frames, collects received frames until {@code expected} arrived, then closes. */
     static List<JsonNode> exchange(List<String> frames, int expected) {
+        return exchangeWith(gw, frames, expected);
+    }
+
+    static List<JsonNode> exchangeWith(TestGateway gw, List<String> frames, int expected) {
         List<JsonNode> received = new CopyOnWriteArrayList<>();
         HttpClient.create()
                 .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN))
