@@ -18,10 +18,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -37,8 +39,11 @@ import reactor.netty.resources.ConnectionProvider;
  * memory.
  *
  * <p>By default the server runs in a child JVM ({@link LoadServer}, same classpath, {@code -Xmx512m})
- * so its heap is measured apart from the clients' (peak of {@code jvm_memory_used_bytes{area="heap"}}
- * from its {@code /metrics}, sampled every 200 ms, and its peak resident set size from /proc).
+ * so its memory is measured apart from the clients': the peak of
+ * {@code jvm_memory_used_bytes{area="heap"}} from its {@code /metrics} (sampled every 200 ms; it
+ * includes garbage not yet collected), the heap used after a full collection at the end of the
+ * phase (what the server retains), and its peak resident set size from /proc. Each transport gets an
+ * unmeasured warm-up of a fifth of the turns (at most 2000) first.
  *
  * <pre>
  * mvn -B -q -o -pl bus-adapters/gateway -am install -DskipTests
@@ -71,10 +76,11 @@ public final class GatewayLoad {
 
     /** One phase's figures. */
     record Phase(String name, int requests, int errors, double seconds, double callsPerSecond, double p50Ms,
-                 double p99Ms, long peakHeapBytes, long peakRssBytes) {
+                 double p99Ms, long peakHeapBytes, long heapAfterGcBytes, long peakRssBytes) {
         String row() {
-            return String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.2f | %.2f | %s | %s |", name, requests, errors,
-                    callsPerSecond, p50Ms, p99Ms, mib(peakHeapBytes), mib(peakRssBytes));
+            return String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.2f | %.2f | %s | %s | %s |", name, requests,
+                    errors, callsPerSecond, p50Ms, p99Ms, mib(peakHeapBytes), mib(heapAfterGcBytes),
+                    mib(peakRssBytes));
         }
     }
 
@@ -104,8 +110,9 @@ public final class GatewayLoad {
                         + "%d cores, %s server%n", requests, clients, Runtime.getRuntime().availableProcessors(),
                 fork ? "forked (-Xmx512m)" : "in-process");
         List<Phase> phases = run(options);
-        System.out.println("| transport | turns | errors | calls/s | p50 ms | p99 ms | server heap peak | server RSS peak |");
-        System.out.println("|---|---|---|---|---|---|---|---|");
+        System.out.println("| transport | turns | errors | calls/s | p50 ms | p99 ms | server heap peak"
+                + " | server heap after GC | server RSS peak |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
         phases.forEach(p -> System.out.println(p.row()));
         System.exit(0);
     }
@@ -113,18 +120,26 @@ public final class GatewayLoad {
     /** Runs the in-process baseline, then HTTP, then WebSocket. */
     static List<Phase> run(Options o) throws Exception {
         List<Phase> out = new ArrayList<>();
+        Options warmup = new Options(Math.max(1, Math.min(2000, o.requests() / 5)), o.clients(), o.forkServer(),
+                o.maxPhase());
+        inProcess(warmup);
         out.add(inProcess(o));
         Process child = null;
         GatewayServer local = null;
         ToolExecutor localExecutor = null;
         int port;
         LongSupplier heap;
+        LongSupplier heapAfterGc;
         LongSupplier rss;
         try {
             if (o.forkServer()) {
                 child = fork();
-                port = readPort(child);
+                BufferedReader childOut = new BufferedReader(
+                        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+                port = Integer.parseInt(readLine(childOut, "PORT "));
                 long pid = child.pid();
+                Process c = child;
+                heapAfterGc = () -> askHeapAfterGc(c, childOut);
                 HttpClient metrics = HttpClient.create().baseUrl("http://127.0.0.1:" + port)
                         .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN));
                 heap = () -> scrapeHeap(metrics);
@@ -135,15 +150,18 @@ public final class GatewayLoad {
                 local = LoadServer.start(localExecutor, meters, TOKEN);
                 port = local.port();
                 heap = () -> ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+                heapAfterGc = () -> 0;
                 rss = () -> rssOf(ProcessHandle.current().pid());
             }
             String base = "http://127.0.0.1:" + port;
-            out.add(measured("HTTP POST /v1/turns", o, heap, rss, () -> http(base, o)));
-            out.add(measured("WebSocket /v1/ws", o, heap, rss, () -> websocket(port, o)));
+            http(base, warmup);
+            out.add(measured("HTTP POST /v1/turns", heap, heapAfterGc, rss, () -> http(base, o)));
+            websocket(port, warmup);
+            out.add(measured("WebSocket /v1/ws", heap, heapAfterGc, rss, () -> websocket(port, o)));
         } finally {
             if (child != null) {
                 child.getOutputStream().close();
-                if (!child.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
+                if (!child.waitFor(15, TimeUnit.SECONDS)) {
                     child.destroyForcibly();
                 }
             }
@@ -163,30 +181,36 @@ public final class GatewayLoad {
         Samples run() throws Exception;
     }
 
-    static Phase measured(String name, Options o, LongSupplier heap, LongSupplier rss, PhaseBody body) throws Exception {
+    static Phase measured(String name, LongSupplier heap, LongSupplier heapAfterGc, LongSupplier rss, PhaseBody body)
+            throws Exception {
         AtomicLong peakHeap = new AtomicLong(heap.getAsLong());
         AtomicLong peakRss = new AtomicLong(rss.getAsLong());
-        Disposable sampler = Flux.interval(Duration.ofMillis(200))
-                .doOnNext(t -> {
-                    peakHeap.accumulateAndGet(heap.getAsLong(), Math::max);
-                    peakRss.accumulateAndGet(rss.getAsLong(), Math::max);
-                })
-                .subscribe();
+        // a plain thread: the heap is read with a blocking HTTP call
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "load-sampler");
+            t.setDaemon(true);
+            return t;
+        });
+        sampler.scheduleWithFixedDelay(() -> {
+            peakHeap.accumulateAndGet(heap.getAsLong(), Math::max);
+            peakRss.accumulateAndGet(rss.getAsLong(), Math::max);
+        }, 200, 200, TimeUnit.MILLISECONDS);
         Samples s;
         try {
             s = body.run();
         } finally {
-            sampler.dispose();
+            sampler.shutdownNow();
+            sampler.awaitTermination(10, TimeUnit.SECONDS);
         }
-        return phase(name, s, peakHeap.get(), peakRss.get());
+        return phase(name, s, peakHeap.get(), heapAfterGc.getAsLong(), peakRss.get());
     }
 
-    static Phase phase(String name, Samples s, long heap, long rss) {
+    static Phase phase(String name, Samples s, long heap, long heapAfterGc, long rss) {
         long[] l = s.latencies().clone();
         Arrays.sort(l);
         double seconds = s.nanos() / 1e9;
         return new Phase(name, l.length, s.errors(), seconds, l.length / seconds, percentile(l, 0.50) / 1e6,
-                percentile(l, 0.99) / 1e6, heap, rss);
+                percentile(l, 0.99) / 1e6, heap, heapAfterGc, rss);
     }
 
     static long percentile(long[] sorted, double q) {
@@ -226,7 +250,7 @@ public final class GatewayLoad {
                     .blockLast(o.maxPhase());
             Samples s = new Samples(Arrays.copyOf(lat, n.get()), errors.get(), System.nanoTime() - t0);
             long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-            return phase("in-process executor", s, heap, 0);
+            return phase("in-process executor", s, heap, 0, 0);
         }
     }
 
@@ -314,14 +338,23 @@ public final class GatewayLoad {
                 .start();
     }
 
-    static int readPort(Process child) throws Exception {
-        BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+    static String readLine(BufferedReader r, String prefix) throws java.io.IOException {
         for (String line = r.readLine(); line != null; line = r.readLine()) {
-            if (line.startsWith("PORT ")) {
-                return Integer.parseInt(line.substring(5).strip());
+            if (line.startsWith(prefix)) {
+                return line.substring(prefix.length()).strip();
             }
         }
-        throw new IllegalStateException("the load server ended without printing its port");
+        throw new IllegalStateException("the load server ended before printing " + prefix.strip());
+    }
+
+    static long askHeapAfterGc(Process child, BufferedReader childOut) {
+        try {
+            child.getOutputStream().write("gc\n".getBytes(StandardCharsets.UTF_8));
+            child.getOutputStream().flush();
+            return Long.parseLong(readLine(childOut, "HEAP "));
+        } catch (java.io.IOException e) {
+            return 0;
+        }
     }
 
     static long scrapeHeap(HttpClient metrics) {

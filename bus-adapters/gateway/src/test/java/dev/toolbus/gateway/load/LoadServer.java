@@ -12,13 +12,18 @@ import dev.toolbus.tool.ToolSpec;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import reactor.core.publisher.Mono;
 
 /**
  * The server side of {@link GatewayLoad}: an executor with the {@code echo} tool behind a gateway on
  * 127.0.0.1, JVM memory meters on {@code /metrics}. Prints {@code PORT <n>} and serves until its
- * standard input ends (the harness holds it open).
+ * standard input ends (the harness holds it open); a {@code gc} line on it is answered with
+ * {@code HEAP <bytes>}, the heap used after a full collection.
  */
 public final class LoadServer {
 
@@ -52,8 +57,14 @@ public final class LoadServer {
         GatewayServer server = start(executor, meters, token);
         System.out.println("PORT " + server.port());
         System.out.flush();
-        while (System.in.read() >= 0) {
-            // serve until the harness closes our input
+        // serve until the harness closes our input; "gc" asks for the heap used after a full collection
+        BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = commands.readLine(); line != null; line = commands.readLine()) {
+            if (line.strip().equals("gc")) {
+                System.gc();
+                System.out.println("HEAP " + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+                System.out.flush();
+            }
         }
         server.closeGracefully(Duration.ofSeconds(10));
         executor.close();
