@@ -178,7 +178,9 @@ class GatewayHttpTest {
                 .contains("toolbus_tool_duration_seconds")
                 .contains("toolbus_turns_total")
                 .contains("toolbus_gateway_requests_total")
-                .contains("toolbus_gateway_ws_connections");
+                .contains("toolbus_gateway_ws_connections")
+                .contains("toolbus_gateway_outbound_pending_bytes")
+                .contains("toolbus_gateway_turns_active");
     }
 
     @Test

@@ -64,6 +64,7 @@ class GatewaySlowClientTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> gw.server.openWebSockets() == 0
                 && gw.impl().meters.pendingBytes.get() == 0);
         assertThat(gw.meters.get(GatewayMeters.OUTBOUND_PENDING).gauge().value()).isZero();
+        assertThat(gw.meters.scrape()).contains("toolbus_gateway_ws_closed_total{reason=\"slow_consumer\"} 1.0");
 
         // the server is fine: a fresh client gets its turn answered
         List<com.fasterxml.jackson.databind.JsonNode> events = GatewayWebSocketTest.exchangeWith(gw,
