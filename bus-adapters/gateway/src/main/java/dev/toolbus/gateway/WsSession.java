@@ -1,6 +1,5 @@
 package dev.toolbus.gateway;
 
-import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.OutboundEvent;
@@ -55,7 +54,8 @@ final class WsSession {
     private volatile boolean awaitingPong;
     /** Bytes handed to the channel and not yet taken by the socket; touched on the event loop only. */
     private long pending;
-    private volatile long peakPending;
+    /** The most bytes ever waiting for this client; touched on the event loop only. */
+    private long peakPending;
 
     // message assembly; touched only by the inbound signal chain, which is serial
     private byte[] partial;
@@ -85,11 +85,6 @@ final class WsSession {
                 .flatMap(this::answer, server.config.maxTurnsPerConnection)
                 .takeUntilOther(connection.onDispose())
                 .then();
-    }
-
-    /** The most bytes that were ever waiting for this client (tests). */
-    long peakPending() {
-        return peakPending;
     }
 
     // --- inbound -----------------------------------------------------------------------------------
@@ -248,11 +243,6 @@ final class WsSession {
     Mono<Void> closeForShutdown() {
         closeWith(GOING_AWAY, "server shutting down", "shutdown");
         return connection.onDispose();
-    }
-
-    /** Whether the given close reason is one the server chose (for logs). */
-    boolean closing() {
-        return closing.get();
     }
 
     @Override
