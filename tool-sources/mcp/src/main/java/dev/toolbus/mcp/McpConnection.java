@@ -108,18 +108,31 @@ final class McpConnection {
         });
     }
 
-    /** The outer message, with the root cause's when it says something else. */
+    /** The messages of a failure's cause chain, each once, outermost first (at most four). */
     static String message(Throwable e) {
-        String top = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName() : e.getMessage();
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
+        StringBuilder sb = new StringBuilder();
+        int n = 0;
+        for (Throwable t = e; t != null && n < 4; t = t.getCause() == t ? null : t.getCause()) {
+            String m = t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName() : t.getMessage();
+            if (sb.indexOf(m) >= 0) {
+                continue;
+            }
+            if (t.getCause() != null && t.getCause().getMessage() != null && m.contains(t.getCause().getMessage())
+                    && !m.equals(t.getCause().getMessage())) {
+                // this message already quotes its cause's: keep the outer one only
+                if (sb.length() > 0) {
+                    sb.append(": ");
+                }
+                sb.append(m);
+                break;
+            }
+            if (sb.length() > 0) {
+                sb.append(": ");
+            }
+            sb.append(m);
+            n++;
         }
-        if (root == e) {
-            return top;
-        }
-        String rm = root.getMessage() == null || root.getMessage().isBlank() ? root.getClass().getSimpleName() : root.getMessage();
-        return top.contains(rm) ? top : top + ": " + rm;
+        return sb.toString();
     }
 
     /** The live session, starting one (after the backoff) when there is none. */

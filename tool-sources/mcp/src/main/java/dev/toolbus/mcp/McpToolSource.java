@@ -110,10 +110,11 @@ public final class McpToolSource implements AutoCloseable {
                         .timeout(settings.connectTimeout())
                         .map(list -> Map.entry(c, list))
                         .onErrorResume(e -> {
-                            String msg = "MCP server '" + c.config().name() + "' is unavailable: "
-                                    + (e instanceof java.util.concurrent.TimeoutException
-                                    ? "no answer within " + settings.connectTimeout().toMillis() + " ms"
-                                    : McpConnection.message(e));
+                            String msg = e instanceof java.util.concurrent.TimeoutException
+                                    ? "MCP server '" + c.config().name() + "' is unavailable: no answer within "
+                                            + settings.connectTimeout().toMillis() + " ms"
+                                    : e instanceof McpCallException ? e.getMessage()
+                                    : "MCP server '" + c.config().name() + "' is unavailable: " + McpConnection.message(e);
                             report(new Diagnostic(Diagnostic.Kind.SERVER_FAILED, c.config().name(), null, null, msg));
                             return Mono.empty();
                         }))
