@@ -1,0 +1,26 @@
+package dev.toolbus.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.toolbus.protocol.Json;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ArgumentParserTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"text\":\"hello\"}", "{}", "[1,2.50,\"x\",null,true,false]",
+            "{\"a\":{\"b\":[{\"c\":12345678901234}]},\"n\":1e3,\"big\":123456789012345678901234567890}",
+            "{\"u\":\"\\u4f60\\u597d \\\"q\\\"\"}", "42", "\"s\"", "{\"dup\":1,\"dup\":2}"})
+    void buildsTheSameTreeAsReadTree(String json) throws Exception {
+        assertThat(ArgumentParser.parse(json)).isEqualTo(Json.mapper().readTree(json));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{not json", "", "   ", "{\"a\":1} trailing", "{\"a\":1}{}", "[1,", "{\"a\":NaN}"})
+    void rejectsWhatIsNotExactlyOneJsonValue(String json) {
+        assertThatThrownBy(() -> ArgumentParser.parse(json)).isInstanceOf(JsonProcessingException.class);
+    }
+}
