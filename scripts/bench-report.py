@@ -69,8 +69,9 @@ def load(path):
                     row["p" + p.replace(".0", "")] = pct[p] * f
         gc = (r.get("secondaryMetrics") or {}).get("gc.alloc.rate.norm")
         if gc is not None:
-            # normalised per invocation; the batch benchmarks run CALLS calls per invocation
-            row["alloc_per_op"] = gc["score"]
+            # JMH normalises by operations, so with @OperationsPerInvocation this is per call
+            if r["mode"] != "sample" or "alloc_per_op" not in row:
+                row["alloc_per_op"] = gc["score"]
         row["ops_per_invocation"] = r.get("measurementBatchSize", 1)
         row["modes"] = row.get("modes", set()) | {r["mode"]}
     for row in rows.values():
@@ -103,14 +104,15 @@ def fmt_err(v, e):
 
 def markdown(rows):
     out = []
-    out.append("| benchmark | maxParallel | ns/call | calls/s |")
-    out.append("|---|---:|---:|---:|")
+    out.append("| benchmark | maxParallel | ns/call | calls/s | bytes/call |")
+    out.append("|---|---:|---:|---:|---:|")
     for key in sorted((k for k, r in rows.items() if "sample" not in r["modes"]), key=order):
         r = rows[key]
-        out.append("| {} | {} | {}{} | {}{} |".format(
+        out.append("| {} | {} | {}{} | {}{} | {} |".format(
             LABELS.get(r["name"], r["name"]), r["maxParallel"] or "—",
             fmt_ns(r.get("ns")), fmt_err(r.get("ns"), r.get("ns_err")),
-            fmt_rate(r.get("calls_s")), fmt_err(r.get("calls_s"), r.get("calls_s_err"))))
+            fmt_rate(r.get("calls_s")), fmt_err(r.get("calls_s"), r.get("calls_s_err")),
+            fmt_rate(r.get("alloc_per_op"))))
     lat = [k for k, r in rows.items() if "sample" in r["modes"]]
     if lat:
         out.append("")
