@@ -2,76 +2,241 @@ package dev.toolbus.executor;
 
 import dev.toolbus.bus.ToolBus;
 import dev.toolbus.metrics.CallLog;
+import dev.toolbus.protocol.ErrorCode;
+import dev.toolbus.protocol.ErrorInfo;
+import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.ToolsEvent;
+import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.registry.ToolExport;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.Visibility;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
-/** The executor. Placeholder while the pipeline lands. */
+/** The executor: turns in, events out (see {@link ToolExecutor}). */
 final class DefaultToolExecutor implements ToolExecutor {
 
-    private final ToolRegistry registry;
-    private final ExecutionSettings settings;
-    private final CallLog callLog;
+    private static final Logger log = LoggerFactory.getLogger(DefaultToolExecutor.class);
+
+    private final Pipeline pipeline;
+    private final StreamLanes lanes = new StreamLanes();
+    private final EventCodec codec;
+    private final int maxInflightTurns;
+    private final Scheduler ownedBlocking;
+    private final AtomicInteger activeTurns = new AtomicInteger();
+    private final Sinks.Empty<Void> drained = Sinks.empty();
+    private volatile boolean closing;
 
     DefaultToolExecutor(ToolExecutor.Builder b, ToolRegistry registry) {
-        this.registry = registry;
-        this.settings = b.settings;
-        this.callLog = CallLog.create(b.callLogSize);
+        ExecutionSettings settings = b.settings;
+        settings.warnings().forEach(w -> log.warn("execution settings: {}", w));
+        Scheduler timer = b.timer != null ? b.timer : Schedulers.parallel();
+        LongSupplier clock = b.nanoClock != null ? b.nanoClock
+                : b.timer != null ? () -> timer.now(TimeUnit.NANOSECONDS) : System::nanoTime;
+        this.ownedBlocking = b.blockingScheduler == null
+                ? Schedulers.newBoundedElastic(Math.max(64, settings.maxParallel() * 4), 100_000, "toolbus-blocking", 60, true)
+                : null;
+        Scheduler blocking = b.blockingScheduler != null ? b.blockingScheduler : ownedBlocking;
+        MeterRegistry meters = b.meterRegistry != null ? b.meterRegistry : new SimpleMeterRegistry();
+        this.pipeline = new Pipeline(settings, registry, b.policy, timer, blocking, clock, meters,
+                CallLog.create(b.callLogSize));
+        this.codec = b.codec;
+        this.maxInflightTurns = b.maxInflightTurns;
     }
 
     @Override
     public Flux<OutboundEvent> execute(ToolCallsEvent turn) {
-        return Flux.error(new UnsupportedOperationException("not yet"));
+        return Flux.create(sink -> {
+            if (!enter()) {
+                rejectTurn(turn).forEach(sink::next);
+                sink.complete();
+                return;
+            }
+            AtomicBoolean released = new AtomicBoolean();
+            Runnable release = () -> {
+                if (released.compareAndSet(false, true)) {
+                    lanes.release(turn.streamId());
+                    leave();
+                }
+            };
+            TurnRun run = new TurnRun(turn, pipeline, new TurnRun.Sink() {
+                @Override
+                public void next(OutboundEvent event) {
+                    sink.next(event);
+                }
+
+                @Override
+                public void complete() {
+                    sink.complete();
+                    release.run();
+                }
+            });
+            sink.onCancel(() -> {
+                run.cancel();
+                release.run();
+            });
+            lanes.submit(turn.streamId(), run::start);
+        }, FluxSink.OverflowStrategy.BUFFER);
     }
 
     @Override
     public Flux<OutboundEvent> handle(InboundEvent event) {
-        return Flux.error(new UnsupportedOperationException("not yet"));
+        if (event instanceof ToolCallsEvent t) {
+            return execute(t);
+        }
+        return Flux.just(listTools((ListToolsEvent) event));
     }
 
     @Override
     public ToolsEvent listTools(ListToolsEvent request) {
-        throw new UnsupportedOperationException("not yet");
+        List<JsonNode> out = new ArrayList<>();
+        for (ToolRegistry.Entry e : pipeline.registry.entries()) {
+            ToolDefinition def = e.tool().definition();
+            if (def.visibility() != Visibility.VISIBLE) {
+                continue;
+            }
+            if (!pipeline.policy.decide(def, request.streamId(), request.context()).allowed()) {
+                continue;
+            }
+            out.add(ToolExport.export(def, request.format(), pipeline.settings.locale()));
+        }
+        return new ToolsEvent(request.streamId(), request.requestId(), request.format().wireName(), out);
     }
 
     @Override
     public Disposable attach(ToolBus bus) {
-        throw new UnsupportedOperationException("not yet");
+        return run(bus).subscribe(null, e -> log.error("bus loop ended with an error", e));
     }
 
     @Override
     public Mono<Void> run(ToolBus bus) {
-        return Mono.error(new UnsupportedOperationException("not yet"));
+        return new BusLoop(this, bus, codec, maxInflightTurns).run();
+    }
+
+    /** Runs a turn for a bus: events collected, handed to {@code publish}, the lane held until it completes. */
+    Mono<Void> runForBus(ToolCallsEvent turn, java.util.function.Function<List<OutboundEvent>, Mono<Void>> publish) {
+        return Mono.create(done -> {
+            if (!enter()) {
+                publish.apply(rejectTurn(turn)).subscribe(null, done::error, done::success);
+                return;
+            }
+            List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
+            TurnRun run = new TurnRun(turn, pipeline, new TurnRun.Sink() {
+                @Override
+                public void next(OutboundEvent event) {
+                    events.add(event);
+                }
+
+                @Override
+                public void complete() {
+                    Mono<Void> published;
+                    try {
+                        published = publish.apply(events);
+                    } catch (RuntimeException e) {
+                        published = Mono.error(e);
+                    }
+                    published.doFinally(s -> {
+                        lanes.release(turn.streamId());
+                        leave();
+                    }).subscribe(null, done::error, done::success);
+                }
+            });
+            lanes.submit(turn.streamId(), run::start);
+        });
+    }
+
+    private boolean enter() {
+        if (closing) {
+            return false;
+        }
+        activeTurns.incrementAndGet();
+        if (closing) {
+            leave();
+            return false;
+        }
+        return true;
+    }
+
+    private void leave() {
+        if (activeTurns.decrementAndGet() == 0 && closing) {
+            drained.tryEmitEmpty();
+        }
+    }
+
+    /** The events of a turn refused because the executor is closing. */
+    private List<OutboundEvent> rejectTurn(ToolCallsEvent turn) {
+        String msg = pipeline.texts.shuttingDown();
+        List<OutboundEvent> out = new ArrayList<>(turn.calls().size() + 1);
+        List<String> ids = new ArrayList<>(turn.calls().size());
+        for (ToolCall c : turn.calls()) {
+            out.add(new ToolResultEvent(turn.streamId(), turn.turnId(), c.toolCallId(), c.name(), msg, true,
+                    new ErrorInfo(ErrorCode.REJECTED, msg), null, null, null, 0, false, 0));
+            ids.add(c.toolCallId());
+        }
+        out.add(new TurnCompletedEvent(turn.streamId(), turn.turnId(), ids, ids.size(), 0));
+        return out;
     }
 
     @Override
     public ToolRegistry registry() {
-        return registry;
+        return pipeline.registry;
     }
 
     @Override
     public ExecutionSettings settings() {
-        return settings;
+        return pipeline.settings;
     }
 
     @Override
     public CallLog callLog() {
-        return callLog;
+        return pipeline.callLog;
     }
 
     @Override
     public int inflight() {
-        return 0;
+        return pipeline.inflight.get();
+    }
+
+    /** Calls waiting for a slot. */
+    int queued() {
+        return pipeline.slots.queued();
     }
 
     @Override
     public Mono<Void> closeGracefully() {
-        return Mono.empty();
+        return Mono.defer(() -> {
+            closing = true;
+            if (activeTurns.get() == 0) {
+                drained.tryEmitEmpty();
+            }
+            return drained.asMono();
+        }).then(Mono.fromRunnable(() -> {
+            if (ownedBlocking != null) {
+                ownedBlocking.dispose();
+            }
+        }));
     }
 }

@@ -12,6 +12,11 @@ public final class EventDecodeException extends RuntimeException {
     private final String streamId;
     private final String turnId;
 
+    /**
+     * @param message what is wrong with the input and how to fix it
+     * @param streamId the stream id read from the input, or {@code null}
+     * @param turnId the turn id read from the input, or {@code null}
+     */
     public EventDecodeException(String message, String streamId, String turnId) {
         super(message, null, false, false);
         this.streamId = streamId;

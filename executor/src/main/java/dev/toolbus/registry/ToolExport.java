@@ -6,7 +6,12 @@ import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.ToolDefinition;
 
-/** Tool definitions as the JSON that OpenAI, Anthropic and MCP expect. */
+/**
+ * Tool definitions as the JSON that OpenAI, Anthropic and MCP expect. The description is
+ * {@link ToolDefinition#description(DescriptionLocale)} and the schema
+ * {@link ToolDefinition#inputSchema(DescriptionLocale)} (a copy); in {@link DescriptionLocale#ZH} the
+ * OpenAI form is the function definition MaiBot's host sends, field order included.
+ */
 public final class ToolExport {
 
     private ToolExport() {
@@ -28,7 +33,7 @@ public final class ToolExport {
         ObjectNode f = n.putObject("function");
         f.put("name", def.name());
         f.put("description", def.description(locale));
-        f.set("parameters", def.inputSchema());
+        f.set("parameters", def.inputSchema(locale).deepCopy());
         return n;
     }
 
@@ -37,7 +42,7 @@ public final class ToolExport {
         ObjectNode n = Json.mapper().createObjectNode();
         n.put("name", def.name());
         n.put("description", def.description(locale));
-        n.set("input_schema", def.inputSchema());
+        n.set("input_schema", def.inputSchema(locale).deepCopy());
         return n;
     }
 
@@ -46,7 +51,7 @@ public final class ToolExport {
         ObjectNode n = Json.mapper().createObjectNode();
         n.put("name", def.name());
         n.put("description", def.description(locale));
-        n.set("inputSchema", def.inputSchema());
+        n.set("inputSchema", def.inputSchema(locale).deepCopy());
         return n;
     }
 }

@@ -3,7 +3,7 @@ package dev.toolbus.tool;
 /**
  * The language of the text toolbus generates: tool description fallbacks, the parameter block, media
  * placeholders and error messages. {@link #ZH} reproduces MaiBot byte for byte; {@link #EN} is the
- * English mirror documented in docs/protocol.md.
+ * English mirror documented in docs/tools.md.
  */
 public enum DescriptionLocale {
     EN,

@@ -11,9 +11,18 @@ import java.lang.annotation.Target;
  *
  * <p>Method parameters annotated with {@link Param} are the tool's arguments; parameters of type
  * {@link ToolContext}, {@link ToolArguments} or {@code JsonNode} (all arguments) are injected. The
- * method may return {@code Mono<?>} (non-blocking), {@link ToolResult}, or any JSON-like value
- * (mapped with {@link ToolResult#fromValue(Object)}). Methods that do not return a {@code Mono} run
- * on the blocking scheduler unless {@link #blocking()} is {@code false}.
+ * method may return {@code Mono<?>} or {@code CompletionStage<?>} (non-blocking), {@link ToolResult},
+ * or any JSON-like value (mapped with {@link ToolResult#fromValue(Object)}). Methods that do not return
+ * a {@code Mono} or {@code CompletionStage} run on the blocking scheduler unless {@link #blocking()} is
+ * {@code false}. See {@link Tools#fromObject(Object, String)} for the full rules.
+ *
+ * <pre>
+ * &#64;Tool(name = "search_web", briefDescription = "Search the internet for information", timeoutMs = 10_000)
+ * public List&lt;Hit&gt; search(&#64;Param(description = "Search keywords") String query,
+ *                         &#64;Param(description = "Maximum number of results to return", required = false,
+ *                                defaultValue = "5") int limit,
+ *                         ToolContext ctx) { ... }
+ * </pre>
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -47,9 +56,16 @@ public @interface Tool {
     /** Whether the tool is offered to the model. */
     Visibility visibility() default Visibility.VISIBLE;
 
-    /** Whether a method that does not return {@code Mono} blocks (runs on the blocking scheduler). */
+    /**
+     * Whether a method that does not return {@code Mono} blocks: {@code true} runs it as
+     * {@link ToolHandler#blocking}, {@code false} inline as {@link ToolHandler#sync} (only for quick,
+     * non-blocking code).
+     */
     boolean blocking() default true;
 
-    /** Extra metadata as {@code key=value} pairs (values parsed as JSON when they are JSON). */
+    /**
+     * Extra metadata as {@code key=value} pairs, kept as flat keys; a value that is a JSON literal is
+     * parsed ({@code "timeout_hint=5"} → 5), any other value is text.
+     */
     String[] metadata() default {};
 }

@@ -51,7 +51,7 @@ public final class ToolDefinition {
     private final String pluginId;
     private final Set<String> channels;
     private final LegacyAction legacyAction;
-    private final ObjectNode schema;
+    private final Map<DescriptionLocale, ObjectNode> schemas = new EnumMap<>(DescriptionLocale.class);
     private final Map<DescriptionLocale, String> descriptions = new EnumMap<>(DescriptionLocale.class);
     private final Map<DescriptionLocale, String> detailed = new EnumMap<>(DescriptionLocale.class);
 
@@ -64,7 +64,15 @@ public final class ToolDefinition {
         this.rawParameters = b.rawParameters == null ? null
                 : Collections.unmodifiableMap(new LinkedHashMap<>(b.rawParameters));
         this.inputSchema = b.inputSchema == null ? null : b.inputSchema.deepCopy();
-        this.metadata = Collections.unmodifiableMap(new LinkedHashMap<>(b.metadata));
+        Map<String, Object> meta = new LinkedHashMap<>(b.metadata);
+        if (b.legacyAction != null) {
+            if (!b.parameters.isEmpty() || b.rawParameters != null || b.inputSchema != null) {
+                throw new IllegalArgumentException("tool '" + b.name
+                        + "': a legacy Action takes its parameters from the Action, not from parameters()");
+            }
+            meta.putAll(LegacyActions.metadata(b.legacyAction));
+        }
+        this.metadata = Collections.unmodifiableMap(meta);
         this.timeout = b.timeout;
         this.sideEffecting = b.sideEffecting;
         this.dangerous = b.dangerous;
@@ -73,9 +81,9 @@ public final class ToolDefinition {
         this.pluginId = b.pluginId;
         this.channels = Collections.unmodifiableSet(new LinkedHashSet<>(b.channels));
         this.legacyAction = b.legacyAction;
-        this.schema = ToolSchemas.build(this);
         for (DescriptionLocale l : DescriptionLocale.values()) {
-            descriptions.put(l, ToolDescriptions.description(this, l));
+            schemas.put(l, ToolSchemas.model(this, l));
+            descriptions.put(l, ToolDescriptions.description(name, briefDescription, description, l));
             detailed.put(l, ToolDescriptions.detailed(this, l));
         }
     }
@@ -88,6 +96,26 @@ public final class ToolDefinition {
      */
     public static Builder builder(String name) {
         return new Builder(name);
+    }
+
+    /**
+     * Starts the definition of a tool converted from a legacy MaiBot {@code @Action}, as the SDK converts
+     * it: the description is {@code description} (else {@code Tool {name}}); every Action parameter
+     * becomes an optional string whose empty description reads {@code 兼容旧 Action 参数} /
+     * {@code Legacy Action parameter}; the activation fields become metadata ({@code legacy_action},
+     * {@code legacy_component_type}, {@code activation_type}, …); the detailed description lists the
+     * parameters, usage notes, message types and activation. Logs a deprecation warning.
+     *
+     * @param name the tool name
+     * @param description the Action's description, may be empty
+     * @param action the Action's fields
+     * @return a builder; add metadata, a timeout or extra detailed text, then {@code build()}
+     */
+    public static Builder fromLegacyAction(String name, String description, LegacyAction action) {
+        Objects.requireNonNull(action, "action");
+        Builder b = new Builder(name).description(description).legacyAction(action);
+        LegacyActions.warnDeprecated(name);
+        return b;
     }
 
     /** The tool name the model calls. */
@@ -137,11 +165,30 @@ public final class ToolDefinition {
     }
 
     /**
-     * The JSON Schema of the arguments as sent to the model: always an object schema with
-     * {@code properties} and {@code required}. Do not modify the returned node.
+     * The JSON Schema of the arguments as sent to the model, in {@link DescriptionLocale#EN}: always an
+     * object schema with {@code properties} and {@code required}. Do not modify the returned node.
+     *
+     * @see #inputSchema(DescriptionLocale)
      */
     public ObjectNode inputSchema() {
-        return schema;
+        return schemas.get(DescriptionLocale.EN);
+    }
+
+    /**
+     * The JSON Schema of the arguments as MaiBot's host sends it to the model. The locale only matters
+     * for generated text inside the schema (the default description of legacy Action parameters).
+     * Do not modify the returned node.
+     *
+     * <ul>
+     *   <li>structured parameters: {@code type} ({@code float} → {@code number}), {@code description}
+     *       (always), {@code enum} (when non-empty), {@code default} (when set), {@code items} (arrays),
+     *       {@code properties}, {@code required} (always) and {@code additionalProperties} (objects);</li>
+     *   <li>dict-style parameters and raw schemas: kept verbatim, {@code required: []} added when missing;</li>
+     *   <li>no parameters: {@code {"type":"object","properties":{},"required":[]}}.</li>
+     * </ul>
+     */
+    public ObjectNode inputSchema(DescriptionLocale locale) {
+        return schemas.get(Objects.requireNonNull(locale, "locale"));
     }
 
     /** Extra metadata (flat keys), as given. */
@@ -249,6 +296,7 @@ public final class ToolDefinition {
             boolean parallelAction,
             String actionPrompt) {
 
+        /** Applies the SDK defaults ({@code always}, {@code normal}, empty lists) and copies the collections. */
         public LegacyAction {
             activationType = activationType == null ? "always" : activationType;
             activationKeywords = activationKeywords == null ? List.of() : List.copyOf(activationKeywords);
@@ -404,7 +452,10 @@ public final class ToolDefinition {
             return this;
         }
 
-        /** Marks this tool as converted from a legacy {@code @Action}. */
+        /**
+         * Marks this tool as converted from a legacy {@code @Action}: its parameters, detailed text and
+         * metadata keys then come from the Action. Prefer {@link ToolDefinition#fromLegacyAction}.
+         */
         public Builder legacyAction(LegacyAction action) {
             this.legacyAction = action;
             return this;

@@ -1,5 +1,7 @@
 package dev.toolbus.tool;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,6 +34,7 @@ public record ToolParameter(
         List<String> requiredProperties,
         Object additionalProperties) {
 
+    /** Validates the name and applies the defaults; maps keep their order. */
     public ToolParameter {
         Objects.requireNonNull(name, "name");
         if (name.isBlank()) {
@@ -40,8 +43,8 @@ public record ToolParameter(
         type = type == null ? ToolParamType.STRING : type;
         description = description == null ? "" : description;
         enumValues = enumValues == null ? List.of() : List.copyOf(enumValues);
-        itemsSchema = itemsSchema == null ? null : Map.copyOf(itemsSchema);
-        properties = properties == null ? null : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(properties));
+        itemsSchema = itemsSchema == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(itemsSchema));
+        properties = properties == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
         requiredProperties = requiredProperties == null ? List.of() : List.copyOf(requiredProperties);
     }
 

@@ -21,7 +21,33 @@ public final class Tools {
      * @throws IllegalArgumentException when a method cannot be a tool (unsupported parameter, bad name)
      */
     public static List<ToolSpec> fromObject(Object plugin) {
-        return AnnotatedTools.read(Objects.requireNonNull(plugin, "plugin"));
+        return AnnotatedTools.read(Objects.requireNonNull(plugin, "plugin"), null);
+    }
+
+    /**
+     * Reads the {@link Tool @Tool} and {@link Action @Action} methods of a plugin object, marking every
+     * definition with the plugin's id (used in clash diagnostics and policies).
+     *
+     * <p>Rules: public methods (also static and inherited ones) are read; tools come out sorted by name.
+     * Method parameters with {@link Param @Param} are arguments, bound from the call's JSON arguments
+     * with Jackson (a value that does not fit fails the call with an {@code IllegalArgumentException}
+     * naming the argument); parameters of type {@link ToolContext}, {@link ToolArguments} and
+     * {@code JsonNode} are injected. A method returning {@code Mono} or {@code CompletionStage} is
+     * non-blocking; any other method runs as {@link ToolHandler#blocking} unless
+     * {@link Tool#blocking()} is false. A {@link ToolResult} is returned as is; other values go through
+     * {@link ToolResult#fromValue(Object)}; {@code void} gives {@link ToolResult#empty()}. An exception
+     * thrown by the method fails the call with that exception.
+     *
+     * @param plugin the object whose methods are tools
+     * @param pluginId the plugin's id, or {@code null}
+     * @return the tools, sorted by name; empty when the object has none
+     * @throws IllegalArgumentException when a method cannot be a tool (a parameter without
+     *     {@code @Param} that cannot be injected, a type that cannot be inferred, invalid JSON in
+     *     {@code defaultValue}/{@code items}, an array without items, a duplicate tool or parameter name,
+     *     both {@code @Tool} and {@code @Action}, a {@code Flux} return)
+     */
+    public static List<ToolSpec> fromObject(Object plugin, String pluginId) {
+        return AnnotatedTools.read(Objects.requireNonNull(plugin, "plugin"), pluginId);
     }
 
     /**

@@ -1,0 +1,173 @@
+package dev.toolbus.executor;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.tool.ToolDefinition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A tool's argument checks compiled from its top-level JSON Schema: required names, the type of each
+ * declared property, and enums. Nested schemas are left to the tool. A {@code null} value of an
+ * optional argument counts as absent.
+ */
+final class ArgumentRules {
+
+    private final String[] required;
+    private final Map<String, String[]> types = new HashMap<>();
+    private final Map<String, List<JsonNode>> enums = new HashMap<>();
+    private final Set<String> declared = new HashSet<>();
+
+    private ArgumentRules(ToolDefinition def) {
+        JsonNode schema = def.inputSchema();
+        List<String> req = new ArrayList<>();
+        for (JsonNode r : schema.path("required")) {
+            if (r.isTextual()) {
+                req.add(r.textValue());
+            }
+        }
+        this.required = req.toArray(String[]::new);
+        Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            declared.add(e.getKey());
+            JsonNode t = e.getValue().get("type");
+            if (t != null && t.isTextual()) {
+                types.put(e.getKey(), new String[] {t.textValue()});
+            } else if (t != null && t.isArray()) {
+                List<String> ts = new ArrayList<>();
+                t.forEach(x -> ts.add(x.asText()));
+                types.put(e.getKey(), ts.toArray(String[]::new));
+            }
+            JsonNode en = e.getValue().get("enum");
+            if (en != null && en.isArray() && !en.isEmpty()) {
+                List<JsonNode> values = new ArrayList<>();
+                en.forEach(values::add);
+                enums.put(e.getKey(), values);
+            }
+        }
+    }
+
+    static ArgumentRules of(ToolDefinition def) {
+        return new ArgumentRules(def);
+    }
+
+    /** Whether the schema declares this property. */
+    boolean declares(String name) {
+        return declared.contains(name);
+    }
+
+    /**
+     * Checks the arguments.
+     *
+     * @return {@code null} when valid, else the violation
+     */
+    Violation check(ObjectNode args) {
+        for (String r : required) {
+            JsonNode v = args.get(r);
+            if (v == null || v.isNull()) {
+                return new Violation(Violation.Kind.MISSING, r, null, null);
+            }
+        }
+        if (types.isEmpty() && enums.isEmpty()) {
+            return null;
+        }
+        Iterator<Map.Entry<String, JsonNode>> it = args.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode v = e.getValue();
+            if (v.isNull()) {
+                continue;
+            }
+            String[] expected = types.get(e.getKey());
+            if (expected != null && !matchesAny(v, expected)) {
+                return new Violation(Violation.Kind.TYPE, e.getKey(), String.join("|", expected), jsonType(v));
+            }
+            List<JsonNode> allowed = enums.get(e.getKey());
+            if (allowed != null && !contains(allowed, v)) {
+                List<String> names = new ArrayList<>(allowed.size());
+                allowed.forEach(a -> names.add(a.isTextual() ? a.textValue() : a.toString()));
+                return new Violation(Violation.Kind.ENUM, e.getKey(), String.join(", ", names), null);
+            }
+        }
+        return null;
+    }
+
+    private static boolean contains(List<JsonNode> allowed, JsonNode v) {
+        for (JsonNode a : allowed) {
+            if (a.equals(v) || (a.isNumber() && v.isNumber() && a.decimalValue().compareTo(v.decimalValue()) == 0)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean matchesAny(JsonNode v, String[] types) {
+        for (String t : types) {
+            if (matches(v, t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean matches(JsonNode v, String type) {
+        return switch (type) {
+            case "string" -> v.isTextual();
+            case "integer" -> v.isIntegralNumber() || (v.isNumber() && isWhole(v));
+            case "number" -> v.isNumber();
+            case "boolean" -> v.isBoolean();
+            case "array" -> v.isArray();
+            case "object" -> v.isObject();
+            case "null" -> v.isNull();
+            default -> true;
+        };
+    }
+
+    private static boolean isWhole(JsonNode v) {
+        try {
+            return v.decimalValue().stripTrailingZeros().scale() <= 0;
+        } catch (ArithmeticException | NumberFormatException e) {
+            return false;
+        }
+    }
+
+    static String jsonType(JsonNode v) {
+        if (v.isTextual()) {
+            return "string";
+        }
+        if (v.isIntegralNumber()) {
+            return "integer";
+        }
+        if (v.isNumber()) {
+            return "number";
+        }
+        if (v.isBoolean()) {
+            return "boolean";
+        }
+        if (v.isArray()) {
+            return "array";
+        }
+        if (v.isObject()) {
+            return "object";
+        }
+        return "null";
+    }
+
+    /**
+     * A failed check.
+     *
+     * @param kind what failed
+     * @param argument the argument
+     * @param expected expected type(s) or allowed values
+     * @param actual the actual JSON type, for {@link Kind#TYPE}
+     */
+    record Violation(Kind kind, String argument, String expected, String actual) {
+        enum Kind { MISSING, TYPE, ENUM }
+    }
+}

@@ -1,0 +1,335 @@
+package dev.toolbus.executor;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.metrics.CallRecord;
+import dev.toolbus.protocol.CallContext;
+import dev.toolbus.protocol.ContentPart;
+import dev.toolbus.protocol.ErrorCode;
+import dev.toolbus.protocol.ErrorInfo;
+import dev.toolbus.protocol.Json;
+import dev.toolbus.protocol.ToolCall;
+import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.protocol.UserMessageEvent;
+import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.result.SplitResult;
+import dev.toolbus.tool.CacheScope;
+import dev.toolbus.tool.ToolArguments;
+import dev.toolbus.tool.ToolContext;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolHandler;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.Visibility;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import reactor.core.Exceptions;
+import reactor.core.publisher.Mono;
+
+/**
+ * One call of a turn, from name resolution to its {@code tool_result}: tool lookup, policy, argument
+ * parsing, context fields, validation, cache (single flight), a slot, the handler under its timeout,
+ * and retries where allowed. Every path ends in exactly one {@link TurnRun#complete}.
+ */
+final class CallRun {
+
+    private static final String UNKNOWN_TAG = "unknown";
+    static final long MAX_BACKOFF_MS = 3_000;
+    static final long BASE_BACKOFF_MS = 200;
+
+    private final Pipeline p;
+    private final TurnRun turn;
+    private final int index;
+    private final ToolCall call;
+    private final long startNanos;
+    private ToolDefinition def;
+    private ToolHandler handler;
+    private ToolArguments args;
+    private String cacheKey;
+    private CompletableFuture<ResultCache.Flight> flight;
+    private int attempts;
+    private volatile HandlerRun running;
+    private volatile boolean cancelled;
+    private volatile boolean done;
+
+    CallRun(Pipeline p, TurnRun turn, int index, ToolCall call) {
+        this.p = p;
+        this.turn = turn;
+        this.index = index;
+        this.call = call;
+        this.startNanos = p.nanoClock.getAsLong();
+    }
+
+    void start() {
+        String name = call.name();
+        ToolRegistry.Entry entry = name.isEmpty() ? null : p.registry.find(name);
+        if (entry == null) {
+            fail(UNKNOWN_TAG, ErrorCode.UNKNOWN_TOOL, p.texts.unknownTool(name));
+            return;
+        }
+        def = entry.tool().definition();
+        handler = entry.tool().handler();
+        ToolCallsEvent t = turn.turn;
+        CallContext ctx = t.context();
+        if (def.visibility() == Visibility.HIDDEN) {
+            fail(name, ErrorCode.NOT_AVAILABLE, p.texts.notAvailable(name));
+            return;
+        }
+        ToolPolicy.Decision decision = p.policy.decide(def, t.streamId(), ctx);
+        if (!decision.allowed()) {
+            fail(name, decision.code(), decision.reason().isEmpty() ? p.texts.notAvailable(name) : decision.reason());
+            return;
+        }
+        ObjectNode raw = parseArguments(name);
+        if (raw == null) {
+            return;
+        }
+        ArgumentRules rules = p.rules(def);
+        ObjectNode filled = def.isLegacyAction()
+                ? ContextFields.legacyActionPayload(raw, t.streamId(), ctx)
+                : ContextFields.fill(raw, rules, t.streamId(), ctx);
+        ArgumentRules.Violation v = rules.check(def.isLegacyAction() ? raw : filled);
+        if (v != null) {
+            fail(name, ErrorCode.INVALID_ARGUMENTS, p.texts.violation(name, v));
+            return;
+        }
+        args = ToolArguments.of(filled);
+        if (p.cache != null && cacheable(def)) {
+            cacheKey = ResultCache.key(name, filled, def.cacheScope(), t.streamId(), ctx.userId());
+            CompletableFuture<ResultCache.Flight> mine = new CompletableFuture<>();
+            CompletableFuture<ResultCache.Flight> prior = p.cache.join(cacheKey, mine);
+            if (prior != null) {
+                p.metrics.cache(true);
+                if (prior.isDone()) {
+                    fromFlight(prior.join());
+                } else {
+                    prior.whenComplete((f, err) -> fromFlight(f));
+                }
+                return;
+            }
+            p.metrics.cache(false);
+            flight = mine;
+        }
+        attempt(1);
+    }
+
+    /** Abandons the call (its turn was cancelled). */
+    void cancel() {
+        cancelled = true;
+        HandlerRun r = running;
+        if (r != null) {
+            r.cancel();
+        }
+    }
+
+    private static boolean cacheable(ToolDefinition def) {
+        return def.cacheScope() != CacheScope.NONE && !def.sideEffecting() && !def.dangerous();
+    }
+
+    private ObjectNode parseArguments(String name) {
+        JsonNode node = call.arguments();
+        if (node == null) {
+            String json = call.argumentsJson();
+            if (json == null || json.isBlank()) {
+                return Json.mapper().createObjectNode();
+            }
+            try {
+                node = Json.mapper().readTree(json);
+            } catch (JsonProcessingException e) {
+                fail(name, ErrorCode.INVALID_ARGUMENTS, p.texts.invalidJson(name, e.getOriginalMessage()));
+                return null;
+            }
+        }
+        if (node instanceof ObjectNode o) {
+            return o;
+        }
+        fail(name, ErrorCode.INVALID_ARGUMENTS, p.texts.notAnObject(name,
+                node == null || node.isMissingNode() ? "nothing" : ArgumentRules.jsonType(node)));
+        return null;
+    }
+
+    private void attempt(int n) {
+        if (!p.slots.submit(() -> runAttempt(n), p.settings.maxQueuedCalls())) {
+            failure(new CallFailure(ErrorCode.REJECTED, p.texts.overloaded(p.slots.queued())));
+        }
+    }
+
+    /** Runs with a slot held; the slot is released when the attempt ends. */
+    private void runAttempt(int n) {
+        if (cancelled || turn.cancelled) {
+            p.slots.release();
+            failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+            return;
+        }
+        attempts = n;
+        p.inflight.incrementAndGet();
+        ToolContext ctx = context(n);
+        HandlerRun run = new HandlerRun(ctx, o -> onAttempt(n, o));
+        running = run;
+        long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
+        run.start(invoke(ctx), timeoutMs, p.timer);
+        if (cancelled) {
+            run.cancel();
+        }
+    }
+
+    private Mono<ToolResult> invoke(ToolContext ctx) {
+        if (handler.isBlocking()) {
+            return Mono.defer(() -> handler.call(args, ctx)).subscribeOn(p.blocking);
+        }
+        Mono<ToolResult> m;
+        try {
+            m = handler.call(args, ctx);
+        } catch (Throwable e) {
+            Exceptions.throwIfJvmFatal(e);
+            return Mono.error(e);
+        }
+        return m != null ? m : Mono.error(new IllegalStateException("the handler of " + def.name() + " returned null"));
+    }
+
+    private void onAttempt(int n, AttemptOutcome o) {
+        running = null;
+        p.inflight.decrementAndGet();
+        try {
+            switch (o.kind()) {
+                case RESULT -> success(o.result());
+                case FAILED, TIMEOUT -> {
+                    if (retryable(n)) {
+                        p.metrics.retry(def.name());
+                        p.timer.schedule(() -> attempt(n + 1), backoffMs(n), TimeUnit.MILLISECONDS);
+                    } else if (o.kind() == AttemptOutcome.Kind.TIMEOUT) {
+                        long ms = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
+                        failure(new CallFailure(ErrorCode.TIMEOUT, p.texts.timeout(def.name(), ms)));
+                    } else {
+                        failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(def.name(), o.failure())));
+                    }
+                }
+                case CANCELLED -> failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+            }
+        } finally {
+            p.slots.release();
+        }
+    }
+
+    private boolean retryable(int n) {
+        return p.settings.retryOnError() && !def.sideEffecting() && n <= p.settings.maxRetries() && !cancelled
+                && !turn.cancelled;
+    }
+
+    /** Exponential backoff with jitter, capped at 3 s: about 200, 400, 800, 1600, 3000 ms. */
+    static long backoffMs(int attempt) {
+        long base = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS << Math.min(attempt - 1, 10));
+        long jittered = base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
+        return Math.min(MAX_BACKOFF_MS, jittered);
+    }
+
+    private ToolContext context(int attempt) {
+        ToolCallsEvent t = turn.turn;
+        CallContext c = t.context();
+        return ToolContext.builder()
+                .streamId(t.streamId())
+                .turnId(t.turnId())
+                .toolCallId(call.toolCallId())
+                .toolName(def.name())
+                .userId(c.userId())
+                .groupId(c.groupId())
+                .platform(c.platform())
+                .permission(c.permission())
+                .channel(c.channel())
+                .provider(c.provider())
+                .model(c.model())
+                .agentId(c.agentId())
+                .message(t.message())
+                .attempt(attempt)
+                .build();
+    }
+
+    private void success(ToolResult result) {
+        if (flight != null) {
+            p.cache.land(cacheKey, flight, new ResultCache.Flight(result, null));
+        }
+        emit(result, false);
+    }
+
+    private void failure(CallFailure f) {
+        if (flight != null) {
+            p.cache.land(cacheKey, flight, new ResultCache.Flight(null, f));
+        }
+        fail(def == null ? UNKNOWN_TAG : def.name(), f.code(), f.message());
+    }
+
+    private void fromFlight(ResultCache.Flight f) {
+        if (f == null) {
+            fail(def.name(), ErrorCode.TOOL_FAILED, "the shared run of an identical call ended without a result");
+        } else if (f.outcome() != null) {
+            fail(def.name(), f.outcome().code(), f.outcome().message());
+        } else {
+            emit(f.result(), f.success());
+        }
+    }
+
+    /** Splits a result the tool returned and completes the call with it. */
+    private void emit(ToolResult result, boolean cached) {
+        SplitResult split = p.splitter.split(call.toolCallId(), call.name(), result);
+        ToolCallsEvent t = turn.turn;
+        ErrorInfo error = null;
+        String content = split.content();
+        if (split.error() != null) {
+            error = split.error();
+            content = split.error().message();
+        } else if (result.isError()) {
+            String m = result.errorMessage().isEmpty() ? content : result.errorMessage();
+            error = new ErrorInfo(ErrorCode.TOOL_ERROR, m);
+        }
+        List<UserMessageEvent> messages = List.of();
+        if (error == null || error.code() == ErrorCode.TOOL_ERROR) {
+            if (!split.messages().isEmpty()) {
+                messages = new ArrayList<>(split.messages().size());
+                for (SplitResult.MediaMessage mm : split.messages()) {
+                    List<ContentPart> parts = mm.content();
+                    messages.add(new UserMessageEvent(t.streamId(), t.turnId(), mm.messageId(), call.toolCallId(),
+                            UserMessageEvent.TOOL_RESULT_MEDIA, parts, mm.visibleText()));
+                }
+            }
+        }
+        ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
+                content, error != null, error, result.data(), result.metadata(),
+                error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of(),
+                cached ? 0 : attempts, cached, elapsedMs());
+        complete(def.name(), error == null ? "ok" : outcomeTag(error.code()), event, messages);
+    }
+
+    private void fail(String toolTag, ErrorCode code, String message) {
+        ToolCallsEvent t = turn.turn;
+        ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
+                message, true, new ErrorInfo(code, message), null, null, null, attempts, false, elapsedMs());
+        complete(toolTag, outcomeTag(code), event, List.of());
+    }
+
+    private void complete(String toolTag, String outcome, ToolResultEvent event, List<UserMessageEvent> messages) {
+        if (done) {
+            return;
+        }
+        done = true;
+        long nanos = p.nanoClock.getAsLong() - startNanos;
+        p.metrics.call(toolTag, outcome, nanos);
+        ToolCallsEvent t = turn.turn;
+        p.callLog.add(new CallRecord(Instant.ofEpochMilli(p.timer.now(TimeUnit.MILLISECONDS)), call.name(),
+                t.streamId(), t.turnId(), call.toolCallId(), t.context().userId(), outcome, nanos / 1_000_000,
+                event.attempts(), event.cached()));
+        turn.complete(index, event, messages);
+    }
+
+    private long elapsedMs() {
+        return (p.nanoClock.getAsLong() - startNanos) / 1_000_000;
+    }
+
+    private static String outcomeTag(ErrorCode code) {
+        return code.name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

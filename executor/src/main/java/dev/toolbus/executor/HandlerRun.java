@@ -1,0 +1,118 @@
+package dev.toolbus.executor;
+
+import dev.toolbus.tool.ToolContext;
+import dev.toolbus.tool.ToolResult;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.function.Consumer;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * One run of a handler with a timeout that really cancels: on expiry the subscription is disposed
+ * (which interrupts a blocking handler's thread) and the context's cancellation signal fires.
+ *
+ * <p>The timer is armed only when the handler did not finish during subscription, so synchronous
+ * handlers pay no timer at all. Exactly one {@link AttemptOutcome} is delivered.
+ */
+final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
+
+    private static final AtomicIntegerFieldUpdater<HandlerRun> DONE =
+            AtomicIntegerFieldUpdater.newUpdater(HandlerRun.class, "done");
+
+    private final ToolContext context;
+    private final Consumer<AttemptOutcome> onDone;
+    private volatile int done;
+    private volatile Subscription upstream;
+    private volatile Disposable timer;
+    private ToolResult value;
+
+    HandlerRun(ToolContext context, Consumer<AttemptOutcome> onDone) {
+        this.context = context;
+        this.onDone = onDone;
+    }
+
+    /** Subscribes to the handler's Mono and arms the timeout if it did not finish synchronously. */
+    void start(Mono<ToolResult> source, long timeoutMs, Scheduler timerScheduler) {
+        source.subscribe(this);
+        if (done == 0) {
+            Disposable t = timerScheduler.schedule(this, timeoutMs, TimeUnit.MILLISECONDS);
+            timer = t;
+            if (done != 0) {
+                t.dispose();
+            }
+        }
+    }
+
+    /** Cancels the run (the turn was abandoned). */
+    void cancel() {
+        if (DONE.compareAndSet(this, 0, 1)) {
+            stop();
+            onDone.accept(AttemptOutcome.CANCELLED);
+        }
+    }
+
+    /** Timer expiry. */
+    @Override
+    public void run() {
+        if (DONE.compareAndSet(this, 0, 1)) {
+            Subscription s = upstream;
+            if (s != null) {
+                s.cancel();
+            }
+            context.cancel();
+            onDone.accept(AttemptOutcome.TIMED_OUT);
+        }
+    }
+
+    @Override
+    public void onSubscribe(Subscription s) {
+        upstream = s;
+        if (done != 0) {
+            s.cancel();
+            return;
+        }
+        s.request(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void onNext(ToolResult result) {
+        value = result;
+    }
+
+    @Override
+    public void onError(Throwable t) {
+        finish(AttemptOutcome.failed(t));
+    }
+
+    @Override
+    public void onComplete() {
+        ToolResult r = value;
+        finish(AttemptOutcome.result(r == null ? ToolResult.empty() : r));
+    }
+
+    private void finish(AttemptOutcome outcome) {
+        if (DONE.compareAndSet(this, 0, 1)) {
+            Disposable t = timer;
+            if (t != null) {
+                t.dispose();
+            }
+            onDone.accept(outcome);
+        }
+    }
+
+    private void stop() {
+        Disposable t = timer;
+        if (t != null) {
+            t.dispose();
+        }
+        Subscription s = upstream;
+        if (s != null) {
+            s.cancel();
+        }
+        context.cancel();
+    }
+}

@@ -1,0 +1,56 @@
+package dev.toolbus.executor;
+
+import dev.toolbus.metrics.CallLog;
+import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.result.MediaSplitter;
+import dev.toolbus.tool.ToolDefinition;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import reactor.core.scheduler.Scheduler;
+
+/** What every call of one executor shares: settings, registry, slots, schedulers, cache, meters. */
+final class Pipeline {
+
+    final ExecutionSettings settings;
+    final ToolRegistry registry;
+    final ToolPolicy policy;
+    final Slots slots;
+    final Scheduler timer;
+    final Scheduler blocking;
+    final LongSupplier nanoClock;
+    final ResultCache cache;
+    final ExecutorMetrics metrics;
+    final CallLog callLog;
+    final ErrorTexts texts;
+    final MediaSplitter splitter;
+    final AtomicInteger inflight = new AtomicInteger();
+    private final ConcurrentHashMap<ToolDefinition, ArgumentRules> rules = new ConcurrentHashMap<>();
+
+    Pipeline(ExecutionSettings settings, ToolRegistry registry, ToolPolicy policy, Scheduler timer, Scheduler blocking,
+             LongSupplier nanoClock, io.micrometer.core.instrument.MeterRegistry meters, CallLog callLog) {
+        this.settings = settings;
+        this.registry = registry;
+        this.policy = policy;
+        this.slots = new Slots(settings.maxParallel());
+        this.timer = timer;
+        this.blocking = blocking;
+        this.nanoClock = nanoClock;
+        this.cache = settings.cacheResults() && !settings.cacheTtl().isZero()
+                ? new ResultCache(settings.cacheTtl(), settings.cacheMaxEntries(), nanoClock) : null;
+        this.metrics = new ExecutorMetrics(meters, inflight::get, slots::queued);
+        this.callLog = callLog;
+        this.texts = new ErrorTexts(settings.locale());
+        this.splitter = MediaSplitter.create(settings.locale(), settings.maxMediaBytes());
+    }
+
+    /** The compiled argument checks of a definition (computed once per definition instance). */
+    ArgumentRules rules(ToolDefinition def) {
+        ArgumentRules r = rules.get(def);
+        if (r == null) {
+            r = rules.computeIfAbsent(def, ArgumentRules::of);
+        }
+        return r;
+    }
+
+}

@@ -1,0 +1,76 @@
+package dev.toolbus.executor;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The global bound on running handlers: a FIFO of waiting tasks and a fixed number of slots. A task
+ * runs while holding a slot and must call {@link #release()} exactly once. The drain loop is
+ * serialized and iterative, so a chain of synchronously completing tasks never deepens the stack.
+ */
+final class Slots {
+
+    private final int size;
+    private final AtomicInteger free;
+    private final AtomicInteger queued = new AtomicInteger();
+    private final AtomicInteger wip = new AtomicInteger();
+    private final ConcurrentLinkedQueue<Runnable> waiting = new ConcurrentLinkedQueue<>();
+
+    Slots(int size) {
+        this.size = size;
+        this.free = new AtomicInteger(size);
+    }
+
+    /**
+     * Queues a task to run once a slot is free.
+     *
+     * @return {@code false} when {@code maxQueued} tasks are already waiting (the task is not queued)
+     */
+    boolean submit(Runnable task, int maxQueued) {
+        if (queued.incrementAndGet() > maxQueued) {
+            queued.decrementAndGet();
+            return false;
+        }
+        waiting.offer(task);
+        drain();
+        return true;
+    }
+
+    /** Frees a slot and runs the next waiting task, if any. */
+    void release() {
+        free.incrementAndGet();
+        drain();
+    }
+
+    /** Slots in use. */
+    int inUse() {
+        return size - free.get();
+    }
+
+    /** Tasks waiting for a slot. */
+    int queued() {
+        return queued.get();
+    }
+
+    private void drain() {
+        if (wip.getAndIncrement() != 0) {
+            return;
+        }
+        int missed = 1;
+        for (;;) {
+            while (free.get() > 0) {
+                Runnable task = waiting.poll();
+                if (task == null) {
+                    break;
+                }
+                free.decrementAndGet();
+                queued.decrementAndGet();
+                task.run();
+            }
+            missed = wip.addAndGet(-missed);
+            if (missed == 0) {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.toolbus.protocol;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/** Writes outbound events as one line of JSON and reads them back (for clients and tests). */
+final class OutboundCodec {
+
+    private final ObjectMapper mapper;
+
+    OutboundCodec(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    String encode(OutboundEvent event) {
+        String json;
+        try {
+            json = mapper.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new EventEncodeException("cannot encode " + describe(event) + ": " + e.getOriginalMessage()
+                    + " (data and metadata must be plain JSON-like values, records or beans)", e);
+        }
+        if (json.indexOf('\n') >= 0 || json.indexOf('\r') >= 0) {
+            // only raw values can smuggle a line break in; re-serialise through the tree to get one line
+            try {
+                json = mapper.readTree(json).toString();
+            } catch (JsonProcessingException e) {
+                throw new EventEncodeException("cannot encode " + describe(event)
+                        + " on one line: a raw value holds an unescaped line break", e);
+            }
+        }
+        return json;
+    }
+
+    OutboundEvent decode(ObjectNode root) {
+        String streamId = text(root.get("stream_id"));
+        String turnId = text(root.get("turn_id"));
+        JsonNode typeNode = root.get("type");
+        String type = typeNode != null && typeNode.isTextual() ? typeNode.textValue() : null;
+        Class<? extends OutboundEvent> cls;
+        List<String> required;
+        if (type == null) {
+            throw new EventDecodeException("type is missing or not a string", streamId, turnId);
+        }
+        switch (type) {
+            case "tool_result" -> {
+                cls = ToolResultEvent.class;
+                required = List.of("stream_id", "turn_id", "tool_call_id");
+            }
+            case "user_message" -> {
+                cls = UserMessageEvent.class;
+                required = List.of("stream_id", "turn_id", "message_id", "tool_call_id", "content");
+            }
+            case "turn_completed" -> {
+                cls = TurnCompletedEvent.class;
+                required = List.of("stream_id", "turn_id", "tool_call_ids");
+            }
+            case "tools" -> {
+                cls = ToolsEvent.class;
+                required = List.of("stream_id", "tools");
+            }
+            case "error" -> {
+                cls = ErrorEvent.class;
+                required = List.of("code");
+            }
+            default -> throw new EventDecodeException("unknown outbound event type '" + type
+                    + "' (expected tool_result, user_message, turn_completed, tools or error)", streamId, turnId);
+        }
+        for (String field : required) {
+            JsonNode n = root.get(field);
+            if (n == null || n.isNull()) {
+                throw new EventDecodeException(type + " event is missing " + field, streamId, turnId);
+            }
+        }
+        try {
+            return mapper.treeToValue(root, cls);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            String msg = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+            throw new EventDecodeException("invalid " + type + " event: " + msg, streamId, turnId);
+        }
+    }
+
+    private static String text(JsonNode n) {
+        return n != null && n.isTextual() && !n.textValue().isBlank() ? n.textValue() : null;
+    }
+
+    private static String describe(OutboundEvent event) {
+        StringBuilder sb = new StringBuilder(event.type()).append(" event of stream '").append(event.streamId())
+                .append('\'');
+        if (event instanceof ToolResultEvent r) {
+            sb.append(", tool_call_id '").append(r.toolCallId()).append("' (tool '").append(r.name()).append("')");
+        }
+        return sb.toString();
+    }
+}
