@@ -36,8 +36,8 @@ import reactor.core.publisher.Mono;
 /**
  * The toolbus executor with validation, metrics (a real {@link SimpleMeterRegistry}) and the per-call
  * timeout on. Each invocation submits {@link Workload#CALLS} single-call turns spread over
- * {@link Workload#STREAMS} streams, all at once, and waits for every {@code turn_completed}; the
- * executor itself bounds the running handlers to {@code maxParallel}. Scores are per call.
+ * {@link Workload#STREAMS} streams, all at once (one minimal subscriber per turn, see {@link TurnBatch}),
+ * and waits for every {@code turn_completed}; the executor itself bounds the running handlers to {@code maxParallel}. Scores are per call.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode({Mode.Throughput, Mode.AverageTime})
@@ -130,23 +130,9 @@ public class ToolbusExecutorBenchmark {
         return runBatch(media, turns, bh);
     }
 
-    /**
-     * Submits every turn, consumes every event, returns the number of completed turns. All turns are
-     * subscribed at once: the executor (not this harness) decides how many handlers run.
-     */
+    /** Submits every turn at once and waits for all of them; the executor decides how many handlers run. */
     static long runBatch(ToolExecutor executor, List<ToolCallsEvent> turns, Blackhole bh) {
-        Long completed = Flux.fromIterable(turns)
-                .flatMap(executor::execute, turns.size())
-                .filter(e -> {
-                    bh.consume(e);
-                    return e instanceof TurnCompletedEvent;
-                })
-                .count()
-                .block();
-        if (completed == null || completed != turns.size()) {
-            throw new IllegalStateException("expected " + turns.size() + " turn_completed, got " + completed);
-        }
-        return completed;
+        return TurnBatch.run(executor, turns, bh);
     }
 
     private void verify(ToolExecutor executor, boolean expectCached, boolean expectMedia) {
