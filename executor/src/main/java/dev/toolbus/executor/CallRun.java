@@ -266,6 +266,9 @@ final class CallRun {
     private void fromFlight(ResultCache.Flight f) {
         if (f == null) {
             fail(def.name(), ErrorCode.TOOL_FAILED, "the shared run of an identical call ended without a result");
+        } else if (f.outcome() != null && f.outcome().code() == ErrorCode.CANCELLED) {
+            // the leader's turn was abandoned; that is no reason to fail this call: run it alone
+            attempt(1);
         } else if (f.outcome() != null) {
             fail(def.name(), f.outcome().code(), f.outcome().message());
         } else {
@@ -275,6 +278,16 @@ final class CallRun {
 
     /** Splits a result the tool returned and completes the call with it. */
     private void emit(ToolResult result, boolean cached) {
+        Object data = result.data();
+        if (data != null && !(data instanceof JsonNode)) {
+            try {
+                data = Json.mapper().valueToTree(data);
+            } catch (IllegalArgumentException e) {
+                fail(def.name(), ErrorCode.TOOL_FAILED, "The result data of " + def.name()
+                        + " cannot be encoded as JSON: " + e.getMessage());
+                return;
+            }
+        }
         SplitResult split = p.splitter.split(call.toolCallId(), call.name(), result);
         ToolCallsEvent t = turn.turn;
         ErrorInfo error = null;
@@ -298,7 +311,7 @@ final class CallRun {
             }
         }
         ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
-                content, error != null, error, result.data(), result.metadata(),
+                content, error != null, error, data, result.metadata(),
                 error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of(),
                 cached ? 0 : attempts, cached, elapsedMs());
         complete(def.name(), error == null ? "ok" : outcomeTag(error.code()), event, messages);
