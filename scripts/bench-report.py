@@ -5,10 +5,15 @@
 
 Standard library only. Usage:
   python3 scripts/bench-report.py benchmarks/results/jmh.json --svg docs/benchmarks-parallel.svg
+
+Per-call cost = the median of every measurement iteration of a benchmark (Throughput iterations
+converted to ns/call, AverageTime iterations as they are; several JSON files are pooled), because
+on a shared machine the mean follows whichever neighbour was busy. The table shows the range too.
 """
 import argparse
 import json
 import math
+import statistics
 import sys
 from xml.sax.saxutils import escape
 
@@ -40,45 +45,49 @@ def per_ns(unit):
     raise ValueError("unknown unit " + unit)
 
 
-def load(path):
-    with open(path, encoding="utf-8") as f:
-        runs = json.load(f)
+def load(paths):
+    """Rows keyed by (benchmark, maxParallel). On a shared, noisy machine a mean is dragged by the
+    iterations that ran while a neighbour was busy, so the per-call cost reported is the median of all
+    measurement iterations of the benchmark: both modes (a Throughput iteration converted to ns/call)
+    and every given file pooled. The range (min-max) of those iterations is kept too."""
+    runs = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            runs.extend(json.load(f))
     rows = {}
     for r in runs:
         name = r["benchmark"].replace(PACKAGE, "")
         params = r.get("params") or {}
         mp = params.get("maxParallel")
         key = (name, int(mp) if mp is not None else None)
-        row = rows.setdefault(key, {"name": name, "maxParallel": key[1]})
+        row = rows.setdefault(key, {"name": name, "maxParallel": key[1], "iters": [], "modes": set()})
+        row["modes"].add(r["mode"])
         pm = r["primaryMetric"]
         f = per_ns(pm["scoreUnit"])
-        score, err = pm["score"], pm.get("scoreError")
-        err = err if isinstance(err, (int, float)) and not math.isnan(err) else None
+        raw = [x for fork in pm.get("rawData") or [[pm["score"]]] for x in fork]
         if r["mode"] == "thrpt":
-            row["calls_s"] = score * f * 1e9
-            row["calls_s_err"] = err * f * 1e9 if err is not None else None
+            row["iters"].extend(1.0 / (x * f) for x in raw if x > 0)
         elif r["mode"] == "avgt":
-            row["ns"] = score * f
-            row["ns_err"] = err * f if err is not None else None
+            row["iters"].extend(x * f for x in raw)
         elif r["mode"] == "sample":
-            row["ns"] = score * f
-            row["ns_err"] = err * f if err is not None else None
+            row["mean"] = pm["score"] * f
             pct = pm.get("scorePercentiles") or {}
             for p in ("50.0", "99.0", "99.9"):
                 if p in pct:
                     row["p" + p.replace(".0", "")] = pct[p] * f
+            row["samples"] = row.get("samples", 0) + sum(
+                int(c) for fork in (pm.get("rawDataHistogram") or []) for it in fork for _, c in it)
         gc = (r.get("secondaryMetrics") or {}).get("gc.alloc.rate.norm")
-        if gc is not None:
+        if gc is not None and (r["mode"] != "sample" or "alloc_per_op" not in row):
             # JMH normalises by operations, so with @OperationsPerInvocation this is per call
-            if r["mode"] != "sample" or "alloc_per_op" not in row:
-                row["alloc_per_op"] = gc["score"]
-        row["ops_per_invocation"] = r.get("measurementBatchSize", 1)
-        row["modes"] = row.get("modes", set()) | {r["mode"]}
+            row["alloc_per_op"] = gc["score"]
     for row in rows.values():
-        if "ns" not in row and row.get("calls_s"):
-            row["ns"] = 1e9 / row["calls_s"]
-        if "calls_s" not in row and row.get("ns") and "sample" not in row["modes"]:
+        it = sorted(row["iters"])
+        if it:
+            row["ns"] = statistics.median(it)
+            row["ns_min"], row["ns_max"] = it[0], it[-1]
             row["calls_s"] = 1e9 / row["ns"]
+            row["n_iters"] = len(it)
     return runs, rows
 
 
@@ -96,23 +105,17 @@ def fmt_rate(v):
     return "—" if v is None else "{:,.0f}".format(v)
 
 
-def fmt_err(v, e):
-    if v is None or e is None or v == 0:
-        return ""
-    return " ± {:.0f} %".format(100.0 * e / v)
-
-
 def markdown(rows):
     out = []
-    out.append("| benchmark | maxParallel | ns/call | calls/s | bytes/call |")
-    out.append("|---|---:|---:|---:|---:|")
+    out.append("| benchmark | maxParallel | ns/call (median) | range of iterations, ns | calls/s (median) "
+               "| bytes/call | iterations |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|")
     for key in sorted((k for k, r in rows.items() if "sample" not in r["modes"]), key=order):
         r = rows[key]
-        out.append("| {} | {} | {}{} | {}{} | {} |".format(
+        out.append("| {} | {} | {} | {}–{} | {} | {} | {} |".format(
             LABELS.get(r["name"], r["name"]), r["maxParallel"] or "—",
-            fmt_ns(r.get("ns")), fmt_err(r.get("ns"), r.get("ns_err")),
-            fmt_rate(r.get("calls_s")), fmt_err(r.get("calls_s"), r.get("calls_s_err")),
-            fmt_rate(r.get("alloc_per_op"))))
+            fmt_ns(r.get("ns")), fmt_ns(r.get("ns_min")), fmt_ns(r.get("ns_max")),
+            fmt_rate(r.get("calls_s")), fmt_rate(r.get("alloc_per_op")), r.get("n_iters", 0)))
     lat = [k for k, r in rows.items() if "sample" in r["modes"]]
     if lat:
         out.append("")
@@ -121,7 +124,7 @@ def markdown(rows):
         for key in sorted(lat, key=order):
             r = rows[key]
             out.append("| {} | {} | {} | {} | {} |".format(
-                LABELS.get(r["name"], r["name"]), fmt_ns(r.get("ns")), fmt_ns(r.get("p50")),
+                LABELS.get(r["name"], r["name"]), fmt_ns(r.get("mean")), fmt_ns(r.get("p50")),
                 fmt_ns(r.get("p99")), fmt_ns(r.get("p99.9"))))
 
     def ns(name, mp=None):
@@ -266,7 +269,7 @@ def human(v):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("json", help="JMH JSON results")
+    ap.add_argument("json", nargs="+", help="JMH JSON results (several files are pooled)")
     ap.add_argument("--svg", help="write the calls/s vs maxParallel chart here")
     ap.add_argument("--title", default="toolbus: calls/s against maxParallel (JMH, trivial echo tool)")
     ap.add_argument("--expect", type=int,
