@@ -181,6 +181,7 @@ def svg(rows, title):
     pw, ph = W - left - right, H - top - bottom
     mps = sorted({mp for (n, mp) in rows if mp is not None})
     vals = [r["calls_s"] for r in rows.values() if r.get("calls_s")]
+    vals += [1e9 / r[k] for r in rows.values() for k in ("ns_min", "ns_max") if r.get(k)]
     if not mps or not vals:
         raise SystemExit("no throughput results with maxParallel to chart")
     lo = 10 ** math.floor(math.log10(min(vals)))
@@ -233,7 +234,7 @@ def svg(rows, title):
         e.append('<text x="{}" y="{}">{}</text>'.format(lx + 30, legend_y + 4, escape(label)))
         legend_y += 20
 
-    for name, colour, dashed in SERIES:
+    for si, (name, colour, dashed) in enumerate(SERIES):
         pts = [(mp, rows[(name, mp)]["calls_s"]) for mp in mps
                if (name, mp) in rows and rows[(name, mp)].get("calls_s")]
         if not pts:
@@ -241,6 +242,13 @@ def svg(rows, title):
         path = " ".join("{:.1f},{:.1f}".format(x(mp), y(v)) for mp, v in pts)
         e.append('<polyline points="{}" fill="none" stroke="{}" stroke-width="2.5"/>'.format(path, colour))
         for mp, v in pts:
+            r = rows[(name, mp)]
+            if r.get("ns_min") and r.get("ns_max"):
+                # the range of the iterations: how much the neighbours moved this point
+                e.append('<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="{3}" '
+                         'stroke-width="1.5" opacity="0.6"/>'.format(
+                             x(mp) + (si - 2) * 5, y(max(lo, 1e9 / r["ns_max"])), y(min(hi, 1e9 / r["ns_min"])),
+                             colour))
             e.append('<circle cx="{:.1f}" cy="{:.1f}" r="4" fill="{}"><title>{} @ {}: {:,.0f} calls/s</title></circle>'
                      .format(x(mp), y(v), colour, escape(LABELS.get(name, name)), mp, v))
         legend(colour, LABELS.get(name, name), dashed)
@@ -255,6 +263,8 @@ def svg(rows, title):
         legend(colour, LABELS.get(name, name) + " (1 thread)", True)
     e.append('<text x="{}" y="{}" fill="#555">Dashed: no maxParallel; one call at a time, one thread.</text>'
              .format(left + pw + 20, legend_y + 14))
+    e.append('<text x="{}" y="{}" fill="#555">Points: median of all iterations; thin bars: their range.</text>'
+             .format(left + pw + 20, legend_y + 32))
     e.append("</svg>")
     return "\n".join(e) + "\n"
 
