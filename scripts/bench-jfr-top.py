@@ -13,6 +13,7 @@ import subprocess
 
 # (stage, substrings of "class.method"); the first stage matching the innermost frame wins
 STAGES = [
+    ("result cache (canonical key, lookup, single flight)", ["ResultCache", "benmanes", "CompletableFuture"]),
     ("argument parse (Jackson readTree)", ["ObjectMapper.readTree"]),
     ("metrics (Micrometer timer, counters)", ["io/micrometer", "io.micrometer", "org/HdrHistogram"]),
     ("recent-call log", ["CallLog", "CallRecord"]),
