@@ -50,6 +50,9 @@ public final class ToolDefinition {
     private final Visibility visibility;
     private final String pluginId;
     private final Set<String> channels;
+    private final boolean optional;
+    private final Set<String> groups;
+    private final String requiredPermission;
     private final LegacyAction legacyAction;
     private final Map<DescriptionLocale, ObjectNode> schemas = new EnumMap<>(DescriptionLocale.class);
     private final Map<DescriptionLocale, String> descriptions = new EnumMap<>(DescriptionLocale.class);
@@ -80,6 +83,9 @@ public final class ToolDefinition {
         this.visibility = b.visibility;
         this.pluginId = b.pluginId;
         this.channels = Collections.unmodifiableSet(new LinkedHashSet<>(b.channels));
+        this.optional = b.optional;
+        this.groups = Collections.unmodifiableSet(new LinkedHashSet<>(b.groups));
+        this.requiredPermission = b.requiredPermission;
         this.legacyAction = b.legacyAction;
         for (DescriptionLocale l : DescriptionLocale.values()) {
             schemas.put(l, ToolSchemas.model(this, l));
@@ -231,6 +237,27 @@ public final class ToolDefinition {
         return channels;
     }
 
+    /**
+     * Whether the tool is opt-in: a configured policy offers it only when an allow list names it
+     * explicitly (its name, its plugin id or {@code group:plugins}; {@code *} does not count).
+     */
+    public boolean optional() {
+        return optional;
+    }
+
+    /** Policy groups this tool declares itself a member of (besides the groups the config lists it in). */
+    public Set<String> groups() {
+        return groups;
+    }
+
+    /**
+     * The permission level a caller needs ({@code member}, {@code admin}, {@code owner},
+     * {@code master}), or {@code null} for none. A level the policy does not know denies every caller.
+     */
+    public String requiredPermission() {
+        return requiredPermission;
+    }
+
     /** The legacy {@code @Action} this tool was converted from, or {@code null}. */
     public LegacyAction legacyAction() {
         return legacyAction;
@@ -258,6 +285,9 @@ public final class ToolDefinition {
         b.visibility = visibility;
         b.pluginId = pluginId;
         b.channels.addAll(channels);
+        b.optional = optional;
+        b.groups.addAll(groups);
+        b.requiredPermission = requiredPermission;
         b.legacyAction = legacyAction;
         return b;
     }
@@ -326,6 +356,9 @@ public final class ToolDefinition {
         private Visibility visibility = Visibility.VISIBLE;
         private String pluginId;
         private final Set<String> channels = new LinkedHashSet<>();
+        private boolean optional;
+        private final Set<String> groups = new LinkedHashSet<>();
+        private String requiredPermission;
         private LegacyAction legacyAction;
 
         private Builder(String name) {
@@ -449,6 +482,24 @@ public final class ToolDefinition {
         /** Limits the tool to these channels. */
         public Builder channels(Iterable<String> names) {
             names.forEach(channels::add);
+            return this;
+        }
+
+        /** Marks the tool as opt-in: offered only when an allow list names it explicitly. */
+        public Builder optional(boolean value) {
+            this.optional = value;
+            return this;
+        }
+
+        /** Declares membership of these policy groups. */
+        public Builder groups(Iterable<String> names) {
+            names.forEach(n -> groups.add(Objects.requireNonNull(n, "group")));
+            return this;
+        }
+
+        /** The permission level a caller needs ({@code member}, {@code admin}, {@code owner}, {@code master}). */
+        public Builder requiredPermission(String level) {
+            this.requiredPermission = level == null || level.isBlank() ? null : level.strip();
             return this;
         }
 

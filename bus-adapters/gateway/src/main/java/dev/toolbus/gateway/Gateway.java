@@ -1,0 +1,324 @@
+package dev.toolbus.gateway;
+
+import dev.toolbus.executor.ToolExecutor;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The WebSocket and HTTP gateway of a {@link ToolExecutor}: bot cores send inbound events and receive
+ * the events of their turns, over reactor-netty, without ever blocking an event loop.
+ *
+ * <table>
+ *   <caption>Endpoints</caption>
+ *   <tr><td>{@code GET /v1/ws}</td><td>WebSocket: one inbound event per text frame, one outbound event per frame</td></tr>
+ *   <tr><td>{@code POST /v1/turns}</td><td>one inbound event; a JSON array of its events, or SSE with
+ *       {@code Accept: text/event-stream}</td></tr>
+ *   <tr><td>{@code GET /v1/tools}</td><td>the {@code tools} event for the context in the query</td></tr>
+ *   <tr><td>{@code GET /v1/calls}</td><td>the recent-call log, filtered by tool, user, outcome, stream</td></tr>
+ *   <tr><td>{@code GET /metrics}</td><td>Prometheus text format</td></tr>
+ *   <tr><td>{@code GET /healthz}</td><td>{@code {"status":"UP"}}, never behind the token</td></tr>
+ * </table>
+ *
+ * <p>A {@code Gateway} is an immutable, validated configuration; {@link #start()} binds it. The
+ * gateway does not own the executor: close the server first, then the executor.
+ *
+ * <pre>{@code
+ * PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+ * ToolExecutor executor = ToolExecutor.builder().tools(myTools).meterRegistry(meters).build();
+ * GatewayServer server = Gateway.builder()
+ *         .executor(executor)
+ *         .port(8377)
+ *         .meterRegistry(meters)
+ *         .build()
+ *         .start();
+ * ...
+ * server.closeGracefully().block(Duration.ofSeconds(30));
+ * executor.close();
+ * }</pre>
+ */
+public final class Gateway {
+
+    /** Default bind address: loopback only. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    /** Default bound of one inbound event (HTTP body or WebSocket message): 1 MiB. */
+    public static final int DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
+    /** Default bound of the bytes waiting to be written to one WebSocket client: 8 MiB. */
+    public static final long DEFAULT_MAX_OUTBOUND_BYTES = 8L * 1024 * 1024;
+    /** Default number of turns one WebSocket connection may have running at once. */
+    public static final int DEFAULT_MAX_TURNS_PER_CONNECTION = 64;
+    /** Default time an idle HTTP keep-alive connection stays open. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+    /** Default WebSocket read-idle time after which the server pings; a peer silent for two is dropped. */
+    public static final Duration DEFAULT_PING_INTERVAL = Duration.ofSeconds(30);
+    /** Default time a close frame may take to be written before the connection is dropped. */
+    public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+    /** Default time {@link GatewayServer#closeGracefully()} waits for running turns. */
+    public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+
+    final ToolExecutor executor;
+    final String host;
+    final int port;
+    final String token;
+    final int maxRequestBytes;
+    final long maxOutboundBytes;
+    final int maxTurnsPerConnection;
+    final Duration idleTimeout;
+    final Duration pingInterval;
+    final Duration closeTimeout;
+    final Duration drainTimeout;
+    final PrometheusMeterRegistry meterRegistry;
+    final boolean publicMetrics;
+
+    private Gateway(Builder b) {
+        this.executor = b.executor;
+        this.host = b.host;
+        this.port = b.port;
+        this.token = b.token;
+        this.maxRequestBytes = b.maxRequestBytes;
+        this.maxOutboundBytes = b.maxOutboundBytes;
+        this.maxTurnsPerConnection = b.maxTurnsPerConnection;
+        this.idleTimeout = b.idleTimeout;
+        this.pingInterval = b.pingInterval;
+        this.closeTimeout = b.closeTimeout;
+        this.drainTimeout = b.drainTimeout;
+        this.meterRegistry = b.meterRegistry != null ? b.meterRegistry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.publicMetrics = b.publicMetrics;
+    }
+
+    /** Starts a builder. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Binds the server and starts serving. Blocks the calling thread until the port is bound (at most
+     * 30 seconds); do not call it on an event loop.
+     *
+     * @return the running server
+     * @throws IllegalStateException when the address cannot be bound
+     */
+    public GatewayServer start() {
+        return NettyGatewayServer.start(this);
+    }
+
+    /** The address the server binds. */
+    public String host() {
+        return host;
+    }
+
+    /** The configured port ({@code 0}: an ephemeral port, see {@link GatewayServer#port()}). */
+    public int port() {
+        return port;
+    }
+
+    /** Whether requests need a bearer token. */
+    public boolean requiresToken() {
+        return token != null;
+    }
+
+    /** The bound of one inbound event, in bytes. */
+    public int maxRequestBytes() {
+        return maxRequestBytes;
+    }
+
+    /** The bound of the bytes waiting to be written to one WebSocket client. */
+    public long maxOutboundBytes() {
+        return maxOutboundBytes;
+    }
+
+    /** The registry served on {@code /metrics}. */
+    public PrometheusMeterRegistry meterRegistry() {
+        return meterRegistry;
+    }
+
+    /** Builder of {@link Gateway}. Every setter checks its argument; cross-field rules are checked by {@link #build()}. */
+    public static final class Builder {
+        private ToolExecutor executor;
+        private String host = DEFAULT_HOST;
+        private int port;
+        private String token;
+        private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+        private long maxOutboundBytes = DEFAULT_MAX_OUTBOUND_BYTES;
+        private int maxTurnsPerConnection = DEFAULT_MAX_TURNS_PER_CONNECTION;
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+        private Duration pingInterval = DEFAULT_PING_INTERVAL;
+        private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
+        private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
+        private PrometheusMeterRegistry meterRegistry;
+        private boolean publicMetrics;
+
+        private Builder() {
+        }
+
+        /** The executor that answers the events (required; not closed by the gateway). */
+        public Builder executor(ToolExecutor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /**
+         * The address to bind (default {@code 127.0.0.1}). Anything but a loopback address
+         * requires a {@link #token(String) token}.
+         */
+        public Builder host(String host) {
+            Objects.requireNonNull(host, "host");
+            if (host.isBlank()) {
+                throw new IllegalArgumentException("host must not be blank");
+            }
+            this.host = host.strip();
+            return this;
+        }
+
+        /** The port (default 0: an ephemeral port). */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be within 0..65535, got " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * The bearer token every request but {@code /healthz} must carry as
+         * {@code Authorization: Bearer <token>}. {@code null} turns authentication off, which is only
+         * allowed on a loopback address.
+         */
+        public Builder token(String token) {
+            if (token != null && token.isBlank()) {
+                throw new IllegalArgumentException("token must not be blank (pass null for no token)");
+            }
+            this.token = token;
+            return this;
+        }
+
+        /**
+         * The bound of one inbound event in bytes: an HTTP body above it is answered 413, a WebSocket
+         * message above it closes the connection with 1009 (default 1 MiB, at least 1024).
+         */
+        public Builder maxRequestBytes(int bytes) {
+            if (bytes < 1024) {
+                throw new IllegalArgumentException("maxRequestBytes must be at least 1024, got " + bytes);
+            }
+            this.maxRequestBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The bound of the bytes queued for one WebSocket client and not yet written to its socket
+         * (default 8 MiB, at least 1024). A client that lets more pile up is disconnected with close code
+         * 1008. One event is always accepted when nothing else is queued, however large.
+         */
+        public Builder maxOutboundBytes(long bytes) {
+            if (bytes < 1024) {
+                throw new IllegalArgumentException("maxOutboundBytes must be at least 1024, got " + bytes);
+            }
+            this.maxOutboundBytes = bytes;
+            return this;
+        }
+
+        /**
+         * How many turns one WebSocket connection may have running at once (default 64); further frames
+         * are not read until one finishes.
+         */
+        public Builder maxTurnsPerConnection(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxTurnsPerConnection must be at least 1, got " + n);
+            }
+            this.maxTurnsPerConnection = n;
+            return this;
+        }
+
+        /** How long an idle HTTP keep-alive connection stays open (default 60 s). */
+        public Builder idleTimeout(Duration timeout) {
+            this.idleTimeout = positive(timeout, "idleTimeout");
+            return this;
+        }
+
+        /**
+         * After this much WebSocket read silence the server sends a ping; a peer that stays silent for a
+         * second interval, with no turn running, is dropped (default 30 s).
+         */
+        public Builder pingInterval(Duration interval) {
+            this.pingInterval = positive(interval, "pingInterval");
+            return this;
+        }
+
+        /** How long a close frame may wait to be written before the connection is dropped (default 5 s). */
+        public Builder closeTimeout(Duration timeout) {
+            this.closeTimeout = positive(timeout, "closeTimeout");
+            return this;
+        }
+
+        /** How long {@link GatewayServer#closeGracefully()} waits for running turns (default 30 s). */
+        public Builder drainTimeout(Duration timeout) {
+            this.drainTimeout = positive(timeout, "drainTimeout");
+            return this;
+        }
+
+        /**
+         * The registry served on {@code /metrics}; pass the one given to
+         * {@code ToolExecutor.builder().meterRegistry(..)} so the tool meters appear. By default a new,
+         * private registry that holds the gateway's own meters only.
+         */
+        public Builder meterRegistry(PrometheusMeterRegistry registry) {
+            this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * Serves {@code /metrics} without the token (default false: when a token is set, the scraper
+         * must send it too).
+         */
+        public Builder publicMetrics(boolean value) {
+            this.publicMetrics = value;
+            return this;
+        }
+
+        /**
+         * Validates and builds.
+         *
+         * @throws IllegalStateException when no executor was given, or when the host is not a loopback
+         *     address and no token was given
+         */
+        public Gateway build() {
+            if (executor == null) {
+                throw new IllegalStateException("executor is required");
+            }
+            if (token == null && !isLoopback(host)) {
+                throw new IllegalStateException("a token is required to bind " + host
+                        + ": only loopback addresses may be served without one");
+            }
+            return new Gateway(this);
+        }
+
+        private static Duration positive(Duration d, String name) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive, got " + d);
+            }
+            return d;
+        }
+
+        static boolean isLoopback(String host) {
+            String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+            if (h.equalsIgnoreCase("localhost")) {
+                return true;
+            }
+            try {
+                InetAddress[] all = InetAddress.getAllByName(h);
+                for (InetAddress a : all) {
+                    if (!a.isLoopbackAddress()) {
+                        return false;
+                    }
+                }
+                return all.length > 0;
+            } catch (UnknownHostException e) {
+                return false;
+            }
+        }
+    }
+}

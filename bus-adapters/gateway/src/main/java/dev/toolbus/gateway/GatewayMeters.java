@@ -1,0 +1,49 @@
+package dev.toolbus.gateway;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/** The gateway's own meters (names under {@code toolbus.gateway}). */
+final class GatewayMeters {
+
+    /** Counter of answered HTTP requests, tags endpoint and status. */
+    static final String REQUESTS = "toolbus.gateway.requests";
+    /** Gauge of open WebSocket connections. */
+    static final String WS_OPEN = "toolbus.gateway.ws.connections";
+    /** Counter of WebSocket connections closed by the server, tag reason. */
+    static final String WS_CLOSED = "toolbus.gateway.ws.closed";
+    /** Gauge of bytes queued for WebSocket clients and not yet written to their sockets. */
+    static final String OUTBOUND_PENDING = "toolbus.gateway.outbound.pending";
+    /** Gauge of turns running for gateway clients. */
+    static final String TURNS_ACTIVE = "toolbus.gateway.turns.active";
+
+    private final MeterRegistry registry;
+    private final ConcurrentMap<String, Counter> counters = new ConcurrentHashMap<>();
+    final AtomicLong pendingBytes = new AtomicLong();
+    /** The most bytes ever waiting for one WebSocket client (for tests and the load harness). */
+    final AtomicLong peakPendingPerConnection = new AtomicLong();
+
+    GatewayMeters(MeterRegistry registry, Supplier<Number> openWebSockets, Supplier<Number> activeTurns) {
+        this.registry = registry;
+        Gauge.builder(WS_OPEN, openWebSockets).description("Open WebSocket connections").register(registry);
+        Gauge.builder(OUTBOUND_PENDING, pendingBytes, AtomicLong::get).baseUnit("bytes")
+                .description("Bytes queued for WebSocket clients, not yet written to their sockets").register(registry);
+        Gauge.builder(TURNS_ACTIVE, activeTurns).description("Turns running for gateway clients").register(registry);
+    }
+
+    void request(String endpoint, int status) {
+        counters.computeIfAbsent(endpoint + ' ' + status, k -> Counter.builder(REQUESTS)
+                .tag("endpoint", endpoint).tag("status", Integer.toString(status))
+                .description("HTTP requests answered by the gateway").register(registry)).increment();
+    }
+
+    void wsClosed(String reason) {
+        counters.computeIfAbsent("ws " + reason, k -> Counter.builder(WS_CLOSED).tag("reason", reason)
+                .description("WebSocket connections closed by the gateway").register(registry)).increment();
+    }
+}

@@ -1,0 +1,311 @@
+package dev.toolbus.gateway;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.metrics.CallRecord;
+import dev.toolbus.protocol.CallContext;
+import dev.toolbus.protocol.ErrorCode;
+import dev.toolbus.protocol.ErrorEvent;
+import dev.toolbus.protocol.EventDecodeException;
+import dev.toolbus.protocol.InboundEvent;
+import dev.toolbus.protocol.Json;
+import dev.toolbus.protocol.ListToolsEvent;
+import dev.toolbus.protocol.OutboundEvent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+import reactor.netty.http.server.WebsocketServerSpec;
+
+/** Routes and answers the gateway's HTTP requests (and upgrades {@code /v1/ws}). */
+final class HttpEndpoints {
+
+    static final String JSON = "application/json";
+    static final String SSE = "text/event-stream";
+    static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    static final String DEFAULT_STREAM = "gateway";
+    static final int DEFAULT_CALLS_LIMIT = 100;
+
+    private static final Set<String> CONTEXT_FIELDS = Set.of("user_id", "group_id", "platform", "permission",
+            "channel", "provider", "model", "agent_id");
+    private static final Set<String> TOOLS_PARAMS = Set.of("stream_id", "request_id", "format");
+
+    private final NettyGatewayServer server;
+    private final Gateway config;
+    private final byte[] token;
+    private final ObjectMapper mapper = Json.mapper();
+    private final WebsocketServerSpec wsSpec;
+
+    HttpEndpoints(NettyGatewayServer server) {
+        this.server = server;
+        this.config = server.config;
+        this.token = config.token == null ? null : config.token.getBytes(StandardCharsets.UTF_8);
+        this.wsSpec = WebsocketServerSpec.builder()
+                .maxFramePayloadLength(config.maxRequestBytes)
+                .handlePing(false)
+                .build();
+    }
+
+    Publisher<Void> handle(HttpServerRequest req, HttpServerResponse res) {
+        QueryStringDecoder uri = new QueryStringDecoder(req.uri());
+        String path = uri.path();
+        String endpoint = switch (path) {
+            case "/healthz" -> "healthz";
+            case "/metrics" -> "metrics";
+            case "/v1/ws" -> "ws";
+            case "/v1/turns" -> "turns";
+            case "/v1/tools" -> "tools";
+            case "/v1/calls" -> "calls";
+            default -> "other";
+        };
+        Mono<Void> answer;
+        try {
+            answer = route(endpoint, req, res, uri);
+        } catch (RuntimeException e) {
+            answer = Mono.error(e);
+        }
+        return answer
+                .onErrorResume(e -> res.hasSentHeaders() ? Mono.error(e)
+                        : error(res, HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                                new ErrorEvent(null, null, ErrorCode.TOOL_FAILED, "gateway error: " + e)))
+                .doFinally(s -> server.meters.request(endpoint, res.status().code()));
+    }
+
+    private Mono<Void> route(String endpoint, HttpServerRequest req, HttpServerResponse res, QueryStringDecoder uri) {
+        switch (endpoint) {
+            case "healthz":
+                if (!isGet(req)) {
+                    return notAllowed(res, "GET");
+                }
+                return server.closing()
+                        ? json(res, HttpResponseStatus.SERVICE_UNAVAILABLE, "{\"status\":\"DOWN\"}")
+                        : json(res, HttpResponseStatus.OK, "{\"status\":\"UP\"}");
+            case "other":
+                return error(res, HttpResponseStatus.NOT_FOUND, badRequest("no endpoint " + uri.path()
+                        + ": use /v1/ws, /v1/turns, /v1/tools, /v1/calls, /metrics or /healthz"));
+            default:
+                break;
+        }
+        boolean needsToken = token != null && !(endpoint.equals("metrics") && config.publicMetrics);
+        if (needsToken && !authorized(req)) {
+            res.header(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"toolbus\"");
+            return error(res, HttpResponseStatus.UNAUTHORIZED, new ErrorEvent(null, null, ErrorCode.PERMISSION_DENIED,
+                    "missing or wrong bearer token: send the header 'Authorization: Bearer <token>'"));
+        }
+        switch (endpoint) {
+            case "metrics":
+                return isGet(req) ? metrics(res) : notAllowed(res, "GET");
+            case "ws":
+                return isGet(req) ? websocket(req, res) : notAllowed(res, "GET");
+            case "turns":
+                return req.method().equals(HttpMethod.POST) ? turns(req, res) : notAllowed(res, "POST");
+            case "tools":
+                return isGet(req) ? tools(res, uri.parameters()) : notAllowed(res, "GET");
+            case "calls":
+                return isGet(req) ? calls(res, uri.parameters()) : notAllowed(res, "GET");
+            default:
+                throw new IllegalStateException(endpoint);
+        }
+    }
+
+    private boolean authorized(HttpServerRequest req) {
+        String header = req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION);
+        if (header == null || header.length() < 7 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return false;
+        }
+        byte[] given = header.substring(7).strip().getBytes(StandardCharsets.UTF_8);
+        return MessageDigest.isEqual(given, token);
+    }
+
+    private static boolean isGet(HttpServerRequest req) {
+        return req.method().equals(HttpMethod.GET) || req.method().equals(HttpMethod.HEAD);
+    }
+
+    // --- endpoints ---------------------------------------------------------------------------------
+
+    private Mono<Void> metrics(HttpServerResponse res) {
+        String body = config.meterRegistry.scrape();
+        return send(res, HttpResponseStatus.OK, PROMETHEUS_TEXT, body);
+    }
+
+    private Mono<Void> websocket(HttpServerRequest req, HttpServerResponse res) {
+        if (!"websocket".equalsIgnoreCase(req.requestHeaders().get(HttpHeaderNames.UPGRADE))) {
+            return error(res, HttpResponseStatus.BAD_REQUEST,
+                    badRequest("/v1/ws is a WebSocket endpoint: open it with a WebSocket client (Upgrade: websocket)"));
+        }
+        if (server.closing()) {
+            return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE, NettyGatewayServer.shuttingDown(null));
+        }
+        return res.sendWebsocket((in, out) -> new WsSession(server, in, out).run(), wsSpec);
+    }
+
+    private Mono<Void> turns(HttpServerRequest req, HttpServerResponse res) {
+        if (server.closing()) {
+            return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE, NettyGatewayServer.shuttingDown(null));
+        }
+        boolean sse = accepts(req, SSE);
+        return BoundedBody.read(req, config.maxRequestBytes)
+                .flatMap(body -> {
+                    InboundEvent event;
+                    try {
+                        event = server.codec.decode(body);
+                    } catch (EventDecodeException e) {
+                        return error(res, HttpResponseStatus.BAD_REQUEST, e.toErrorEvent());
+                    }
+                    Flux<OutboundEvent> events = server.track(config.executor.handle(event));
+                    return sse ? sendSse(res, events) : sendArray(res, events);
+                })
+                .onErrorResume(BoundedBody.TooLarge.class, e -> {
+                    // the rest of the body is read and dropped by reactor-netty, so the client, still
+                    // sending, gets this answer instead of a reset connection
+                    return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                            badRequest(e.getMessage() + ": send smaller arguments, or raise the limit on both sides"));
+                });
+    }
+
+    private Mono<Void> sendArray(HttpServerResponse res, Flux<OutboundEvent> events) {
+        return events.collectList().flatMap(list -> {
+            StringBuilder sb = new StringBuilder(256 * (list.size() + 1)).append('[');
+            for (int i = 0; i < list.size(); i++) {
+                if (i > 0) {
+                    sb.append(',');
+                }
+                sb.append(server.codec.encode(list.get(i)));
+            }
+            return send(res, HttpResponseStatus.OK, JSON, sb.append(']').toString());
+        });
+    }
+
+    private Mono<Void> sendSse(HttpServerResponse res, Flux<OutboundEvent> events) {
+        res.status(HttpResponseStatus.OK)
+                .header(HttpHeaderNames.CONTENT_TYPE, SSE + "; charset=utf-8")
+                .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
+                .header("X-Accel-Buffering", "no");
+        return res.sendString(events.map(e -> "event: " + e.type() + "\ndata: " + server.codec.encode(e) + "\n\n"),
+                StandardCharsets.UTF_8).then();
+    }
+
+    private Mono<Void> tools(HttpServerResponse res, Map<String, List<String>> params) {
+        ListToolsEvent.Format format;
+        try {
+            format = ListToolsEvent.Format.parse(first(params, "format"));
+        } catch (IllegalArgumentException e) {
+            return error(res, HttpResponseStatus.BAD_REQUEST,
+                    badRequest("unknown format '" + first(params, "format") + "': use openai, anthropic or mcp"));
+        }
+        Map<String, Object> extra = new LinkedHashMap<>();
+        params.forEach((k, v) -> {
+            if (!CONTEXT_FIELDS.contains(k) && !TOOLS_PARAMS.contains(k) && !v.isEmpty()) {
+                extra.put(k, v.get(0));
+            }
+        });
+        CallContext context = new CallContext(first(params, "user_id"), first(params, "group_id"),
+                first(params, "platform"), first(params, "permission"), first(params, "channel"),
+                first(params, "provider"), first(params, "model"), first(params, "agent_id"), extra);
+        String stream = first(params, "stream_id");
+        ListToolsEvent request = new ListToolsEvent(stream == null || stream.isBlank() ? DEFAULT_STREAM : stream,
+                first(params, "request_id"), context, format);
+        return send(res, HttpResponseStatus.OK, JSON, server.codec.encode(config.executor.listTools(request)));
+    }
+
+    private Mono<Void> calls(HttpServerResponse res, Map<String, List<String>> params) {
+        int capacity = config.executor.callLog().capacity();
+        int limit = DEFAULT_CALLS_LIMIT;
+        String limitText = first(params, "limit");
+        if (limitText != null) {
+            try {
+                limit = Integer.parseInt(limitText.strip());
+            } catch (NumberFormatException e) {
+                limit = -1;
+            }
+            if (limit < 1) {
+                return error(res, HttpResponseStatus.BAD_REQUEST,
+                        badRequest("limit must be a positive integer, got '" + limitText + "'"));
+            }
+        }
+        Predicate<CallRecord> filter = matches(first(params, "tool"), CallRecord::tool)
+                .and(matches(first(params, "user"), CallRecord::userId))
+                .and(matches(first(params, "stream"), CallRecord::streamId))
+                .and(matchesIgnoringCase(first(params, "outcome"), CallRecord::outcome));
+        List<CallRecord> records = config.executor.callLog().recent(filter, Math.min(limit, capacity));
+        ObjectNode root = mapper.createObjectNode();
+        ArrayNode calls = root.putArray("calls");
+        for (CallRecord r : records) {
+            ObjectNode n = calls.addObject();
+            n.put("at", r.at().toString());
+            n.put("tool", r.tool());
+            n.put("stream_id", r.streamId());
+            n.put("turn_id", r.turnId());
+            n.put("tool_call_id", r.toolCallId());
+            n.put("user_id", r.userId());
+            n.put("outcome", r.outcome());
+            n.put("duration_ms", r.durationMs());
+            n.put("attempts", r.attempts());
+            n.put("cached", r.cached());
+        }
+        root.put("count", records.size());
+        root.put("capacity", capacity);
+        return send(res, HttpResponseStatus.OK, JSON, root.toString());
+    }
+
+    private static Predicate<CallRecord> matches(String wanted, java.util.function.Function<CallRecord, String> field) {
+        return wanted == null || wanted.isEmpty() ? r -> true : r -> wanted.equals(field.apply(r));
+    }
+
+    private static Predicate<CallRecord> matchesIgnoringCase(String wanted,
+                                                             java.util.function.Function<CallRecord, String> field) {
+        return wanted == null || wanted.isEmpty() ? r -> true : r -> wanted.equalsIgnoreCase(field.apply(r));
+    }
+
+    // --- helpers -----------------------------------------------------------------------------------
+
+    private static String first(Map<String, List<String>> params, String name) {
+        List<String> v = params.get(name);
+        return v == null || v.isEmpty() ? null : v.get(0);
+    }
+
+    private static boolean accepts(HttpServerRequest req, String type) {
+        String accept = req.requestHeaders().get(HttpHeaderNames.ACCEPT);
+        return accept != null && accept.toLowerCase(Locale.ROOT).contains(type);
+    }
+
+    static ErrorEvent badRequest(String message) {
+        return new ErrorEvent(null, null, ErrorCode.BAD_EVENT, message);
+    }
+
+    private Mono<Void> notAllowed(HttpServerResponse res, String allowed) {
+        res.header(HttpHeaderNames.ALLOW, allowed);
+        return error(res, HttpResponseStatus.METHOD_NOT_ALLOWED, badRequest("method not allowed: use " + allowed));
+    }
+
+    private Mono<Void> error(HttpServerResponse res, HttpResponseStatus status, ErrorEvent event) {
+        return send(res, status, JSON, server.codec.encode(event));
+    }
+
+    private static Mono<Void> json(HttpServerResponse res, HttpResponseStatus status, String body) {
+        return send(res, status, JSON, body);
+    }
+
+    private static Mono<Void> send(HttpServerResponse res, HttpResponseStatus status, String contentType, String body) {
+        return res.status(status)
+                .header(HttpHeaderNames.CONTENT_TYPE, contentType)
+                .header(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE)
+                .sendString(Mono.just(body), StandardCharsets.UTF_8)
+                .then();
+    }
+}

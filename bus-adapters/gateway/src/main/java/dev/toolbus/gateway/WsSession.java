@@ -1,0 +1,252 @@
+package dev.toolbus.gateway;
+
+import dev.toolbus.protocol.EventDecodeException;
+import dev.toolbus.protocol.InboundEvent;
+import dev.toolbus.protocol.OutboundEvent;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.SynchronousSink;
+import reactor.netty.Connection;
+import reactor.netty.http.websocket.WebsocketInbound;
+import reactor.netty.http.websocket.WebsocketOutbound;
+
+/**
+ * One WebSocket connection. Inbound messages are decoded and run, at most
+ * {@code maxTurnsPerConnection} at once (then the socket is not read); outbound events are written
+ * straight to the channel, and every byte not yet written to the socket is counted: above
+ * {@code maxOutboundBytes} the client is too slow and is disconnected with 1008.
+ */
+final class WsSession {
+
+    private static final Logger log = LoggerFactory.getLogger(WsSession.class);
+
+    /** Close codes (RFC 6455 section 7.4.1). */
+    static final int GOING_AWAY = 1001;
+    static final int POLICY_VIOLATION = 1008;
+    static final int MESSAGE_TOO_BIG = 1009;
+
+    private static final byte[] PING = "toolbus".getBytes(StandardCharsets.US_ASCII);
+
+    private final NettyGatewayServer server;
+    private final WebsocketInbound in;
+    private final WebsocketOutbound out;
+    private final int maxMessageBytes;
+    private final long maxOutboundBytes;
+    private final AtomicInteger inflight = new AtomicInteger();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private Connection connection;
+    private Channel channel;
+    private volatile boolean awaitingPong;
+    /** Bytes handed to the channel and not yet taken by the socket; touched on the event loop only. */
+    private long pending;
+    /** The most bytes ever waiting for this client; touched on the event loop only. */
+    private long peakPending;
+
+    // message assembly; touched only by the inbound signal chain, which is serial
+    private byte[] partial;
+    private int partialSize;
+
+    WsSession(NettyGatewayServer server, WebsocketInbound in, WebsocketOutbound out) {
+        this.server = server;
+        this.in = in;
+        this.out = out;
+        this.maxMessageBytes = server.config.maxRequestBytes;
+        this.maxOutboundBytes = server.config.maxOutboundBytes;
+    }
+
+    Mono<Void> run() {
+        in.withConnection(c -> {
+            connection = c;
+            channel = c.channel();
+        });
+        server.sessions.add(this);
+        connection.onDispose(() -> {
+            closing.set(true);
+            server.sessions.remove(this);
+        });
+        connection.onReadIdle(server.config.pingInterval.toMillis(), this::onReadIdle);
+        return in.receiveFrames()
+                .<byte[]>handle(this::assemble)
+                .flatMap(this::answer, server.config.maxTurnsPerConnection)
+                .takeUntilOther(connection.onDispose())
+                .then();
+    }
+
+    // --- inbound -----------------------------------------------------------------------------------
+
+    private void assemble(WebSocketFrame frame, SynchronousSink<byte[]> sink) {
+        awaitingPong = false;
+        if (closing.get()) {
+            return;
+        }
+        if (frame instanceof TextWebSocketFrame || frame instanceof BinaryWebSocketFrame) {
+            partial = null;
+            partialSize = 0;
+            if (frame.isFinalFragment()) {
+                sink.next(ByteBufUtil.getBytes(frame.content()));
+            } else {
+                append(frame.content());
+            }
+        } else if (frame instanceof ContinuationWebSocketFrame) {
+            if (partial == null) {
+                return;
+            }
+            if (!append(frame.content())) {
+                return;
+            }
+            if (frame.isFinalFragment()) {
+                byte[] whole = partialSize == partial.length ? partial : Arrays.copyOf(partial, partialSize);
+                partial = null;
+                partialSize = 0;
+                sink.next(whole);
+            }
+        }
+        // pings are answered by reactor-netty, pongs only reset awaitingPong
+    }
+
+    private boolean append(ByteBuf content) {
+        int n = content.readableBytes();
+        if ((long) partialSize + n > maxMessageBytes) {
+            partial = null;
+            partialSize = 0;
+            closeWith(MESSAGE_TOO_BIG, "message above the " + maxMessageBytes + "-byte limit", "too_big");
+            return false;
+        }
+        if (partial == null) {
+            partial = new byte[Math.max(n, 1024)];
+        } else if (partialSize + n > partial.length) {
+            partial = Arrays.copyOf(partial, Math.min(maxMessageBytes, Math.max(partialSize + n, partial.length * 2)));
+        }
+        content.getBytes(content.readerIndex(), partial, partialSize, n);
+        partialSize += n;
+        return true;
+    }
+
+    private Mono<Void> answer(byte[] message) {
+        InboundEvent event;
+        try {
+            event = server.codec.decode(message);
+        } catch (EventDecodeException e) {
+            send(e.toErrorEvent());
+            return Mono.empty();
+        }
+        if (server.closing()) {
+            send(NettyGatewayServer.shuttingDown(event.streamId()));
+            return Mono.empty();
+        }
+        return server.track(server.config.executor.handle(event))
+                .doOnSubscribe(s -> inflight.incrementAndGet())
+                .doFinally(s -> inflight.decrementAndGet())
+                .doOnNext(this::send)
+                .then();
+    }
+
+    // --- outbound ----------------------------------------------------------------------------------
+
+    /**
+     * Queues one event for the client. It is encoded on the calling thread and written on the channel's
+     * event loop, in the order of the calls.
+     */
+    void send(OutboundEvent event) {
+        if (closing.get()) {
+            return;
+        }
+        String text;
+        try {
+            text = server.codec.encode(event);
+        } catch (RuntimeException e) {
+            log.warn("gateway: could not encode a {} event: {}", event.type(), e.toString());
+            return;
+        }
+        // always through the loop's task queue, even on the loop: events of one turn are emitted on
+        // several threads, and a write made inline would overtake writes queued by other threads
+        channel.eventLoop().execute(() -> write(text));
+    }
+
+    /**
+     * On the event loop: hands the frame to the channel, or disconnects the client when the bytes the
+     * socket has not yet taken would pass the bound. Bytes leave the count when the kernel accepts
+     * them, so a client that reads keeps the count near zero whatever the burst.
+     */
+    private void write(String text) {
+        if (closing.get()) {
+            return;
+        }
+        ByteBuf buf = ByteBufUtil.writeUtf8(channel.alloc(), text);
+        int n = buf.readableBytes();
+        long before = pending;
+        if (before > 0 && before + n > maxOutboundBytes) {
+            buf.release();
+            closeWith(POLICY_VIOLATION, "outbound buffer full (" + maxOutboundBytes
+                    + " bytes): the client does not read fast enough", "slow_consumer");
+            return;
+        }
+        pending = before + n;
+        server.meters.pendingBytes.addAndGet(n);
+        if (pending > peakPending) {
+            peakPending = pending;
+            server.meters.peakPendingPerConnection.accumulateAndGet(pending, Math::max);
+        }
+        channel.writeAndFlush(new TextWebSocketFrame(buf)).addListener(f -> {
+            pending -= n;
+            server.meters.pendingBytes.addAndGet(-n);
+        });
+    }
+
+    private void onReadIdle() {
+        if (closing.get()) {
+            return;
+        }
+        if (awaitingPong && inflight.get() == 0) {
+            closing.set(true);
+            server.meters.wsClosed("dead_peer");
+            log.debug("gateway: dropping WebSocket {} that answered no ping", channel.remoteAddress());
+            channel.close();
+            return;
+        }
+        awaitingPong = true;
+        channel.writeAndFlush(new PingWebSocketFrame(Unpooled.wrappedBuffer(PING)));
+    }
+
+    /** Sends a close frame with {@code code}; drops the connection if it is not written in time. */
+    private void closeWith(int code, String reason, String metricReason) {
+        if (!closing.compareAndSet(false, true)) {
+            return;
+        }
+        server.meters.wsClosed(metricReason);
+        log.debug("gateway: closing WebSocket {} with {}: {}", channel.remoteAddress(), code, reason);
+        // queued behind the events already accepted for this client
+        channel.eventLoop().execute(() -> out.sendClose(code, reason).subscribe(null, e -> channel.close()));
+        channel.eventLoop().schedule(() -> {
+            if (channel.isOpen()) {
+                channel.close();
+            }
+        }, server.config.closeTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Closes with 1001 for a server shutdown; completes when the connection is gone. */
+    Mono<Void> closeForShutdown() {
+        closeWith(GOING_AWAY, "server shutting down", "shutdown");
+        return connection.onDispose();
+    }
+
+    @Override
+    public String toString() {
+        return "WsSession[" + (channel == null ? "?" : channel.remoteAddress()) + "]";
+    }
+}

@@ -1,0 +1,387 @@
+package dev.toolbus.gateway.load;
+
+import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.gateway.GatewayServer;
+import dev.toolbus.protocol.ToolCall;
+import dev.toolbus.protocol.ToolCallsEvent;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.netty.ByteBufFlux;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+
+/**
+ * A bounded, loopback-only load run of the gateway: a fixed number of one-call turns ({@code echo})
+ * over HTTP ({@code POST /v1/turns}, JSON answer) and over WebSocket ({@code /v1/ws}, each connection
+ * sending its next turn when the previous one completed), from {@code --clients} concurrent clients;
+ * the same turns run in process as the baseline. Prints calls/s, p50/p99 latency and the server's
+ * memory.
+ *
+ * <p>By default the server runs in a child JVM ({@link LoadServer}, same classpath, {@code -Xmx512m})
+ * so its memory is measured apart from the clients': the peak of
+ * {@code jvm_memory_used_bytes{area="heap"}} from its {@code /metrics} (sampled every 200 ms; it
+ * includes garbage not yet collected), the heap used after a full collection at the end of the
+ * phase (what the server retains), and its peak resident set size from /proc. Each transport gets an
+ * unmeasured warm-up of a fifth of the turns (at most 2000) first.
+ *
+ * <pre>
+ * mvn -B -q -o -pl bus-adapters/gateway -am install -DskipTests
+ * mvn -B -q -o -pl bus-adapters/gateway test-compile dependency:build-classpath \
+ *     -Dmdep.outputFile=target/cp.txt -Dmdep.includeScope=test
+ * cd bus-adapters/gateway
+ * java -cp target/test-classes:target/classes:$(cat target/cp.txt) dev.toolbus.gateway.load.GatewayLoad \
+ *     --requests 20000 --clients 32
+ * </pre>
+ *
+ * Options: {@code --requests N} turns per transport (default 10000, at most 1000000), {@code --clients C}
+ * concurrent clients (default 32, at most 512), {@code --in-process-server} to serve from this JVM,
+ * {@code --max-seconds S} bound of each phase (default 120).
+ */
+public final class GatewayLoad {
+
+    static final String TOKEN = "load-token";
+
+    /** What to run. */
+    record Options(int requests, int clients, boolean forkServer, Duration maxPhase) {
+        Options {
+            if (requests < 1 || requests > 1_000_000) {
+                throw new IllegalArgumentException("requests must be within 1..1000000");
+            }
+            if (clients < 1 || clients > 512) {
+                throw new IllegalArgumentException("clients must be within 1..512");
+            }
+        }
+    }
+
+    /** One phase's figures. */
+    record Phase(String name, int requests, int errors, double seconds, double callsPerSecond, double p50Ms,
+                 double p99Ms, long peakHeapBytes, long heapAfterGcBytes, long peakRssBytes) {
+        String row() {
+            return String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.2f | %.2f | %s | %s | %s |", name, requests,
+                    errors, callsPerSecond, p50Ms, p99Ms, mib(peakHeapBytes), mib(heapAfterGcBytes),
+                    mib(peakRssBytes));
+        }
+    }
+
+    private GatewayLoad() {
+    }
+
+    static String mib(long bytes) {
+        return bytes <= 0 ? "n/a" : String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
+    }
+
+    public static void main(String[] args) throws Exception {
+        int requests = 10_000;
+        int clients = 32;
+        boolean fork = true;
+        int maxSeconds = 120;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--requests" -> requests = Integer.parseInt(args[++i]);
+                case "--clients" -> clients = Integer.parseInt(args[++i]);
+                case "--in-process-server" -> fork = false;
+                case "--max-seconds" -> maxSeconds = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        Options options = new Options(requests, clients, fork, Duration.ofSeconds(maxSeconds));
+        System.out.printf(Locale.ROOT, "toolbus gateway load: %d turns of one echo call per transport, %d clients, "
+                        + "%d cores, %s server%n", requests, clients, Runtime.getRuntime().availableProcessors(),
+                fork ? "forked (-Xmx512m)" : "in-process");
+        List<Phase> phases = run(options);
+        System.out.println("| transport | turns | errors | calls/s | p50 ms | p99 ms | server heap peak"
+                + " | server heap after GC | server RSS peak |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
+        phases.forEach(p -> System.out.println(p.row()));
+        System.exit(0);
+    }
+
+    /** Runs the in-process baseline, then HTTP, then WebSocket. */
+    static List<Phase> run(Options o) throws Exception {
+        List<Phase> out = new ArrayList<>();
+        Options warmup = new Options(Math.max(1, Math.min(2000, o.requests() / 5)), o.clients(), o.forkServer(),
+                o.maxPhase());
+        inProcess(warmup);
+        out.add(inProcess(o));
+        Process child = null;
+        GatewayServer local = null;
+        ToolExecutor localExecutor = null;
+        int port;
+        LongSupplier heap;
+        LongSupplier heapAfterGc;
+        LongSupplier rss;
+        try {
+            if (o.forkServer()) {
+                child = fork();
+                BufferedReader childOut = new BufferedReader(
+                        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+                port = Integer.parseInt(readLine(childOut, "PORT "));
+                long pid = child.pid();
+                Process c = child;
+                heapAfterGc = () -> askHeapAfterGc(c, childOut);
+                HttpClient metrics = HttpClient.create().baseUrl("http://127.0.0.1:" + port)
+                        .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN));
+                heap = () -> scrapeHeap(metrics);
+                rss = () -> rssOf(pid);
+            } else {
+                PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+                localExecutor = LoadServer.executor(meters);
+                local = LoadServer.start(localExecutor, meters, TOKEN);
+                port = local.port();
+                heap = () -> ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+                heapAfterGc = () -> 0;
+                rss = () -> rssOf(ProcessHandle.current().pid());
+            }
+            String base = "http://127.0.0.1:" + port;
+            http(base, warmup);
+            out.add(measured("HTTP POST /v1/turns", heap, heapAfterGc, rss, () -> http(base, o)));
+            websocket(port, warmup);
+            out.add(measured("WebSocket /v1/ws", heap, heapAfterGc, rss, () -> websocket(port, o)));
+        } finally {
+            if (child != null) {
+                child.getOutputStream().close();
+                if (!child.waitFor(15, TimeUnit.SECONDS)) {
+                    child.destroyForcibly();
+                }
+            }
+            if (local != null) {
+                local.close();
+                localExecutor.close();
+            }
+        }
+        return out;
+    }
+
+    /** Latencies in nanoseconds and the error count of one phase. */
+    record Samples(long[] latencies, int errors, long nanos) {
+    }
+
+    interface PhaseBody {
+        Samples run() throws Exception;
+    }
+
+    static Phase measured(String name, LongSupplier heap, LongSupplier heapAfterGc, LongSupplier rss, PhaseBody body)
+            throws Exception {
+        AtomicLong peakHeap = new AtomicLong(heap.getAsLong());
+        AtomicLong peakRss = new AtomicLong(rss.getAsLong());
+        // a plain thread: the heap is read with a blocking HTTP call
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "load-sampler");
+            t.setDaemon(true);
+            return t;
+        });
+        sampler.scheduleWithFixedDelay(() -> {
+            peakHeap.accumulateAndGet(heap.getAsLong(), Math::max);
+            peakRss.accumulateAndGet(rss.getAsLong(), Math::max);
+        }, 200, 200, TimeUnit.MILLISECONDS);
+        Samples s;
+        try {
+            s = body.run();
+        } finally {
+            sampler.shutdownNow();
+            sampler.awaitTermination(10, TimeUnit.SECONDS);
+        }
+        return phase(name, s, peakHeap.get(), heapAfterGc.getAsLong(), peakRss.get());
+    }
+
+    static Phase phase(String name, Samples s, long heap, long heapAfterGc, long rss) {
+        long[] l = s.latencies().clone();
+        Arrays.sort(l);
+        double seconds = s.nanos() / 1e9;
+        return new Phase(name, l.length, s.errors(), seconds, l.length / seconds, percentile(l, 0.50) / 1e6,
+                percentile(l, 0.99) / 1e6, heap, heapAfterGc, rss);
+    }
+
+    static long percentile(long[] sorted, double q) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int i = (int) Math.ceil(q * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+
+    static String turn(String stream, int i) {
+        return "{\"type\":\"tool_call\",\"stream_id\":\"" + stream + "\",\"turn_id\":\"t" + i
+                + "\",\"tool_call_id\":\"c" + i + "\",\"name\":\"echo\",\"arguments\":{\"text\":\"load " + i + "\"}}";
+    }
+
+    // --- phases ------------------------------------------------------------------------------------
+
+    static Phase inProcess(Options o) {
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (ToolExecutor executor = LoadServer.executor(meters)) {
+            long[] lat = new long[o.requests()];
+            AtomicInteger n = new AtomicInteger();
+            AtomicInteger errors = new AtomicInteger();
+            long t0 = System.nanoTime();
+            Flux.range(0, o.requests())
+                    .flatMap(i -> Mono.defer(() -> {
+                        long start = System.nanoTime();
+                        ToolCallsEvent t = ToolCallsEvent.of("s" + (i % o.clients()), "t" + i,
+                                List.of(ToolCall.ofJson("c" + i, "echo", "{\"text\":\"load " + i + "\"}")));
+                        return executor.execute(t).count().doOnNext(c -> {
+                            if (c != 2) {
+                                errors.incrementAndGet();
+                            }
+                            lat[n.getAndIncrement()] = System.nanoTime() - start;
+                        });
+                    }), o.clients())
+                    .blockLast(o.maxPhase());
+            Samples s = new Samples(Arrays.copyOf(lat, n.get()), errors.get(), System.nanoTime() - t0);
+            long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            return phase("in-process executor", s, heap, 0, 0);
+        }
+    }
+
+    static Samples http(String base, Options o) {
+        ConnectionProvider pool = ConnectionProvider.builder("toolbus-load").maxConnections(o.clients())
+                .pendingAcquireMaxCount(-1).build();
+        try {
+            HttpClient client = HttpClient.create(pool).baseUrl(base)
+                    .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN));
+            long[] lat = new long[o.requests()];
+            AtomicInteger n = new AtomicInteger();
+            AtomicInteger errors = new AtomicInteger();
+            long t0 = System.nanoTime();
+            Flux.range(0, o.requests())
+                    .flatMap(i -> Mono.defer(() -> {
+                        long start = System.nanoTime();
+                        return client.post().uri("/v1/turns")
+                                .send(ByteBufFlux.fromString(Mono.just(turn("h" + (i % o.clients()), i))))
+                                .responseSingle((res, body) -> body.asString().map(b ->
+                                        res.status().code() == 200 && b.contains("turn_completed")))
+                                .onErrorReturn(false)
+                                .doOnNext(ok -> {
+                                    if (!ok) {
+                                        errors.incrementAndGet();
+                                    }
+                                    lat[n.getAndIncrement()] = System.nanoTime() - start;
+                                });
+                    }), o.clients())
+                    .blockLast(o.maxPhase());
+            return new Samples(Arrays.copyOf(lat, n.get()), errors.get(), System.nanoTime() - t0);
+        } finally {
+            pool.disposeLater().block(Duration.ofSeconds(10));
+        }
+    }
+
+    static Samples websocket(int port, Options o) {
+        long[] lat = new long[o.requests()];
+        AtomicInteger n = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
+        AtomicInteger next = new AtomicInteger();
+        HttpClient client = HttpClient.create()
+                .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN));
+        long t0 = System.nanoTime();
+        Flux.range(0, o.clients())
+                .flatMap(c -> client.websocket().uri("ws://127.0.0.1:" + port + "/v1/ws").handle((in, out) -> {
+                    Sinks.Many<String> outgoing = Sinks.many().unicast().onBackpressureBuffer();
+                    Sinks.Empty<Void> done = Sinks.empty();
+                    long[] started = new long[1];
+                    Runnable sendNext = () -> {
+                        int i = next.getAndIncrement();
+                        if (i >= o.requests()) {
+                            outgoing.tryEmitComplete();
+                            done.tryEmitEmpty();
+                            return;
+                        }
+                        started[0] = System.nanoTime();
+                        outgoing.tryEmitNext(turn("w" + c, i));
+                    };
+                    sendNext.run();
+                    Mono<Void> sending = out.sendString(outgoing.asFlux()).then();
+                    Mono<Void> receiving = in.receive().asString()
+                            .filter(s -> s.contains("\"type\":\"turn_completed\"") || s.contains("\"type\":\"error\""))
+                            .doOnNext(s -> {
+                                if (s.contains("\"type\":\"error\"")) {
+                                    errors.incrementAndGet();
+                                }
+                                lat[n.getAndIncrement()] = System.nanoTime() - started[0];
+                                sendNext.run();
+                            })
+                            .takeUntilOther(done.asMono())
+                            .then();
+                    return Mono.when(sending, receiving).then(out.sendClose());
+                }).then(), o.clients())
+                .blockLast(o.maxPhase());
+        return new Samples(Arrays.copyOf(lat, n.get()), errors.get(), System.nanoTime() - t0);
+    }
+
+    // --- server process ----------------------------------------------------------------------------
+
+    static Process fork() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", LoadServer.class.getName(), TOKEN)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+    }
+
+    static String readLine(BufferedReader r, String prefix) throws java.io.IOException {
+        for (String line = r.readLine(); line != null; line = r.readLine()) {
+            if (line.startsWith(prefix)) {
+                return line.substring(prefix.length()).strip();
+            }
+        }
+        throw new IllegalStateException("the load server ended before printing " + prefix.strip());
+    }
+
+    static long askHeapAfterGc(Process child, BufferedReader childOut) {
+        try {
+            child.getOutputStream().write("gc\n".getBytes(StandardCharsets.UTF_8));
+            child.getOutputStream().flush();
+            return Long.parseLong(readLine(childOut, "HEAP "));
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+    }
+
+    static long scrapeHeap(HttpClient metrics) {
+        String text = metrics.get().uri("/metrics").responseSingle((res, body) -> body.asString())
+                .onErrorReturn("").block(Duration.ofSeconds(5));
+        long sum = 0;
+        if (text == null) {
+            return 0;
+        }
+        for (String line : text.split("\n")) {
+            if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
+                sum += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
+    }
+
+    static long rssOf(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (Exception e) {
+            return 0;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,250 @@
+package dev.toolbus.config;
+
+import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.policy.PolicyConfig;
+import dev.toolbus.policy.SourceMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The whole {@code toolbus.yaml}, immutable and already validated: every value is in range.
+ * {@link ConfigLoader#load} builds it; {@link #defaults()} is the config of an empty file.
+ *
+ * @param mode hybrid, skills-only or mcp-only
+ * @param sources tool sources: switches, disabled tools, plugin directories, MCP servers file
+ * @param groups named tool groups
+ * @param security dangerous tools
+ * @param tools allow/deny layers, profiles, per-provider and per-agent rules, tool search
+ * @param execution executor settings
+ * @param bus which bus carries turns
+ * @param gateway the WebSocket/HTTP gateway
+ * @param documents skill documents
+ */
+public record Config(
+        SourceMode mode,
+        Sources sources,
+        List<PolicyConfig.Group> groups,
+        PolicyConfig.Security security,
+        Tools tools,
+        ExecutionSettings execution,
+        Bus bus,
+        Gateway gateway,
+        Documents documents) {
+
+    public Config {
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(sources, "sources");
+        Objects.requireNonNull(security, "security");
+        Objects.requireNonNull(tools, "tools");
+        Objects.requireNonNull(execution, "execution");
+        Objects.requireNonNull(bus, "bus");
+        Objects.requireNonNull(gateway, "gateway");
+        Objects.requireNonNull(documents, "documents");
+        groups = List.copyOf(groups);
+    }
+
+    /** The config of an empty file. */
+    public static Config defaults() {
+        return new Config(SourceMode.HYBRID, Sources.DEFAULTS, List.of(), PolicyConfig.Security.DEFAULTS,
+                Tools.DEFAULTS, ExecutionSettings.defaults(), Bus.defaults("in-memory"), Gateway.DEFAULTS,
+                Documents.DEFAULTS);
+    }
+
+    /** The policy part: mode, source switches, the union of every source's disabledTools, groups, security, tools. */
+    public PolicyConfig policy() {
+        List<String> disabled = new ArrayList<>(sources.builtin().disabledTools());
+        for (String s : sources.custom().disabledTools()) {
+            if (!disabled.contains(s)) {
+                disabled.add(s);
+            }
+        }
+        for (String s : sources.mcp().disabledTools()) {
+            if (!disabled.contains(s)) {
+                disabled.add(s);
+            }
+        }
+        return new PolicyConfig(mode,
+                new PolicyConfig.Sources(sources.builtin().enabled(), sources.custom().enabled(), sources.mcp().enabled(),
+                        disabled),
+                groups, security, new PolicyConfig.Rules(tools.allow(), tools.alsoAllow(), tools.deny(), tools.profile()),
+                tools.profiles(), tools.byProvider(), tools.agents(), tools.search());
+    }
+
+    /**
+     * Tool sources.
+     *
+     * @param builtin core and in-process Java plugin tools
+     * @param custom stdio plugins
+     * @param mcp MCP servers
+     */
+    public record Sources(Builtin builtin, Custom custom, Mcp mcp) {
+        public static final Sources DEFAULTS = new Sources(Builtin.DEFAULTS, Custom.DEFAULTS, Mcp.DEFAULTS);
+    }
+
+    /**
+     * @param enabled whether core and Java plugin tools are offered
+     * @param disabledTools tools disabled everywhere
+     */
+    public record Builtin(boolean enabled, List<String> disabledTools) {
+        public static final Builtin DEFAULTS = new Builtin(true, List.of());
+
+        public Builtin {
+            disabledTools = List.copyOf(disabledTools);
+        }
+    }
+
+    /**
+     * @param enabled whether stdio plugin tools are offered
+     * @param pluginDirs directories of stdio plugins (read by the stdio plugin source)
+     * @param autoReload whether plugin directories are watched (for the stdio plugin source)
+     * @param disabledTools tools disabled everywhere
+     */
+    public record Custom(boolean enabled, List<String> pluginDirs, boolean autoReload, List<String> disabledTools) {
+        public static final Custom DEFAULTS = new Custom(true, List.of("plugins"), true, List.of());
+
+        public Custom {
+            pluginDirs = List.copyOf(pluginDirs);
+            disabledTools = List.copyOf(disabledTools);
+        }
+    }
+
+    /**
+     * @param enabled whether MCP tools are offered
+     * @param serversFile the MCP servers file (read by the MCP source)
+     * @param servers servers to start (empty: all in the file)
+     * @param disabledServers servers not to start
+     * @param disabledTools tools disabled everywhere
+     */
+    public record Mcp(boolean enabled, String serversFile, List<String> servers, List<String> disabledServers,
+                      List<String> disabledTools) {
+        public static final Mcp DEFAULTS = new Mcp(true, "mcp-servers.json", List.of(), List.of(), List.of());
+
+        public Mcp {
+            Objects.requireNonNull(serversFile, "serversFile");
+            servers = List.copyOf(servers);
+            disabledServers = List.copyOf(disabledServers);
+            disabledTools = List.copyOf(disabledTools);
+        }
+    }
+
+    /**
+     * The allow/deny layers.
+     *
+     * @param allow global allow list (empty: everything)
+     * @param alsoAllow added to allow lists; enables optional tools
+     * @param deny global deny list, always wins
+     * @param profile the global profile, or {@code null}
+     * @param profiles named profiles
+     * @param byProvider layers by {@code provider/model} or {@code provider}
+     * @param agents layers by agent id
+     * @param search {@code tool_search} and discovery of deferred tools
+     */
+    public record Tools(List<String> allow, List<String> alsoAllow, List<String> deny, String profile,
+                        Map<String, PolicyConfig.Rules> profiles, Map<String, PolicyConfig.Rules> byProvider,
+                        Map<String, PolicyConfig.AgentRules> agents, PolicyConfig.Search search) {
+        public static final Tools DEFAULTS = new Tools(List.of(), List.of(), List.of(), null, Map.of(), Map.of(),
+                Map.of(), PolicyConfig.Search.DEFAULTS);
+
+        public Tools {
+            allow = List.copyOf(allow);
+            alsoAllow = List.copyOf(alsoAllow);
+            deny = List.copyOf(deny);
+            profiles = Map.copyOf(profiles);
+            byProvider = Map.copyOf(byProvider);
+            agents = Map.copyOf(agents);
+            Objects.requireNonNull(search, "search");
+        }
+    }
+
+    /**
+     * The bus. Names default by type (Redis keys use {@code :}, Kafka topics {@code .}).
+     *
+     * @param type in-memory, stdio, redis or kafka
+     * @param url broker address (empty for in-memory and stdio)
+     * @param calls the calls stream or topic
+     * @param results the results stream template ({@code {stream_id}} is replaced) or topic
+     * @param deadLetter where undecodable input goes
+     * @param group the consumer group
+     * @param consumer this instance's consumer name (empty: unique per process)
+     */
+    public record Bus(String type, String url, String calls, String results, String deadLetter, String group,
+                      String consumer) {
+        public static final List<String> TYPES = List.of("in-memory", "stdio", "redis", "kafka");
+
+        public Bus {
+            Objects.requireNonNull(type, "type");
+            url = Objects.requireNonNullElse(url, "");
+            calls = Objects.requireNonNullElse(calls, "");
+            results = Objects.requireNonNullElse(results, "");
+            deadLetter = Objects.requireNonNullElse(deadLetter, "");
+            group = Objects.requireNonNullElse(group, "");
+            consumer = Objects.requireNonNullElse(consumer, "");
+        }
+
+        /** The defaults of a bus type. */
+        public static Bus defaults(String type) {
+            return switch (type) {
+                case "redis" -> new Bus(type, "redis://127.0.0.1:6379", "toolbus:calls", "toolbus:results:{stream_id}",
+                        "toolbus:dead", "toolbus", "");
+                case "kafka" -> new Bus(type, "127.0.0.1:9092", "toolbus.calls", "toolbus.results", "toolbus.dead",
+                        "toolbus", "");
+                default -> new Bus(type, "", "", "", "", "", "");
+            };
+        }
+    }
+
+    /**
+     * The gateway.
+     *
+     * @param enabled whether {@code serve} starts it
+     * @param host the bind address
+     * @param port the port (0: any free port)
+     * @param token the bearer token (empty: none; required unless bound to loopback)
+     * @param maxRequestBytes the largest request body or WebSocket frame
+     * @param maxOutboundEvents events buffered per connection before a slow client is disconnected
+     */
+    public record Gateway(boolean enabled, String host, int port, String token, long maxRequestBytes,
+                          int maxOutboundEvents) {
+        public static final int DEFAULT_PORT = 8765;
+        public static final long DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
+        public static final int DEFAULT_MAX_OUTBOUND_EVENTS = 1024;
+        public static final Gateway DEFAULTS = new Gateway(true, "127.0.0.1", DEFAULT_PORT, "",
+                DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_OUTBOUND_EVENTS);
+
+        public Gateway {
+            Objects.requireNonNull(host, "host");
+            token = Objects.requireNonNullElse(token, "");
+        }
+
+        /** Whether the bind address is a loopback address ({@code 127.*}, {@code ::1}, {@code localhost}). */
+        public boolean loopback() {
+            String h = host.strip().toLowerCase(java.util.Locale.ROOT);
+            return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
+        }
+    }
+
+    /**
+     * Skill documents ({@code SKILL.md}, {@code *.skill.yaml}, {@code *.skill.json}).
+     *
+     * @param enabled whether they are scanned
+     * @param mode auto, all or explicit
+     * @param paths directories scanned
+     * @param maxDepth directory depth
+     * @param maxFileBytes the largest file read
+     * @param maxPromptChars the most characters injected into a prompt
+     */
+    public record Documents(boolean enabled, String mode, List<String> paths, int maxDepth, long maxFileBytes,
+                            int maxPromptChars) {
+        public static final List<String> MODES = List.of("auto", "all", "explicit");
+        public static final List<String> DEFAULT_PATHS =
+                List.of("data/skills", ".cursor/skills", ".claude/skills", ".codex/skills");
+        public static final Documents DEFAULTS = new Documents(true, "auto", DEFAULT_PATHS, 6, 65_536, 20_000);
+
+        public Documents {
+            Objects.requireNonNull(mode, "mode");
+            paths = List.copyOf(paths);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.toolbus.config;
+
+import dev.toolbus.policy.ConfiguredPolicy;
+import dev.toolbus.policy.SwitchablePolicy;
+import dev.toolbus.policy.ToolDiscovery;
+import dev.toolbus.policy.ToolPolicies;
+import dev.toolbus.registry.ToolRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+
+/**
+ * The config in force, swapped atomically on reload.
+ *
+ * <p>What applies live: everything the policy reads ({@code mode}, source switches and
+ * {@code disabledTools}, {@code groups}, {@code security}, {@code tools}). Give {@link #policy()} to
+ * the executor once; each decision reads the current rules with one volatile read, so a new call is
+ * decided wholly under the old or the new config, and a call already past its check finishes
+ * whatever happens later. Discoveries of deferred tools survive reloads.
+ *
+ * <p>What needs a restart: {@code execution} (an executor's settings are fixed for its life),
+ * {@code bus}, {@code gateway}, {@code documents}, and the paths of {@code sources} (plugin
+ * directories, MCP servers file; read by their sources at start). {@link #apply} reports these as
+ * {@link Reload#restartNeeded()} and logs them; {@link #current()} already shows the new values.
+ */
+public final class LiveConfig {
+
+    private static final Logger log = LoggerFactory.getLogger(LiveConfig.class);
+
+    private final ToolRegistry registry;
+    private final AtomicReference<Config> current;
+    private final SwitchablePolicy policy;
+
+    private LiveConfig(Config initial, ToolRegistry registry) {
+        this.registry = registry;
+        this.current = new AtomicReference<>(initial);
+        ToolDiscovery discovery = ToolDiscovery.create(initial.tools().search());
+        this.policy = ToolPolicies.switchable(ToolPolicies.from(initial.policy(), registry, discovery));
+    }
+
+    /** A live config over the registry whose tools the policy decides about. */
+    public static LiveConfig create(Config initial, ToolRegistry registry) {
+        return new LiveConfig(Objects.requireNonNull(initial, "initial"), Objects.requireNonNull(registry, "registry"));
+    }
+
+    /** The config last applied. */
+    public Config current() {
+        return current.get();
+    }
+
+    /** The policy to give the executor (and {@code tool_search}); follows {@link #apply}. */
+    public SwitchablePolicy policy() {
+        return policy;
+    }
+
+    /**
+     * Applies a new config: the policy is swapped atomically; settings that cannot change while
+     * running are reported.
+     */
+    public Reload apply(Config next) {
+        Objects.requireNonNull(next, "next");
+        Config prev = current.getAndSet(next);
+        ConfiguredPolicy p = ToolPolicies.from(next.policy(), registry, policy.discovery());
+        policy.set(p);
+        List<String> restart = new ArrayList<>();
+        if (!prev.execution().toBuilder().build().equals(next.execution().toBuilder().build())) {
+            restart.add("execution");
+        }
+        if (!prev.bus().equals(next.bus())) {
+            restart.add("bus");
+        }
+        if (!prev.gateway().equals(next.gateway())) {
+            restart.add("gateway");
+        }
+        if (!prev.documents().equals(next.documents())) {
+            restart.add("documents");
+        }
+        if (!prev.sources().custom().pluginDirs().equals(next.sources().custom().pluginDirs())
+                || prev.sources().custom().autoReload() != next.sources().custom().autoReload()
+                || !prev.sources().mcp().serversFile().equals(next.sources().mcp().serversFile())
+                || !prev.sources().mcp().servers().equals(next.sources().mcp().servers())
+                || !prev.sources().mcp().disabledServers().equals(next.sources().mcp().disabledServers())) {
+            restart.add("sources (paths and servers)");
+        }
+        if (!prev.tools().search().equals(next.tools().search())) {
+            restart.add("tools.search (discovery bounds; requireDiscovery and maxResults apply now)");
+        }
+        if (!restart.isEmpty()) {
+            log.warn("config reloaded; these sections changed and take effect after a restart: {}", restart);
+        } else {
+            log.info("config reloaded; the new tool policy is in force");
+        }
+        return new Reload(next, List.copyOf(restart));
+    }
+
+    /** Applies every config the watcher publishes that differs from the current one. */
+    public Disposable follow(ConfigWatcher watcher) {
+        return watcher.updates().filter(l -> !l.config().equals(current())).subscribe(l -> apply(l.config()),
+                e -> log.error("config watcher failed", e));
+    }
+
+    /**
+     * The outcome of {@link #apply}.
+     *
+     * @param config the config now current
+     * @param restartNeeded sections whose change takes effect only after a restart
+     */
+    public record Reload(Config config, List<String> restartNeeded) {
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * The {@code toolbus.yaml} configuration: an immutable {@link dev.toolbus.config.Config} record tree,
+ * {@link dev.toolbus.config.ConfigLoader} (fallbacks with warnings, {@code ${ENV}} references, the
+ * effective config as YAML), {@link dev.toolbus.config.ConfigWatcher} (hot reload) and
+ * {@link dev.toolbus.config.LiveConfig} (swaps the policy atomically). docs/configuration.md lists
+ * every key.
+ */
+package dev.toolbus.config;
