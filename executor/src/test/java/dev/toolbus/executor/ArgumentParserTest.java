@@ -23,4 +23,17 @@ class ArgumentParserTest {
     void rejectsWhatIsNotExactlyOneJsonValue(String json) {
         assertThatThrownBy(() -> ArgumentParser.parse(json)).isInstanceOf(JsonProcessingException.class);
     }
+
+    @org.junit.jupiter.api.Test
+    void cacheKeysIgnoreKeyOrderAndNumberSpellingButNotValues() throws Exception {
+        String a = key("{\"b\":[1,{\"y\":\"q\\\"\",\"x\":2.0}],\"a\":true}");
+        String b = key("{\"a\":true,\"b\":[1,{\"x\":2,\"y\":\"q\\\"\"}]}");
+        assertThat(a).isEqualTo(b);
+        assertThat(key("{\"a\":\"1\"}")).isNotEqualTo(key("{\"a\":1}"));
+        assertThat(key("{\"a\":null}")).isNotEqualTo(key("{\"a\":\"null\"}"));
+    }
+
+    private static String key(String json) throws Exception {
+        return ResultCache.key("t", ArgumentParser.parse(json), dev.toolbus.tool.CacheScope.GLOBAL, "s", "u");
+    }
 }
