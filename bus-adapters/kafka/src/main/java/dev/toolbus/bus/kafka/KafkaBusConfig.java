@@ -1,0 +1,311 @@
+package dev.toolbus.bus.kafka;
+
+import dev.toolbus.protocol.EventCodec;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Immutable settings of a {@link KafkaBus}. Build them with {@link #builder()}; every setter checks its
+ * value at once and throws {@link IllegalArgumentException} naming the setting.
+ *
+ * <table>
+ *   <caption>Settings</caption>
+ *   <tr><th>setting</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>bootstrapServers</td><td>{@value #DEFAULT_BOOTSTRAP_SERVERS}</td><td>{@code host:port[,host:port]}</td></tr>
+ *   <tr><td>callsTopic</td><td>{@value #DEFAULT_CALLS_TOPIC}</td><td>turns in; key {@code stream_id}, value the event JSON</td></tr>
+ *   <tr><td>resultsTopic</td><td>{@value #DEFAULT_RESULTS_TOPIC}</td><td>events out, keyed by {@code stream_id}</td></tr>
+ *   <tr><td>deadLetterTopic</td><td>{@value #DEFAULT_DEAD_LETTER_TOPIC}</td><td>poison events; the reason and origin in headers</td></tr>
+ *   <tr><td>groupId</td><td>{@value #DEFAULT_GROUP_ID}</td><td>consumer group of the executor instances</td></tr>
+ *   <tr><td>clientId</td><td>host-pid-random</td><td>this instance's client id</td></tr>
+ *   <tr><td>createTopics</td><td>true</td><td>create the three topics if missing (AdminClient)</td></tr>
+ *   <tr><td>topicPartitions</td><td>{@value #DEFAULT_TOPIC_PARTITIONS}</td><td>partitions of topics this bus creates</td></tr>
+ *   <tr><td>replicationFactor</td><td>0 (broker default)</td><td>replication of topics this bus creates</td></tr>
+ *   <tr><td>maxPollRecords</td><td>{@value #DEFAULT_MAX_POLL_RECORDS}</td><td>{@code max.poll.records}</td></tr>
+ *   <tr><td>maxBufferedRecords</td><td>{@value #DEFAULT_MAX_BUFFERED_RECORDS}</td><td>records polled but not yet requested by the executor above which partitions are paused</td></tr>
+ *   <tr><td>pollTimeout</td><td>100 ms</td><td>one {@code poll}; also how often completions are looked at</td></tr>
+ *   <tr><td>commitInterval</td><td>500 ms</td><td>how often completed offsets are committed (also on revocation and close)</td></tr>
+ *   <tr><td>revokeTimeout</td><td>10 s</td><td>how long a revocation waits for running turns of the revoked partitions</td></tr>
+ *   <tr><td>maxEventBytes</td><td>1 MiB</td><td>larger records are dead-lettered by the bus without being decoded</td></tr>
+ *   <tr><td>shutdownTimeout</td><td>30 s</td><td>how long {@code closeGracefully} waits for delivered turns to complete</td></tr>
+ *   <tr><td>consumerProperties / producerProperties</td><td>none</td><td>kafka-clients settings that override the bus's</td></tr>
+ * </table>
+ *
+ * @param bootstrapServers the brokers
+ * @param callsTopic topic of incoming turns
+ * @param resultsTopic topic of outgoing events
+ * @param deadLetterTopic topic of poison events
+ * @param groupId the consumer group
+ * @param clientId this instance's client id
+ * @param createTopics whether missing topics are created
+ * @param topicPartitions partitions of created topics
+ * @param replicationFactor replication of created topics, 0 for the broker's default
+ * @param maxPollRecords records per poll
+ * @param maxBufferedRecords pause threshold of the poll buffer
+ * @param pollTimeout one poll's wait
+ * @param commitInterval period of offset commits
+ * @param revokeTimeout wait for running turns of revoked partitions
+ * @param maxEventBytes largest accepted record value
+ * @param shutdownTimeout wait for running turns at shutdown
+ * @param consumerProperties consumer overrides
+ * @param producerProperties producer overrides
+ */
+public record KafkaBusConfig(
+        String bootstrapServers,
+        String callsTopic,
+        String resultsTopic,
+        String deadLetterTopic,
+        String groupId,
+        String clientId,
+        boolean createTopics,
+        int topicPartitions,
+        short replicationFactor,
+        int maxPollRecords,
+        int maxBufferedRecords,
+        Duration pollTimeout,
+        Duration commitInterval,
+        Duration revokeTimeout,
+        int maxEventBytes,
+        Duration shutdownTimeout,
+        Map<String, String> consumerProperties,
+        Map<String, String> producerProperties) {
+
+    public static final String DEFAULT_BOOTSTRAP_SERVERS = "127.0.0.1:9092";
+    public static final String DEFAULT_CALLS_TOPIC = "toolbus.calls";
+    public static final String DEFAULT_RESULTS_TOPIC = "toolbus.results";
+    public static final String DEFAULT_DEAD_LETTER_TOPIC = "toolbus.dead";
+    public static final String DEFAULT_GROUP_ID = "toolbus";
+    public static final int DEFAULT_TOPIC_PARTITIONS = 6;
+    public static final int DEFAULT_MAX_POLL_RECORDS = 500;
+    public static final int DEFAULT_MAX_BUFFERED_RECORDS = 1_000;
+    public static final Duration DEFAULT_POLL_TIMEOUT = Duration.ofMillis(100);
+    public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofMillis(500);
+    public static final Duration DEFAULT_REVOKE_TIMEOUT = Duration.ofSeconds(10);
+    public static final int DEFAULT_MAX_EVENT_BYTES = EventCodec.DEFAULT_MAX_EVENT_BYTES;
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
+    public KafkaBusConfig {
+        requireText(bootstrapServers, "bootstrapServers");
+        requireText(callsTopic, "callsTopic");
+        requireText(resultsTopic, "resultsTopic");
+        requireText(deadLetterTopic, "deadLetterTopic");
+        requireText(groupId, "groupId");
+        requireText(clientId, "clientId");
+        requireArgument(topicPartitions >= 1, "topicPartitions must be at least 1");
+        requireArgument(replicationFactor >= 0, "replicationFactor must not be negative");
+        requireArgument(maxPollRecords >= 1, "maxPollRecords must be at least 1");
+        requireArgument(maxBufferedRecords >= 1, "maxBufferedRecords must be at least 1");
+        requirePositive(pollTimeout, "pollTimeout");
+        requirePositive(commitInterval, "commitInterval");
+        requireNotNegative(revokeTimeout, "revokeTimeout");
+        requireArgument(maxEventBytes >= 1024, "maxEventBytes must be at least 1024");
+        requireNotNegative(shutdownTimeout, "shutdownTimeout");
+        consumerProperties = Map.copyOf(consumerProperties);
+        producerProperties = Map.copyOf(producerProperties);
+        requireArgument(!callsTopic.equals(resultsTopic), "resultsTopic must differ from callsTopic");
+        requireArgument(!callsTopic.equals(deadLetterTopic), "deadLetterTopic must differ from callsTopic");
+    }
+
+    /** The defaults (with a fresh unique client id). */
+    public static KafkaBusConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder initialised from these settings. */
+    public Builder toBuilder() {
+        Builder b = new Builder()
+                .bootstrapServers(bootstrapServers).callsTopic(callsTopic).resultsTopic(resultsTopic)
+                .deadLetterTopic(deadLetterTopic).groupId(groupId).clientId(clientId).createTopics(createTopics)
+                .topicPartitions(topicPartitions).replicationFactor(replicationFactor).maxPollRecords(maxPollRecords)
+                .maxBufferedRecords(maxBufferedRecords).pollTimeout(pollTimeout).commitInterval(commitInterval)
+                .revokeTimeout(revokeTimeout).maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout);
+        consumerProperties.forEach(b::consumerProperty);
+        producerProperties.forEach(b::producerProperty);
+        return b;
+    }
+
+    static String uniqueClientId() {
+        String runtime = ManagementFactory.getRuntimeMXBean().getName(); // pid@host
+        int at = runtime.indexOf('@');
+        String name = at > 0 ? runtime.substring(at + 1) + "-" + runtime.substring(0, at) : runtime;
+        return "toolbus-" + name + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private static void requireText(String value, String name) {
+        requireArgument(value != null && !value.isBlank(), name + " must be a non-empty string");
+    }
+
+    private static void requirePositive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        requireArgument(!d.isNegative() && !d.isZero(), name + " must be positive, got " + d);
+    }
+
+    private static void requireNotNegative(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        requireArgument(!d.isNegative(), name + " must not be negative, got " + d);
+    }
+
+    private static void requireArgument(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** Builder of {@link KafkaBusConfig}; each setter validates its value at once. */
+    public static final class Builder {
+        private String bootstrapServers = DEFAULT_BOOTSTRAP_SERVERS;
+        private String callsTopic = DEFAULT_CALLS_TOPIC;
+        private String resultsTopic = DEFAULT_RESULTS_TOPIC;
+        private String deadLetterTopic = DEFAULT_DEAD_LETTER_TOPIC;
+        private String groupId = DEFAULT_GROUP_ID;
+        private String clientId;
+        private boolean createTopics = true;
+        private int topicPartitions = DEFAULT_TOPIC_PARTITIONS;
+        private short replicationFactor;
+        private int maxPollRecords = DEFAULT_MAX_POLL_RECORDS;
+        private int maxBufferedRecords = DEFAULT_MAX_BUFFERED_RECORDS;
+        private Duration pollTimeout = DEFAULT_POLL_TIMEOUT;
+        private Duration commitInterval = DEFAULT_COMMIT_INTERVAL;
+        private Duration revokeTimeout = DEFAULT_REVOKE_TIMEOUT;
+        private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
+        private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private final Map<String, String> consumerProperties = new LinkedHashMap<>();
+        private final Map<String, String> producerProperties = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        /** {@code host:port[,host:port]}, or a {@code kafka://host:port[,host:port]} URI. */
+        public Builder bootstrapServers(String servers) {
+            requireText(servers, "bootstrapServers");
+            String s = servers.startsWith("kafka://") ? servers.substring("kafka://".length()) : servers;
+            int slash = s.indexOf('/');
+            s = slash >= 0 ? s.substring(0, slash) : s;
+            for (String hp : s.split(",")) {
+                int colon = hp.lastIndexOf(':');
+                requireArgument(colon > 0 && colon < hp.length() - 1 && hp.substring(colon + 1).chars().allMatch(Character::isDigit),
+                        "bootstrapServers must be host:port[,host:port], got '" + servers + "'");
+            }
+            this.bootstrapServers = s;
+            return this;
+        }
+
+        public Builder callsTopic(String topic) {
+            requireText(topic, "callsTopic");
+            this.callsTopic = topic;
+            return this;
+        }
+
+        public Builder resultsTopic(String topic) {
+            requireText(topic, "resultsTopic");
+            this.resultsTopic = topic;
+            return this;
+        }
+
+        public Builder deadLetterTopic(String topic) {
+            requireText(topic, "deadLetterTopic");
+            this.deadLetterTopic = topic;
+            return this;
+        }
+
+        public Builder groupId(String groupId) {
+            requireText(groupId, "groupId");
+            this.groupId = groupId;
+            return this;
+        }
+
+        public Builder clientId(String clientId) {
+            requireText(clientId, "clientId");
+            this.clientId = clientId;
+            return this;
+        }
+
+        public Builder createTopics(boolean create) {
+            this.createTopics = create;
+            return this;
+        }
+
+        public Builder topicPartitions(int n) {
+            requireArgument(n >= 1, "topicPartitions must be at least 1, got " + n);
+            this.topicPartitions = n;
+            return this;
+        }
+
+        /** Replication of created topics; 0 uses the broker's default. */
+        public Builder replicationFactor(int n) {
+            requireArgument(n >= 0 && n <= Short.MAX_VALUE, "replicationFactor must be in 0..32767, got " + n);
+            this.replicationFactor = (short) n;
+            return this;
+        }
+
+        public Builder maxPollRecords(int n) {
+            requireArgument(n >= 1, "maxPollRecords must be at least 1, got " + n);
+            this.maxPollRecords = n;
+            return this;
+        }
+
+        public Builder maxBufferedRecords(int n) {
+            requireArgument(n >= 1, "maxBufferedRecords must be at least 1, got " + n);
+            this.maxBufferedRecords = n;
+            return this;
+        }
+
+        public Builder pollTimeout(Duration d) {
+            requirePositive(d, "pollTimeout");
+            this.pollTimeout = d;
+            return this;
+        }
+
+        public Builder commitInterval(Duration d) {
+            requirePositive(d, "commitInterval");
+            this.commitInterval = d;
+            return this;
+        }
+
+        public Builder revokeTimeout(Duration d) {
+            requireNotNegative(d, "revokeTimeout");
+            this.revokeTimeout = d;
+            return this;
+        }
+
+        public Builder maxEventBytes(int n) {
+            requireArgument(n >= 1024, "maxEventBytes must be at least 1024, got " + n);
+            this.maxEventBytes = n;
+            return this;
+        }
+
+        public Builder shutdownTimeout(Duration d) {
+            requireNotNegative(d, "shutdownTimeout");
+            this.shutdownTimeout = d;
+            return this;
+        }
+
+        /** A kafka-clients consumer setting that overrides the bus's (for example {@code session.timeout.ms}). */
+        public Builder consumerProperty(String key, String value) {
+            requireText(key, "consumer property name");
+            consumerProperties.put(key, Objects.requireNonNull(value, key));
+            return this;
+        }
+
+        /** A kafka-clients producer setting that overrides the bus's. */
+        public Builder producerProperty(String key, String value) {
+            requireText(key, "producer property name");
+            producerProperties.put(key, Objects.requireNonNull(value, key));
+            return this;
+        }
+
+        public KafkaBusConfig build() {
+            return new KafkaBusConfig(bootstrapServers, callsTopic, resultsTopic, deadLetterTopic, groupId,
+                    clientId != null ? clientId : uniqueClientId(), createTopics, topicPartitions, replicationFactor,
+                    maxPollRecords, maxBufferedRecords, pollTimeout, commitInterval, revokeTimeout, maxEventBytes,
+                    shutdownTimeout, consumerProperties, producerProperties);
+        }
+    }
+}

@@ -1,0 +1,219 @@
+package dev.toolbus.bus.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.toolbus.bus.BusMessage;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
+
+/** Against the real broker started by scripts/services/kafka.sh; skipped without it. */
+class KafkaBusTest {
+
+    private KafkaTestSupport kafka;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        kafka = KafkaTestSupport.require();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        Collections.reverse(closeables);
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private KafkaBus bus(KafkaBusConfig config) {
+        KafkaBus bus = KafkaBus.builder().config(config).build();
+        closeables.add(() -> bus.closeGracefully().block(Duration.ofSeconds(30)));
+        return bus;
+    }
+
+    private EchoDriver attach(KafkaBus bus) {
+        EchoDriver driver = new EchoDriver();
+        Disposable d = driver.attach(bus);
+        closeables.add(d::dispose);
+        return driver;
+    }
+
+    /** turn ids of turn_completed events per stream, in the order they were written. */
+    private Map<String, List<String>> completedByStream() {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (ConsumerRecord<String, byte[]> r : kafka.results()) {
+            String v = KafkaTestSupport.value(r);
+            if (v.contains("\"turn_completed\"")) {
+                out.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(v.replaceAll(".*\"turn_id\":\"([^\"]+)\".*", "$1"));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void backlogFromBeforeAnyInstance_isRunInOrderPerStream() {
+        bus(kafka.config().build()).start().block(); // topics exist; no instance joined the group yet
+        for (int i = 0; i < 60; i++) {
+            String stream = "s" + (i % 4);
+            kafka.send(stream, EchoDriver.turn(stream, "t" + i, "x" + i));
+        }
+        EchoDriver driver = attach(bus(kafka.config().build()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> driver.turns.get() == 60);
+        Map<String, List<String>> done = completedByStream();
+        await().atMost(Duration.ofSeconds(10)).until(() -> completedByStream().values().stream().mapToInt(List::size).sum() == 60);
+        done = completedByStream();
+        for (int s = 0; s < 4; s++) {
+            List<String> expected = new ArrayList<>();
+            for (int i = s; i < 60; i += 4) {
+                expected.add("t" + i);
+            }
+            assertThat(done.get("s" + s)).containsExactlyElementsOf(expected);
+        }
+        // every result record is keyed by its stream_id
+        assertThat(kafka.results()).allSatisfy(r -> assertThat(KafkaTestSupport.value(r)).contains("\"stream_id\":\"" + r.key() + "\""));
+    }
+
+    @Test
+    void commits_onlyTheHighestContiguousCompletedOffset() {
+        KafkaBus bus = bus(kafka.config().topicPartitions(1).commitInterval(Duration.ofMillis(50)).build());
+        bus.start().block();
+        for (int i = 0; i < 3; i++) {
+            kafka.send("s", EchoDriver.turn("s", "t" + i, "x"));
+        }
+        List<BusMessage> got = new CopyOnWriteArrayList<>();
+        bus.receive().subscribe(got::add);
+        await().atMost(Duration.ofSeconds(20)).until(() -> got.size() == 3);
+        TopicPartition p0 = new TopicPartition(kafka.prefix + "calls", 0);
+
+        got.get(1).ack().block();
+        got.get(2).ack().block();
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> !kafka.committed().containsKey(p0));
+        got.get(0).ack().block();
+        await().atMost(Duration.ofSeconds(5)).until(() -> kafka.committed().containsKey(p0)
+                && kafka.committed().get(p0).offset() == 3);
+        assertThat(bus.inflight()).isZero();
+    }
+
+    @Test
+    void receive_honoursDemand_andPausesInsteadOfBuffering() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        KafkaBus bus = KafkaBus.builder().config(kafka.config().maxBufferedRecords(50).maxPollRecords(20).build())
+                .meterRegistry(registry).build();
+        closeables.add(() -> bus.closeGracefully().block(Duration.ofSeconds(30)));
+        bus.start().block();
+        for (int i = 0; i < 500; i++) {
+            kafka.producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(kafka.prefix + "calls", "s" + (i % 7),
+                    EchoDriver.turn("s" + (i % 7), "t" + i, "x").getBytes(StandardCharsets.UTF_8)));
+        }
+        kafka.producer.flush();
+        List<BusMessage> got = new CopyOnWriteArrayList<>();
+        BaseSubscriber<BusMessage> sub = new BaseSubscriber<>() {
+            @Override
+            protected void hookOnSubscribe(org.reactivestreams.Subscription s) {
+                s.request(5);
+            }
+
+            @Override
+            protected void hookOnNext(BusMessage m) {
+                got.add(m);
+            }
+        };
+        bus.receive().subscribe(sub);
+        await().atMost(Duration.ofSeconds(20)).until(() -> got.size() == 5 && registry.get("toolbus.bus.buffered").gauge().value() >= 50);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() ->
+                got.size() == 5 && registry.get("toolbus.bus.buffered").gauge().value() <= 50 + 20);
+        assertThat(registry.get("toolbus.bus.inflight").gauge().value()).isEqualTo(5);
+        await().atMost(Duration.ofSeconds(5)).until(() -> registry.get("toolbus.bus.lag").gauge().value() > 0);
+        sub.request(495);
+        await().atMost(Duration.ofSeconds(20)).until(() -> got.size() == 500);
+        sub.dispose();
+    }
+
+    @Test
+    void poisonRecords_goToTheDeadLetterTopicWithAReason_andTheBusKeepsWorking() {
+        KafkaBus bus = bus(kafka.config().topicPartitions(1).maxEventBytes(2048).build());
+        bus.start().block();
+        kafka.send(null, "this is not json");
+        kafka.send("s", null);
+        kafka.send("big", "{\"type\":\"tool_calls\",\"stream_id\":\"big\",\"turn_id\":\"t-big\",\"pad\":\"" + "x".repeat(4000) + "\"}");
+        kafka.send("s", "{\"type\":\"nonsense\",\"stream_id\":\"s\",\"turn_id\":\"t-bad\"}");
+        kafka.send("s", EchoDriver.turn("s", "t-ok", "fine"));
+        attach(bus);
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> kafka.deadLetters().size() == 3
+                && kafka.results().stream().filter(r -> "s".equals(r.key())).count() == 4);
+        List<String> reasons = kafka.deadLetters().stream()
+                .map(r -> new String(r.headers().lastHeader(KafkaBus.HEADER_REASON).value(), StandardCharsets.UTF_8)).toList();
+        assertThat(reasons).hasSize(3);
+        assertThat(reasons).anySatisfy(r -> assertThat(r).startsWith("malformed JSON"));
+        assertThat(reasons).contains("record has no value", "event of 4066 bytes is above the 2048-byte limit");
+        assertThat(kafka.deadLetters()).allSatisfy(r -> assertThat(r.headers().lastHeader(KafkaBus.HEADER_SOURCE)).isNotNull());
+        assertThat(kafka.results().stream().filter(r -> "big".equals(r.key())).map(KafkaTestSupport::value))
+                .singleElement().asString().contains("\"type\":\"error\"", "BAD_EVENT");
+        List<String> s = kafka.results().stream().filter(r -> "s".equals(r.key())).map(KafkaTestSupport::value).toList();
+        // the record without a value still names its conversation through its key
+        assertThat(s.get(0)).contains("\"type\":\"error\"", "record has no value");
+        assertThat(s.get(1)).contains("\"type\":\"error\"", "t-bad");
+        assertThat(s.get(2)).contains("\"tool_result\"", "fine");
+        assertThat(s.get(3)).contains("\"turn_completed\"", "t-ok");
+    }
+
+    @Test
+    void aSecondInstanceJoiningMidRun_takesPartitionsWithoutLosingOrReorderingTurns() {
+        KafkaBus first = bus(kafka.config().topicPartitions(6).build());
+        EchoDriver d1 = attach(first);
+        for (int i = 0; i < 300; i++) {
+            String stream = "s" + (i % 12);
+            kafka.send(stream, EchoDriver.turn(stream, "t" + i, "x"));
+            if (i == 100) {
+                attach(bus(kafka.config().build()));
+            }
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() ->
+                completedByStream().values().stream().mapToLong(l -> new LinkedHashSet<>(l).size()).sum() == 300);
+        completedByStream().forEach((stream, turns) -> {
+            List<String> firstSeen = new ArrayList<>(new LinkedHashSet<>(turns));
+            List<Integer> numbers = firstSeen.stream().map(t -> Integer.parseInt(t.substring(1))).toList();
+            assertThat(numbers).as("order of %s", stream).isSorted();
+        });
+        assertThat(d1.turns.get()).isLessThan(300); // the second instance did part of the work
+    }
+
+    @Test
+    void aBrokerRestartMidRun_losesNoTurn() throws Exception {
+        String restart = System.getenv("TOOLBUS_KAFKA_RESTART");
+        Assumptions.assumeTrue(restart != null, "TOOLBUS_KAFKA_RESTART is not set");
+        attach(bus(kafka.config().build()));
+        for (int i = 0; i < 50; i++) {
+            kafka.send("s" + (i % 3), EchoDriver.turn("s" + (i % 3), "t" + i, "x"));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> completedByStream().values().stream().mapToInt(List::size).sum() >= 50);
+        Process p = new ProcessBuilder("bash", restart).inheritIO().start();
+        assertThat(p.waitFor()).isZero();
+        for (int i = 50; i < 100; i++) {
+            kafka.send("s" + (i % 3), EchoDriver.turn("s" + (i % 3), "t" + i, "x"));
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() ->
+                completedByStream().values().stream().mapToLong(l -> new LinkedHashSet<>(l).size()).sum() == 100);
+    }
+}

@@ -1,0 +1,306 @@
+package dev.toolbus.bus.redis;
+
+import dev.toolbus.protocol.EventCodec;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Immutable settings of a {@link RedisStreamsBus}. Build them with {@link #builder()}; every setter
+ * checks its value at once and throws {@link IllegalArgumentException} naming the setting.
+ *
+ * <table>
+ *   <caption>Settings</caption>
+ *   <tr><th>setting</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>callsStream</td><td>{@value #DEFAULT_CALLS_STREAM}</td><td>stream the turns arrive on (field {@code event})</td></tr>
+ *   <tr><td>group</td><td>{@value #DEFAULT_GROUP}</td><td>consumer group; created at the stream's start ({@code 0}) with MKSTREAM</td></tr>
+ *   <tr><td>consumer</td><td>host-pid-random</td><td>this instance's consumer name, unique per process by default</td></tr>
+ *   <tr><td>resultsKeyTemplate</td><td>{@value #DEFAULT_RESULTS_KEY_TEMPLATE}</td><td>results stream per conversation; {@code {stream_id}} is replaced</td></tr>
+ *   <tr><td>resultsMaxLen</td><td>{@value #DEFAULT_RESULTS_MAX_LEN}</td><td>approximate ({@code MAXLEN ~}) trim of a results stream; 0 keeps everything</td></tr>
+ *   <tr><td>deadLetterStream</td><td>{@value #DEFAULT_DEAD_LETTER_STREAM}</td><td>where poison events go, with a reason</td></tr>
+ *   <tr><td>deadLetterMaxLen</td><td>{@value #DEFAULT_DEAD_LETTER_MAX_LEN}</td><td>approximate trim of the dead-letter stream; 0 keeps everything</td></tr>
+ *   <tr><td>batchSize</td><td>{@value #DEFAULT_BATCH_SIZE}</td><td>largest {@code XREADGROUP COUNT} (never above the executor's demand)</td></tr>
+ *   <tr><td>blockTimeout</td><td>1 s</td><td>{@code XREADGROUP BLOCK}; also bounds how long a shutdown waits for the read in progress</td></tr>
+ *   <tr><td>claimMinIdle</td><td>30 s</td><td>entries pending this long with another consumer are taken over ({@code XAUTOCLAIM})</td></tr>
+ *   <tr><td>claimInterval</td><td>5 s</td><td>how often the claim loop runs (it also refreshes the gauges)</td></tr>
+ *   <tr><td>claimBatch</td><td>{@value #DEFAULT_CLAIM_BATCH}</td><td>{@code XAUTOCLAIM COUNT}</td></tr>
+ *   <tr><td>doneMarkerPrefix</td><td>{@value #DEFAULT_DONE_MARKER_PREFIX}</td><td>finished-turn marker key: prefix + stream_id + {@code :} + turn_id</td></tr>
+ *   <tr><td>doneMarkerTtl</td><td>1 h</td><td>how long a finished-turn marker lives; {@link Duration#ZERO} turns markers off</td></tr>
+ *   <tr><td>maxEventBytes</td><td>1 MiB</td><td>larger entries are dead-lettered by the bus without being decoded</td></tr>
+ *   <tr><td>shutdownTimeout</td><td>30 s</td><td>how long {@code closeGracefully} waits for delivered turns to be acknowledged</td></tr>
+ * </table>
+ *
+ * @param callsStream the stream turns arrive on
+ * @param group the consumer group
+ * @param consumer this instance's consumer name
+ * @param resultsKeyTemplate key of a conversation's results stream, with {@code {stream_id}}
+ * @param resultsMaxLen approximate length bound of a results stream, 0 for none
+ * @param deadLetterStream the dead-letter stream
+ * @param deadLetterMaxLen approximate length bound of the dead-letter stream, 0 for none
+ * @param batchSize largest read batch
+ * @param blockTimeout how long one read blocks
+ * @param claimMinIdle idle time after which a pending entry is taken over
+ * @param claimInterval period of the claim loop
+ * @param claimBatch entries taken over per claim round
+ * @param doneMarkerPrefix prefix of finished-turn markers
+ * @param doneMarkerTtl lifetime of finished-turn markers, zero for no markers
+ * @param maxEventBytes largest accepted entry
+ * @param shutdownTimeout bound of a graceful shutdown's wait for acknowledgements
+ */
+public record RedisStreamsConfig(
+        String callsStream,
+        String group,
+        String consumer,
+        String resultsKeyTemplate,
+        long resultsMaxLen,
+        String deadLetterStream,
+        long deadLetterMaxLen,
+        int batchSize,
+        Duration blockTimeout,
+        Duration claimMinIdle,
+        Duration claimInterval,
+        int claimBatch,
+        String doneMarkerPrefix,
+        Duration doneMarkerTtl,
+        int maxEventBytes,
+        Duration shutdownTimeout) {
+
+    public static final String DEFAULT_CALLS_STREAM = "toolbus:calls";
+    public static final String DEFAULT_GROUP = "toolbus";
+    public static final String STREAM_ID_PLACEHOLDER = "{stream_id}";
+    public static final String DEFAULT_RESULTS_KEY_TEMPLATE = "toolbus:results:" + STREAM_ID_PLACEHOLDER;
+    public static final long DEFAULT_RESULTS_MAX_LEN = 10_000;
+    public static final String DEFAULT_DEAD_LETTER_STREAM = "toolbus:dead";
+    public static final long DEFAULT_DEAD_LETTER_MAX_LEN = 100_000;
+    public static final int DEFAULT_BATCH_SIZE = 128;
+    public static final Duration DEFAULT_BLOCK_TIMEOUT = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_CLAIM_MIN_IDLE = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_CLAIM_INTERVAL = Duration.ofSeconds(5);
+    public static final int DEFAULT_CLAIM_BATCH = 100;
+    public static final String DEFAULT_DONE_MARKER_PREFIX = "toolbus:done:";
+    public static final Duration DEFAULT_DONE_MARKER_TTL = Duration.ofHours(1);
+    public static final int DEFAULT_MAX_EVENT_BYTES = EventCodec.DEFAULT_MAX_EVENT_BYTES;
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
+    public RedisStreamsConfig {
+        requireText(callsStream, "callsStream");
+        requireText(group, "group");
+        requireText(consumer, "consumer");
+        requireTemplate(resultsKeyTemplate);
+        requireText(deadLetterStream, "deadLetterStream");
+        requireText(doneMarkerPrefix, "doneMarkerPrefix");
+        requireArgument(resultsMaxLen >= 0, "resultsMaxLen must not be negative");
+        requireArgument(deadLetterMaxLen >= 0, "deadLetterMaxLen must not be negative");
+        requireArgument(batchSize >= 1 && batchSize <= 10_000, "batchSize must be in 1..10000");
+        requirePositive(blockTimeout, "blockTimeout");
+        requirePositive(claimMinIdle, "claimMinIdle");
+        requirePositive(claimInterval, "claimInterval");
+        requireArgument(claimBatch >= 1 && claimBatch <= 10_000, "claimBatch must be in 1..10000");
+        Objects.requireNonNull(doneMarkerTtl, "doneMarkerTtl");
+        requireArgument(!doneMarkerTtl.isNegative(), "doneMarkerTtl must not be negative");
+        requireArgument(maxEventBytes >= 1024, "maxEventBytes must be at least 1024");
+        Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
+        requireArgument(!shutdownTimeout.isNegative(), "shutdownTimeout must not be negative");
+        requireArgument(!callsStream.equals(deadLetterStream), "deadLetterStream must differ from callsStream");
+    }
+
+    /** The defaults (with a fresh unique consumer name). */
+    public static RedisStreamsConfig defaults() {
+        return builder().build();
+    }
+
+    /** A builder with the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder initialised from these settings. */
+    public Builder toBuilder() {
+        return new Builder()
+                .callsStream(callsStream).group(group).consumer(consumer)
+                .resultsKeyTemplate(resultsKeyTemplate).resultsMaxLen(resultsMaxLen)
+                .deadLetterStream(deadLetterStream).deadLetterMaxLen(deadLetterMaxLen)
+                .batchSize(batchSize).blockTimeout(blockTimeout)
+                .claimMinIdle(claimMinIdle).claimInterval(claimInterval).claimBatch(claimBatch)
+                .doneMarkerPrefix(doneMarkerPrefix).doneMarkerTtl(doneMarkerTtl)
+                .maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout);
+    }
+
+    /** The results stream of a conversation. */
+    public String resultsKey(String streamId) {
+        return resultsKeyTemplate.replace(STREAM_ID_PLACEHOLDER, streamId);
+    }
+
+    /** The finished-turn marker of a turn. */
+    public String doneMarkerKey(String streamId, String turnId) {
+        return doneMarkerPrefix + streamId + ":" + turnId;
+    }
+
+    /** Whether finished-turn markers are written and checked. */
+    public boolean doneMarkersEnabled() {
+        return !doneMarkerTtl.isZero();
+    }
+
+    /** A consumer name unique to this process: host, pid and a random suffix. */
+    public static String uniqueConsumerName() {
+        String runtime = ManagementFactory.getRuntimeMXBean().getName(); // pid@host
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        int at = runtime.indexOf('@');
+        String name = at > 0 ? runtime.substring(at + 1) + "-" + runtime.substring(0, at) : runtime;
+        return name + "-" + suffix;
+    }
+
+    private static void requireText(String value, String name) {
+        requireArgument(value != null && !value.isBlank(), name + " must be a non-empty string");
+    }
+
+    private static void requireTemplate(String template) {
+        requireText(template, "resultsKeyTemplate");
+        requireArgument(template.contains(STREAM_ID_PLACEHOLDER),
+                "resultsKeyTemplate must contain " + STREAM_ID_PLACEHOLDER + ", got '" + template + "'");
+    }
+
+    private static void requirePositive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        requireArgument(!d.isNegative() && !d.isZero(), name + " must be positive, got " + d);
+    }
+
+    private static void requireArgument(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** Builder of {@link RedisStreamsConfig}; each setter validates its value at once. */
+    public static final class Builder {
+        private String callsStream = DEFAULT_CALLS_STREAM;
+        private String group = DEFAULT_GROUP;
+        private String consumer;
+        private String resultsKeyTemplate = DEFAULT_RESULTS_KEY_TEMPLATE;
+        private long resultsMaxLen = DEFAULT_RESULTS_MAX_LEN;
+        private String deadLetterStream = DEFAULT_DEAD_LETTER_STREAM;
+        private long deadLetterMaxLen = DEFAULT_DEAD_LETTER_MAX_LEN;
+        private int batchSize = DEFAULT_BATCH_SIZE;
+        private Duration blockTimeout = DEFAULT_BLOCK_TIMEOUT;
+        private Duration claimMinIdle = DEFAULT_CLAIM_MIN_IDLE;
+        private Duration claimInterval = DEFAULT_CLAIM_INTERVAL;
+        private int claimBatch = DEFAULT_CLAIM_BATCH;
+        private String doneMarkerPrefix = DEFAULT_DONE_MARKER_PREFIX;
+        private Duration doneMarkerTtl = DEFAULT_DONE_MARKER_TTL;
+        private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
+        private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+
+        private Builder() {
+        }
+
+        public Builder callsStream(String key) {
+            requireText(key, "callsStream");
+            this.callsStream = key;
+            return this;
+        }
+
+        public Builder group(String group) {
+            requireText(group, "group");
+            this.group = group;
+            return this;
+        }
+
+        /** This instance's consumer name. Two live instances must never share one. */
+        public Builder consumer(String name) {
+            requireText(name, "consumer");
+            this.consumer = name;
+            return this;
+        }
+
+        /** Key of a conversation's results stream; must contain {@code {stream_id}}. */
+        public Builder resultsKeyTemplate(String template) {
+            requireTemplate(template);
+            this.resultsKeyTemplate = template;
+            return this;
+        }
+
+        public Builder resultsMaxLen(long maxLen) {
+            requireArgument(maxLen >= 0, "resultsMaxLen must not be negative, got " + maxLen);
+            this.resultsMaxLen = maxLen;
+            return this;
+        }
+
+        public Builder deadLetterStream(String key) {
+            requireText(key, "deadLetterStream");
+            this.deadLetterStream = key;
+            return this;
+        }
+
+        public Builder deadLetterMaxLen(long maxLen) {
+            requireArgument(maxLen >= 0, "deadLetterMaxLen must not be negative, got " + maxLen);
+            this.deadLetterMaxLen = maxLen;
+            return this;
+        }
+
+        public Builder batchSize(int n) {
+            requireArgument(n >= 1 && n <= 10_000, "batchSize must be in 1..10000, got " + n);
+            this.batchSize = n;
+            return this;
+        }
+
+        public Builder blockTimeout(Duration d) {
+            requirePositive(d, "blockTimeout");
+            this.blockTimeout = d;
+            return this;
+        }
+
+        public Builder claimMinIdle(Duration d) {
+            requirePositive(d, "claimMinIdle");
+            this.claimMinIdle = d;
+            return this;
+        }
+
+        public Builder claimInterval(Duration d) {
+            requirePositive(d, "claimInterval");
+            this.claimInterval = d;
+            return this;
+        }
+
+        public Builder claimBatch(int n) {
+            requireArgument(n >= 1 && n <= 10_000, "claimBatch must be in 1..10000, got " + n);
+            this.claimBatch = n;
+            return this;
+        }
+
+        public Builder doneMarkerPrefix(String prefix) {
+            requireText(prefix, "doneMarkerPrefix");
+            this.doneMarkerPrefix = prefix;
+            return this;
+        }
+
+        /** Lifetime of finished-turn markers; {@link Duration#ZERO} disables them. */
+        public Builder doneMarkerTtl(Duration ttl) {
+            Objects.requireNonNull(ttl, "doneMarkerTtl");
+            requireArgument(!ttl.isNegative(), "doneMarkerTtl must not be negative, got " + ttl);
+            this.doneMarkerTtl = ttl;
+            return this;
+        }
+
+        public Builder maxEventBytes(int n) {
+            requireArgument(n >= 1024, "maxEventBytes must be at least 1024, got " + n);
+            this.maxEventBytes = n;
+            return this;
+        }
+
+        public Builder shutdownTimeout(Duration d) {
+            Objects.requireNonNull(d, "shutdownTimeout");
+            requireArgument(!d.isNegative(), "shutdownTimeout must not be negative, got " + d);
+            this.shutdownTimeout = d;
+            return this;
+        }
+
+        /** Builds the settings; cross-field rules are checked here. */
+        public RedisStreamsConfig build() {
+            return new RedisStreamsConfig(callsStream, group, consumer != null ? consumer : uniqueConsumerName(),
+                    resultsKeyTemplate, resultsMaxLen, deadLetterStream, deadLetterMaxLen, batchSize, blockTimeout,
+                    claimMinIdle, claimInterval, claimBatch, doneMarkerPrefix, doneMarkerTtl, maxEventBytes,
+                    shutdownTimeout);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.toolbus.bus.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class RedisStreamsConfigTest {
+
+    @Test
+    void defaults_matchTheDesign() {
+        RedisStreamsConfig c = RedisStreamsConfig.defaults();
+        assertThat(c.callsStream()).isEqualTo("toolbus:calls");
+        assertThat(c.group()).isEqualTo("toolbus");
+        assertThat(c.resultsKey("qq:group:1")).isEqualTo("toolbus:results:qq:group:1");
+        assertThat(c.deadLetterStream()).isEqualTo("toolbus:dead");
+        assertThat(c.claimMinIdle()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.doneMarkerKey("s", "t")).isEqualTo("toolbus:done:s:t");
+        assertThat(c.doneMarkersEnabled()).isTrue();
+    }
+
+    @Test
+    void consumerName_isUniquePerBuild() {
+        assertThat(RedisStreamsConfig.defaults().consumer()).isNotEqualTo(RedisStreamsConfig.defaults().consumer());
+    }
+
+    @Test
+    void setters_rejectBadValuesNamingTheSetting() {
+        var b = RedisStreamsConfig.builder();
+        assertThatThrownBy(() -> b.batchSize(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("batchSize");
+        assertThatThrownBy(() -> b.resultsKeyTemplate("results")).hasMessageContaining("{stream_id}");
+        assertThatThrownBy(() -> b.claimMinIdle(Duration.ZERO)).hasMessageContaining("claimMinIdle");
+        assertThatThrownBy(() -> b.resultsMaxLen(-1)).hasMessageContaining("resultsMaxLen");
+        assertThatThrownBy(() -> b.group(" ")).hasMessageContaining("group");
+        assertThatThrownBy(() -> b.maxEventBytes(10)).hasMessageContaining("maxEventBytes");
+    }
+
+    @Test
+    void build_rejectsADeadLetterStreamEqualToTheCallsStream() {
+        assertThatThrownBy(() -> RedisStreamsConfig.builder().callsStream("x").deadLetterStream("x").build())
+                .hasMessageContaining("deadLetterStream");
+    }
+
+    @Test
+    void toBuilder_roundTrips() {
+        RedisStreamsConfig c = RedisStreamsConfig.builder().consumer("n1").batchSize(7).build();
+        assertThat(c.toBuilder().build()).isEqualTo(c);
+    }
+
+    @Test
+    void eventKeys_readTopLevelIdsOnly() {
+        byte[] json = "{\"calls\":[{\"stream_id\":\"inner\"}],\"stream_id\":\"s1\",\"turn_id\":\"t1\"}".getBytes();
+        assertThat(EventKeys.read(json)).isEqualTo(new EventKeys("s1", "t1"));
+        assertThat(EventKeys.read("not json".getBytes())).isEqualTo(EventKeys.NONE);
+        assertThat(EventKeys.read("{\"stream_id\":\"s\",\"x\":\"unterminated".getBytes()).streamId()).isEqualTo("s");
+    }
+}

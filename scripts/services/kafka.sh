@@ -1,0 +1,128 @@
+# Kafka for the tests: a single-node KRaft broker (broker and controller in one JVM) run from the
+# Maven Central jars of org.apache.kafka:kafka_2.13 (scripts/kafka/pom.xml), cached under
+# .tools/kafka/<version>/libs. Starts on free loopback ports, waits until the broker is up, and exports
+#   TOOLBUS_KAFKA_BOOTSTRAP  127.0.0.1:PORT
+#   TOOLBUS_KAFKA_RESTART    a script that stops the broker (SIGTERM) and starts it again on the same ports and data
+# Sourced by scripts/lib/services.sh, which calls start_kafka / stop_kafka.
+
+TB_KAFKA_VERSION=4.4.0
+
+_tb_kafka_root() {
+  if [ -n "${TOOLBUS_ROOT:-}" ]; then echo "$TOOLBUS_ROOT"; else (cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd); fi
+}
+
+_tb_kafka_free_port() {
+  local p i
+  for i in $(seq 1 50); do
+    p=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
+  done
+  echo "no free port found" >&2
+  return 1
+}
+
+# Copies the broker's runtime jars once (Maven's local repository makes later copies cheap).
+_tb_kafka_libs() {
+  local root libs
+  root=$(_tb_kafka_root)
+  libs="$root/.tools/kafka/$TB_KAFKA_VERSION/libs"
+  if [ ! -f "$libs/.complete" ]; then
+    echo "[services] copying Kafka $TB_KAFKA_VERSION jars into $libs" >&2
+    rm -rf "$libs" && mkdir -p "$libs"
+    (cd "$root/scripts/kafka" && mvn -B -q -ntp -Dstyle.color=never dependency:copy-dependencies \
+        -DoutputDirectory="$libs" -DincludeScope=runtime -Dkafka.version="$TB_KAFKA_VERSION") >&2 || return 1
+    touch "$libs/.complete"
+  fi
+  echo "$libs"
+}
+
+start_kafka() {
+  local root libs run port cport
+  root=$(_tb_kafka_root)
+  libs=$(_tb_kafka_libs) || { echo "[services] Kafka jars could not be fetched" >&2; return 1; }
+  mkdir -p "$root/.run"
+  run=$(mktemp -d "$root/.run/kafka.XXXXXX")
+  port=$(_tb_kafka_free_port) || return 1
+  cport=$(_tb_kafka_free_port) || return 1
+  while [ "$cport" = "$port" ]; do cport=$(_tb_kafka_free_port) || return 1; done
+  cat > "$run/server.properties" <<EOP
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$cport
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport
+advertised.listeners=PLAINTEXT://127.0.0.1:$port
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=$run/data
+num.partitions=4
+auto.create.topics.enable=false
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=4
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+group.min.session.timeout.ms=2000
+EOP
+  cat > "$run/log4j2.properties" <<EOP
+status = warn
+appender.file.type = File
+appender.file.name = file
+appender.file.fileName = $run/server.log
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = info
+rootLogger.appenderRef.file.ref = file
+EOP
+  local cp="$libs/*"
+  local jvm="-Xms256m -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dlog4j2.configurationFile=$run/log4j2.properties"
+  local id
+  id=$(java -cp "$cp" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -1)
+  # shellcheck disable=SC2086
+  java $jvm -cp "$cp" kafka.tools.StorageTool format -t "$id" -c "$run/server.properties" >"$run/format.log" 2>&1 \
+    || { echo "[services] Kafka storage format failed: $run/format.log" >&2; return 1; }
+  cat > "$run/start.sh" <<EOS
+#!/usr/bin/env bash
+# Starts the broker in the background and waits until it reports that it started.
+: > "$run/server.log"
+nohup java $jvm -cp '$cp' kafka.Kafka "$run/server.properties" >"$run/stdout.log" 2>&1 &
+echo \$! > "$run/kafka.pid"
+for i in \$(seq 1 600); do
+  grep -q 'Kafka Server started' "$run/server.log" 2>/dev/null && exit 0
+  kill -0 "\$(cat "$run/kafka.pid")" 2>/dev/null || { echo "Kafka exited; see $run/server.log" >&2; exit 1; }
+  sleep 0.1
+done
+echo "Kafka did not start within 60 s; see $run/server.log" >&2
+exit 1
+EOS
+  cat > "$run/stop.sh" <<EOS
+#!/usr/bin/env bash
+pid=\$(cat "$run/kafka.pid" 2>/dev/null) || exit 0
+kill "\$pid" 2>/dev/null || exit 0
+for i in \$(seq 1 300); do kill -0 "\$pid" 2>/dev/null || exit 0; sleep 0.1; done
+kill -9 "\$pid" 2>/dev/null || true
+EOS
+  cat > "$run/restart.sh" <<EOS
+#!/usr/bin/env bash
+# Stops the broker (SIGTERM) and starts it again on the same ports and data.
+bash "$run/stop.sh" && bash "$run/start.sh"
+EOS
+  chmod +x "$run"/*.sh
+  if ! bash "$run/start.sh"; then
+    bash "$run/stop.sh"
+    return 1
+  fi
+  export TOOLBUS_KAFKA_BOOTSTRAP="127.0.0.1:$port"
+  export TOOLBUS_KAFKA_RESTART="$run/restart.sh"
+  _TB_KAFKA_RUN="$run"
+  echo "[services] kafka on $TOOLBUS_KAFKA_BOOTSTRAP ($run)" >&2
+}
+
+stop_kafka() {
+  [ -n "${_TB_KAFKA_RUN:-}" ] || return 0
+  bash "$_TB_KAFKA_RUN/stop.sh" || true
+  rm -rf "$_TB_KAFKA_RUN"
+  unset TOOLBUS_KAFKA_BOOTSTRAP TOOLBUS_KAFKA_RESTART _TB_KAFKA_RUN
+}

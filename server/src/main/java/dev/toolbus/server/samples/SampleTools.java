@@ -1,0 +1,87 @@
+package dev.toolbus.server.samples;
+
+import dev.toolbus.tool.ContentItem;
+import dev.toolbus.tool.Param;
+import dev.toolbus.tool.Tool;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSpec;
+import dev.toolbus.tool.Tools;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The sample tools of the demo, the {@code --sample-tools} sidecar and the tests: {@code echo},
+ * {@code add}, {@code sleep}, {@code fail} and {@code draw}. None of them blocks a thread.
+ */
+public final class SampleTools {
+
+    /** A valid 1x1 PNG (one teal pixel), the image {@code draw} returns. */
+    public static final String PNG_BASE64 =
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGPQqr8CAAJUAX5aQspHAAAAAElFTkSuQmCC";
+
+    private static final byte[] PNG = Base64.getDecoder().decode(PNG_BASE64);
+
+    private final Scheduler timer;
+
+    /** Sample tools whose {@code sleep} waits on {@link Schedulers#parallel()}. */
+    public SampleTools() {
+        this(Schedulers.parallel());
+    }
+
+    /**
+     * Sample tools whose {@code sleep} waits on the given scheduler (a virtual-time scheduler in tests).
+     */
+    public SampleTools(Scheduler timer) {
+        this.timer = Objects.requireNonNull(timer, "timer");
+    }
+
+    /** The tools of this object, read from their annotations. */
+    public List<ToolSpec> specs() {
+        return Tools.fromObject(this);
+    }
+
+    /** A copy of the PNG {@code draw} returns. */
+    public static byte[] png() {
+        return PNG.clone();
+    }
+
+    @Tool(name = "echo", description = "Returns the text it is given.", blocking = false)
+    public String echo(@Param(description = "The text to return.") String text) {
+        return text;
+    }
+
+    @Tool(name = "add", description = "Adds two integers and returns their sum as {\"sum\": n}.", blocking = false)
+    public Map<String, Object> add(@Param(description = "The first addend.") long a,
+                                   @Param(description = "The second addend.") long b) {
+        return Map.of("sum", Math.addExact(a, b));
+    }
+
+    @Tool(name = "sleep", description = "Waits the given number of milliseconds, then answers.", blocking = false)
+    public Mono<ToolResult> sleep(@Param(description = "How long to wait, in milliseconds.") long ms) {
+        if (ms < 0) {
+            return Mono.just(ToolResult.error("ms must not be negative, got " + ms));
+        }
+        return Mono.delay(Duration.ofMillis(ms), timer).map(tick -> ToolResult.text("slept " + ms));
+    }
+
+    @Tool(name = "fail", description = "Always fails with the given message (for testing error paths).",
+            blocking = false)
+    public String fail(@Param(description = "The message of the failure.") String message) {
+        throw new IllegalStateException(message);
+    }
+
+    @Tool(name = "draw", description = "Draws a picture of the label and returns it as a PNG image.",
+            blocking = false)
+    public ToolResult draw(@Param(description = "What to draw.") String label) {
+        return ToolResult.builder()
+                .content("drew " + label)
+                .item(ContentItem.image(PNG, "image/png"))
+                .build();
+    }
+}

@@ -1,0 +1,104 @@
+package dev.toolbus.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.tool.DescriptionLocale;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class CommandLineTest {
+
+    private final StringWriter err = new StringWriter();
+
+    private CommandLine cli() {
+        CommandLine cl = ToolbusCli.commandLine();
+        cl.setErr(new PrintWriter(err, true));
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        return cl;
+    }
+
+    private static ServeCommand serve(String... args) {
+        CommandLine cl = ToolbusCli.commandLine();
+        CommandLine.ParseResult parsed = cl.parseArgs(args);
+        return (ServeCommand) parsed.subcommand().commandSpec().userObject();
+    }
+
+    @Test
+    void serve_flags_mapToExecutionSettings() {
+        ServeCommand serve = serve("serve", "--bus", "stdio", "--sample-tools", "--max-parallel", "7",
+                "--timeout-ms", "2500", "--retry-on-error", "--max-retries", "4", "--cache-ttl-ms", "0",
+                "--locale", "zh", "--max-event-bytes", "4096");
+
+        ExecutionSettings s = serve.execution.settings();
+
+        assertThat(serve.bus.scheme()).isEqualTo("stdio");
+        assertThat(serve.sampleTools).isTrue();
+        assertThat(serve.maxEventBytes).isEqualTo(4096);
+        assertThat(s.maxParallel()).isEqualTo(7);
+        assertThat(s.timeout()).isEqualTo(Duration.ofMillis(2500));
+        assertThat(s.retryOnError()).isTrue();
+        assertThat(s.maxRetries()).isEqualTo(4);
+        assertThat(s.cacheTtl()).isEqualTo(Duration.ZERO);
+        assertThat(s.locale()).isEqualTo(DescriptionLocale.ZH);
+        assertThat(s.warnings()).isEmpty();
+    }
+
+    @Test
+    void serve_noFlags_giveTheDefaultSettings() {
+        ExecutionSettings s = serve("serve").execution.settings();
+
+        assertThat(s).usingRecursiveComparison().isEqualTo(ExecutionSettings.defaults());
+    }
+
+    @Test
+    void serve_outOfRangeFlags_fallBackWithWarnings() {
+        ExecutionSettings s = serve("serve", "--max-parallel", "99", "--timeout-ms", "10", "--max-retries", "x",
+                "--locale", "fr").execution.settings();
+
+        assertThat(s.maxParallel()).isEqualTo(20);
+        assertThat(s.timeout()).isEqualTo(Duration.ofMillis(1000));
+        assertThat(s.maxRetries()).isEqualTo(ExecutionSettings.DEFAULT_MAX_RETRIES);
+        assertThat(s.locale()).isEqualTo(DescriptionLocale.EN);
+        assertThat(s.warnings()).hasSize(4);
+    }
+
+    @Test
+    void serve_retryOnErrorFalse_isAccepted() {
+        assertThat(serve("serve", "--retry-on-error=false").execution.settings().retryOnError()).isFalse();
+    }
+
+    @Test
+    void serve_unknownBus_exitsWith2AndSaysWhy() {
+        assertThat(cli().execute("serve", "--bus", "nats://localhost")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown bus 'nats://localhost' (supported: stdio, redis://HOST:PORT, kafka://HOST:PORT)");
+    }
+
+    @Test
+    void serve_brokerBusWithoutAddress_exitsWith2() {
+        assertThat(cli().execute("serve", "--bus", "redis://")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown bus 'redis://'");
+        assertThat(cli().execute("serve", "--bus", "kafka://")).isEqualTo(2);
+    }
+
+    @Test
+    void serve_tooSmallMaxEventBytes_exitsWith2() {
+        assertThat(cli().execute("serve", "--max-event-bytes", "10")).isEqualTo(2);
+        assertThat(err.toString()).contains("--max-event-bytes must be at least 1024");
+    }
+
+    @Test
+    void logLevel_isValidatedCaseInsensitively() {
+        assertThat(serve("serve", "--log-level", "DEBUG").bus).isNotNull();
+        assertThat(cli().execute("--log-level", "loud", "demo")).isEqualTo(2);
+    }
+
+    @Test
+    void noCommand_exitsWith2() {
+        assertThat(cli().execute()).isEqualTo(2);
+        assertThat(err.toString()).contains("missing command");
+    }
+}

@@ -1,0 +1,143 @@
+package dev.toolbus.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The toolbus runnable jar as a real child process: lines to its stdin, its stdout collected as
+ * lines, its stderr kept in a file under target/it-logs for diagnosis.
+ */
+final class ToolbusProcess implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Process process;
+    private final OutputStream stdin;
+    private final List<String> stdout = new CopyOnWriteArrayList<>();
+    private final Thread pump;
+    private final Path stderr;
+
+    private ToolbusProcess(Process process, Path stderr) {
+        this.process = process;
+        this.stdin = process.getOutputStream();
+        this.stderr = stderr;
+        this.pump = new Thread(this::pumpStdout, "toolbus-it-stdout");
+        this.pump.setDaemon(true);
+        this.pump.start();
+    }
+
+    /** Starts {@code java -jar toolbus-server.jar args…}. */
+    static ToolbusProcess start(String name, String... args) throws IOException {
+        String jar = System.getProperty("toolbus.jar", "target/toolbus-server.jar");
+        if (!Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException("runnable jar " + jar + " is missing: run mvn verify (package builds it)");
+        }
+        Path logs = Files.createDirectories(Path.of("target", "it-logs"));
+        Path stderr = logs.resolve(name + ".stderr.log");
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-jar");
+        command.add(jar);
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+        return new ToolbusProcess(p, stderr);
+    }
+
+    /** Writes one line (a newline is added) and flushes. */
+    ToolbusProcess send(String line) {
+        return sendRaw((line + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    ToolbusProcess sendRaw(byte[] bytes) {
+        try {
+            stdin.write(bytes);
+            stdin.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** Closes stdin: the sidecar's end of input. */
+    ToolbusProcess closeInput() {
+        try {
+            stdin.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** Sends SIGTERM (a graceful stop). */
+    ToolbusProcess terminate() {
+        process.destroy();
+        return this;
+    }
+
+    /** Waits for the exit and the last stdout line; returns the exit code. */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("toolbus did not exit within " + timeout + "; stderr:\n" + stderr());
+        }
+        pump.join(timeout.toMillis());
+        return process.exitValue();
+    }
+
+    /** Stdout lines so far. */
+    List<String> lines() {
+        return List.copyOf(stdout);
+    }
+
+    /** Stdout lines so far, parsed as JSON. */
+    List<JsonNode> events() {
+        List<JsonNode> events = new ArrayList<>();
+        for (String line : stdout) {
+            try {
+                events.add(JSON.readTree(line));
+            } catch (IOException e) {
+                throw new AssertionError("stdout line is not JSON: " + line, e);
+            }
+        }
+        return events;
+    }
+
+    String stderr() {
+        try {
+            return Files.readString(stderr, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no stderr: " + e + ")";
+        }
+    }
+
+    private void pumpStdout() {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                stdout.add(line);
+            }
+        } catch (IOException e) {
+            // the process ended
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,408 @@
+package dev.toolbus.plugins.stdio;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.protocol.Json;
+import dev.toolbus.tool.ToolDefinition;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+
+/**
+ * One running plugin process: its stdin writer thread, its stdout and stderr reader threads, and the
+ * requests waiting for an answer. It never restarts itself; when it breaks (exit, overlong line,
+ * unwritable input) it tells its {@link Listener}, which stops it and starts another one later.
+ */
+final class PluginProcess {
+
+    /** Told when the process can no longer serve calls. */
+    interface Listener {
+        void broken(PluginProcess process, String reason);
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(PluginProcess.class);
+    /** How long after an exit the stdout reader gets to deliver the last answers before calls fail. */
+    private static final long EXIT_SETTLE_MS = 500;
+    /** How long to wait for killed processes to be gone. */
+    private static final long KILL_WAIT_MS = 5000;
+
+    private final PluginManifest manifest;
+    private final Process process;
+    private final Listener listener;
+    private final OutputStream stdin;
+    private final ExecutorService writer;
+    private final Logger stderrLog;
+    private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+    private final AtomicLong ids = new AtomicLong();
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final AtomicBoolean reported = new AtomicBoolean();
+    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+    private volatile String stopReason = "";
+    private volatile List<ToolDefinition> tools = List.of();
+
+    private record Pending(long id, MonoSink<JsonNode> sink) {
+    }
+
+    private PluginProcess(PluginManifest manifest, Process process, Listener listener) {
+        this.manifest = manifest;
+        this.process = process;
+        this.listener = listener;
+        this.stdin = new BufferedOutputStream(process.getOutputStream(), 8192);
+        String prefix = "toolbus-plugin-" + manifest.id() + "-" + process.pid();
+        this.writer = Executors.newSingleThreadExecutor(r -> daemon(r, prefix + "-stdin"));
+        this.stderrLog = LoggerFactory.getLogger("dev.toolbus.plugins.stdio.plugin." + manifest.id());
+    }
+
+    /**
+     * Starts the process and its reader threads (blocking: fork and exec).
+     *
+     * @throws StdioPluginException when the command cannot be started
+     */
+    static PluginProcess spawn(PluginManifest m, Listener listener) {
+        ProcessBuilder pb = new ProcessBuilder(m.commandLine()).directory(m.directory().toFile());
+        pb.environment().putAll(m.env());
+        pb.environment().put("TOOLBUS_PLUGIN_ID", m.id());
+        Process proc;
+        try {
+            proc = pb.start();
+        } catch (IOException e) {
+            throw new StdioPluginException("cannot start plugin '" + m.id() + "' (" + String.join(" ", m.commandLine())
+                    + "): " + e.getMessage(), e);
+        }
+        PluginProcess p = new PluginProcess(m, proc, listener);
+        String prefix = "toolbus-plugin-" + m.id() + "-" + proc.pid();
+        daemon(p::readStdout, prefix + "-stdout").start();
+        daemon(p::readStderr, prefix + "-stderr").start();
+        proc.onExit().thenRunAsync(p::exited, CompletableFuture.delayedExecutor(EXIT_SETTLE_MS, TimeUnit.MILLISECONDS));
+        log.debug("plugin {} started as pid {}", m.id(), proc.pid());
+        return p;
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** Whether calls may be sent: not stopping and still alive. */
+    boolean isUsable() {
+        return !stopping.get() && process.isAlive();
+    }
+
+    boolean isStopping() {
+        return stopping.get();
+    }
+
+    List<ToolDefinition> tools() {
+        return tools;
+    }
+
+    /** Completes when the process and every descendant seen at stop time are gone. */
+    CompletableFuture<Void> terminated() {
+        return terminated;
+    }
+
+    /** Sends {@code activate} and reads the declared tools. */
+    Mono<List<ToolDefinition>> activate() {
+        long ms = manifest.activationTimeout().toMillis();
+        return request("activate", Wire.activateParams(manifest.id()))
+                .timeout(manifest.activationTimeout(), Mono.error(() -> new StdioPluginException(
+                        "plugin '" + manifest.id() + "' did not answer activate within " + ms + " ms")))
+                .map(answer -> {
+                    String error = Wire.error(answer);
+                    if (error != null) {
+                        throw new StdioPluginException("plugin '" + manifest.id() + "' refused to activate: " + error);
+                    }
+                    List<ToolDefinition> defs = Wire.tools(manifest, answer);
+                    this.tools = defs;
+                    return defs;
+                });
+    }
+
+    /**
+     * Writes one request and waits for its answer. Cancelling the returned Mono forgets the request
+     * (the caller decides whether the process must go).
+     */
+    Mono<JsonNode> request(String method, ObjectNode params) {
+        return Mono.create(sink -> {
+            long id = ids.incrementAndGet();
+            Pending p = new Pending(id, sink);
+            pending.put(id, p);
+            sink.onCancel(() -> pending.remove(id));
+            if (stopping.get()) {
+                fail(p, stopReason);
+                return;
+            }
+            byte[] line;
+            try {
+                line = encode(Wire.request(id, method, params));
+            } catch (JsonProcessingException e) {
+                fail(p, "cannot encode the request to plugin '" + manifest.id() + "': " + e.getOriginalMessage());
+                return;
+            }
+            try {
+                writer.execute(() -> write(line, p));
+            } catch (RejectedExecutionException e) {
+                fail(p, stopReason.isEmpty() ? "plugin '" + manifest.id() + "' is stopped" : stopReason);
+            }
+        });
+    }
+
+    private void write(byte[] line, Pending p) {
+        try {
+            stdin.write(line);
+            stdin.flush();
+        } catch (IOException e) {
+            if (!stopping.get()) {
+                String reason = "cannot write to plugin '" + manifest.id() + "': " + e.getMessage();
+                fail(p, reason);
+                reportBroken(reason);
+            }
+        }
+    }
+
+    private static byte[] encode(ObjectNode request) throws JsonProcessingException {
+        byte[] json = Json.mapper().writeValueAsBytes(request);
+        byte[] line = java.util.Arrays.copyOf(json, json.length + 1);
+        line[json.length] = '\n';
+        return line;
+    }
+
+    private void fail(Pending p, String reason) {
+        if (pending.remove(p.id(), p)) {
+            p.sink().error(new StdioPluginException(reason));
+        }
+    }
+
+    private void failAll(String reason) {
+        for (Pending p : List.copyOf(pending.values())) {
+            fail(p, reason);
+        }
+    }
+
+    // ---- reading ----
+
+    private void readStdout() {
+        LineReader reader = new LineReader(process.getInputStream(), manifest.maxLineBytes());
+        try {
+            LineReader.Line line;
+            while ((line = reader.next(false)) != null) {
+                if (line.overlong()) {
+                    reportBroken("plugin '" + manifest.id() + "' wrote a line longer than "
+                            + manifest.maxLineBytes() + " bytes");
+                    return;
+                }
+                dispatch(line.text());
+            }
+        } catch (IOException e) {
+            if (!stopping.get()) {
+                log.debug("plugin {}: reading stdout failed: {}", manifest.id(), e.toString());
+            }
+        } catch (RuntimeException e) {
+            log.error("plugin {}: stdout reader failed", manifest.id(), e);
+        }
+        if (!stopping.get()) {
+            reportBroken(exitReason(true));
+        }
+    }
+
+    private void readStderr() {
+        LineReader reader = new LineReader(process.getErrorStream(), manifest.maxLineBytes());
+        try {
+            LineReader.Line line;
+            while ((line = reader.next(true)) != null) {
+                stderrLog.info("[{}] {}{}", manifest.id(), line.text(), line.overlong() ? " …(line cut)" : "");
+            }
+        } catch (IOException e) {
+            log.trace("plugin {}: stderr closed: {}", manifest.id(), e.toString());
+        }
+    }
+
+    private void exited() {
+        if (!stopping.get()) {
+            reportBroken(exitReason(false));
+        }
+    }
+
+    private void reportBroken(String reason) {
+        if (!stopping.get() && reported.compareAndSet(false, true)) {
+            listener.broken(this, reason);
+        }
+    }
+
+    private String exitReason(boolean outputClosed) {
+        boolean exited;
+        try {
+            exited = process.waitFor(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            exited = !process.isAlive();
+        }
+        if (exited) {
+            return "plugin '" + manifest.id() + "' exited with code " + process.exitValue();
+        }
+        return outputClosed ? "plugin '" + manifest.id() + "' closed its output" : "plugin '" + manifest.id() + "' exited";
+    }
+
+    private void dispatch(String text) {
+        if (text.isBlank()) {
+            return;
+        }
+        JsonNode n;
+        try {
+            n = Json.mapper().readTree(text);
+        } catch (JsonProcessingException e) {
+            log.warn("plugin {} wrote a line that is not JSON (ignored; log to stderr instead): {}",
+                    manifest.id(), Wire.abbreviate(text, 200));
+            return;
+        }
+        if (n == null || n.isMissingNode()) {
+            return;
+        }
+        Long id = n.isObject() ? Wire.id(n) : null;
+        Pending target = id != null ? pending.get(id) : null;
+        if (target == null) {
+            if (id != null && id != -1L && !n.has("method")) {
+                log.debug("plugin {} answered request {}, which no longer waits", manifest.id(), id);
+                return;
+            }
+            if (n.isObject() && Wire.isInbound(n)) {
+                log.debug("plugin {} sent '{}', which this host does not handle", manifest.id(), n.path("method").asText());
+                return;
+            }
+            target = onlyPending();
+            if (target == null) {
+                log.warn("plugin {} wrote an answer that matches no waiting call ({} waiting): {}",
+                        manifest.id(), pending.size(), Wire.abbreviate(text, 200));
+                return;
+            }
+        }
+        if (!pending.remove(target.id(), target)) {
+            return;
+        }
+        if (!n.isObject()) {
+            target.sink().error(new StdioPluginException("plugin '" + manifest.id()
+                    + "' answered with JSON that is not an object: " + Wire.abbreviate(text, 200)));
+            return;
+        }
+        target.sink().success(n);
+    }
+
+    private Pending onlyPending() {
+        Iterator<Pending> it = pending.values().iterator();
+        if (!it.hasNext()) {
+            return null;
+        }
+        Pending p = it.next();
+        return it.hasNext() ? null : p;
+    }
+
+    // ---- stopping ----
+
+    /**
+     * Stops the process once: fails waiting requests with {@code reason}, sends {@code deactivate} and
+     * closes stdin (when {@code graceful}), waits up to the grace period, then kills whatever is left of
+     * the process tree. Repeated calls return the same future.
+     */
+    CompletableFuture<Void> stop(String reason, boolean graceful) {
+        if (!stopping.compareAndSet(false, true)) {
+            return terminated;
+        }
+        stopReason = reason;
+        failAll(reason);
+        List<ProcessHandle> tree = descendants();
+        long graceMs = graceful && process.isAlive() ? manifest.stopGrace().toMillis() : 0;
+        if (graceMs > 0) {
+            try {
+                byte[] line = encode(Wire.request(ids.incrementAndGet(), "deactivate", null));
+                writer.execute(() -> {
+                    try {
+                        stdin.write(line);
+                        stdin.flush();
+                        stdin.close();
+                    } catch (IOException ignored) {
+                        // it is going away anyway
+                    }
+                });
+            } catch (JsonProcessingException | RejectedExecutionException ignored) {
+                // nothing to tell it
+            }
+        }
+        process.onExit().thenApply(p -> Boolean.TRUE)
+                .completeOnTimeout(Boolean.FALSE, graceMs, TimeUnit.MILLISECONDS)
+                .whenComplete((exitedInTime, err) -> {
+                    if (graceMs > 0 && !Boolean.TRUE.equals(exitedInTime)) {
+                        log.info("plugin {} (pid {}) did not exit within {} ms; killing it", manifest.id(), pid(), graceMs);
+                    }
+                    List<CompletableFuture<?>> gone = kill(tree);
+                    writer.shutdownNow();
+                    CompletableFuture.allOf(gone.toArray(CompletableFuture[]::new))
+                            .orTimeout(KILL_WAIT_MS, TimeUnit.MILLISECONDS)
+                            .whenComplete((x, e) -> {
+                                if (e != null && e.getCause() instanceof TimeoutException) {
+                                    log.warn("plugin {} (pid {}): some processes did not exit after the kill", manifest.id(), pid());
+                                }
+                                terminated.complete(null);
+                            });
+                });
+        return terminated;
+    }
+
+    /** Kills the process tree at once (JVM shutdown). */
+    void killNow() {
+        stopping.set(true);
+        kill(descendants());
+    }
+
+    private List<ProcessHandle> descendants() {
+        try {
+            return process.descendants().toList();
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    private List<CompletableFuture<?>> kill(List<ProcessHandle> seenBefore) {
+        List<ProcessHandle> all = new ArrayList<>(seenBefore);
+        all.addAll(descendants());
+        List<CompletableFuture<?>> gone = new ArrayList<>();
+        for (ProcessHandle h : all) {
+            if (h.isAlive()) {
+                h.destroyForcibly();
+                gone.add(h.onExit());
+            }
+        }
+        if (process.isAlive()) {
+            process.destroyForcibly();
+        }
+        gone.add(process.onExit());
+        return gone;
+    }
+
+    @Override
+    public String toString() {
+        return "plugin " + manifest.id() + " (pid " + process.pid() + ")";
+    }
+}

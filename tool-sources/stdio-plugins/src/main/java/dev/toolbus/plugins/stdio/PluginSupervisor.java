@@ -1,0 +1,276 @@
+package dev.toolbus.plugins.stdio;
+
+import dev.toolbus.tool.ToolContext;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Keeps one plugin running: starts its process on demand (one start at a time, later callers join
+ * it), serializes calls unless the plugin is concurrent, stops the process when a call is abandoned
+ * in flight or the process breaks, and delays the next start by an exponential, capped backoff.
+ */
+final class PluginSupervisor implements PluginProcess.Listener {
+
+    private static final Logger log = LoggerFactory.getLogger(PluginSupervisor.class);
+
+    private final PluginManifest manifest;
+    private final CallGate gate;
+    private final Object lock = new Object();
+    private final Set<PluginProcess> live = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger failures = new AtomicInteger();
+    private final AtomicInteger starts = new AtomicInteger();
+    private volatile long lastFailureNanos;
+    private volatile PluginProcess current;
+    private volatile boolean closed;
+    private volatile List<ToolDefinition> definitions = List.of();
+    private volatile boolean toolsKnown;
+    private Sinks.One<PluginProcess> starting;
+    private Disposable launching;
+
+    PluginSupervisor(PluginManifest manifest) {
+        this.manifest = Objects.requireNonNull(manifest, "manifest");
+        this.gate = manifest.concurrent() ? null : new CallGate(1);
+    }
+
+    PluginManifest manifest() {
+        return manifest;
+    }
+
+    /** Starts the process the first time and returns its tools. */
+    Mono<List<ToolDefinition>> activate() {
+        return process().map(p -> definitions);
+    }
+
+    /** The tools as runnable specs; each call goes to this plugin's current process. */
+    List<ToolSpec> specs() {
+        List<ToolSpec> out = new ArrayList<>();
+        for (ToolDefinition def : definitions) {
+            String name = def.name();
+            out.add(new ToolSpec(def, (args, ctx) -> call(name, args.json(), ctx)));
+        }
+        return out;
+    }
+
+    /**
+     * Runs one {@code execute_tool}. A plugin {@code error} answer is an error result; a crash, a
+     * protocol break or a failed restart is a {@link StdioPluginException}. Cancelling the Mono while
+     * the plugin works on the request stops the process.
+     */
+    Mono<ToolResult> call(String toolName, String inputJson, ToolContext ctx) {
+        Supplier<Mono<ToolResult>> body = () -> process().flatMap(p ->
+                p.request("execute_tool", Wire.executeParams(toolName, inputJson, ctx))
+                        .doOnCancel(() -> abandoned(p, toolName))
+                        .map(answer -> {
+                            failures.set(0);
+                            return Wire.toResult(answer);
+                        }));
+        return gate == null ? Mono.defer(body) : gate.run(body);
+    }
+
+    /** The usable process, or a start (after the backoff) that every caller meanwhile shares. */
+    Mono<PluginProcess> process() {
+        PluginProcess p = current;
+        if (p != null && !closed && p.isUsable()) {
+            return Mono.just(p);
+        }
+        Sinks.One<PluginProcess> sink;
+        Duration delay = null;
+        synchronized (lock) {
+            if (closed) {
+                return Mono.error(closedError());
+            }
+            p = current;
+            if (p != null && p.isUsable()) {
+                return Mono.just(p);
+            }
+            if (starting == null) {
+                starting = Sinks.one();
+                delay = backoff();
+            }
+            sink = starting;
+        }
+        if (delay != null) {
+            launch(sink, delay);
+        }
+        return sink.asMono();
+    }
+
+    private void launch(Sinks.One<PluginProcess> sink, Duration delay) {
+        if (!delay.isZero()) {
+            log.info("plugin {}: restarting in {} ms", manifest.id(), delay.toMillis());
+        }
+        Mono<Long> wait = delay.isZero() ? Mono.just(0L) : Mono.delay(delay);
+        Disposable d = wait
+                .then(Mono.fromCallable(this::spawn).subscribeOn(Schedulers.boundedElastic()))
+                .flatMap(p -> p.activate()
+                        .onErrorResume(e -> Mono.fromFuture(p.stop(String.valueOf(e.getMessage()), false), true)
+                                .then(Mono.error(e)))
+                        .thenReturn(p))
+                .subscribe(p -> started(sink, p), e -> startFailed(sink, e));
+        synchronized (lock) {
+            if (starting == sink) {
+                launching = d;
+            }
+        }
+    }
+
+    private PluginProcess spawn() {
+        if (closed) {
+            throw closedError();
+        }
+        PluginProcess p = PluginProcess.spawn(manifest, this);
+        synchronized (lock) {
+            if (closed) {
+                p.stop("plugin host is closed", false);
+                throw closedError();
+            }
+            live.add(p);
+        }
+        p.terminated().whenComplete((x, e) -> live.remove(p));
+        starts.incrementAndGet();
+        return p;
+    }
+
+    private void started(Sinks.One<PluginProcess> sink, PluginProcess p) {
+        synchronized (lock) {
+            starting = null;
+            launching = null;
+            if (!closed) {
+                current = p;
+            }
+        }
+        if (closed) {
+            p.stop("plugin host is closed", true);
+            sink.tryEmitError(closedError());
+            return;
+        }
+        List<ToolDefinition> had = definitions;
+        if (!toolsKnown) {
+            definitions = p.tools();
+            toolsKnown = true;
+        } else if (!names(had).equals(names(p.tools()))) {
+            log.warn("plugin {} declared different tools after a restart ({} instead of {}); the first set stays registered",
+                    manifest.id(), names(p.tools()), names(had));
+        }
+        log.info("plugin {} active (pid {}, {} tools)", manifest.id(), p.pid(), p.tools().size());
+        sink.tryEmitValue(p);
+    }
+
+    private void startFailed(Sinks.One<PluginProcess> sink, Throwable e) {
+        synchronized (lock) {
+            starting = null;
+            launching = null;
+        }
+        recordFailure();
+        StdioPluginException error = e instanceof StdioPluginException se ? se
+                : new StdioPluginException("plugin '" + manifest.id() + "' could not be started: " + e, e);
+        log.warn("plugin {} failed to start: {}", manifest.id(), error.getMessage());
+        sink.tryEmitError(error);
+    }
+
+    private static List<String> names(List<ToolDefinition> defs) {
+        return defs.stream().map(ToolDefinition::name).toList();
+    }
+
+    /** The delay before the next start: none after success, then base·2^(n-1) capped, minus the time already waited. */
+    private Duration backoff() {
+        int n = failures.get();
+        if (n == 0) {
+            return Duration.ZERO;
+        }
+        long base = manifest.restartBackoff().toMillis();
+        long cap = manifest.restartBackoffMax().toMillis();
+        long wanted = n >= 31 ? cap : Math.min(cap, base << Math.min(n - 1, 30));
+        long waited = (System.nanoTime() - lastFailureNanos) / 1_000_000L;
+        return Duration.ofMillis(Math.max(0, Math.min(wanted, cap) - waited));
+    }
+
+    private void recordFailure() {
+        lastFailureNanos = System.nanoTime();
+        failures.incrementAndGet();
+    }
+
+    private void abandoned(PluginProcess p, String toolName) {
+        log.warn("plugin {}: call of {} was cancelled or timed out while the plugin worked on it; stopping pid {}",
+                manifest.id(), toolName, p.pid());
+        retire(p, "plugin '" + manifest.id() + "' was stopped: a call of " + toolName + " timed out or was cancelled");
+    }
+
+    @Override
+    public void broken(PluginProcess p, String reason) {
+        log.warn("plugin {} (pid {}) broke: {}", manifest.id(), p.pid(), reason);
+        retire(p, reason);
+    }
+
+    private void retire(PluginProcess p, String reason) {
+        if (p.isStopping()) {
+            return;
+        }
+        recordFailure();
+        synchronized (lock) {
+            if (current == p) {
+                current = null;
+            }
+        }
+        p.stop(reason, true);
+    }
+
+    /** What {@code plugins()} reports. */
+    StdioPluginStatus status() {
+        PluginProcess p = current;
+        boolean running = p != null && p.isUsable();
+        return new StdioPluginStatus(manifest.id(), running, running ? p.pid() : -1, starts.get(), failures.get(),
+                names(definitions), live.stream().map(PluginProcess::pid).sorted().toList());
+    }
+
+    /** Stops every process of this plugin (deactivate, grace, kill) and refuses further calls. */
+    Mono<Void> closeGracefully() {
+        return Mono.defer(() -> {
+            Sinks.One<PluginProcess> s;
+            Disposable d;
+            synchronized (lock) {
+                closed = true;
+                current = null;
+                s = starting;
+                d = launching;
+                starting = null;
+                launching = null;
+            }
+            if (d != null) {
+                d.dispose();
+            }
+            if (s != null) {
+                s.tryEmitError(closedError());
+            }
+            return Flux.fromIterable(List.copyOf(live))
+                    .flatMap(p -> Mono.fromFuture(p.stop("plugin host is closed", true), true))
+                    .then();
+        });
+    }
+
+    /** Kills every process at once (JVM shutdown hook). */
+    void killNow() {
+        closed = true;
+        live.forEach(PluginProcess::killNow);
+    }
+
+    private StdioPluginException closedError() {
+        return new StdioPluginException("plugin '" + manifest.id() + "' is closed");
+    }
+}

@@ -1,0 +1,23 @@
+package dev.toolbus.plugins.stdio;
+
+import java.util.List;
+
+/**
+ * A snapshot of one stdio plugin.
+ *
+ * @param id the plugin id
+ * @param running whether a process is up and taking calls
+ * @param pid the pid of that process, or -1
+ * @param starts how many processes were started so far
+ * @param failures failures since the last answered call (timeouts, crashes, failed starts); drives the backoff
+ * @param tools the names of its tools
+ * @param livePids every process of this plugin not yet gone, including ones being stopped
+ */
+public record StdioPluginStatus(
+        String id, boolean running, long pid, int starts, int failures, List<String> tools, List<Long> livePids) {
+
+    public StdioPluginStatus {
+        tools = List.copyOf(tools);
+        livePids = List.copyOf(livePids);
+    }
+}
