@@ -22,6 +22,7 @@ final class ArgumentRules {
     private final Map<String, String[]> types = new HashMap<>();
     private final Map<String, List<JsonNode>> enums = new HashMap<>();
     private final Set<String> declared = new HashSet<>();
+    private final boolean declaresContext;
 
     private ArgumentRules(ToolDefinition def) {
         JsonNode schema = def.inputSchema();
@@ -32,6 +33,11 @@ final class ArgumentRules {
             }
         }
         this.required = req.toArray(String[]::new);
+        boolean ctx = false;
+        for (String f : new String[] {"stream_id", "chat_id", "user_id", "group_id", "platform"}) {
+            ctx |= schema.path("properties").has(f);
+        }
+        this.declaresContext = ctx;
         Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -55,6 +61,11 @@ final class ArgumentRules {
 
     static ArgumentRules of(ToolDefinition def) {
         return new ArgumentRules(def);
+    }
+
+    /** Whether the schema declares any field the context fills ({@code stream_id}, {@code user_id}, …). */
+    boolean declaresContextFields() {
+        return declaresContext;
     }
 
     /** Whether the schema declares this property. */

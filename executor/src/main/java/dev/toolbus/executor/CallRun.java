@@ -62,7 +62,7 @@ final class CallRun {
         this.turn = turn;
         this.index = index;
         this.call = call;
-        this.startNanos = p.nanoClock.getAsLong();
+        this.startNanos = turn.startNanos;
     }
 
     void start() {
@@ -289,6 +289,7 @@ final class CallRun {
             }
         }
         SplitResult split = p.splitter.split(call.toolCallId(), call.name(), result);
+        long now = p.nanoClock.getAsLong();
         ToolCallsEvent t = turn.turn;
         ErrorInfo error = null;
         String content = split.content();
@@ -313,36 +314,47 @@ final class CallRun {
         ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
                 content, error != null, error, data, result.metadata(),
                 error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of(),
-                cached ? 0 : attempts, cached, elapsedMs());
-        complete(def.name(), error == null ? "ok" : outcomeTag(error.code()), event, messages);
+                cached ? 0 : attempts, cached, (now - startNanos) / 1_000_000);
+        complete(def.name(), error == null ? OK : outcomeTag(error.code()), event, messages, now);
     }
 
     private void fail(String toolTag, ErrorCode code, String message) {
+        long now = p.nanoClock.getAsLong();
         ToolCallsEvent t = turn.turn;
         ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
-                message, true, new ErrorInfo(code, message), null, null, null, attempts, false, elapsedMs());
-        complete(toolTag, outcomeTag(code), event, List.of());
+                message, true, new ErrorInfo(code, message), null, null, null, attempts, false,
+                (now - startNanos) / 1_000_000);
+        complete(toolTag, outcomeTag(code), event, List.of(), now);
     }
 
-    private void complete(String toolTag, String outcome, ToolResultEvent event, List<UserMessageEvent> messages) {
+    private void complete(String toolTag, String outcome, ToolResultEvent event, List<UserMessageEvent> messages,
+                          long now) {
         if (done) {
             return;
         }
         done = true;
-        long nanos = p.nanoClock.getAsLong() - startNanos;
+        long nanos = now - startNanos;
         p.metrics.call(toolTag, outcome, nanos);
         ToolCallsEvent t = turn.turn;
         p.callLog.add(new CallRecord(Instant.ofEpochMilli(p.timer.now(TimeUnit.MILLISECONDS)), call.name(),
                 t.streamId(), t.turnId(), call.toolCallId(), t.context().userId(), outcome, nanos / 1_000_000,
                 event.attempts(), event.cached()));
-        turn.complete(index, event, messages);
+        turn.complete(index, event, messages, now);
     }
 
-    private long elapsedMs() {
-        return (p.nanoClock.getAsLong() - startNanos) / 1_000_000;
+    private static final String OK = "ok";
+    private static final String[] TAGS = tags();
+
+    private static String[] tags() {
+        ErrorCode[] codes = ErrorCode.values();
+        String[] out = new String[codes.length];
+        for (ErrorCode c : codes) {
+            out[c.ordinal()] = c.name().toLowerCase(java.util.Locale.ROOT);
+        }
+        return out;
     }
 
     private static String outcomeTag(ErrorCode code) {
-        return code.name().toLowerCase(java.util.Locale.ROOT);
+        return TAGS[code.ordinal()];
     }
 }

@@ -18,6 +18,9 @@ final class ContextFields {
 
     /** Returns the arguments to run with: {@code args} itself when nothing changes, else a filled copy. */
     static ObjectNode fill(ObjectNode args, ArgumentRules rules, String streamId, CallContext ctx) {
+        if (!rules.declaresContextFields() && !args.has("stream_id") && !args.has("chat_id")) {
+            return args;
+        }
         ObjectNode out = args;
         out = overwrite(out, args, rules, "stream_id", streamId);
         out = overwrite(out, args, rules, "chat_id", streamId);

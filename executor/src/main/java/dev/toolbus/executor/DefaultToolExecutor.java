@@ -23,14 +23,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
@@ -69,37 +67,32 @@ final class DefaultToolExecutor implements ToolExecutor {
 
     @Override
     public Flux<OutboundEvent> execute(ToolCallsEvent turn) {
-        return Flux.create(sink -> {
-            if (!enter()) {
-                rejectTurn(turn).forEach(sink::next);
-                sink.complete();
-                return;
-            }
-            AtomicBoolean released = new AtomicBoolean();
-            Runnable release = () -> {
-                if (released.compareAndSet(false, true)) {
-                    lanes.release(turn.streamId());
-                    leave();
-                }
-            };
-            TurnRun run = new TurnRun(turn, pipeline, new TurnRun.Sink() {
-                @Override
-                public void next(OutboundEvent event) {
-                    sink.next(event);
-                }
+        return new TurnPublisher(this, turn);
+    }
 
-                @Override
-                public void complete() {
-                    sink.complete();
-                    release.run();
-                }
-            });
-            sink.onCancel(() -> {
-                run.cancel();
-                release.run();
-            });
-            lanes.submit(turn.streamId(), run::start);
-        }, FluxSink.OverflowStrategy.BUFFER);
+    /**
+     * A turn writing to the sink. When the executor is closing, the turn is marked rejected:
+     * {@link #submit} then answers every call {@code REJECTED} instead of running it.
+     */
+    TurnRun newTurn(ToolCallsEvent turn, TurnRun.Sink sink) {
+        if (!enter()) {
+            return new TurnRun(turn, pipeline, sink, null);
+        }
+        String streamId = turn.streamId();
+        return new TurnRun(turn, pipeline, sink, () -> {
+            lanes.release(streamId);
+            leave();
+        });
+    }
+
+    /** Queues the turn on its stream's lane (or answers it at once when it was rejected). */
+    void submit(TurnRun run, TurnRun.Sink sink) {
+        if (run.rejected()) {
+            rejectTurn(run.turn).forEach(sink::next);
+            sink.complete();
+            return;
+        }
+        lanes.submit(run.turn.streamId(), run::start);
     }
 
     @Override
@@ -138,13 +131,10 @@ final class DefaultToolExecutor implements ToolExecutor {
 
     /** Runs a turn for a bus: events collected, handed to {@code publish}, the lane held until it completes. */
     Mono<Void> runForBus(ToolCallsEvent turn, java.util.function.Function<List<OutboundEvent>, Mono<Void>> publish) {
-        return Mono.create(done -> {
-            if (!enter()) {
-                publish.apply(rejectTurn(turn)).subscribe(null, done::error, done::success);
-                return;
-            }
+        return Mono.create(result -> {
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
-            TurnRun run = new TurnRun(turn, pipeline, new TurnRun.Sink() {
+            TurnRun[] run = new TurnRun[1];
+            TurnRun.Sink sink = new TurnRun.Sink() {
                 @Override
                 public void next(OutboundEvent event) {
                     events.add(event);
@@ -158,13 +148,11 @@ final class DefaultToolExecutor implements ToolExecutor {
                     } catch (RuntimeException e) {
                         published = Mono.error(e);
                     }
-                    published.doFinally(s -> {
-                        lanes.release(turn.streamId());
-                        leave();
-                    }).subscribe(null, done::error, done::success);
+                    published.doFinally(s -> run[0].done()).subscribe(null, result::error, result::success);
                 }
-            });
-            lanes.submit(turn.streamId(), run::start);
+            };
+            run[0] = newTurn(turn, sink);
+            submit(run[0], sink);
         });
     }
 

@@ -6,7 +6,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The global bound on running handlers: a FIFO of waiting tasks and a fixed number of slots. A task
  * runs while holding a slot and must call {@link #release()} exactly once. The drain loop is
- * serialized and iterative, so a chain of synchronously completing tasks never deepens the stack.
+ * serialized and iterative, so a chain of synchronously completing tasks never deepens the stack; when
+ * nobody waits and a slot is free, a task runs at once without being queued.
  */
 final class Slots {
 
@@ -22,16 +23,25 @@ final class Slots {
     }
 
     /**
-     * Queues a task to run once a slot is free.
+     * Runs the task once a slot is free (now, if one is).
      *
      * @return {@code false} when {@code maxQueued} tasks are already waiting (the task is not queued)
      */
     boolean submit(Runnable task, int maxQueued) {
-        if (queued.incrementAndGet() > maxQueued) {
-            queued.decrementAndGet();
+        if (wip.compareAndSet(0, 1)) {
+            boolean accepted = true;
+            if (waiting.isEmpty() && free.get() > 0) {
+                free.decrementAndGet();
+                task.run();
+            } else {
+                accepted = enqueue(task, maxQueued);
+            }
+            drainLoop();
+            return accepted;
+        }
+        if (!enqueue(task, maxQueued)) {
             return false;
         }
-        waiting.offer(task);
         drain();
         return true;
     }
@@ -52,10 +62,23 @@ final class Slots {
         return queued.get();
     }
 
-    private void drain() {
-        if (wip.getAndIncrement() != 0) {
-            return;
+    private boolean enqueue(Runnable task, int maxQueued) {
+        if (queued.incrementAndGet() > maxQueued) {
+            queued.decrementAndGet();
+            return false;
         }
+        waiting.offer(task);
+        return true;
+    }
+
+    private void drain() {
+        if (wip.getAndIncrement() == 0) {
+            drainLoop();
+        }
+    }
+
+    /** Runs waiting tasks while slots are free; the caller holds the drain (wip > 0). */
+    private void drainLoop() {
         int missed = 1;
         for (;;) {
             while (free.get() > 0) {

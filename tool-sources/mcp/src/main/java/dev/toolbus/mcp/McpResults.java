@@ -1,0 +1,125 @@
+package dev.toolbus.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolbus.protocol.ContentPart;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.protocol.UserMessageEvent;
+import dev.toolbus.tool.ContentItem;
+import dev.toolbus.tool.ToolResult;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Conversions between MCP tool results and toolbus results and events. */
+final class McpResults {
+
+    private McpResults() {
+    }
+
+    /**
+     * An MCP result as a toolbus result: text content joined into the tool text; images, audio,
+     * resource links and embedded resources as media items (so the executor splits them into
+     * follow-up messages); {@code isError} as an error result; {@code structuredContent} as data.
+     */
+    static ToolResult toToolResult(String server, String tool, McpSchema.CallToolResult r, ObjectMapper mapper) {
+        StringBuilder text = new StringBuilder();
+        List<ContentItem> items = new ArrayList<>();
+        List<McpSchema.Content> content = r.content() == null ? List.of() : r.content();
+        for (McpSchema.Content c : content) {
+            if (c instanceof McpSchema.TextContent t) {
+                if (t.text() != null && !t.text().isEmpty()) {
+                    if (text.length() > 0) {
+                        text.append('\n');
+                    }
+                    text.append(t.text());
+                }
+            } else if (c instanceof McpSchema.ImageContent i) {
+                items.add(new ContentItem("image", "", i.data(), i.mimeType(), "", "", "", null));
+            } else if (c instanceof McpSchema.AudioContent a) {
+                items.add(new ContentItem("audio", "", a.data(), a.mimeType(), "", "", "", null));
+            } else if (c instanceof McpSchema.ResourceLink l) {
+                Map<String, Object> meta = new LinkedHashMap<>();
+                if (l.title() != null) {
+                    meta.put("title", l.title());
+                }
+                if (l.size() != null) {
+                    meta.put("size", l.size());
+                }
+                items.add(new ContentItem("resource_link", "", "", l.mimeType(), l.uri(), l.name(), l.description(), meta));
+            } else if (c instanceof McpSchema.EmbeddedResource e) {
+                items.add(resource(e.resource()));
+            }
+        }
+        ToolResult.Builder b = ToolResult.builder().content(text.toString()).items(items).metadata("mcp_server", server);
+        if (r.structuredContent() != null) {
+            b.data(mapper.valueToTree(r.structuredContent()));
+        }
+        if (Boolean.TRUE.equals(r.isError())) {
+            b.error(text.length() > 0 ? text.toString() : "MCP tool '" + tool + "' on server '" + server + "' reported an error");
+        }
+        return b.build();
+    }
+
+    private static ContentItem resource(McpSchema.ResourceContents rc) {
+        if (rc instanceof McpSchema.TextResourceContents t) {
+            return new ContentItem("resource", t.text(), "", t.mimeType(), t.uri(), name(t.uri()), "", null);
+        }
+        if (rc instanceof McpSchema.BlobResourceContents b) {
+            return new ContentItem("resource", "", b.blob(), b.mimeType(), b.uri(), name(b.uri()), "", null);
+        }
+        return new ContentItem("resource", "", "", rc == null ? "" : rc.mimeType(), rc == null ? "" : rc.uri(), "", "", null);
+    }
+
+    private static String name(String uri) {
+        if (uri == null) {
+            return "";
+        }
+        int slash = uri.lastIndexOf('/');
+        return slash >= 0 && slash < uri.length() - 1 ? uri.substring(slash + 1) : "";
+    }
+
+    /**
+     * The events of a one-call turn as an MCP result: the tool text as text content, each image of
+     * the media follow-ups as image content (audio the executor's events carry as their text header
+     * only), {@code is_error} as {@code isError}, object {@code data} as structured content.
+     */
+    static McpSchema.CallToolResult toCallToolResult(List<OutboundEvent> events, ObjectMapper mapper) {
+        ToolResultEvent result = null;
+        List<McpSchema.Content> media = new ArrayList<>();
+        for (OutboundEvent e : events) {
+            if (e instanceof ToolResultEvent r && result == null) {
+                result = r;
+            } else if (e instanceof UserMessageEvent m) {
+                for (ContentPart p : m.content()) {
+                    if ("image".equals(p.type()) && p.data() != null) {
+                        media.add(McpSchema.ImageContent.builder(p.data(), p.mimeType()).build());
+                    } else if ("audio".equals(p.type()) && p.data() != null) {
+                        media.add(McpSchema.AudioContent.builder(p.data(), p.mimeType()).build());
+                    }
+                }
+            }
+        }
+        if (result == null) {
+            return McpSchema.CallToolResult.builder().addTextContent("the call produced no result").isError(true).build();
+        }
+        String text = result.content();
+        if (text.isEmpty() && result.error() != null) {
+            text = result.error().message();
+        }
+        McpSchema.CallToolResult.Builder b = McpSchema.CallToolResult.builder().addTextContent(text);
+        media.forEach(b::addContent);
+        b.isError(result.isError());
+        Object data = result.data();
+        if (data instanceof Map<?, ?> || data instanceof JsonNode n && n.isObject()) {
+            b.structuredContent(mapper.convertValue(data, Map.class));
+        }
+        if (result.error() != null) {
+            b.meta(Map.of("dev.toolbus/error_code", result.error().code().name()));
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,274 @@
+package dev.toolbus.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.protocol.CallContext;
+import dev.toolbus.protocol.ListToolsEvent;
+import dev.toolbus.protocol.ToolCall;
+import dev.toolbus.protocol.ToolCallsEvent;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpStatelessAsyncServer;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStatelessServerTransport;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * Serves the tools of a toolbus executor to MCP clients, over stdio or streamable HTTP.
+ *
+ * <p>The tools are those a configured session may see: {@code executor.listTools} in the MCP format
+ * for the {@link Builder#context(CallContext) context} and {@link Builder#streamId(String) stream id}
+ * given here, read when a transport starts. Each {@code tools/call} runs through the executor as a
+ * turn of one call, so timeouts, the cache, the policy, metrics and the call log apply. The
+ * turn's events become the MCP result: the tool text as text content, each image follow-up as image
+ * content, {@code is_error} as {@code isError}, object {@code data} as structured content, and the
+ * error code in {@code _meta["dev.toolbus/error_code"]}. A client's {@code notifications/cancelled}
+ * (or, over HTTP, a dropped connection) cancels the executor's call.
+ *
+ * <pre>{@code
+ * McpToolServer server = McpToolServer.builder(executor)
+ *     .context(new CallContext("u1", null, "mcp", "member", null, null, null, null, null))
+ *     .build();
+ * server.serveStdio(System.in, System.out).block();          // until stdin ends
+ * McpHttpServer http = server.startHttp("127.0.0.1", 3001).block();
+ * }</pre>
+ *
+ * <p><b>Ordering.</b> By default every call uses the one stream id, so calls run one after the other
+ * in arrival order (as the turns of one conversation do) and share the stream's cache scope. With
+ * {@link Builder#parallelCalls(boolean) parallelCalls(true)} each call gets its own stream id
+ * ({@code <streamId>#<n>}) and calls run concurrently, at the price of a per-call cache scope for
+ * tools that are not globally cached.
+ *
+ * <p>Both transports sit on the MCP Java SDK's stateless server ({@code McpStatelessAsyncServer}): this
+ * server sends no requests or notifications of its own, so no session state is needed beyond the HTTP
+ * session id that scopes cancellations. Tools added to the executor later are served by transports
+ * started later.
+ */
+public final class McpToolServer {
+
+    private static final Logger log = LoggerFactory.getLogger(McpToolServer.class);
+
+    private final ToolExecutor executor;
+    private final CallContext context;
+    private final String streamId;
+    private final String name;
+    private final String version;
+    private final String instructions;
+    private final boolean parallelCalls;
+    private final int maxMessageBytes;
+    private final Set<String> allowedOrigins;
+    private final String httpPath;
+    private final ObjectMapper mapper;
+    private final McpJsonMapper json;
+    private final AtomicLong seq = new AtomicLong();
+
+    private McpToolServer(Builder b) {
+        this.executor = b.executor;
+        this.context = b.context;
+        this.streamId = b.streamId;
+        this.name = b.name;
+        this.version = b.version;
+        this.instructions = b.instructions;
+        this.parallelCalls = b.parallelCalls;
+        this.maxMessageBytes = b.maxMessageBytes;
+        this.allowedOrigins = Set.copyOf(b.allowedOrigins);
+        this.httpPath = b.httpPath;
+        this.mapper = b.objectMapper;
+        this.json = new JacksonMcpJsonMapper(mapper);
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @param executor the executor that runs the calls
+     */
+    public static Builder builder(ToolExecutor executor) {
+        return new Builder(executor);
+    }
+
+    /** The MCP tool definitions this server offers now. */
+    public List<McpSchema.Tool> tools() {
+        List<McpSchema.Tool> out = new ArrayList<>();
+        for (JsonNode t : executor.listTools(new ListToolsEvent(streamId, "", context, ListToolsEvent.Format.MCP)).tools()) {
+            String toolName = t.path("name").asText();
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> schema = mapper.convertValue(t.path("inputSchema"), LinkedHashMap.class);
+                out.add(McpSchema.Tool.builder(toolName).description(t.path("description").asText(""))
+                        .inputSchema(schema).build());
+            } catch (IllegalArgumentException e) {
+                log.warn("tool '{}' is not served over MCP: {}", toolName, e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Serves MCP over a pair of streams (normally {@code System.in} and {@code System.out}): one
+     * JSON-RPC message per line. Nothing else may write to the output stream.
+     *
+     * @return completes when the input ends (the client went away)
+     */
+    public Mono<Void> serveStdio(InputStream in, OutputStream out) {
+        Objects.requireNonNull(in, "in");
+        Objects.requireNonNull(out, "out");
+        return Mono.defer(() -> {
+            StdioServerTransport transport = new StdioServerTransport(in, out, json, maxMessageBytes);
+            McpStatelessAsyncServer server = sdkServer(transport);
+            return transport.run().then(Mono.defer(server::closeGracefully)).onErrorResume(e -> Mono.empty());
+        });
+    }
+
+    /**
+     * Serves MCP over streamable HTTP at {@code http://host:port/<path>} (path {@code /mcp} unless set).
+     *
+     * @param host the address to bind; keep a loopback address unless a proxy guards it
+     * @param port the port, or 0 for a free one
+     * @return the running endpoint
+     */
+    public Mono<McpHttpServer> startHttp(String host, int port) {
+        Objects.requireNonNull(host, "host");
+        return Mono.defer(() -> {
+            NettyHttpServerTransport transport = new NettyHttpServerTransport(json, httpPath, maxMessageBytes,
+                    allowedOrigins, 10_000);
+            McpStatelessAsyncServer server = sdkServer(transport);
+            return transport.bind(host, port).map(s -> new McpHttpServer(s, httpPath, server));
+        });
+    }
+
+    private McpStatelessAsyncServer sdkServer(McpStatelessServerTransport transport) {
+        List<McpStatelessServerFeatures.AsyncToolSpecification> specs = new ArrayList<>();
+        for (McpSchema.Tool tool : tools()) {
+            specs.add(McpStatelessServerFeatures.AsyncToolSpecification.builder().tool(tool)
+                    .callHandler(this::call).build());
+        }
+        McpServer.StatelessAsyncSpecification spec = McpServer.async(transport)
+                .serverInfo(name, version)
+                .jsonMapper(json)
+                .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
+                .validateToolInputs(false) // the executor validates, so its metrics and call log see bad input too
+                .strictToolNameValidation(false)
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .tools(specs);
+        if (!instructions.isEmpty()) {
+            spec.instructions(instructions);
+        }
+        return spec.build();
+    }
+
+    private Mono<McpSchema.CallToolResult> call(McpTransportContext ctx, McpSchema.CallToolRequest request) {
+        long n = seq.incrementAndGet();
+        String stream = parallelCalls ? streamId + "#" + n : streamId;
+        ObjectNode args = request.arguments() == null ? mapper.createObjectNode() : mapper.valueToTree(request.arguments());
+        ToolCallsEvent turn = new ToolCallsEvent(stream, "mcp-turn-" + n,
+                List.of(ToolCall.of("mcp_call_" + n, request.name(), args)), context, null);
+        return executor.execute(turn).collectList().map(events -> McpResults.toCallToolResult(events, mapper));
+    }
+
+    /** Builder of {@link McpToolServer}. */
+    public static final class Builder {
+        private final ToolExecutor executor;
+        private CallContext context = CallContext.EMPTY;
+        private String streamId = "mcp";
+        private String name = "toolbus";
+        private String version = McpToolSource.VERSION;
+        private String instructions = "";
+        private boolean parallelCalls;
+        private int maxMessageBytes = 4 * 1024 * 1024;
+        private final Set<String> allowedOrigins = new LinkedHashSet<>();
+        private String httpPath = "/mcp";
+        private ObjectMapper objectMapper = new ObjectMapper();
+
+        private Builder(ToolExecutor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+        }
+
+        /** Who the MCP client is, for the policy and the tools' context (default: empty). */
+        public Builder context(CallContext context) {
+            this.context = Objects.requireNonNull(context, "context");
+            return this;
+        }
+
+        /** The stream id of the calls (default {@code mcp}). */
+        public Builder streamId(String streamId) {
+            Objects.requireNonNull(streamId, "streamId");
+            if (streamId.isBlank()) {
+                throw new IllegalArgumentException("streamId must not be blank");
+            }
+            this.streamId = streamId;
+            return this;
+        }
+
+        /** The name and version in {@code initialize} (default {@code toolbus}). */
+        public Builder serverInfo(String name, String version) {
+            this.name = Objects.requireNonNull(name, "name");
+            this.version = Objects.requireNonNull(version, "version");
+            return this;
+        }
+
+        /** Instructions for the client's model, sent in {@code initialize}. */
+        public Builder instructions(String text) {
+            this.instructions = Objects.requireNonNullElse(text, "");
+            return this;
+        }
+
+        /** Runs calls concurrently, each as its own stream (default: one stream, in arrival order). */
+        public Builder parallelCalls(boolean value) {
+            this.parallelCalls = value;
+            return this;
+        }
+
+        /** The largest message accepted, in bytes: a stdio line or an HTTP body (default 4 MiB). */
+        public Builder maxMessageBytes(int bytes) {
+            if (bytes < 1024) {
+                throw new IllegalArgumentException("maxMessageBytes must be at least 1024");
+            }
+            this.maxMessageBytes = bytes;
+            return this;
+        }
+
+        /** An HTTP {@code Origin} to accept besides loopback ones ({@code *} for any). */
+        public Builder allowOrigin(String origin) {
+            this.allowedOrigins.add(Objects.requireNonNull(origin, "origin"));
+            return this;
+        }
+
+        /** The HTTP endpoint path (default {@code /mcp}). */
+        public Builder httpPath(String path) {
+            Objects.requireNonNull(path, "path");
+            if (!path.startsWith("/")) {
+                throw new IllegalArgumentException("httpPath must start with /");
+            }
+            this.httpPath = path;
+            return this;
+        }
+
+        /** The Jackson 2 mapper for MCP messages (default: a plain {@code new ObjectMapper()}). */
+        public Builder objectMapper(ObjectMapper mapper) {
+            this.objectMapper = Objects.requireNonNull(mapper, "mapper");
+            return this;
+        }
+
+        public McpToolServer build() {
+            return new McpToolServer(this);
+        }
+    }
+}

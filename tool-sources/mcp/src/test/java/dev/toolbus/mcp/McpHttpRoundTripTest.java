@@ -1,0 +1,134 @@
+package dev.toolbus.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.protocol.ContentPart;
+import dev.toolbus.protocol.ErrorCode;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolParamType;
+import dev.toolbus.tool.ToolParameter;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+/**
+ * toolbus to toolbus over MCP streamable HTTP, in one JVM: an executor's tools served by
+ * {@link McpToolServer} on reactor-netty and consumed by {@link McpToolSource} into a second
+ * executor. Covers the result mapping both ways, cancellation across the wire, a server that goes
+ * away and comes back.
+ */
+class McpHttpRoundTripTest {
+
+    final AtomicInteger cancelled = new AtomicInteger();
+    ToolExecutor serverExecutor;
+    McpHttpServer http;
+    McpToolSource source;
+    ToolExecutor clientExecutor;
+
+    ToolSpec slow() {
+        ToolDefinition def = ToolDefinition.builder("slow").description("Waits.")
+                .parameter(ToolParameter.of("ms", ToolParamType.INTEGER, "How long")).build();
+        return new ToolSpec(def, (args, ctx) -> {
+            ctx.onCancel().subscribe(null, null, cancelled::incrementAndGet);
+            return Mono.delay(Duration.ofMillis(args.integer("ms", 100))).thenReturn(ToolResult.text("done"));
+        });
+    }
+
+    @BeforeEach
+    void start() {
+        List<ToolSpec> tools = new ArrayList<>(SampleTools.all());
+        tools.add(slow());
+        tools.add(new ToolSpec(ToolDefinition.builder("refuse").description("Always refuses.").build(),
+                (args, ctx) -> Mono.just(ToolResult.error("refused: not today"))));
+        serverExecutor = ToolExecutor.builder().tools(tools)
+                .settings(ExecutionSettings.builder().timeoutMs(60_000).build()).build();
+        http = McpToolServer.builder(serverExecutor).parallelCalls(true).build().startHttp("127.0.0.1", 0)
+                .block(Duration.ofSeconds(10));
+        ToolRegistry registry = ToolRegistry.create();
+        source = McpToolSource.builder().server(McpServerConfig.http("remote", http.url()))
+                .backoff(Duration.ofMillis(50), Duration.ofMillis(200)).build()
+                .connect(registry).block(Duration.ofSeconds(30));
+        clientExecutor = ToolExecutor.builder().registry(registry)
+                .settings(ExecutionSettings.builder().timeoutMs(1000).build()).build();
+    }
+
+    @AfterEach
+    void stop() {
+        clientExecutor.closeGracefully().block(Duration.ofSeconds(10));
+        source.closeGracefully().block(Duration.ofSeconds(10));
+        http.closeGracefully().block(Duration.ofSeconds(10));
+        serverExecutor.closeGracefully().block(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void tools_areServedAndRegistered() {
+        assertThat(source.tools()).extracting(ToolSpec::name).containsExactly("echo", "add", "draw", "slow", "refuse");
+        ToolDefinition add = clientExecutor.registry().find("add").tool().definition();
+        assertThat(add.inputSchema().path("properties").has("a")).isTrue();
+        assertThat(add.pluginId()).isEqualTo("remote");
+        assertThat(source.diagnostics()).isEmpty();
+    }
+
+    @Test
+    void call_textDataAndImageCrossTheWire() {
+        assertThat(Turns.result(Turns.run(clientExecutor, "echo", "{\"text\":\"over http\"}")).content())
+                .isEqualTo("over http");
+        ToolResultEvent add = Turns.result(Turns.run(clientExecutor, "add", "{\"a\":40,\"b\":2}"));
+        assertThat(add.content()).isEqualTo("42");
+        assertThat(add.data().toString()).isEqualTo("{\"sum\":42}");
+
+        List<OutboundEvent> events = Turns.run(clientExecutor, "draw", "{\"color\":\"red\",\"size\":3}");
+        assertThat(Turns.media(events)).singleElement().satisfies(m -> {
+            assertThat(m.content()).extracting(ContentPart::type).containsExactly("text", "image");
+            assertThat(m.content().get(1).mimeType()).isEqualTo("image/png");
+        });
+    }
+
+    @Test
+    void call_serverSideErrorIsAnErrorResult() {
+        ToolResultEvent r = Turns.result(Turns.run(clientExecutor, "refuse", "{}"));
+        assertThat(r.isError()).isTrue();
+        assertThat(r.error().code()).isEqualTo(ErrorCode.TOOL_ERROR);
+        assertThat(r.content()).isEqualTo("refused: not today");
+        // arguments are checked against the server's schema on this side already
+        ToolResultEvent bad = Turns.result(Turns.run(clientExecutor, "echo", "{}"));
+        assertThat(bad.error().code()).isEqualTo(ErrorCode.INVALID_ARGUMENTS);
+    }
+
+    @Test
+    void timeout_cancelsTheCallOnTheServer() {
+        ToolResultEvent r = Turns.result(Turns.run(clientExecutor, "slow", "{\"ms\":30000}"));
+        assertThat(r.error().code()).isEqualTo(ErrorCode.TIMEOUT);
+        await().atMost(Duration.ofSeconds(5)).until(() -> cancelled.get() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> serverExecutor.inflight() == 0);
+    }
+
+    @Test
+    void serverGoesAway_callsFailFastThenReconnect() {
+        int port = http.port();
+        assertThat(Turns.result(Turns.run(clientExecutor, "echo", "{\"text\":\"a\"}")).isError()).isFalse();
+        http.closeGracefully().block(Duration.ofSeconds(10));
+
+        ToolResultEvent down = Turns.result(Turns.run(clientExecutor, "echo", "{\"text\":\"b\"}"));
+        assertThat(down.isError()).isTrue();
+        assertThat(down.error().code()).isEqualTo(ErrorCode.TOOL_FAILED);
+        assertThat(down.content()).contains("remote");
+
+        http = McpToolServer.builder(serverExecutor).build().startHttp("127.0.0.1", port).block(Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                "c".equals(Turns.result(Turns.run(clientExecutor, "echo", "{\"text\":\"c\"}")).content()));
+    }
+}

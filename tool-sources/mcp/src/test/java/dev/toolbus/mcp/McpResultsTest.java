@@ -1,0 +1,94 @@
+package dev.toolbus.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolbus.protocol.ContentPart;
+import dev.toolbus.protocol.ErrorCode;
+import dev.toolbus.protocol.ErrorInfo;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.protocol.UserMessageEvent;
+import dev.toolbus.tool.ContentItem;
+import dev.toolbus.tool.ToolResult;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class McpResultsTest {
+
+    final ObjectMapper mapper = new ObjectMapper();
+
+    @Test
+    void toToolResult_mapsEveryContentType() {
+        McpSchema.CallToolResult r = McpSchema.CallToolResult.builder()
+                .addTextContent("first")
+                .addContent(McpSchema.ImageContent.builder("aW1n", "image/png").build())
+                .addContent(McpSchema.AudioContent.builder("YXVk", "audio/wav").build())
+                .addContent(McpSchema.ResourceLink.builder().uri("file:///a/report.pdf").name("report")
+                        .description("the report").mimeType("application/pdf").build())
+                .addContent(McpSchema.EmbeddedResource.builder(
+                        new McpSchema.TextResourceContents("file:///a/notes.txt", "text/plain", "hello")).build())
+                .addContent(McpSchema.EmbeddedResource.builder(
+                        new McpSchema.BlobResourceContents("file:///a/b.bin", "application/octet-stream", "AAE=")).build())
+                .addTextContent("second")
+                .structuredContent(Map.of("k", 1))
+                .isError(false)
+                .build();
+        ToolResult t = McpResults.toToolResult("srv", "tool", r, mapper);
+        assertThat(t.isError()).isFalse();
+        assertThat(t.content()).isEqualTo("first\nsecond");
+        assertThat(t.data().toString()).isEqualTo("{\"k\":1}");
+        assertThat(t.metadata()).containsEntry("mcp_server", "srv");
+        List<ContentItem> items = t.contentItems();
+        assertThat(items).extracting(ContentItem::type)
+                .containsExactly("image", "audio", "resource_link", "resource", "resource");
+        assertThat(items.get(0).data()).isEqualTo("aW1n");
+        assertThat(items.get(0).mimeType()).isEqualTo("image/png");
+        assertThat(items.get(1).mimeType()).isEqualTo("audio/wav");
+        assertThat(items.get(2).uri()).isEqualTo("file:///a/report.pdf");
+        assertThat(items.get(2).name()).isEqualTo("report");
+        assertThat(items.get(2).description()).isEqualTo("the report");
+        assertThat(items.get(3).text()).isEqualTo("hello");
+        assertThat(items.get(3).name()).isEqualTo("notes.txt");
+        assertThat(items.get(4).data()).isEqualTo("AAE=");
+    }
+
+    @Test
+    void toToolResult_isErrorIsAnErrorResult() {
+        ToolResult t = McpResults.toToolResult("srv", "tool",
+                McpSchema.CallToolResult.builder().addTextContent("disk full").isError(true).build(), mapper);
+        assertThat(t.isError()).isTrue();
+        assertThat(t.errorMessage()).isEqualTo("disk full");
+
+        ToolResult empty = McpResults.toToolResult("srv", "tool",
+                McpSchema.CallToolResult.builder().isError(true).build(), mapper);
+        assertThat(empty.errorMessage()).isEqualTo("MCP tool 'tool' on server 'srv' reported an error");
+    }
+
+    @Test
+    void toCallToolResult_textImagesErrorAndData() {
+        List<OutboundEvent> events = List.of(
+                new ToolResultEvent("s", "t", "c1", "draw", "a square", false, null, Map.of("sum", 3), Map.of(),
+                        List.of(), 1, false, 5),
+                new UserMessageEvent("s", "t", "tool_result:c1:1", "c1", null,
+                        List.of(ContentPart.text("<tool_result_media ... />"), ContentPart.image("image/png", "iVBO")), ""),
+                new TurnCompletedEvent("s", "t", List.of("c1"), 0, 5));
+        McpSchema.CallToolResult r = McpResults.toCallToolResult(events, mapper);
+        assertThat(r.isError()).isFalse();
+        assertThat(r.content()).hasSize(2);
+        assertThat(((McpSchema.TextContent) r.content().get(0)).text()).isEqualTo("a square");
+        assertThat(((McpSchema.ImageContent) r.content().get(1)).data()).isEqualTo("iVBO");
+        assertThat(r.structuredContent()).isEqualTo(Map.of("sum", 3));
+
+        McpSchema.CallToolResult err = McpResults.toCallToolResult(List.of(
+                new ToolResultEvent("s", "t", "c1", "x", "", true, new ErrorInfo(ErrorCode.TIMEOUT, "too slow"), "text data",
+                        Map.of(), List.of(), 1, false, 5)), mapper);
+        assertThat(err.isError()).isTrue();
+        assertThat(((McpSchema.TextContent) err.content().get(0)).text()).isEqualTo("too slow");
+        assertThat(err.structuredContent()).isNull();
+        assertThat(err.meta()).containsEntry("dev.toolbus/error_code", "TIMEOUT");
+    }
+}
