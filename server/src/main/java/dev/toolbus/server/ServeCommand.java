@@ -104,6 +104,10 @@ final class ServeCommand implements Callable<Integer> {
                     + "and offer them through the load_skill tool; replaces documents.paths.")
     List<Path> skills;
 
+    @Option(names = "--mcp-servers", paramLabel = "FILE",
+            description = "Connect the MCP servers of this mcp-servers.json; replaces sources.mcp.serversFile.")
+    Path mcpServers;
+
     @Option(names = "--max-event-bytes", paramLabel = "BYTES", defaultValue = "1048576",
             description = "The largest input event on the bus (one line on stdio), at least 1024 (default: ${DEFAULT-VALUE}).")
     int maxEventBytes;
@@ -153,9 +157,14 @@ final class ServeCommand implements Callable<Integer> {
 
         ToolRegistry registry = ToolRegistry.create();
         LiveConfig live = LiveConfig.create(config, registry);
-        ToolSetup tools = ToolSetup.assemble(registry, fileConfig, sampleTools, pluginsDir, skills, live.policy(),
-                settings.locale());
-        // the policy logs its own warnings (allow entries that match no tool) as it is built
+        ToolSetup tools;
+        try {
+            tools = ToolSetup.assemble(registry, fileConfig, sampleTools, pluginsDir, skills, mcpServers, live.policy(),
+                    settings.locale());
+        } catch (RuntimeException e) {
+            System.err.println("toolbus: cannot load the tools: " + e.getMessage());
+            return 1;
+        }
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(live.policy()).settings(settings)
                 .codec(codec).meterRegistry(meters).build();
@@ -176,8 +185,10 @@ final class ServeCommand implements Callable<Integer> {
         }
         Disposable reload = watcher == null ? null : live.follow(watcher);
         ToolBus toolBus = open(busAddress, config.bus(), codec);
-        log.info("serving on {} with {} tools, maxParallel={}, timeout={} ms", busAddress.address(),
-                registry.entries().size(), settings.maxParallel(), settings.timeout().toMillis());
+        // reading the warnings resolves the allow lists against the registered tools now, not at the first call
+        int policyWarnings = live.policy().warnings().size();
+        log.info("serving on {} with {} tools, maxParallel={}, timeout={} ms, {} policy warnings", busAddress.address(),
+                registry.entries().size(), settings.maxParallel(), settings.timeout().toMillis(), policyWarnings);
 
         CompletableFuture<Void> inputEnded = new CompletableFuture<>();
         Disposable run = executor.run(toolBus).subscribe(null, inputEnded::completeExceptionally,

@@ -1,6 +1,9 @@
 package dev.toolbus.server;
 
 import dev.toolbus.config.Config;
+import dev.toolbus.mcp.McpServerConfig;
+import dev.toolbus.mcp.McpServersFile;
+import dev.toolbus.mcp.McpToolSource;
 import dev.toolbus.plugins.skills.SkillCatalog;
 import dev.toolbus.plugins.skills.SkillLimits;
 import dev.toolbus.plugins.stdio.StdioPluginHost;
@@ -23,9 +26,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * Fills a registry from the tool flags and the config's {@code sources} and {@code documents}: the
- * sample tools, stdio plugin folders, skill documents, and {@code tool_search} when some tool is
- * deferred. Flags replace the config's lists ({@code --plugins} replaces {@code pluginDirs},
- * {@code --skills} replaces {@code documents.paths}). Relative paths from the config are read against
+ * sample tools, stdio plugin folders, skill documents, MCP servers, and {@code tool_search} when some
+ * tool is deferred. Flags replace the config's lists ({@code --plugins} replaces {@code pluginDirs},
+ * {@code --skills} replaces {@code documents.paths}, {@code --mcp-servers} replaces
+ * {@code sources.mcp.serversFile}). Relative paths from the config are read against
  * the working directory. A folder named by a flag must exist; one named only by the config is skipped
  * when missing (the defaults usually are).
  */
@@ -34,9 +38,11 @@ final class ToolSetup {
     private static final Logger log = LoggerFactory.getLogger(ToolSetup.class);
 
     private final List<StdioPluginHost> plugins;
+    private final McpToolSource mcp;
 
-    private ToolSetup(List<StdioPluginHost> plugins) {
+    private ToolSetup(List<StdioPluginHost> plugins, McpToolSource mcp) {
         this.plugins = List.copyOf(plugins);
+        this.mcp = mcp;
     }
 
     /**
@@ -47,10 +53,23 @@ final class ToolSetup {
      */
     static ToolSetup assemble(ToolRegistry registry, Config config, boolean sampleTools, Path pluginsFlag,
                               List<Path> skillsFlag, ConfiguredPolicy policy, DescriptionLocale locale) {
+        return assemble(registry, config, sampleTools, pluginsFlag, skillsFlag, null, policy, locale);
+    }
+
+    /**
+     * Registers the tools.
+     *
+     * @param config the config file's content, or {@code null} without {@code --config}
+     * @param mcpFlag {@code --mcp-servers}, or {@code null}
+     * @param policy the policy {@code tool_search} answers under
+     */
+    static ToolSetup assemble(ToolRegistry registry, Config config, boolean sampleTools, Path pluginsFlag,
+                              List<Path> skillsFlag, Path mcpFlag, ConfiguredPolicy policy, DescriptionLocale locale) {
         if (sampleTools) {
             registry.registerAll(new SampleTools().specs(), ToolSource.PLUGIN);
         }
         List<StdioPluginHost> hosts = new ArrayList<>();
+        McpToolSource mcp = null;
         try {
             for (Path dir : pluginDirs(config, pluginsFlag)) {
                 hosts.add(StdioPlugins.load(dir).registerInto(registry));
@@ -63,19 +82,70 @@ final class ToolSetup {
                     catalog.registerInto(registry);
                 }
             }
-            // TODO(mcp): start the servers of config.sources().mcp() once dev.toolbus.mcp is on main
+            mcp = mcp(registry, config, mcpFlag);
             if (registry.entries().stream().anyMatch(e -> e.tool().definition().visibility() == Visibility.DEFERRED)) {
                 registry.register(ToolSearch.spec(registry, policy, locale), ToolSource.CORE);
                 log.info("deferred tools are registered: tool_search is offered");
             }
         } catch (RuntimeException e) {
             hosts.forEach(StdioPluginHost::close);
+            if (mcp != null) {
+                mcp.close();
+            }
             throw e;
         }
         if (registry.entries().isEmpty()) {
             log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
         }
-        return new ToolSetup(hosts);
+        return new ToolSetup(hosts, mcp);
+    }
+
+    /**
+     * Connects the MCP servers of the servers file: all of them, or the config's {@code servers}
+     * list, minus {@code disabledServers}. A server that fails is logged and left out; the others
+     * still register their tools.
+     */
+    private static McpToolSource mcp(ToolRegistry registry, Config config, Path flag) {
+        Path file = flag;
+        if (file == null) {
+            if (config == null || !config.sources().mcp().enabled()) {
+                return null;
+            }
+            List<Path> found = existing(List.of(config.sources().mcp().serversFile()), "MCP servers file");
+            if (found.isEmpty()) {
+                return null;
+            }
+            file = found.get(0);
+        }
+        McpServersFile.Parsed parsed;
+        try {
+            parsed = McpServersFile.read(file);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("MCP servers file " + file + ": " + e.getMessage(), e);
+        }
+        for (String problem : parsed.problems()) {
+            log.warn("MCP servers file {}: {}", file, problem);
+        }
+        List<String> only = config == null ? List.of() : config.sources().mcp().servers();
+        List<String> off = config == null ? List.of() : config.sources().mcp().disabledServers();
+        List<McpServerConfig> servers = parsed.servers().stream()
+                .filter(s -> only.isEmpty() || only.contains(s.name()))
+                .filter(s -> !off.contains(s.name()))
+                .toList();
+        if (servers.isEmpty()) {
+            log.info("MCP servers file {} names no server to start", file);
+            return null;
+        }
+        McpToolSource source = McpToolSource.builder().servers(servers).build();
+        try {
+            source.connect(registry).block();
+        } catch (RuntimeException e) {
+            source.close();
+            throw e;
+        }
+        source.diagnostics().forEach(d -> log.warn("MCP {}: {}", d.kind(), d.message()));
+        log.info("MCP: {} tools from {} servers", source.tools().size(), servers.size());
+        return source;
     }
 
     private static List<Path> pluginDirs(Config config, Path flag) {
@@ -119,8 +189,9 @@ final class ToolSetup {
         return new SkillLimits(d.maxDepth(), (int) Math.min(Integer.MAX_VALUE, d.maxFileBytes()), d.maxPromptChars());
     }
 
-    /** Stops every plugin process. */
+    /** Stops every plugin process and MCP server. */
     Mono<Void> closeGracefully() {
-        return Flux.fromIterable(plugins).concatMap(StdioPluginHost::closeGracefully).then();
+        return Flux.fromIterable(plugins).concatMap(StdioPluginHost::closeGracefully)
+                .then(mcp == null ? Mono.empty() : mcp.closeGracefully());
     }
 }

@@ -61,6 +61,9 @@ final class ToolsCommand implements Callable<Integer> {
     @Option(names = "--skills", paramLabel = "PATH", split = ",", description = "--local: scan these skill folders.")
     List<Path> skills;
 
+    @Option(names = "--mcp-servers", paramLabel = "FILE", description = "--local: connect the MCP servers of FILE.")
+    Path mcpServers;
+
     @Mixin
     ClientOptions client;
 
@@ -79,9 +82,9 @@ final class ToolsCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "unknown --format '" + format
                     + "' (openai, anthropic or mcp)");
         }
-        if (!local && (sampleTools || pluginsDir != null || skills != null)) {
+        if (!local && (sampleTools || pluginsDir != null || skills != null || mcpServers != null)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--sample-tools, --plugins and --skills need --local (a running server has its own tools)");
+                    "--sample-tools, --plugins, --skills and --mcp-servers need --local (a running server has its own tools)");
         }
         try {
             return local ? local(f) : remote(f);
@@ -116,8 +119,14 @@ final class ToolsCommand implements Callable<Integer> {
         Config config = client.config();
         ToolRegistry registry = ToolRegistry.create();
         ConfiguredPolicy policy = ToolPolicies.from((config != null ? config : Config.defaults()).policy(), registry);
-        ToolSetup tools = ToolSetup.assemble(registry, config, sampleTools, pluginsDir, skills, policy,
-                (config != null ? config : Config.defaults()).execution().locale());
+        ToolSetup tools;
+        try {
+            tools = ToolSetup.assemble(registry, config, sampleTools, pluginsDir, skills, mcpServers, policy,
+                    (config != null ? config : Config.defaults()).execution().locale());
+        } catch (RuntimeException e) {
+            System.err.println("toolbus: cannot load the tools: " + e.getMessage());
+            return 1;
+        }
         try (ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(policy).build()) {
             CallContext ctx = new CallContext(context.user, context.groupId, context.platform, context.permission,
                     context.channel, context.provider, context.model, context.agent, null);
