@@ -139,7 +139,7 @@ final class CallRun {
                 return Json.mapper().createObjectNode();
             }
             try {
-                node = Json.mapper().readTree(json);
+                node = ArgumentParser.parse(json);
             } catch (JsonProcessingException e) {
                 fail(name, ErrorCode.INVALID_ARGUMENTS, p.texts.invalidJson(name, e.getOriginalMessage()));
                 return null;

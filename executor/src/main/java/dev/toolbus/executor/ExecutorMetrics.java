@@ -57,7 +57,9 @@ final class ExecutorMetrics {
             this.tool = tool;
             this.duration = Timer.builder(ToolMetrics.DURATION).tag("tool", tool)
                     .description("Tool call duration")
-                    .publishPercentiles(0.5, 0.95, 0.99)
+                    .publishPercentileHistogram()
+                    .minimumExpectedValue(java.time.Duration.ofNanos(100_000))
+                    .maximumExpectedValue(java.time.Duration.ofMinutes(2))
                     .register(registry);
             this.retries = Counter.builder(ToolMetrics.RETRIES).tag("tool", tool)
                     .description("Tool call retries").register(registry);

@@ -85,7 +85,8 @@ final class ResultCache {
                 if (i > 0) {
                     sb.append(',');
                 }
-                sb.append(com.fasterxml.jackson.databind.node.TextNode.valueOf(names.get(i)).toString()).append(':');
+                quote(names.get(i), sb);
+                sb.append(':');
                 canonical(n.get(names.get(i)), sb);
             }
             sb.append('}');
@@ -98,12 +99,29 @@ final class ResultCache {
                 canonical(n.get(i), sb);
             }
             sb.append(']');
+        } else if (n.isTextual()) {
+            quote(n.textValue(), sb);
+        } else if (n.isIntegralNumber() && n.canConvertToLong()) {
+            sb.append(n.longValue());
         } else if (n.isNumber()) {
             sb.append(n.decimalValue().stripTrailingZeros().toPlainString());
+        } else if (n.isBoolean()) {
+            sb.append(n.booleanValue());
+        } else if (n.isNull()) {
+            sb.append("null");
         } else {
             sb.append(n.toString());
         }
     }
+
+    private static void quote(String s, StringBuilder sb) {
+        sb.append('"');
+        JSON_STRINGS.quoteAsString(s, sb);
+        sb.append('"');
+    }
+
+    private static final com.fasterxml.jackson.core.io.JsonStringEncoder JSON_STRINGS =
+            com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance();
 
     /**
      * A finished run shared through the cache.

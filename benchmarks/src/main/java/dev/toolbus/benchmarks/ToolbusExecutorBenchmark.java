@@ -1,0 +1,176 @@
+package dev.toolbus.benchmarks;
+
+import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.protocol.UserMessageEvent;
+import dev.toolbus.tool.ContentItem;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolHandler;
+import dev.toolbus.tool.ToolParamType;
+import dev.toolbus.tool.ToolParameter;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSpec;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The toolbus executor with validation, metrics (a real {@link SimpleMeterRegistry}) and the per-call
+ * timeout on. Each invocation submits {@link Workload#CALLS} single-call turns spread over
+ * {@link Workload#STREAMS} streams, all at once (one minimal subscriber per turn, see {@link TurnBatch}),
+ * and waits for every {@code turn_completed}; the executor itself bounds the running handlers to {@code maxParallel}. Scores are per call.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode({Mode.Throughput, Mode.AverageTime})
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@OperationsPerInvocation(Workload.CALLS)
+public class ToolbusExecutorBenchmark {
+
+    @Param({"1", "5", "20"})
+    public int maxParallel;
+
+    private ToolExecutor cacheOff;
+    private ToolExecutor cacheHit;
+    private ToolExecutor media;
+    private List<ToolCallsEvent> turns;
+
+    static ToolDefinition echoDefinition(String name) {
+        return ToolDefinition.builder(name)
+                .description("Returns the text it is given.")
+                .parameter(ToolParameter.of("text", ToolParamType.STRING, "The text to return."))
+                .build();
+    }
+
+    /** A synchronous, non-blocking handler: no thread hop, completes on the caller's thread. */
+    static ToolSpec echoTool() {
+        ToolHandler handler = (args, ctx) -> Mono.just(ToolResult.text(Workload.echo(args.string("text"))));
+        return new ToolSpec(echoDefinition(Workload.TOOL), handler);
+    }
+
+    /** Same tool name and input, but the result carries one small PNG, which the executor splits off. */
+    static ToolSpec echoWithImageTool() {
+        ToolHandler handler = (args, ctx) -> Mono.just(ToolResult.builder()
+                .content(Workload.echo(args.string("text")))
+                .item(ContentItem.image(Workload.PNG_BASE64, "image/png"))
+                .build());
+        return new ToolSpec(echoDefinition(Workload.TOOL), handler);
+    }
+
+    static ToolExecutor executor(ToolSpec tool, int maxParallel, boolean cache) {
+        ExecutionSettings settings = ExecutionSettings.builder()
+                .maxParallel(maxParallel)
+                .timeout(Workload.TIMEOUT)
+                .retryOnError(false)
+                .cacheResults(cache)
+                .cacheTtl(Duration.ofMinutes(10))
+                .build();
+        return ToolExecutor.builder()
+                .tool(tool)
+                .settings(settings)
+                .meterRegistry(new SimpleMeterRegistry())
+                .build();
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        turns = Workload.turns();
+        cacheOff = executor(echoTool(), maxParallel, false);
+        cacheHit = executor(echoTool(), maxParallel, true);
+        media = executor(echoWithImageTool(), maxParallel, false);
+        // Check every path once, so a broken executor cannot pass for a fast one, and warm the cache.
+        verify(cacheOff, false, false);
+        verify(cacheHit, false, false);
+        verify(cacheHit, true, false);
+        verify(media, false, true);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        for (ToolExecutor e : new ToolExecutor[] {cacheOff, cacheHit, media}) {
+            if (e != null) {
+                e.closeGracefully().block(Duration.ofSeconds(30));
+            }
+        }
+    }
+
+    /** Cache off: every call is parsed, validated, run, timed, metered and mapped to events. */
+    @Benchmark
+    public long cacheOff(Blackhole bh) {
+        return runBatch(cacheOff, turns, bh);
+    }
+
+    /** Cache on, same arguments every time, cache warm: every call is a hit. */
+    @Benchmark
+    public long cacheHit(Blackhole bh) {
+        return runBatch(cacheHit, turns, bh);
+    }
+
+    /** Cache off; each result carries one PNG, split into a follow-up {@code user_message}. */
+    @Benchmark
+    public long mediaSplit(Blackhole bh) {
+        return runBatch(media, turns, bh);
+    }
+
+    /** Submits every turn at once and waits for all of them; the executor decides how many handlers run. */
+    static long runBatch(ToolExecutor executor, List<ToolCallsEvent> turns, Blackhole bh) {
+        return TurnBatch.run(executor, turns, bh);
+    }
+
+    private void verify(ToolExecutor executor, boolean expectCached, boolean expectMedia) {
+        List<OutboundEvent> events = Flux.fromIterable(turns)
+                .flatMap(executor::execute, turns.size())
+                .collectList()
+                .block(Duration.ofMinutes(1));
+        if (events == null) {
+            throw new IllegalStateException("no events");
+        }
+        int results = 0;
+        int completed = 0;
+        int messages = 0;
+        for (OutboundEvent e : events) {
+            if (e instanceof ToolResultEvent r) {
+                results++;
+                if (r.isError()) {
+                    throw new IllegalStateException("benchmark call failed: " + r);
+                }
+                if (!r.content().startsWith(Workload.EXPECTED)) {
+                    throw new IllegalStateException("unexpected content: " + r.content());
+                }
+                if (expectCached && !r.cached()) {
+                    throw new IllegalStateException("expected a cache hit: " + r);
+                }
+            } else if (e instanceof TurnCompletedEvent t) {
+                completed++;
+                if (t.errorCount() != 0) {
+                    throw new IllegalStateException("turn with errors: " + t);
+                }
+            } else if (e instanceof UserMessageEvent) {
+                messages++;
+            }
+        }
+        int n = turns.size();
+        if (results != n || completed != n || messages != (expectMedia ? n : 0)) {
+            throw new IllegalStateException("expected " + n + " results and turns and " + (expectMedia ? n : 0)
+                    + " media messages, got " + results + ", " + completed + ", " + messages);
+        }
+    }
+}

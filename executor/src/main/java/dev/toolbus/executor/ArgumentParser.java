@@ -1,0 +1,86 @@
+package dev.toolbus.executor;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.protocol.Json;
+import java.io.IOException;
+
+/**
+ * Parses the model's argument string straight from the streaming parser into a tree, without the
+ * databind machinery {@code ObjectMapper.readTree} sets up per call (a deserialization context and a
+ * root deserializer lookup). Same result as {@code readTree} with the shared mapper's settings
+ * (floats as {@code BigDecimal}, its read constraints); content after the value is an error.
+ */
+final class ArgumentParser {
+
+    private static final JsonFactory FACTORY = Json.mapper().getFactory();
+    private static final JsonNodeFactory NODES = Json.mapper().getNodeFactory();
+
+    private ArgumentParser() {
+    }
+
+    /** Parses one JSON value. */
+    static JsonNode parse(String json) throws JsonProcessingException {
+        try (JsonParser p = FACTORY.createParser(json)) {
+            JsonToken t = p.nextToken();
+            if (t == null) {
+                throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "no JSON value");
+            }
+            JsonNode value = read(p, t);
+            JsonToken after = p.nextToken();
+            if (after != null) {
+                throw new com.fasterxml.jackson.core.JsonParseException(p,
+                        "unexpected content after the JSON value: " + after.asString());
+            }
+            return value;
+        } catch (JsonProcessingException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new com.fasterxml.jackson.core.JsonParseException(null, e.getMessage(), e);
+        }
+    }
+
+    private static JsonNode read(JsonParser p, JsonToken t) throws IOException {
+        switch (t) {
+            case START_OBJECT: {
+                ObjectNode o = NODES.objectNode();
+                for (JsonToken k = p.nextToken(); k == JsonToken.FIELD_NAME; k = p.nextToken()) {
+                    String name = p.currentName();
+                    o.set(name, read(p, p.nextToken()));
+                }
+                return o;
+            }
+            case START_ARRAY: {
+                ArrayNode a = NODES.arrayNode();
+                for (JsonToken v = p.nextToken(); v != JsonToken.END_ARRAY; v = p.nextToken()) {
+                    a.add(read(p, v));
+                }
+                return a;
+            }
+            case VALUE_STRING:
+                return NODES.textNode(p.getText());
+            case VALUE_NUMBER_INT:
+                return switch (p.getNumberType()) {
+                    case INT -> NODES.numberNode(p.getIntValue());
+                    case LONG -> NODES.numberNode(p.getLongValue());
+                    default -> NODES.numberNode(p.getBigIntegerValue());
+                };
+            case VALUE_NUMBER_FLOAT:
+                return NODES.numberNode(p.getDecimalValue());
+            case VALUE_TRUE:
+                return NODES.booleanNode(true);
+            case VALUE_FALSE:
+                return NODES.booleanNode(false);
+            case VALUE_NULL:
+                return NODES.nullNode();
+            default:
+                throw new com.fasterxml.jackson.core.JsonParseException(p, "unexpected token " + t);
+        }
+    }
+}

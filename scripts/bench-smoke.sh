@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Smoke run of the benchmarks for CI: builds the jar, runs every benchmark in every mode for one very
+# short iteration without forking, fails if any benchmark fails (each one checks its results in its
+# setup), and checks that the report script reads the output. Takes well under two minutes.
+# The numbers it prints mean nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+OUT=benchmarks/target/smoke
+mkdir -p "$OUT"
+if [[ ${BENCH_SKIP_BUILD:-} != 1 ]]; then
+  mvn -B -ntp -q -pl benchmarks -am package -DskipTests
+fi
+
+start=$(date +%s)
+java -Xms512m -Xmx512m -jar benchmarks/target/benchmarks.jar \
+  -f 0 -wi 0 -i 1 -r 100ms \
+  -foe true \
+  -rf json -rff "$OUT/jmh.json" \
+  "$@" > "$OUT/jmh.log" 2>&1 || { tail -50 "$OUT/jmh.log"; echo "bench-smoke: JMH failed" >&2; exit 1; }
+
+expected=$(java -jar benchmarks/target/benchmarks.jar -l "$@" | grep -c '^dev\.toolbus\.' || true)
+python3 scripts/bench-report.py "$OUT/jmh.json" --svg "$OUT/parallel.svg" --expect "$expected" > "$OUT/report.md"
+echo "bench-smoke: $expected benchmark runs passed in $(( $(date +%s) - start )) s (log: $OUT/jmh.log)"
