@@ -209,7 +209,6 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IllegalStateException shuttingDown) {
             // the hook is running the stop
         }
-        log.info("all turns drained; stopped");
         return 0;
     }
 
@@ -270,6 +269,8 @@ final class ServeCommand implements Callable<Integer> {
                 if (reload != null) {
                     reload.dispose();
                 }
+                // logged here, not by the caller: on SIGTERM the JVM halts as soon as this hook returns
+                log.info("all turns drained; stopped");
             } finally {
                 done.complete(null);
             }
