@@ -252,6 +252,13 @@ final class ServeCommand implements Callable<Integer> {
                 step("bus input", () -> {
                     if (bus instanceof InMemoryBus memory) {
                         memory.complete();
+                    } else if (bus instanceof StdioBus && !inputEnded.isDone()) {
+                        // stdin cannot be ended from here: let the running turns finish and publish,
+                        // then stop the loop and flush stdout
+                        executor.closeGracefully().block(STOP_STEP);
+                        run.dispose();
+                        bus.closeGracefully().block(STOP_STEP);
+                        return;
                     } else {
                         bus.closeGracefully().block(STOP_STEP);
                     }
