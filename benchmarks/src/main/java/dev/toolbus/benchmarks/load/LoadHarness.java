@@ -1,0 +1,312 @@
+package dev.toolbus.benchmarks.load;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * End-to-end load on real brokers, toolbus side by side with a raw client loop.
+ *
+ * <p>For each broker given, and for one and for two consumer instances, two scenarios run one after
+ * the other on the same broker: the raw client loop ({@link RawRedisWorker}, {@link RawKafkaWorker}),
+ * which is the ceiling, and {@code toolbus serve --sample-tools} from the server jar. Every consumer
+ * is a JVM of its own. Each scenario first runs a warm-up phase, then the measured phase: {@code turns}
+ * single-call {@code echo} turns over {@code streams} conversations, each conversation with one turn in
+ * flight ({@link ClosedLoop}). It prints a table and writes it as Markdown.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.load.LoadHarness \
+ *      --redis redis://127.0.0.1:6379 --kafka 127.0.0.1:9092 --server-jar server/target/toolbus-server.jar \
+ *      --turns 20000 --streams 200 --warmup 4000 --out benchmarks/results/load.md
+ * </pre>
+ *
+ * Options: {@code --redis URI}, {@code --kafka HOST:PORT} (at least one), {@code --server-jar PATH},
+ * {@code --turns N} (20000), {@code --streams M} (200), {@code --warmup N} (turns, 4000),
+ * {@code --instances 1,2}, {@code --worker-jvm "-Xms512m -Xmx512m"}, {@code --redis-pid PID} and
+ * {@code --kafka-pid PID} (to report the broker's CPU), {@code --logs DIR}, {@code --out FILE},
+ * {@code --command TEXT} (recorded in the Markdown).
+ */
+public final class LoadHarness {
+
+    private final Map<String, String> opts;
+    private final int turns;
+    private final int streams;
+    private final int warmup;
+    private final Path logs;
+    private int scenarios;
+
+    private LoadHarness(Map<String, String> opts) {
+        this.opts = opts;
+        this.streams = Integer.parseInt(opts.getOrDefault("streams", "200"));
+        int n = Integer.parseInt(opts.getOrDefault("turns", "20000"));
+        this.turns = Math.max(1, n / streams) * streams;
+        int w = Integer.parseInt(opts.getOrDefault("warmup", "4000"));
+        this.warmup = Math.max(1, w / streams) * streams;
+        this.logs = Path.of(opts.getOrDefault("logs", "benchmarks/target/load-logs"));
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("expected --name value, got " + args[i]);
+            }
+            opts.put(args[i].substring(2), args[i + 1]);
+        }
+        if (!opts.containsKey("redis") && !opts.containsKey("kafka")) {
+            throw new IllegalArgumentException("give --redis URI and/or --kafka HOST:PORT");
+        }
+        new LoadHarness(opts).run();
+    }
+
+    private void run() throws Exception {
+        Files.createDirectories(logs);
+        String loadBefore = loadAverage();
+        Instant started = Instant.now();
+        List<Row> rows = new ArrayList<>();
+        int[] instances = Arrays.stream(opts.getOrDefault("instances", "1,2").split(","))
+                .mapToInt(s -> Integer.parseInt(s.trim())).toArray();
+        if (opts.containsKey("redis")) {
+            try (Broker b = new RedisBroker(opts.get("redis"), streams)) {
+                runBroker(b, instances, pid("redis-pid"), rows);
+            }
+        }
+        if (opts.containsKey("kafka")) {
+            try (Broker b = new KafkaBroker(opts.get("kafka"))) {
+                runBroker(b, instances, pid("kafka-pid"), rows);
+            }
+        }
+        String loadAfter = loadAverage();
+        String table = table(rows);
+        System.out.println();
+        System.out.println(table);
+        String md = markdown(rows, started, loadBefore, loadAfter);
+        if (opts.containsKey("out")) {
+            Path out = Path.of(opts.get("out"));
+            if (out.getParent() != null) {
+                Files.createDirectories(out.getParent());
+            }
+            Files.writeString(out, md);
+            System.out.println("written: " + out);
+        }
+        if (rows.stream().anyMatch(r -> r.error != null)) {
+            System.exit(1);
+        }
+    }
+
+    private void runBroker(Broker broker, int[] instances, long brokerPid, List<Row> rows) {
+        for (int n : instances) {
+            Row raw = scenario(broker, "raw", n, brokerPid);
+            rows.add(raw);
+            Row toolbus = scenario(broker, "toolbus", n, brokerPid);
+            if (raw.stats != null && toolbus.stats != null) {
+                toolbus.ratio = toolbus.stats.callsPerSecond() / raw.stats.callsPerSecond();
+            }
+            rows.add(toolbus);
+        }
+    }
+
+    private Row scenario(Broker broker, String runner, int instances, long brokerPid) {
+        int index = ++scenarios;
+        String name = broker.name() + "-" + runner + "-" + instances;
+        Row row = new Row(broker.name(), runner, instances);
+        System.out.printf(Locale.ROOT, "%n== %s: %d turns over %d streams after %d warm-up turns%n", name, turns,
+                streams, warmup);
+        Workers workers = null;
+        try {
+            String group = broker.prepare(name);
+            List<List<String>> commands = new ArrayList<>();
+            List<Path> logFiles = new ArrayList<>();
+            for (int i = 1; i <= instances; i++) {
+                String instance = name + "-" + i;
+                commands.add(command(broker, runner, group, instance));
+                logFiles.add(logs.resolve(instance + ".log"));
+            }
+            workers = Workers.start(commands, logFiles);
+            broker.awaitConsumers(group, instances, Duration.ofSeconds(90));
+            ClosedLoop warm = phase(broker, "w" + index, warmup, workers);
+            System.out.printf(Locale.ROOT, "   warm-up: %,.0f calls/s, p50 %.2f ms%n", warm.stats().callsPerSecond(),
+                    warm.stats().p50Ms());
+
+            long workerCpu0 = workers.cpuNanos();
+            long brokerCpu0 = cpuOf(brokerPid);
+            long ownCpu0 = ownCpu();
+            ClosedLoop measured = phase(broker, "m" + index, turns, workers);
+            row.workerCpuUs = (workers.cpuNanos() - workerCpu0) / 1e3 / turns;
+            row.brokerCpuUs = brokerPid > 0 ? (cpuOf(brokerPid) - brokerCpu0) / 1e3 / turns : Double.NaN;
+            row.harnessCpuUs = (ownCpu() - ownCpu0) / 1e3 / turns;
+            row.stats = measured.stats();
+            System.out.printf(Locale.ROOT, "   measured: %,.0f calls/s, p50 %.2f ms, p99 %.2f ms, good results %d, repeats %d%n",
+                    row.stats.callsPerSecond(), row.stats.p50Ms(), row.stats.p99Ms(), row.stats.goodResults(),
+                    row.stats.repeats());
+            if (row.stats.goodResults() < turns || row.stats.badResults() > 0) {
+                row.error = "wrong results: " + row.stats.goodResults() + " good, " + row.stats.badResults() + " bad";
+            }
+        } catch (Exception e) {
+            row.error = e.toString();
+            System.out.println("   FAILED: " + e);
+        } finally {
+            try {
+                if (workers != null) {
+                    workers.close();
+                }
+                broker.finish();
+            } catch (Exception e) {
+                System.out.println("   cleanup: " + e);
+            }
+        }
+        return row;
+    }
+
+    private ClosedLoop phase(Broker broker, String tag, int total, Workers workers) throws InterruptedException {
+        ClosedLoop loop = new ClosedLoop(tag, streams, total / streams, broker::publish);
+        broker.follow(loop);
+        loop.start();
+        long timeoutMs = Long.parseLong(opts.getOrDefault("phase-timeout-ms", "" + Math.max(120_000, total * 20L)));
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (!loop.await(1, TimeUnit.SECONDS)) {
+            workers.checkAlive();
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException(tag + ": only " + loop.completed() + " of " + total
+                        + " turns completed within " + timeoutMs + " ms; waiting for " + loop.stuck(5));
+            }
+        }
+        return loop;
+    }
+
+    private List<String> command(Broker broker, String runner, String group, String instance) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Workers.java());
+        cmd.addAll(Arrays.asList(opts.getOrDefault("worker-jvm", "-Xms512m -Xmx512m").trim().split("\\s+")));
+        if (runner.equals("raw")) {
+            cmd.add("-cp");
+            cmd.add(System.getProperty("java.class.path"));
+            cmd.addAll(broker.rawWorker(group, instance));
+        } else {
+            cmd.add("-jar");
+            cmd.add(opts.getOrDefault("server-jar", "server/target/toolbus-server.jar"));
+            cmd.addAll(List.of("serve", "--bus", broker.busUri(), "--sample-tools", "--instance", instance,
+                    "--group", group));
+        }
+        return cmd;
+    }
+
+    // ---------------------------------------------------------------- reporting
+
+    private static String table(List<Row> rows) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%-6s %-8s %4s %8s %10s %9s %9s %9s %11s %11s %12s %7s %s%n", "broker",
+                "runner", "inst", "turns", "calls/s", "p50 ms", "p99 ms", "max ms", "worker µs/t", "broker µs/t",
+                "harness µs/t", "tb/raw", ""));
+        for (Row r : rows) {
+            if (r.stats == null) {
+                sb.append(String.format(Locale.ROOT, "%-6s %-8s %4d FAILED %s%n", r.broker, r.runner, r.instances, r.error));
+                continue;
+            }
+            sb.append(String.format(Locale.ROOT, "%-6s %-8s %4d %8d %10.0f %9.2f %9.2f %9.2f %11.0f %11.0f %12.0f %7s %s%n",
+                    r.broker, r.runner, r.instances, r.stats.turns(), r.stats.callsPerSecond(), r.stats.p50Ms(),
+                    r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs, r.brokerCpuUs, r.harnessCpuUs,
+                    Double.isNaN(r.ratio) ? "" : String.format(Locale.ROOT, "%.2f", r.ratio),
+                    r.error == null ? "" : r.error));
+        }
+        return sb.toString();
+    }
+
+    private String markdown(List<Row> rows, Instant started, String loadBefore, String loadAfter) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| broker | consumer | instances | calls/s | p50 ms | p99 ms | max ms | consumer CPU µs/turn "
+                + "| broker CPU µs/turn | harness CPU µs/turn | toolbus/raw calls/s |\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Row r : rows) {
+            if (r.stats == null) {
+                sb.append("| ").append(r.broker).append(" | ").append(r.runner).append(" | ").append(r.instances)
+                        .append(" | failed: ").append(r.error).append(" | | | | | | | |\n");
+                continue;
+            }
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.2f | %.2f | %.1f | %.0f | %s | %.0f | %s |%n",
+                    r.broker, r.runner.equals("raw") ? "raw client loop" : "toolbus serve", r.instances,
+                    r.stats.callsPerSecond(), r.stats.p50Ms(), r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs,
+                    Double.isNaN(r.brokerCpuUs) ? "" : String.format(Locale.ROOT, "%.0f", r.brokerCpuUs),
+                    r.harnessCpuUs,
+                    Double.isNaN(r.ratio) ? "" : String.format(Locale.ROOT, "**%.2f**", r.ratio)));
+        }
+        sb.append("\n");
+        sb.append("Run of ").append(started).append(": ").append(turns).append(" measured turns over ")
+                .append(streams).append(" streams after ").append(warmup).append(" warm-up turns per scenario; ")
+                .append("load average before ").append(loadBefore).append(", after ").append(loadAfter).append(".\n");
+        sb.append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs (")
+                .append(cpuModel()).append("), ").append(System.getProperty("java.vm.name")).append(' ')
+                .append(System.getProperty("java.runtime.version")).append(".\n");
+        if (opts.containsKey("command")) {
+            sb.append("Command: `").append(opts.get("command")).append("`\n");
+        }
+        return sb.toString();
+    }
+
+    private static String cpuModel() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+        } catch (IOException e) {
+            // not Linux
+        }
+        return "unknown CPU";
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " / " + f[1] + " / " + f[2];
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private long pid(String key) {
+        return Long.parseLong(opts.getOrDefault(key, "0"));
+    }
+
+    private static long cpuOf(long pid) {
+        if (pid <= 0) {
+            return 0;
+        }
+        return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos).orElse(0L);
+    }
+
+    private static long ownCpu() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /** One line of the result table. */
+    private static final class Row {
+        final String broker;
+        final String runner;
+        final int instances;
+        ClosedLoop.Stats stats;
+        double workerCpuUs = Double.NaN;
+        double brokerCpuUs = Double.NaN;
+        double harnessCpuUs = Double.NaN;
+        double ratio = Double.NaN;
+        String error;
+
+        Row(String broker, String runner, int instances) {
+            this.broker = broker;
+            this.runner = runner;
+            this.instances = instances;
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.toolbus.benchmarks.load;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The consumer processes of one scenario, each a JVM of its own with the same heap settings: either
+ * {@code toolbus serve} from the server jar, or a raw client loop from this module's classpath. Output
+ * goes to one log file per process.
+ */
+final class Workers implements AutoCloseable {
+
+    private final List<Process> processes = new ArrayList<>();
+
+    static Workers start(List<List<String>> commands, List<Path> logs) throws IOException {
+        Workers w = new Workers();
+        for (int i = 0; i < commands.size(); i++) {
+            ProcessBuilder pb = new ProcessBuilder(commands.get(i)).redirectErrorStream(true)
+                    .redirectOutput(logs.get(i).toFile());
+            w.processes.add(pb.start());
+        }
+        return w;
+    }
+
+    static String java() {
+        return System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    }
+
+    /** CPU time used so far by all the processes, in nanoseconds. */
+    long cpuNanos() {
+        long sum = 0;
+        for (Process p : processes) {
+            sum += p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+        }
+        return sum;
+    }
+
+    /** Throws if a process ended on its own. */
+    void checkAlive() {
+        for (Process p : processes) {
+            if (!p.isAlive()) {
+                throw new IllegalStateException("worker " + p.pid() + " exited with " + p.exitValue());
+            }
+        }
+    }
+
+    /** SIGTERM to all (each drains and exits), then SIGKILL to any still running after 30 s. */
+    @Override
+    public void close() throws InterruptedException {
+        for (Process p : processes) {
+            p.destroy();
+        }
+        for (Process p : processes) {
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                System.err.println("worker " + p.pid() + " did not stop within 30 s; killing it");
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# End-to-end load on real brokers: starts redis-server and a KRaft Kafka on loopback
+# (scripts/lib/services.sh), builds the server jar and the benchmarks jar, runs
+# dev.toolbus.benchmarks.load.LoadHarness (toolbus serve side by side with a raw client loop, one and
+# two consumer JVMs, on each broker), prints the table, writes it as Markdown, and stops the brokers.
+#
+#   scripts/load.sh                       # 20,000 turns over 200 streams per scenario, about 5 minutes on 2 vCPU
+#   LOAD_TURNS=4000 LOAD_WARMUP=2000 scripts/load.sh --instances 1   # smaller; extra options go to the harness
+#
+# Environment: LOAD_TURNS (20000), LOAD_STREAMS (200), LOAD_WARMUP (6000 turns per scenario, not
+# measured), LOAD_OUT (benchmarks/results/load.md), LOAD_SKIP_BUILD=1 to reuse the jars.
+# Worker logs go to benchmarks/target/load-logs/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TURNS=${LOAD_TURNS:-20000}
+STREAMS=${LOAD_STREAMS:-200}
+WARMUP=${LOAD_WARMUP:-6000}
+OUT=${LOAD_OUT:-benchmarks/results/load.md}
+
+if [[ ${LOAD_SKIP_BUILD:-} != 1 ]]; then
+  mvn -B -ntp -q -pl server,benchmarks -am package -DskipTests
+fi
+
+# shellcheck source=lib/services.sh
+source scripts/lib/services.sh
+trap stop_services EXIT
+start_services
+
+java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.load.LoadHarness \
+  --redis "$TOOLBUS_REDIS_URL" --kafka "$TOOLBUS_KAFKA_BOOTSTRAP" \
+  --redis-pid "$(cat "$_TB_REDIS_RUN/redis.pid")" --kafka-pid "$(cat "$_TB_KAFKA_RUN/kafka.pid")" \
+  --server-jar server/target/toolbus-server.jar \
+  --turns "$TURNS" --streams "$STREAMS" --warmup "$WARMUP" \
+  --logs benchmarks/target/load-logs --out "$OUT" \
+  --command "LOAD_TURNS=$TURNS LOAD_STREAMS=$STREAMS LOAD_WARMUP=$WARMUP scripts/load.sh${*:+ $*}" \
+  "$@"
