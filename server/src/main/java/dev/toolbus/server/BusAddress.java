@@ -5,7 +5,8 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * The value of {@code --bus}: which bus {@code serve} runs on: {@code stdio}, {@code redis://HOST:PORT}
+ * The value of {@code --bus}: which bus {@code serve} runs on: {@code stdio}, {@code in-memory} (the
+ * gateway alone feeds the executor), {@code redis://HOST:PORT}
  * (or {@code rediss://}) or {@code kafka://HOST:PORT[,HOST:PORT]}.
  *
  * @param scheme the bus kind, lower case
@@ -14,8 +15,18 @@ import picocli.CommandLine.TypeConversionException;
 record BusAddress(String scheme, String address) {
 
     static final String STDIO = "stdio";
+    static final String IN_MEMORY = "in-memory";
     static final String REDIS = "redis";
     static final String KAFKA = "kafka";
+
+    static BusAddress stdio() {
+        return new BusAddress(STDIO, STDIO);
+    }
+
+    /** No input of its own: turns come through the gateway only. */
+    static BusAddress inMemory() {
+        return new BusAddress(IN_MEMORY, IN_MEMORY);
+    }
 
     /** Parses {@code --bus}; an unsupported value fails the command line (exit code 2). */
     static final class Converter implements ITypeConverter<BusAddress> {
@@ -24,6 +35,9 @@ record BusAddress(String scheme, String address) {
             String v = value.strip();
             if (v.equalsIgnoreCase(STDIO)) {
                 return new BusAddress(STDIO, v);
+            }
+            if (v.equalsIgnoreCase(IN_MEMORY) || v.equalsIgnoreCase("memory")) {
+                return inMemory();
             }
             int sep = v.indexOf("://");
             String scheme = sep > 0 ? v.substring(0, sep).toLowerCase(Locale.ROOT) : "";
@@ -34,7 +48,7 @@ record BusAddress(String scheme, String address) {
                 return new BusAddress(KAFKA, v);
             }
             throw new TypeConversionException("unknown bus '" + value
-                    + "' (supported: stdio, redis://HOST:PORT, kafka://HOST:PORT)");
+                    + "' (supported: stdio, in-memory, redis://HOST:PORT, kafka://HOST:PORT)");
         }
     }
 }

@@ -8,50 +8,66 @@ import picocli.CommandLine.Option;
  * The execution flags shared by {@code serve} and {@code demo}. Values go to
  * {@link ExecutionSettings.Builder} as given, so a flag follows the same fallback rules as a config
  * file: an out-of-range or unreadable value falls back and is reported as a warning, never a failure.
+ * A flag that is not given leaves the base value (the config file's, or the default) alone.
  */
 final class ExecutionOptions {
 
     @Option(names = "--max-parallel", paramLabel = "N",
-            description = "Handlers running at once across all streams, 1..20 (default: ${DEFAULT-VALUE}).",
-            defaultValue = "" + ExecutionSettings.DEFAULT_MAX_PARALLEL)
+            description = "Handlers running at once across all streams, 1..20 (default: "
+                    + ExecutionSettings.DEFAULT_MAX_PARALLEL + " or the config's execution.maxParallel).")
     String maxParallel;
 
     @Option(names = "--timeout-ms", paramLabel = "MS",
-            description = "Per-call timeout in milliseconds, at least 1000 (default: ${DEFAULT-VALUE}).",
-            defaultValue = "" + ExecutionSettings.DEFAULT_TIMEOUT_MS)
+            description = "Per-call timeout in milliseconds, at least 1000 (default: "
+                    + ExecutionSettings.DEFAULT_TIMEOUT_MS + " or the config's execution.timeout).")
     String timeoutMs;
 
     @Option(names = "--retry-on-error", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
             description = "Retry exceptions and timeouts of tools that are not side-effecting "
-                    + "(default: ${DEFAULT-VALUE}).",
-            defaultValue = "false")
+                    + "(default: false or the config's execution.retryOnError).")
     String retryOnError;
 
     @Option(names = "--max-retries", paramLabel = "N",
-            description = "Retries after the first attempt, 0..10 (default: ${DEFAULT-VALUE}).",
-            defaultValue = "" + ExecutionSettings.DEFAULT_MAX_RETRIES)
+            description = "Retries after the first attempt, 0..10 (default: "
+                    + ExecutionSettings.DEFAULT_MAX_RETRIES + " or the config's execution.maxRetries).")
     String maxRetries;
 
     @Option(names = "--cache-ttl-ms", paramLabel = "MS",
-            description = "How long a cached result lives; 0 disables the cache (default: ${DEFAULT-VALUE}).",
-            defaultValue = "" + ExecutionSettings.DEFAULT_CACHE_TTL_MS)
+            description = "How long a cached result lives; 0 disables the cache (default: "
+                    + ExecutionSettings.DEFAULT_CACHE_TTL_MS + " or the config's execution.cacheTTL).")
     String cacheTtlMs;
 
     @Option(names = "--locale", paramLabel = "en|zh",
-            description = "Language of generated text (default: ${DEFAULT-VALUE}).",
-            defaultValue = "en")
+            description = "Language of generated text (default: en or the config's execution.locale).")
     String locale;
 
-    /** The settings these flags give. */
+    /** The settings these flags give over the defaults. */
     ExecutionSettings settings() {
-        return ExecutionSettings.builder()
-                .maxParallel(maxParallel)
-                .timeoutMs(timeoutMs)
-                .retryOnError(retryOnError)
-                .maxRetries(maxRetries)
-                .cacheTtlMs(cacheTtlMs)
-                .locale(locale)
-                .build();
+        return settings(ExecutionSettings.defaults());
+    }
+
+    /** The settings these flags give over {@code base}: each flag given replaces the base value. */
+    ExecutionSettings settings(ExecutionSettings base) {
+        ExecutionSettings.Builder b = base.toBuilder();
+        if (maxParallel != null) {
+            b.maxParallel(maxParallel);
+        }
+        if (timeoutMs != null) {
+            b.timeoutMs(timeoutMs);
+        }
+        if (retryOnError != null) {
+            b.retryOnError(retryOnError);
+        }
+        if (maxRetries != null) {
+            b.maxRetries(maxRetries);
+        }
+        if (cacheTtlMs != null) {
+            b.cacheTtlMs(cacheTtlMs);
+        }
+        if (locale != null) {
+            b.locale(locale);
+        }
+        return b.build();
     }
 
     /** Prints each fallback the settings applied. */

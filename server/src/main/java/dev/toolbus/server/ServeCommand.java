@@ -1,23 +1,37 @@
 package dev.toolbus.server;
 
+import dev.toolbus.bus.InMemoryBus;
 import dev.toolbus.bus.ToolBus;
 import dev.toolbus.bus.kafka.KafkaBus;
 import dev.toolbus.bus.kafka.KafkaBusConfig;
 import dev.toolbus.bus.redis.RedisStreamsBus;
 import dev.toolbus.bus.redis.RedisStreamsConfig;
+import dev.toolbus.config.Config;
+import dev.toolbus.config.ConfigException;
+import dev.toolbus.config.ConfigWatcher;
+import dev.toolbus.config.LiveConfig;
 import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.plugins.skills.SkillCatalog;
-import dev.toolbus.plugins.stdio.StdioPluginHost;
-import dev.toolbus.plugins.stdio.StdioPlugins;
+import dev.toolbus.gateway.Gateway;
+import dev.toolbus.gateway.GatewayServer;
 import dev.toolbus.protocol.EventCodec;
-import java.nio.file.Path;
-import java.util.List;
-import reactor.core.publisher.Mono;
-import dev.toolbus.server.samples.SampleTools;
+import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.server.stdio.StdioBus;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -25,47 +39,77 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import reactor.core.Disposable;
 
 /**
- * {@code toolbus serve}: runs an executor on a bus until the bus's input ends, then drains the turns
- * in flight and exits 0. With {@code --bus stdio} it is a sidecar: JSON lines in on stdin, JSON lines
- * out on stdout.
+ * {@code toolbus serve}: runs an executor on a bus, and the WebSocket/HTTP gateway beside it, until
+ * the bus's input ends (stdio) or SIGTERM; then drains the turns in flight and exits 0.
+ *
+ * <p>What runs: with {@code --config} the config's bus (in-memory by default) and its gateway;
+ * without it, {@code --bus} (stdio by default) and a gateway only when {@code --gateway} is given.
+ * Flags override the file. The stdio bus never starts the config's gateway unless {@code --gateway}
+ * asks for it. The tool policy follows the file live (hot reload); other changed sections are logged
+ * as needing a restart.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Run tool calls from a bus until its input ends (stdio: until stdin closes).")
+        description = "Run tool calls from a bus and the gateway until input ends (stdio) or SIGTERM.")
 final class ServeCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+    private static final Duration STOP_STEP = Duration.ofSeconds(60);
 
-    @Option(names = "--bus", paramLabel = "BUS", defaultValue = BusAddress.STDIO,
-            converter = BusAddress.Converter.class,
-            description = "Where turns come from and events go: stdio, redis://HOST:PORT or "
-                    + "kafka://HOST:PORT (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "toolbus.yaml: policy, sources, execution, bus and gateway; watched and reloaded on change.")
+    Path configFile;
+
+    @Option(names = "--bus", paramLabel = "BUS", converter = BusAddress.Converter.class,
+            description = "Where turns come from and events go: stdio, in-memory, redis://HOST:PORT or "
+                    + "kafka://HOST:PORT (default: the config's bus, else stdio; in-memory with --gateway).")
     BusAddress bus;
+
+    @Option(names = "--gateway", paramLabel = "HOST:PORT", converter = GatewayAddress.Converter.class,
+            description = "Start the WebSocket/HTTP gateway here (port 0: a free port); overrides the config's.")
+    GatewayAddress gateway;
+
+    @Option(names = "--no-gateway", description = "Do not start the gateway, whatever the config says.")
+    boolean noGateway;
+
+    @Option(names = "--token", paramLabel = "TOKEN",
+            description = "Bearer token of the gateway; overrides gateway.token. Required off loopback.")
+    String token;
+
+    @Option(names = "--port-file", paramLabel = "PATH",
+            description = "Write the gateway's bound port to PATH once it listens (for scripts and port 0).")
+    Path portFile;
 
     @Option(names = "--instance", paramLabel = "NAME",
             description = "This instance's name on a broker (Redis consumer, Kafka client id); "
-                    + "default: toolbus-<host>-<pid>. Two live instances must not share one.")
+                    + "default: bus.consumer, else toolbus-<host>-<pid>. Two live instances must not share one.")
     String instance;
 
-    @Option(names = "--group", paramLabel = "NAME", defaultValue = "toolbus",
-            description = "The consumer group of the executor instances on a broker (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--group", paramLabel = "NAME",
+            description = "The consumer group of the executor instances on a broker (default: bus.group, else toolbus).")
     String group;
 
     @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail and draw.")
     boolean sampleTools;
 
     @Option(names = "--plugins", paramLabel = "DIR",
-            description = "Load the stdio plugins of DIR (one folder per plugin, each with a plugin.json).")
+            description = "Load the stdio plugins of DIR (one folder per plugin, each with a plugin.json); "
+                    + "replaces sources.custom.pluginDirs.")
     Path pluginsDir;
 
     @Option(names = "--skills", paramLabel = "PATH", split = ",",
             description = "Scan these folders for skill documents (SKILL.md, *.skill.yaml, *.skill.json) "
-                    + "and offer them through the load_skill tool.")
+                    + "and offer them through the load_skill tool; replaces documents.paths.")
     List<Path> skills;
 
+    @Option(names = "--mcp-servers", paramLabel = "FILE",
+            description = "Connect the MCP servers of this mcp-servers.json; replaces sources.mcp.serversFile.")
+    Path mcpServers;
+
     @Option(names = "--max-event-bytes", paramLabel = "BYTES", defaultValue = "1048576",
-            description = "The largest input event (one line on stdio), at least 1024 (default: ${DEFAULT-VALUE}).")
+            description = "The largest input event on the bus (one line on stdio), at least 1024 (default: ${DEFAULT-VALUE}).")
     int maxEventBytes;
 
     @Mixin
@@ -77,68 +121,293 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (maxEventBytes < 1024) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--max-event-bytes must be at least 1024, got " + maxEventBytes);
+            throw usage("--max-event-bytes must be at least 1024, got " + maxEventBytes);
         }
-        ExecutionSettings settings = execution.settings();
+        ConfigWatcher watcher = null;
+        Config config = null;
+        if (configFile != null) {
+            try {
+                watcher = ConfigWatcher.start(configFile);
+            } catch (ConfigException e) {
+                System.err.println("toolbus: " + e.getMessage());
+                return 1;
+            }
+            config = watcher.current().config();
+            for (String w : watcher.current().warnings()) {
+                System.err.println("toolbus: warning: " + configFile.getFileName() + ": " + w);
+            }
+        }
+        try {
+            return serve(config, watcher);
+        } finally {
+            if (watcher != null) {
+                watcher.close();
+            }
+        }
+    }
+
+    private int serve(Config fileConfig, ConfigWatcher watcher) {
+        Config config = fileConfig != null ? fileConfig : Config.defaults();
+        BusAddress busAddress = busAddress(fileConfig);
+        GatewayPlan plan = gatewayPlan(fileConfig, busAddress);
+        ExecutionSettings settings = execution.settings(config.execution());
         ExecutionOptions.printWarnings(settings, System.err);
         EventCodec codec = maxEventBytes == EventCodec.defaults().maxEventBytes() ? EventCodec.defaults()
                 : EventCodec.create(maxEventBytes, () -> UUID.randomUUID().toString());
 
-        ToolExecutor.Builder builder = ToolExecutor.builder().settings(settings).codec(codec);
-        if (sampleTools) {
-            builder.tools(new SampleTools().specs());
-        } else if (pluginsDir == null && (skills == null || skills.isEmpty())) {
-            log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
+        ToolRegistry registry = ToolRegistry.create();
+        LiveConfig live = LiveConfig.create(config, registry);
+        ToolSetup tools;
+        try {
+            tools = ToolSetup.assemble(registry, fileConfig, sampleTools, pluginsDir, skills, mcpServers, live.policy(),
+                    settings.locale());
+        } catch (RuntimeException e) {
+            System.err.println("toolbus: cannot load the tools: " + e.getMessage());
+            return 1;
         }
-        ToolExecutor executor = builder.build();
-        StdioPluginHost plugins = pluginsDir == null ? null
-                : StdioPlugins.load(pluginsDir).registerInto(executor.registry());
-        if (skills != null && !skills.isEmpty()) {
-            SkillCatalog.scan(skills).registerInto(executor.registry());
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(live.policy()).settings(settings)
+                .codec(codec).meterRegistry(meters).build();
+
+        GatewayServer server = null;
+        if (plan != null) {
+            try {
+                server = plan.builder(config).executor(executor).meterRegistry(meters).build().start();
+            } catch (RuntimeException e) {
+                System.err.println("toolbus: cannot start the gateway on " + plan.host() + ":" + plan.port() + ": "
+                        + e.getMessage());
+                executor.closeGracefully().then(tools.closeGracefully()).block(STOP_STEP);
+                return 1;
+            }
+            System.err.println("toolbus: gateway listening on " + server.baseUrl() + " (port " + server.port()
+                    + (plan.token() == null ? ", no token: loopback only)" : ", bearer token required)"));
+            writePortFile(server.port());
         }
-        ToolBus toolBus = open(bus, codec, instanceName(), group, maxEventBytes);
-        log.info("serving on {} with {} tools, maxParallel={}, timeout={} ms", bus.address(),
-                executor.registry().entries().size(), settings.maxParallel(), settings.timeout().toMillis());
-        // SIGTERM / Ctrl-C: stop reading; run() then completes once the turns in flight are published
-        Thread hook = new Thread(() -> toolBus.closeGracefully().block(java.time.Duration.ofSeconds(60)),
-                "toolbus-shutdown");
+        Disposable reload = watcher == null ? null : live.follow(watcher);
+        ToolBus toolBus = open(busAddress, config.bus(), codec);
+        // reading the warnings resolves the allow lists against the registered tools now, not at the first call
+        int policyWarnings = live.policy().warnings().size();
+        log.info("serving on {} with {} tools, maxParallel={}, timeout={} ms, {} policy warnings", busAddress.address(),
+                registry.entries().size(), settings.maxParallel(), settings.timeout().toMillis(), policyWarnings);
+
+        CompletableFuture<Void> inputEnded = new CompletableFuture<>();
+        Disposable run = executor.run(toolBus).subscribe(null, inputEnded::completeExceptionally,
+                () -> inputEnded.complete(null));
+        Stopper stopper = new Stopper(server, toolBus, inputEnded, run, executor, tools, reload);
+        // SIGTERM / Ctrl-C: the hook runs the same ordered stop, and the JVM waits for it
+        Thread hook = new Thread(stopper::stop, "toolbus-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        executor.run(toolBus)
-                .then(executor.closeGracefully())
-                .then(plugins == null ? Mono.empty() : plugins.closeGracefully())
-                .then(toolBus.closeGracefully())
-                .block();
+        try {
+            inputEnded.join();
+            log.info("input ended");
+        } catch (RuntimeException e) {
+            log.error("the bus failed", e);
+        }
+        stopper.stop();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
-            // the hook is running: it closes the bus
+            // the hook is running the stop
         }
-        log.info("input ended; all turns drained");
         return 0;
     }
 
-    private String instanceName() {
+    /**
+     * The ordered stop, once, whoever asks first: gateway (drains its turns), bus input, executor
+     * (drains the bus's turns), plugin processes, config reload.
+     */
+    private static final class Stopper {
+        private final GatewayServer server;
+        private final ToolBus bus;
+        private final CompletableFuture<Void> inputEnded;
+        private final Disposable run;
+        private final ToolExecutor executor;
+        private final ToolSetup tools;
+        private final Disposable reload;
+        private final AtomicBoolean started = new AtomicBoolean();
+        private final CompletableFuture<Void> done = new CompletableFuture<>();
+
+        Stopper(GatewayServer server, ToolBus bus, CompletableFuture<Void> inputEnded, Disposable run,
+                ToolExecutor executor, ToolSetup tools, Disposable reload) {
+            this.server = server;
+            this.bus = bus;
+            this.inputEnded = inputEnded;
+            this.run = run;
+            this.executor = executor;
+            this.tools = tools;
+            this.reload = reload;
+        }
+
+        void stop() {
+            if (!started.compareAndSet(false, true)) {
+                done.join();
+                return;
+            }
+            try {
+                step("gateway", () -> {
+                    if (server != null) {
+                        server.closeGracefully(STOP_STEP);
+                    }
+                });
+                step("bus input", () -> {
+                    if (bus instanceof InMemoryBus memory) {
+                        memory.complete();
+                    } else if (bus instanceof StdioBus && !inputEnded.isDone()) {
+                        // stdin cannot be ended from here: let the running turns finish and publish,
+                        // then stop the loop and flush stdout
+                        executor.closeGracefully().block(STOP_STEP);
+                        run.dispose();
+                        bus.closeGracefully().block(STOP_STEP);
+                        return;
+                    } else {
+                        bus.closeGracefully().block(STOP_STEP);
+                    }
+                    try {
+                        inputEnded.get(STOP_STEP.toSeconds(), TimeUnit.SECONDS);
+                    } catch (TimeoutException e) {
+                        log.warn("turns still running after {}; cancelling them", STOP_STEP);
+                        run.dispose();
+                    } catch (Exception e) {
+                        // the bus failed: reported by the main thread
+                    }
+                });
+                step("executor", () -> executor.closeGracefully().block(STOP_STEP));
+                step("plugins", () -> tools.closeGracefully().block(STOP_STEP));
+                if (reload != null) {
+                    reload.dispose();
+                }
+                // logged here, not by the caller: on SIGTERM the JVM halts as soon as this hook returns
+                log.info("all turns drained; stopped");
+            } finally {
+                done.complete(null);
+            }
+        }
+
+        private static void step(String what, Runnable r) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                log.warn("stopping the {} failed: {}", what, e.toString());
+            }
+        }
+    }
+
+    private BusAddress busAddress(Config fileConfig) {
+        if (bus != null) {
+            return bus;
+        }
+        if (fileConfig == null) {
+            return gateway != null ? BusAddress.inMemory() : BusAddress.stdio();
+        }
+        Config.Bus b = fileConfig.bus();
+        return switch (b.type()) {
+            case "stdio" -> BusAddress.stdio();
+            case "redis" -> new BusAddress(BusAddress.REDIS, b.url());
+            case "kafka" -> new BusAddress(BusAddress.KAFKA, b.url().contains("://") ? b.url() : "kafka://" + b.url());
+            default -> BusAddress.inMemory();
+        };
+    }
+
+    /** The gateway to start, or {@code null} for none. */
+    private GatewayPlan gatewayPlan(Config fileConfig, BusAddress busAddress) {
+        if (noGateway) {
+            if (gateway != null) {
+                throw usage("--gateway and --no-gateway contradict each other");
+            }
+            return null;
+        }
+        Config.Gateway g = fileConfig == null ? Config.Gateway.DEFAULTS : fileConfig.gateway();
+        boolean on = gateway != null
+                || fileConfig != null && g.enabled() && !busAddress.scheme().equals(BusAddress.STDIO);
+        if (!on) {
+            return null;
+        }
+        String host = gateway != null ? gateway.host() : g.host();
+        int port = gateway != null ? gateway.port() : g.port();
+        String t = token != null ? token : g.token();
+        t = t == null || t.isBlank() ? null : t.strip();
+        GatewayPlan plan = new GatewayPlan(host, port, t);
+        if (t == null && !isLoopback(host)) {
+            throw usage("the gateway on " + host + " needs a token: pass --token TOKEN or set gateway.token "
+                    + "(only loopback addresses may be served without one)");
+        }
+        return plan;
+    }
+
+    /** Whether every address of {@code host} is a loopback address (the gateway's own rule). */
+    static boolean isLoopback(String host) {
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        if (h.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        try {
+            java.net.InetAddress[] all = java.net.InetAddress.getAllByName(h);
+            for (java.net.InetAddress a : all) {
+                if (!a.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return all.length > 0;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    private record GatewayPlan(String host, int port, String token) {
+        Gateway.Builder builder(Config config) {
+            return Gateway.builder().host(host).port(port).token(token)
+                    .maxRequestBytes((int) Math.min(Integer.MAX_VALUE, Math.max(1024, config.gateway().maxRequestBytes())));
+        }
+    }
+
+    private void writePortFile(int port) {
+        if (portFile == null) {
+            return;
+        }
+        try {
+            Path abs = portFile.toAbsolutePath();
+            Path tmp = abs.resolveSibling(abs.getFileName() + ".tmp");
+            Files.writeString(tmp, port + "\n", StandardCharsets.UTF_8);
+            Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            System.err.println("toolbus: warning: cannot write the port file " + portFile + ": " + e.getMessage());
+        }
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    private String instanceName(Config.Bus b) {
         if (instance != null && !instance.isBlank()) {
             return instance;
+        }
+        if (!b.consumer().isBlank()) {
+            return b.consumer();
         }
         String host;
         try {
             host = java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             host = "localhost";
         }
         return "toolbus-" + host + "-" + ProcessHandle.current().pid();
     }
 
-    private static ToolBus open(BusAddress address, EventCodec codec, String instance, String group,
-                                int maxEventBytes) {
+    private ToolBus open(BusAddress address, Config.Bus fromFile, EventCodec codec) {
+        // names from the file apply when the file names the same kind of bus
+        boolean sameKind = fromFile.type().equals(address.scheme());
+        Config.Bus b = sameKind ? fromFile : Config.Bus.defaults(address.scheme());
+        String groupName = group != null ? group : b.group().isBlank() ? "toolbus" : b.group();
         return switch (address.scheme()) {
             case BusAddress.STDIO -> StdioBus.system(codec);
+            case BusAddress.IN_MEMORY -> InMemoryBus.create(codec, 1024);
             case BusAddress.REDIS -> RedisStreamsBus.fromUri(address.address(), RedisStreamsConfig.builder()
-                    .consumer(instance).group(group).maxEventBytes(maxEventBytes).build());
+                    .callsStream(b.calls()).resultsKeyTemplate(b.results()).deadLetterStream(b.deadLetter())
+                    .consumer(instanceName(b)).group(groupName).maxEventBytes(maxEventBytes).build());
             case BusAddress.KAFKA -> KafkaBus.fromUri(address.address(), KafkaBusConfig.builder()
-                    .bootstrapServers(address.address()).groupId(group).clientId(instance)
+                    .bootstrapServers(address.address()).callsTopic(b.calls()).resultsTopic(b.results())
+                    .deadLetterTopic(b.deadLetter()).groupId(groupName).clientId(instanceName(b))
                     .maxEventBytes(maxEventBytes).build());
             default -> throw new IllegalStateException("no bus for " + address.address());
         };

@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = ToolbusCli.Version.class,
         description = "Executes LLM tool calls arriving on a message bus.",
-        subcommands = {DemoCommand.class, ServeCommand.class, HelpCommand.class})
+        subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, CheckConfigCommand.class,
+                DemoCommand.class, HelpCommand.class})
 public final class ToolbusCli implements Runnable {
 
     @Option(names = "--log-level", paramLabel = "LEVEL", scope = ScopeType.INHERIT,
@@ -31,7 +32,7 @@ public final class ToolbusCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: demo or serve");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: serve, call, tools, check-config or demo");
     }
 
     public static void main(String[] args) {

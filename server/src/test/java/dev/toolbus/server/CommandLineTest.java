@@ -74,7 +74,7 @@ class CommandLineTest {
     @Test
     void serve_unknownBus_exitsWith2AndSaysWhy() {
         assertThat(cli().execute("serve", "--bus", "nats://localhost")).isEqualTo(2);
-        assertThat(err.toString()).contains("unknown bus 'nats://localhost' (supported: stdio, redis://HOST:PORT, kafka://HOST:PORT)");
+        assertThat(err.toString()).contains("unknown bus 'nats://localhost' (supported: stdio, in-memory, redis://HOST:PORT, kafka://HOST:PORT)");
     }
 
     @Test
@@ -92,7 +92,7 @@ class CommandLineTest {
 
     @Test
     void logLevel_isValidatedCaseInsensitively() {
-        assertThat(serve("serve", "--log-level", "DEBUG").bus).isNotNull();
+        assertThat(serve("serve", "--log-level", "DEBUG").execution).isNotNull();
         assertThat(cli().execute("--log-level", "loud", "demo")).isEqualTo(2);
     }
 
@@ -100,5 +100,58 @@ class CommandLineTest {
     void noCommand_exitsWith2() {
         assertThat(cli().execute()).isEqualTo(2);
         assertThat(err.toString()).contains("missing command");
+    }
+
+    @Test
+    void serve_executionFlags_overrideTheConfigsSettings_andOnlyThoseGiven() {
+        ExecutionSettings file = ExecutionSettings.builder().maxParallel(9).timeoutMs(4000).maxRetries(5).build();
+
+        ExecutionSettings s = serve("serve", "--timeout-ms", "2000").execution.settings(file);
+
+        assertThat(s.timeout()).isEqualTo(Duration.ofMillis(2000));
+        assertThat(s.maxParallel()).isEqualTo(9);
+        assertThat(s.maxRetries()).isEqualTo(5);
+    }
+
+    @Test
+    void serve_busInMemory_andGatewayAddresses_parse() {
+        ServeCommand serve = serve("serve", "--bus", "in-memory", "--gateway", "0.0.0.0:9000", "--token", "t");
+
+        assertThat(serve.bus.scheme()).isEqualTo(BusAddress.IN_MEMORY);
+        assertThat(serve.gateway).isEqualTo(new GatewayAddress("0.0.0.0", 9000));
+        assertThat(serve.token).isEqualTo("t");
+        assertThat(GatewayAddress.parse(":0")).isEqualTo(new GatewayAddress("127.0.0.1", 0));
+        assertThat(GatewayAddress.parse("8765")).isEqualTo(new GatewayAddress("127.0.0.1", 8765));
+        assertThat(GatewayAddress.parse("[::1]:8765")).isEqualTo(new GatewayAddress("::1", 8765));
+    }
+
+    @Test
+    void serve_badGatewayAddress_exitsWith2() {
+        assertThat(cli().execute("serve", "--gateway", "localhost:http")).isEqualTo(2);
+        assertThat(err.toString()).contains("bad gateway address 'localhost:http'");
+        assertThat(cli().execute("serve", "--gateway", "127.0.0.1:70000")).isEqualTo(2);
+    }
+
+    @Test
+    void serve_gatewayAndNoGateway_contradict() {
+        assertThat(cli().execute("serve", "--gateway", "127.0.0.1:0", "--no-gateway")).isEqualTo(2);
+        assertThat(err.toString()).contains("contradict");
+    }
+
+    @Test
+    void call_needsANameOrAnEvent() {
+        assertThat(cli().execute("call")).isEqualTo(2);
+        assertThat(err.toString()).contains("missing NAME");
+    }
+
+    @Test
+    void tools_toolFlagsNeedLocal() {
+        assertThat(cli().execute("tools", "--sample-tools")).isEqualTo(2);
+        assertThat(err.toString()).contains("need --local");
+    }
+
+    @Test
+    void checkConfig_needsAFile() {
+        assertThat(cli().execute("check-config")).isEqualTo(2);
     }
 }

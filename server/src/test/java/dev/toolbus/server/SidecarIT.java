@@ -214,4 +214,20 @@ class SidecarIT {
         assertThat(events.get(0).path("is_error").asBoolean()).as(events.get(0).toString()).isFalse();
         assertThat(events.get(0).path("content").asText()).contains("Bob");
     }
+
+    @Test
+    void sigterm_finishesTheRunningTurnThenExits(TestInfo test) throws Exception {
+        ToolbusProcess p = start(test);
+        // the calls of a turn start together: once echo's result is out, the sleep is running
+        p.send(turn("s:t", "t1", call("c1", "echo", "{\"text\":\"first\"}") + ","
+                + call("c2", "sleep", "{\"ms\":1500}")));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !p.lines().isEmpty());
+
+        p.terminate().awaitExit(EXIT);
+
+        List<JsonNode> events = ofTurn(p.events(), "s:t", "t1");
+        assertThat(types(events)).as(p.stderr()).containsExactly("tool_result", "tool_result", "turn_completed");
+        assertThat(events.get(1).path("content").asText()).isEqualTo("slept 1500");
+        assertThat(p.stderr()).contains("all turns drained; stopped");
+    }
 }

@@ -41,6 +41,11 @@ final class ToolbusProcess implements AutoCloseable {
 
     /** Starts {@code java -jar toolbus-server.jar args…}. */
     static ToolbusProcess start(String name, String... args) throws IOException {
+        return start(name, java.util.Map.of(), args);
+    }
+
+    /** Starts {@code java -jar toolbus-server.jar args…} with extra environment variables. */
+    static ToolbusProcess start(String name, java.util.Map<String, String> env, String... args) throws IOException {
         String jar = System.getProperty("toolbus.jar", "target/toolbus-server.jar");
         if (!Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("runnable jar " + jar + " is missing: run mvn verify (package builds it)");
@@ -52,7 +57,11 @@ final class ToolbusProcess implements AutoCloseable {
         command.add("-jar");
         command.add(jar);
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(stderr.toFile());
+        pb.environment().remove("TOOLBUS_TOKEN");
+        pb.environment().remove("TOOLBUS_URL");
+        pb.environment().putAll(env);
+        Process p = pb.start();
         return new ToolbusProcess(p, stderr);
     }
 
@@ -94,6 +103,26 @@ final class ToolbusProcess implements AutoCloseable {
         }
         pump.join(timeout.toMillis());
         return process.exitValue();
+    }
+
+    /** Runs a command that ends by itself (stdin closed at once); returns it after its exit. */
+    static ToolbusProcess run(String name, String... args) throws IOException, InterruptedException {
+        ToolbusProcess p = start(name, args);
+        p.closeInput();
+        p.exitCode = p.awaitExit(Duration.ofSeconds(60));
+        return p;
+    }
+
+    private int exitCode = -1;
+
+    /** The exit code of a {@link #run} command. */
+    int exitCode() {
+        return exitCode;
+    }
+
+    /** Whether the process is still running. */
+    boolean alive() {
+        return process.isAlive();
     }
 
     /** Stdout lines so far. */

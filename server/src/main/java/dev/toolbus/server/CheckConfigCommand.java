@@ -1,0 +1,71 @@
+package dev.toolbus.server;
+
+import dev.toolbus.config.Config;
+import dev.toolbus.config.ConfigException;
+import dev.toolbus.config.ConfigLoader;
+import dev.toolbus.policy.ConfiguredPolicy;
+import dev.toolbus.policy.ToolPolicies;
+import dev.toolbus.registry.ToolRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code toolbus check-config FILE}: loads the file as {@code serve} would, prints the effective
+ * config (every key, secrets masked) on stdout and each warning on stderr. Exit 0 when the file is
+ * valid (warnings allowed), 1 when it cannot be read or is not YAML.
+ */
+@Command(name = "check-config", mixinStandardHelpOptions = true,
+        description = "Validate a toolbus.yaml: print the effective config on stdout and every warning on stderr.")
+final class CheckConfigCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The config file.")
+    Path file;
+
+    @Option(names = "--sample-tools",
+            description = "Also check the allow lists against the sample tools (entries that match no tool).")
+    boolean sampleTools;
+
+    @Option(names = "--plugins", paramLabel = "DIR",
+            description = "Also check the allow lists against the tools of these stdio plugins (starts them).")
+    Path pluginsDir;
+
+    @Override
+    public Integer call() {
+        ConfigLoader.Loaded loaded;
+        try {
+            loaded = ConfigLoader.load(file);
+        } catch (ConfigException e) {
+            System.err.println("toolbus: " + e.getMessage());
+            return 1;
+        }
+        Config config = loaded.config();
+        Set<String> warnings = new LinkedHashSet<>(loaded.warnings());
+        warnings.addAll(ToolPolicies.check(config.policy()));
+        if (sampleTools || pluginsDir != null) {
+            ToolRegistry registry = ToolRegistry.create();
+            ConfiguredPolicy policy = ToolPolicies.from(config.policy(), registry);
+            ToolSetup tools = ToolSetup.assemble(registry, null, sampleTools, pluginsDir, List.of(), policy,
+                    config.execution().locale());
+            try {
+                warnings.addAll(policy.warnings());
+            } finally {
+                tools.closeGracefully().block(Duration.ofSeconds(30));
+            }
+        }
+        System.out.print(ConfigLoader.effectiveYaml(config));
+        System.out.flush();
+        for (String w : warnings) {
+            System.err.println("toolbus: warning: " + w);
+        }
+        System.err.println("toolbus: " + file + " is valid (" + warnings.size()
+                + (warnings.size() == 1 ? " warning)" : " warnings)"));
+        return 0;
+    }
+}

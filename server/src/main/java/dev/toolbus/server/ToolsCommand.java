@@ -1,0 +1,162 @@
+package dev.toolbus.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.config.Config;
+import dev.toolbus.config.ConfigException;
+import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.policy.ConfiguredPolicy;
+import dev.toolbus.policy.ToolPolicies;
+import dev.toolbus.protocol.CallContext;
+import dev.toolbus.protocol.EventCodec;
+import dev.toolbus.protocol.ListToolsEvent;
+import dev.toolbus.registry.ToolRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code toolbus tools}: the tools a session context may see. By default it asks a running server
+ * ({@code GET /v1/tools}); with {@code --local} it builds the registry and the policy in this process
+ * from {@code --config} and the tool flags, the same resolution {@code serve} would run.
+ */
+@Command(name = "tools", mixinStandardHelpOptions = true,
+        description = "Print the tools a session context may see: from a running server, or --local from a config file.")
+final class ToolsCommand implements Callable<Integer> {
+
+    @Option(names = "--local", description = "Resolve in this process from --config and the tool flags; no server needed.")
+    boolean local;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "openai",
+            description = "openai, anthropic or mcp (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = "--stream", paramLabel = "STREAM_ID", defaultValue = "cli:tools",
+            description = "stream_id of the session; its prefix is the channel when --channel is absent (default: ${DEFAULT-VALUE}).")
+    String stream;
+
+    @Option(names = "--names", description = "Print one tool name per line instead of the tools event.")
+    boolean names;
+
+    @Option(names = "--sample-tools", description = "--local: register the sample tools.")
+    boolean sampleTools;
+
+    @Option(names = "--plugins", paramLabel = "DIR", description = "--local: load the stdio plugins of DIR.")
+    Path pluginsDir;
+
+    @Option(names = "--skills", paramLabel = "PATH", split = ",", description = "--local: scan these skill folders.")
+    List<Path> skills;
+
+    @Option(names = "--mcp-servers", paramLabel = "FILE", description = "--local: connect the MCP servers of FILE.")
+    Path mcpServers;
+
+    @Mixin
+    ClientOptions client;
+
+    @Mixin
+    ContextOptions context;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        ListToolsEvent.Format f;
+        try {
+            f = ListToolsEvent.Format.parse(format);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --format '" + format
+                    + "' (openai, anthropic or mcp)");
+        }
+        if (!local && (sampleTools || pluginsDir != null || skills != null || mcpServers != null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--sample-tools, --plugins, --skills and --mcp-servers need --local (a running server has its own tools)");
+        }
+        try {
+            return local ? local(f) : remote(f);
+        } catch (ConfigException e) {
+            System.err.println("toolbus: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int remote(ListToolsEvent.Format f) {
+        StringJoiner q = new StringJoiner("&", "?", "");
+        q.add("format=" + f.name().toLowerCase(Locale.ROOT));
+        q.add("stream_id=" + enc(stream));
+        for (Map.Entry<String, String> e : context.fields().entrySet()) {
+            q.add(e.getKey() + "=" + enc(e.getValue()));
+        }
+        HttpRequest request = client.request("/v1/tools" + q).GET().build();
+        if (!names) {
+            return client.exchange(request, false, System.out, System.err);
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int code = client.exchange(request, false, new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
+        String body = buf.toString(StandardCharsets.UTF_8);
+        if (code != 0) {
+            System.out.print(body);
+            return code;
+        }
+        return printNames(body);
+    }
+
+    private int local(ListToolsEvent.Format f) {
+        Config config = client.config();
+        ToolRegistry registry = ToolRegistry.create();
+        ConfiguredPolicy policy = ToolPolicies.from((config != null ? config : Config.defaults()).policy(), registry);
+        ToolSetup tools;
+        try {
+            tools = ToolSetup.assemble(registry, config, sampleTools, pluginsDir, skills, mcpServers, policy,
+                    (config != null ? config : Config.defaults()).execution().locale());
+        } catch (RuntimeException e) {
+            System.err.println("toolbus: cannot load the tools: " + e.getMessage());
+            return 1;
+        }
+        try (ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(policy).build()) {
+            CallContext ctx = new CallContext(context.user, context.groupId, context.platform, context.permission,
+                    context.channel, context.provider, context.model, context.agent, null);
+            String event = EventCodec.defaults().encode(executor.listTools(new ListToolsEvent(stream, "", ctx, f)));
+            if (names) {
+                return printNames(event);
+            }
+            System.out.println(event);
+            return 0;
+        } finally {
+            tools.closeGracefully().block(Duration.ofSeconds(30));
+        }
+    }
+
+    private static int printNames(String toolsEvent) {
+        JsonNode node;
+        try {
+            node = ClientOptions.JSON.readTree(toolsEvent.strip());
+        } catch (IOException e) {
+            System.err.println("toolbus: the answer is not JSON: " + e.getMessage());
+            return 1;
+        }
+        for (JsonNode t : node.path("tools")) {
+            String n = t.path("function").path("name").asText(t.path("name").asText());
+            System.out.println(n);
+        }
+        return 0;
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}
