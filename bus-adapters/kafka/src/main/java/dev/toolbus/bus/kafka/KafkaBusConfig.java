@@ -1,5 +1,10 @@
 package dev.toolbus.bus.kafka;
 
+import static dev.toolbus.internal.Checks.requireArgument;
+import static dev.toolbus.internal.Checks.requireNotNegative;
+import static dev.toolbus.internal.Checks.requirePositive;
+import static dev.toolbus.internal.Checks.requireText;
+
 import dev.toolbus.protocol.EventCodec;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -138,25 +143,9 @@ public record KafkaBusConfig(
         return "toolbus-" + name + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
-    private static void requireText(String value, String name) {
-        requireArgument(value != null && !value.isBlank(), name + " must be a non-empty string");
-    }
 
-    private static void requirePositive(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        requireArgument(!d.isNegative() && !d.isZero(), name + " must be positive, got " + d);
-    }
 
-    private static void requireNotNegative(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        requireArgument(!d.isNegative(), name + " must not be negative, got " + d);
-    }
 
-    private static void requireArgument(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
-    }
 
     /** Builder of {@link KafkaBusConfig}; each setter validates its value at once. */
     public static final class Builder {

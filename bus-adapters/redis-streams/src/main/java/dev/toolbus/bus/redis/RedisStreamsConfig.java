@@ -1,5 +1,10 @@
 package dev.toolbus.bus.redis;
 
+import static dev.toolbus.internal.Checks.requireArgument;
+import static dev.toolbus.internal.Checks.requireNotNegative;
+import static dev.toolbus.internal.Checks.requirePositive;
+import static dev.toolbus.internal.Checks.requireText;
+
 import dev.toolbus.protocol.EventCodec;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -151,9 +156,6 @@ public record RedisStreamsConfig(
         return name + "-" + suffix;
     }
 
-    private static void requireText(String value, String name) {
-        requireArgument(value != null && !value.isBlank(), name + " must be a non-empty string");
-    }
 
     private static void requireTemplate(String template) {
         requireText(template, "resultsKeyTemplate");
@@ -161,16 +163,7 @@ public record RedisStreamsConfig(
                 "resultsKeyTemplate must contain " + STREAM_ID_PLACEHOLDER + ", got '" + template + "'");
     }
 
-    private static void requirePositive(Duration d, String name) {
-        Objects.requireNonNull(d, name);
-        requireArgument(!d.isNegative() && !d.isZero(), name + " must be positive, got " + d);
-    }
 
-    private static void requireArgument(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
-    }
 
     /** Builder of {@link RedisStreamsConfig}; each setter validates its value at once. */
     public static final class Builder {
