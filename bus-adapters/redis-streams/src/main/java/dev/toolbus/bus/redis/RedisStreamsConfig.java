@@ -1,7 +1,6 @@
 package dev.toolbus.bus.redis;
 
 import static dev.toolbus.internal.Checks.requireArgument;
-import static dev.toolbus.internal.Checks.requireNotNegative;
 import static dev.toolbus.internal.Checks.requirePositive;
 import static dev.toolbus.internal.Checks.requireText;
 
