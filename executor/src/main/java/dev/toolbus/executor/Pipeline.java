@@ -4,7 +4,6 @@ import dev.toolbus.metrics.CallLog;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.result.MediaSplitter;
 import dev.toolbus.tool.ToolDefinition;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import reactor.core.scheduler.Scheduler;
@@ -25,7 +24,9 @@ final class Pipeline {
     final ErrorTexts texts;
     final MediaSplitter splitter;
     final AtomicInteger inflight = new AtomicInteger();
-    private final ConcurrentHashMap<ToolDefinition, ArgumentRules> rules = new ConcurrentHashMap<>();
+    /** Compiled checks per definition instance; weak keys, so replaced definitions are forgotten. */
+    private final com.github.benmanes.caffeine.cache.Cache<ToolDefinition, ArgumentRules> rules =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
 
     Pipeline(ExecutionSettings settings, ToolRegistry registry, ToolPolicy policy, Scheduler timer, Scheduler blocking,
              LongSupplier nanoClock, io.micrometer.core.instrument.MeterRegistry meters, CallLog callLog) {
@@ -46,11 +47,7 @@ final class Pipeline {
 
     /** The compiled argument checks of a definition (computed once per definition instance). */
     ArgumentRules rules(ToolDefinition def) {
-        ArgumentRules r = rules.get(def);
-        if (r == null) {
-            r = rules.computeIfAbsent(def, ArgumentRules::of);
-        }
-        return r;
+        return rules.get(def, ArgumentRules::of);
     }
 
 }
