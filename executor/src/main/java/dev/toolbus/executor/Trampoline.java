@@ -1,6 +1,7 @@
 package dev.toolbus.executor;
 
 import java.util.ArrayDeque;
+import org.slf4j.LoggerFactory;
 
 /** Runs tasks iteratively instead of recursively when a task schedules more work on the same thread. */
 final class Trampoline {
@@ -24,7 +25,12 @@ final class Trampoline {
         try {
             Runnable next = task;
             while (next != null) {
-                next.run();
+                try {
+                    next.run();
+                } catch (RuntimeException | LinkageError e) {
+                    // one failing task must not lose the tasks queued behind it
+                    LoggerFactory.getLogger(Trampoline.class).error("a queued executor task failed", e);
+                }
                 next = t.queue.poll();
             }
         } finally {
