@@ -75,6 +75,10 @@ final class AnnotatedTools {
                 .dangerous(t.dangerous())
                 .cacheScope(t.cacheScope())
                 .visibility(t.visibility())
+                .optional(t.optional())
+                .groups(List.of(t.groups()))
+                .requiredPermission(t.requiredPermission())
+                .channels(List.of(t.channels()))
                 .pluginId(pluginId)
                 .metadata(metadata(t.metadata()));
         if (t.timeoutMs() > 0) {

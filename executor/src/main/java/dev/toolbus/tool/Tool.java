@@ -68,4 +68,16 @@ public @interface Tool {
      * parsed ({@code "timeout_hint=5"} → 5), any other value is text.
      */
     String[] metadata() default {};
+
+    /** Offered only when an allow list names it explicitly (see docs/policy.md). */
+    boolean optional() default false;
+
+    /** Policy groups this tool belongs to. */
+    String[] groups() default {};
+
+    /** The permission level a caller needs: member, admin, owner or master; empty for none. */
+    String requiredPermission() default "";
+
+    /** Channels the tool is limited to; empty for every channel. */
+    String[] channels() default {};
 }

@@ -402,4 +402,22 @@ class AnnotatedToolsTest {
         };
         assertThat(call(Tools.fromObject(plugin).get(0), "{\"x\":\"y\"}").content()).isEqualTo(ToolResult.fromValue("y").content());
     }
+
+    static final class PolicyPlugin {
+        @Tool(name = "kick", description = "Kick a member", optional = true, groups = {"admin_tools"},
+                requiredPermission = "admin", channels = {"qq"}, dangerous = true, blocking = false)
+        public String kick(@Param(description = "who") String user) {
+            return "kicked " + user;
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void policyAttributesReachTheDefinition() {
+        ToolDefinition d = Tools.fromObject(new PolicyPlugin()).get(0).definition();
+        org.assertj.core.api.Assertions.assertThat(d.optional()).isTrue();
+        org.assertj.core.api.Assertions.assertThat(d.groups()).containsExactly("admin_tools");
+        org.assertj.core.api.Assertions.assertThat(d.requiredPermission()).isEqualTo("admin");
+        org.assertj.core.api.Assertions.assertThat(d.channels()).containsExactly("qq");
+        org.assertj.core.api.Assertions.assertThat(d.dangerous()).isTrue();
+    }
 }
