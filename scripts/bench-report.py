@@ -31,7 +31,17 @@ LABELS = {
     "PeerDispatchBenchmark.jacksonParseLookup": "Jackson parse + name lookup (floor)",
     "SingleTurnLatencyBenchmark.toolbusTurn": "toolbus, one idle turn of one call",
     "SingleTurnLatencyBenchmark.handWrittenTimeout": "hand-written, one call with Mono.timeout",
+    "stdio.StdioPluginBenchmark.toolbus": "stdio plugin through toolbus",
+    "stdio.StdioPluginBenchmark.direct": "stdio plugin, hand-written client",
+    "mcp.McpCallBenchmark.toolbus": "MCP server through toolbus",
+    "mcp.McpCallBenchmark.sdkClient": "MCP server, SDK client alone",
 }
+
+# Out-of-process benchmarks: (toolbus path, direct path) measured with the same parameters.
+OVERHEAD_PAIRS = [
+    ("stdio.StdioPluginBenchmark.toolbus", "stdio.StdioPluginBenchmark.direct"),
+    ("mcp.McpCallBenchmark.toolbus", "mcp.McpCallBenchmark.sdkClient"),
+]
 
 TIME_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9, "min": 60e9}
 
@@ -59,6 +69,10 @@ def load(paths):
         name = r["benchmark"].replace(PACKAGE, "")
         params = r.get("params") or {}
         mp = params.get("maxParallel")
+        # any other parameter (plugin, transport, inFlight) makes a row of its own: "name [k=v, ...]"
+        extra = ", ".join("{}={}".format(k, v) for k, v in params.items() if k != "maxParallel")
+        if extra:
+            name += " [" + extra + "]"
         key = (name, int(mp) if mp is not None else None)
         row = rows.setdefault(key, {"name": name, "maxParallel": key[1], "iters": [], "modes": set()})
         row["modes"].add(r["mode"])
@@ -91,10 +105,21 @@ def load(paths):
     return runs, rows
 
 
+def base_name(name):
+    return name.split(" [", 1)[0]
+
+
+def label(name):
+    """Display name; the parameters of a row other than maxParallel follow in brackets."""
+    base = base_name(name)
+    return LABELS.get(base, base) + name[len(base):]
+
+
 def order(key):
     name, mp = key
     names = list(LABELS)
-    return (names.index(name) if name in names else len(names), name, mp or 0)
+    base = base_name(name)
+    return (names.index(base) if base in names else len(names), name, mp or 0)
 
 
 def fmt_ns(v):
@@ -113,7 +138,7 @@ def markdown(rows):
     for key in sorted((k for k, r in rows.items() if "sample" not in r["modes"]), key=order):
         r = rows[key]
         out.append("| {} | {} | {} | {}–{} | {} | {} | {} |".format(
-            LABELS.get(r["name"], r["name"]), r["maxParallel"] or "—",
+            label(r["name"]), r["maxParallel"] or "—",
             fmt_ns(r.get("ns")), fmt_ns(r.get("ns_min")), fmt_ns(r.get("ns_max")),
             fmt_rate(r.get("calls_s")), fmt_rate(r.get("alloc_per_op")), r.get("n_iters", 0)))
     lat = [k for k, r in rows.items() if "sample" in r["modes"]]
@@ -124,7 +149,7 @@ def markdown(rows):
         for key in sorted(lat, key=order):
             r = rows[key]
             out.append("| {} | {} | {} | {} | {} |".format(
-                LABELS.get(r["name"], r["name"]), fmt_ns(r.get("mean")), fmt_ns(r.get("p50")),
+                label(r["name"]), fmt_ns(r.get("mean")), fmt_ns(r.get("p50")),
                 fmt_ns(r.get("p99")), fmt_ns(r.get("p99.9"))))
 
     def ns(name, mp=None):
@@ -156,7 +181,31 @@ def markdown(rows):
                 mp, ratio(ns("HandWrittenReactorBenchmark.flatMapTimeout", mp), 0.25),
                 ratio(lc4j, 1.0, strict=True), ratio(spring),
                 ratio(ns("HandWrittenReactorBenchmark.flatMapNoTimeout", mp))))
+    out.extend(overhead(rows))
     return "\n".join(out) + "\n"
+
+
+def overhead(rows):
+    """What toolbus adds to an out-of-process call: toolbus path minus the direct path, same parameters."""
+    out = []
+    for tb, direct in OVERHEAD_PAIRS:
+        for (name, mp), r in sorted(rows.items(), key=lambda kv: order(kv[0])):
+            if base_name(name) != tb or r.get("ns") is None:
+                continue
+            d = rows.get((direct + name[len(tb):], mp))
+            if not d or d.get("ns") is None:
+                continue
+            if not out:
+                out.append("")
+                out.append("| out-of-process call | toolbus ns/call | direct ns/call | toolbus overhead ns/call "
+                           "| toolbus ÷ direct | toolbus B/call | direct B/call | overhead B/call |")
+                out.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+            ab, db = r.get("alloc_per_op"), d.get("alloc_per_op")
+            out.append("| {} | {} | {} | {} | {:.2f} | {} | {} | {} |".format(
+                label(name), fmt_ns(r["ns"]), fmt_ns(d["ns"]), "{:+,.0f}".format(r["ns"] - d["ns"]),
+                r["ns"] / d["ns"], fmt_rate(ab), fmt_rate(db),
+                "{:+,.0f}".format(ab - db) if ab is not None and db is not None else "—"))
+    return out
 
 
 # ---------------------------------------------------------------- SVG
@@ -180,10 +229,13 @@ def svg(rows, title):
     left, right, top, bottom = 80, 400, 50, 60
     pw, ph = W - left - right, H - top - bottom
     mps = sorted({mp for (n, mp) in rows if mp is not None})
-    vals = [r["calls_s"] for r in rows.values() if r.get("calls_s")]
-    vals += [1e9 / r[k] for r in rows.values() for k in ("ns_min", "ns_max") if r.get(k)]
+    # only what the chart draws sets its scale (the out-of-process benchmarks are not drawn)
+    charted = {n for n, _, _ in SERIES} | {n for n, _ in FLAT}
+    drawn = [r for (n, mp), r in rows.items() if n in charted]
+    vals = [r["calls_s"] for r in drawn if r.get("calls_s")]
+    vals += [1e9 / r[k] for r in drawn for k in ("ns_min", "ns_max") if r.get(k)]
     if not mps or not vals:
-        raise SystemExit("no throughput results with maxParallel to chart")
+        return None
     lo = 10 ** math.floor(math.log10(min(vals)))
     hi = 10 ** math.ceil(math.log10(max(vals)))
     if hi / lo < 100:
@@ -292,9 +344,13 @@ def main():
             sys.exit("expected {} benchmark/mode results, found {}".format(a.expect, got))
     sys.stdout.write(markdown(rows))
     if a.svg:
-        with open(a.svg, "w", encoding="utf-8") as f:
-            f.write(svg(rows, a.title))
-        print("\nchart written to " + a.svg, file=sys.stderr)
+        chart = svg(rows, a.title)
+        if chart is None:
+            print("\nno executor results with maxParallel: chart not written", file=sys.stderr)
+        else:
+            with open(a.svg, "w", encoding="utf-8") as f:
+                f.write(chart)
+            print("\nchart written to " + a.svg, file=sys.stderr)
 
 
 if __name__ == "__main__":

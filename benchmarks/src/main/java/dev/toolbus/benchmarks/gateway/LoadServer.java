@@ -1,4 +1,4 @@
-package dev.toolbus.gateway.load;
+package dev.toolbus.benchmarks.gateway;
 
 import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
