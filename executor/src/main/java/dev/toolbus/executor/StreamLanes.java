@@ -18,7 +18,8 @@ final class StreamLanes {
     /** Starts the turn now if its stream is idle, else after the stream's earlier turns. */
     void submit(String streamId, Runnable start) {
         if (lanes.putIfAbsent(streamId, BUSY) == null) {
-            Trampoline.run(start);
+            // an idle stream: run now; a chain of next turns started by release() is trampolined there
+            start.run();
             return;
         }
         boolean[] idle = new boolean[1];

@@ -123,9 +123,9 @@ final class TurnRun {
     private void finish(long nowNanos) {
         finished = true;
         for (List<UserMessageEvent> m : media) {
-            if (m != null) {
-                for (UserMessageEvent e : m) {
-                    sink.next(e);
+            if (m != null && !m.isEmpty()) {
+                for (int i = 0; i < m.size(); i++) {
+                    sink.next(m.get(i));
                 }
             }
         }
