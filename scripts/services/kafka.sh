@@ -7,24 +7,10 @@
 
 TB_KAFKA_VERSION=4.4.0
 
-_tb_kafka_root() {
-  if [ -n "${TOOLBUS_ROOT:-}" ]; then echo "$TOOLBUS_ROOT"; else (cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd); fi
-}
-
-_tb_kafka_free_port() {
-  local p i
-  for i in $(seq 1 50); do
-    p=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
-  done
-  echo "no free port found" >&2
-  return 1
-}
-
 # Copies the broker's runtime jars once (Maven's local repository makes later copies cheap).
 _tb_kafka_libs() {
   local root libs
-  root=$(_tb_kafka_root)
+  root=$(_tb_root)
   libs="$root/.tools/kafka/$TB_KAFKA_VERSION/libs"
   if [ ! -f "$libs/.complete" ]; then
     echo "[services] copying Kafka $TB_KAFKA_VERSION jars into $libs" >&2
@@ -38,13 +24,13 @@ _tb_kafka_libs() {
 
 start_kafka() {
   local root libs run port cport
-  root=$(_tb_kafka_root)
+  root=$(_tb_root)
   libs=$(_tb_kafka_libs) || { echo "[services] Kafka jars could not be fetched" >&2; return 1; }
   mkdir -p "$root/.run"
   run=$(mktemp -d "$root/.run/kafka.XXXXXX")
-  port=$(_tb_kafka_free_port) || return 1
-  cport=$(_tb_kafka_free_port) || return 1
-  while [ "$cport" = "$port" ]; do cport=$(_tb_kafka_free_port) || return 1; done
+  port=$(_tb_free_port) || return 1
+  cport=$(_tb_free_port) || return 1
+  while [ "$cport" = "$port" ]; do cport=$(_tb_free_port) || return 1; done
   cat > "$run/server.properties" <<EOP
 process.roles=broker,controller
 node.id=1

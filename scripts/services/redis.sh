@@ -3,22 +3,7 @@
 #   TOOLBUS_REDIS_URL      redis://127.0.0.1:PORT
 #   TOOLBUS_REDIS_PORT     PORT
 #   TOOLBUS_REDIS_RESTART  a script that restarts this server on the same port and data (for broker-restart tests)
-# Sourced by scripts/lib/services.sh, which calls start_redis / stop_redis.
-
-_tb_root() {
-  if [ -n "${TOOLBUS_ROOT:-}" ]; then echo "$TOOLBUS_ROOT"; else (cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd); fi
-}
-
-# A loopback TCP port nothing listens on (random in 20000-59999).
-_tb_free_port() {
-  local p i
-  for i in $(seq 1 50); do
-    p=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
-  done
-  echo "no free port found" >&2
-  return 1
-}
+# Sourced by scripts/lib/services.sh (which defines _tb_root and _tb_free_port).
 
 _tb_install_redis() {
   command -v redis-server >/dev/null 2>&1 && return 0

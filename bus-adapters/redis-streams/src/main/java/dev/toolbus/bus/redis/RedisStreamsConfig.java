@@ -1,6 +1,7 @@
 package dev.toolbus.bus.redis;
 
 import static dev.toolbus.internal.Checks.requireArgument;
+import static dev.toolbus.internal.Checks.requireNotNegative;
 import static dev.toolbus.internal.Checks.requirePositive;
 import static dev.toolbus.internal.Checks.requireText;
 
@@ -101,11 +102,9 @@ public record RedisStreamsConfig(
         requirePositive(claimMinIdle, "claimMinIdle");
         requirePositive(claimInterval, "claimInterval");
         requireArgument(claimBatch >= 1 && claimBatch <= 10_000, "claimBatch must be in 1..10000");
-        Objects.requireNonNull(doneMarkerTtl, "doneMarkerTtl");
-        requireArgument(!doneMarkerTtl.isNegative(), "doneMarkerTtl must not be negative");
+        requireNotNegative(doneMarkerTtl, "doneMarkerTtl");
         requireArgument(maxEventBytes >= 1024, "maxEventBytes must be at least 1024");
-        Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
-        requireArgument(!shutdownTimeout.isNegative(), "shutdownTimeout must not be negative");
+        requireNotNegative(shutdownTimeout, "shutdownTimeout");
         requireArgument(!callsStream.equals(deadLetterStream), "deadLetterStream must differ from callsStream");
     }
 
@@ -268,8 +267,7 @@ public record RedisStreamsConfig(
 
         /** Lifetime of finished-turn markers; {@link Duration#ZERO} disables them. */
         public Builder doneMarkerTtl(Duration ttl) {
-            Objects.requireNonNull(ttl, "doneMarkerTtl");
-            requireArgument(!ttl.isNegative(), "doneMarkerTtl must not be negative, got " + ttl);
+            requireNotNegative(ttl, "doneMarkerTtl");
             this.doneMarkerTtl = ttl;
             return this;
         }
@@ -281,8 +279,7 @@ public record RedisStreamsConfig(
         }
 
         public Builder shutdownTimeout(Duration d) {
-            Objects.requireNonNull(d, "shutdownTimeout");
-            requireArgument(!d.isNegative(), "shutdownTimeout must not be negative, got " + d);
+            requireNotNegative(d, "shutdownTimeout");
             this.shutdownTimeout = d;
             return this;
         }
