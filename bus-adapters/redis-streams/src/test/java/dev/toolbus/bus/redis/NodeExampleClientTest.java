@@ -1,5 +1,6 @@
 package dev.toolbus.bus.redis;
 
+import dev.toolbus.bus.testing.NodeExamples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.executor.ToolExecutor;

@@ -1,5 +1,6 @@
 package dev.toolbus.bus.redis;
 
+import dev.toolbus.bus.testing.EchoDriver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

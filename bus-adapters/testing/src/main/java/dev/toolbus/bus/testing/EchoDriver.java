@@ -1,4 +1,4 @@
-package dev.toolbus.bus.redis;
+package dev.toolbus.bus.testing;
 
 import dev.toolbus.bus.BusMessage;
 import dev.toolbus.bus.ToolBus;
@@ -24,15 +24,18 @@ import reactor.core.publisher.Mono;
  * {@code error} event then ack; without one, dead-letter then ack. Every call's result is its
  * arguments' JSON. Turns run one after the other (so per-stream order holds in one instance).
  */
-final class EchoDriver {
+public final class EchoDriver {
 
-    final AtomicInteger turns = new AtomicInteger();
+    /** Turns answered so far. */
+    public final AtomicInteger turns = new AtomicInteger();
 
-    Disposable attach(ToolBus bus) {
+    /** Runs the stand-in on the bus until disposed. */
+    public Disposable attach(ToolBus bus) {
         return bus.receive().concatMap(m -> handle(bus, m), 0).subscribe();
     }
 
-    Mono<Void> handle(ToolBus bus, BusMessage m) {
+    /** Settles one message. */
+    public Mono<Void> handle(ToolBus bus, BusMessage m) {
         InboundEvent event;
         try {
             event = EventCodec.defaults().decode(m.payload());
@@ -58,7 +61,8 @@ final class EchoDriver {
         return bus.publish(out).then(m.ack());
     }
 
-    static String turn(String streamId, String turnId, String text) {
+    /** A one-call {@code echo} turn as JSON. */
+    public static String turn(String streamId, String turnId, String text) {
         return "{\"type\":\"tool_calls\",\"stream_id\":\"" + streamId + "\",\"turn_id\":\"" + turnId
                 + "\",\"calls\":[{\"tool_call_id\":\"" + turnId + "-c1\",\"name\":\"echo\",\"arguments\":{\"text\":\""
                 + text + "\"}}]}";

@@ -1,4 +1,4 @@
-package dev.toolbus.bus.redis;
+package dev.toolbus.bus.testing;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -11,15 +11,20 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs the scripts of docs/examples/node (installing their packages with npm ci the first time). */
-final class NodeExamples {
+public final class NodeExamples {
 
-    static final Path DIR = Path.of("..", "..", "docs", "examples", "node").toAbsolutePath().normalize();
+    private NodeExamples() {
+    }
 
-    record Result(int exitCode, String stdout, String stderr) {
+    /** The examples folder, seen from an adapter module. */
+    public static final Path DIR = Path.of("..", "..", "docs", "examples", "node").toAbsolutePath().normalize();
+
+    /** How a script ended. */
+    public record Result(int exitCode, String stdout, String stderr) {
     }
 
     /** Skips when node/npm are missing; installs node_modules when absent. */
-    static void require() throws Exception {
+    public static void require() throws Exception {
         assumeTrue(Files.isRegularFile(DIR.resolve("package.json")), "no " + DIR + "/package.json");
         assumeTrue(run(List.of("node", "--version"), Map.of(), 30).exitCode() == 0, "node is not installed");
         if (!Files.isDirectory(DIR.resolve("node_modules"))) {
@@ -31,7 +36,8 @@ final class NodeExamples {
         }
     }
 
-    static Result run(List<String> command, Map<String, String> env, long timeoutSeconds) throws Exception {
+    /** Runs a command in the examples folder. */
+    public static Result run(List<String> command, Map<String, String> env, long timeoutSeconds) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).directory(DIR.toFile());
         pb.environment().putAll(env);
         Path out = Files.createTempFile("node-out", ".txt");
