@@ -64,6 +64,11 @@ class ToolExecutorCancelTest {
         assertThat(cancelled).hasValue(1);
         assertThat(ex.inflight()).isZero();
         assertThat(((DefaultToolExecutor) ex).queued()).isZero();
+        assertThat(ex.callLog().recent(r -> r.toolCallId().equals("b"), 1)).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo("cancelled");
+            assertThat(r.detail()).isEqualTo("cancel event: stop");
+        });
+        assertThat(ex.callLog().recent(r -> r.toolCallId().equals("a"), 1).get(0).detail()).isEmpty();
         // finished: a second cancel of the same call is a no-op
         assertThat(ex.control(new CancelEvent("s", "t1", "b", "")).block()).isEqualTo(ControlOutcome.NOTHING_TO_DO);
     }
