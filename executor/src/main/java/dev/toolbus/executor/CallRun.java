@@ -225,6 +225,11 @@ final class CallRun implements ToolConversation {
         if (r != null) {
             r.cancel();
         }
+        Disposable g = gateWait;
+        if (g != null) {
+            g.dispose();
+            failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+        }
     }
 
     private static boolean cacheable(ToolDefinition def) {
