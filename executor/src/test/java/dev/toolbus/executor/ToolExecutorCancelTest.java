@@ -201,6 +201,25 @@ class ToolExecutorCancelTest {
     }
 
     @Test
+    void onABusACancelActsAtOnceWhileTheStreamsLaneIsBusy() throws Exception {
+        dev.toolbus.bus.InMemoryBus bus = dev.toolbus.bus.InMemoryBus.create();
+        ToolExecutor ex = ToolExecutor.builder().tool(TestTools.hang(new AtomicInteger(), new AtomicInteger()))
+                .tool(TestTools.echo()).build();
+        var events = bus.events("s").take(4).collectList().toFuture();
+        var d = ex.attach(bus);
+        bus.send(turn("s", "t1", call("h", "hang", "{}")));
+        // queued behind t1 on the same stream; the cancel must not wait behind it
+        bus.send(turn("s", "t2", call("e", "echo", "{\"text\":\"next\"}")));
+        bus.send(new CancelEvent("s", "t1", "h", "stop"));
+        List<OutboundEvent> out = events.get(10, TimeUnit.SECONDS);
+        assertThat(out).extracting(OutboundEvent::type)
+                .containsExactly("tool_result", "turn_completed", "tool_result", "turn_completed");
+        assertThat(result(out.get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(result(out.get(2)).content()).isEqualTo("next");
+        d.dispose();
+    }
+
+    @Test
     void cancelForNothingUnfinishedIsANoOp() {
         ToolExecutor ex = ToolExecutor.builder().tool(TestTools.echo()).build();
         assertThat(ex.control(new CancelEvent("nobody", null, null, "")).block())
