@@ -37,6 +37,9 @@ TOOLS = [
     {"name": "value", "description": "Answer a JSON value with content items"},
     {"name": "no_id", "description": "Answer without the id"},
     {"name": "ignore_deactivate", "description": "Stop reading stdin"},
+    {"name": "env", "description": "Answer the environment as a JSON object"},
+    {"name": "spam", "description": "Write stderr lines as fast as possible for a while, then answer",
+     "inputSchema": {"type": "object", "properties": {"ms": {"type": "integer"}, "width": {"type": "integer"}}}},
 ]
 
 
@@ -109,6 +112,18 @@ def run(request):
     elif name == "ignore_deactivate":
         answer(request, result="ignoring")
         time.sleep(3600)
+    elif name == "env":
+        answer(request, result=json.dumps(dict(os.environ)))
+    elif name == "spam":
+        end = time.monotonic() + args.get("ms", 1000) / 1000.0
+        line = "spam " + "x" * args.get("width", 100)
+        n = 0
+        while time.monotonic() < end:
+            for _ in range(100):
+                sys.stderr.write(line + "\n")
+            n += 100
+        sys.stderr.flush()
+        answer(request, result=str(n))
     else:
         answer(request, error="unknown tool: %s" % name)
 

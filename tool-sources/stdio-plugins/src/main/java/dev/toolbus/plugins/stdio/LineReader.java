@@ -89,6 +89,11 @@ final class LineReader {
         len += n;
     }
 
+    /** The bytes kept of the last line returned. */
+    int lastBytes() {
+        return len;
+    }
+
     private String text() {
         int n = len;
         if (n > 0 && line[n - 1] == '\r') {

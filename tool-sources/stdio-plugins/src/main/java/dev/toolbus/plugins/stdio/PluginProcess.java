@@ -50,6 +50,7 @@ final class PluginProcess {
     private final OutputStream stdin;
     private final ExecutorService writer;
     private final Logger stderrLog;
+    private final StderrLimiter stderrLimit;
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicBoolean stopping = new AtomicBoolean();
@@ -69,6 +70,7 @@ final class PluginProcess {
         String prefix = "toolbus-plugin-" + manifest.id() + "-" + process.pid();
         this.writer = Executors.newSingleThreadExecutor(r -> daemon(r, prefix + "-stdin"));
         this.stderrLog = LoggerFactory.getLogger("dev.toolbus.plugins.stdio.plugin." + manifest.id());
+        this.stderrLimit = new StderrLimiter(manifest.stderrBytesPerSecond(), System::nanoTime);
     }
 
     /**
@@ -77,9 +79,20 @@ final class PluginProcess {
      * @throws StdioPluginException when the command cannot be started
      */
     static PluginProcess spawn(PluginManifest m, Listener listener) {
-        ProcessBuilder pb = new ProcessBuilder(m.commandLine()).directory(m.directory().toFile());
-        pb.environment().putAll(m.env());
-        pb.environment().put("TOOLBUS_PLUGIN_ID", m.id());
+        Map<String, String> env = PluginEnvironment.of(m, System.getenv());
+        List<String> command = m.commandLine();
+        if (OrphanGuard.available()) {
+            // behind setsid a missing program would only show as exit code 127: say it here
+            String missing = OrphanGuard.missingProgram(command.get(0), m.directory(), env.get("PATH"));
+            if (missing != null) {
+                throw new StdioPluginException("cannot start plugin '" + m.id() + "' (" + String.join(" ", command)
+                        + "): " + missing);
+            }
+            command = OrphanGuard.wrap(command);
+        }
+        ProcessBuilder pb = new ProcessBuilder(command).directory(m.directory().toFile());
+        pb.environment().clear();
+        pb.environment().putAll(env);
         Process proc;
         try {
             proc = pb.start();
@@ -88,6 +101,9 @@ final class PluginProcess {
                     + "): " + e.getMessage(), e);
         }
         PluginProcess p = new PluginProcess(m, proc, listener);
+        long pid = proc.pid();
+        OrphanGuard.watch(pid);
+        p.terminated.whenComplete((x, e) -> OrphanGuard.forget(pid));
         String prefix = "toolbus-plugin-" + m.id() + "-" + proc.pid();
         daemon(p::readStdout, prefix + "-stdout").start();
         daemon(p::readStderr, prefix + "-stderr").start();
@@ -229,15 +245,38 @@ final class PluginProcess {
     }
 
     private void readStderr() {
-        LineReader reader = new LineReader(process.getErrorStream(), manifest.maxLineBytes());
+        LineReader reader = new LineReader(process.getErrorStream(), manifest.stderrLineBytes());
         try {
             LineReader.Line line;
             while ((line = reader.next(true)) != null) {
+                if (!stderrLimit.admit(reader.lastBytes())) {
+                    continue;
+                }
+                long dropped = stderrLimit.takeDroppedSinceReport();
+                if (dropped > 0) {
+                    stderrLog.warn("[{}] {} stderr lines dropped (over {} bytes/s)", manifest.id(), dropped,
+                            manifest.stderrBytesPerSecond());
+                }
                 stderrLog.info("[{}] {}{}", manifest.id(), line.text(), line.overlong() ? " …(line cut)" : "");
             }
         } catch (IOException e) {
             log.trace("plugin {}: stderr closed: {}", manifest.id(), e.toString());
         }
+        long dropped = stderrLimit.takeDroppedSinceReport();
+        if (dropped > 0) {
+            stderrLog.warn("[{}] {} stderr lines dropped (over {} bytes/s)", manifest.id(), dropped,
+                    manifest.stderrBytesPerSecond());
+        }
+    }
+
+    /** The stderr lines dropped by the rate limit so far. */
+    long stderrDroppedLines() {
+        return stderrLimit.droppedLines();
+    }
+
+    /** The stderr bytes logged so far. */
+    long stderrLoggedBytes() {
+        return stderrLimit.loggedBytes();
     }
 
     private void exited() {
@@ -356,24 +395,34 @@ final class PluginProcess {
                     if (graceMs > 0 && !Boolean.TRUE.equals(exitedInTime)) {
                         log.info("plugin {} (pid {}) did not exit within {} ms; killing it", manifest.id(), pid(), graceMs);
                     }
-                    List<CompletableFuture<?>> gone = kill(tree);
-                    writer.shutdownNow();
-                    CompletableFuture.allOf(gone.toArray(CompletableFuture[]::new))
-                            .orTimeout(KILL_WAIT_MS, TimeUnit.MILLISECONDS)
-                            .whenComplete((x, e) -> {
-                                if (e != null && e.getCause() instanceof TimeoutException) {
-                                    log.warn("plugin {} (pid {}): some processes did not exit after the kill", manifest.id(), pid());
-                                }
-                                terminated.complete(null);
-                            });
+                    finish(kill(tree));
                 });
         return terminated;
     }
 
-    /** Kills the process tree at once (JVM shutdown). */
-    void killNow() {
-        stopping.set(true);
-        kill(descendants());
+    /**
+     * Kills the process tree at once (JVM shutdown): waiting requests fail with {@code reason}, and the
+     * future of {@link #stop} and {@link #terminated()} completes once the processes are gone.
+     */
+    CompletableFuture<Void> killNow(String reason) {
+        if (stopping.compareAndSet(false, true)) {
+            stopReason = reason;
+            failAll(reason);
+            finish(kill(descendants()));
+        }
+        return terminated;
+    }
+
+    private void finish(List<CompletableFuture<?>> gone) {
+        writer.shutdownNow();
+        CompletableFuture.allOf(gone.toArray(CompletableFuture[]::new))
+                .orTimeout(KILL_WAIT_MS, TimeUnit.MILLISECONDS)
+                .whenComplete((x, e) -> {
+                    if (e != null && e.getCause() instanceof TimeoutException || e instanceof TimeoutException) {
+                        log.warn("plugin {} (pid {}): some processes did not exit after the kill", manifest.id(), pid());
+                    }
+                    terminated.complete(null);
+                });
     }
 
     private List<ProcessHandle> descendants() {

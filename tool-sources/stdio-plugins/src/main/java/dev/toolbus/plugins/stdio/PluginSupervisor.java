@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,8 @@ final class PluginSupervisor implements PluginProcess.Listener {
     private final Set<PluginProcess> live = ConcurrentHashMap.newKeySet();
     private final AtomicInteger failures = new AtomicInteger();
     private final AtomicInteger starts = new AtomicInteger();
+    private final AtomicLong retiredStderrDropped = new AtomicLong();
+    private final AtomicLong retiredStderrLogged = new AtomicLong();
     private volatile long lastFailureNanos;
     private volatile PluginProcess current;
     private volatile boolean closed;
@@ -142,7 +145,11 @@ final class PluginSupervisor implements PluginProcess.Listener {
             }
             live.add(p);
         }
-        p.terminated().whenComplete((x, e) -> live.remove(p));
+        p.terminated().whenComplete((x, e) -> {
+            live.remove(p);
+            retiredStderrDropped.addAndGet(p.stderrDroppedLines());
+            retiredStderrLogged.addAndGet(p.stderrLoggedBytes());
+        });
         starts.incrementAndGet();
         return p;
     }
@@ -236,7 +243,9 @@ final class PluginSupervisor implements PluginProcess.Listener {
         PluginProcess p = current;
         boolean running = p != null && p.isUsable();
         return new StdioPluginStatus(manifest.id(), running, running ? p.pid() : -1, starts.get(), failures.get(),
-                names(definitions), live.stream().map(PluginProcess::pid).sorted().toList());
+                names(definitions), live.stream().map(PluginProcess::pid).sorted().toList(),
+                retiredStderrDropped.get() + live.stream().mapToLong(PluginProcess::stderrDroppedLines).sum(),
+                retiredStderrLogged.get() + live.stream().mapToLong(PluginProcess::stderrLoggedBytes).sum());
     }
 
     /** Stops every process of this plugin (deactivate, grace, kill) and refuses further calls. */
@@ -264,10 +273,10 @@ final class PluginSupervisor implements PluginProcess.Listener {
         });
     }
 
-    /** Kills every process at once (JVM shutdown hook). */
+    /** Kills every process at once (JVM shutdown hook); waiting calls fail at once. */
     void killNow() {
         closed = true;
-        live.forEach(PluginProcess::killNow);
+        live.forEach(p -> p.killNow("plugin '" + manifest.id() + "' was killed: the JVM is shutting down"));
     }
 
     private StdioPluginException closedError() {
