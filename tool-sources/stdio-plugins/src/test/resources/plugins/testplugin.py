@@ -15,6 +15,8 @@ lock = threading.Lock()
 state = {"active": 0, "max": 0}
 barrier = threading.Barrier(2, timeout=10)
 children = []
+waits = {}      # request id -> Event set by a cancel
+cancels = []    # every cancel message received
 
 TOOLS = [
     {"name": "echo", "description": "Echo text",
@@ -38,6 +40,9 @@ TOOLS = [
     {"name": "no_id", "description": "Answer without the id"},
     {"name": "ignore_deactivate", "description": "Stop reading stdin"},
     {"name": "env", "description": "Answer the environment as a JSON object"},
+    {"name": "wait", "description": "Wait until cancelled or ms passed (concurrent mode reads cancels)",
+     "inputSchema": {"type": "object", "properties": {"ms": {"type": "integer"}}, "required": ["ms"]}},
+    {"name": "cancels", "description": "Answer the cancel messages received so far as JSON"},
     {"name": "spam", "description": "Write stderr lines as fast as possible for a while, then answer",
      "inputSchema": {"type": "object", "properties": {"ms": {"type": "integer"}, "width": {"type": "integer"}}}},
 ]
@@ -112,6 +117,14 @@ def run(request):
     elif name == "ignore_deactivate":
         answer(request, result="ignoring")
         time.sleep(3600)
+    elif name == "wait":
+        ev = threading.Event()
+        waits[request["id"]] = ev
+        hit = ev.wait(args["ms"] / 1000.0)
+        waits.pop(request["id"], None)
+        answer(request, result="cancelled" if hit else "waited")
+    elif name == "cancels":
+        answer(request, result=json.dumps(cancels))
     elif name == "env":
         answer(request, result=json.dumps(dict(os.environ)))
     elif name == "spam":
@@ -152,6 +165,12 @@ def main():
                 threading.Thread(target=run, args=(request,), daemon=True).start()
             else:
                 run(request)
+        elif method == "cancel":
+            params = request.get("params") or {}
+            cancels.append(params)
+            ev = waits.get(params.get("id"))
+            if ev is not None:
+                ev.set()
         elif method == "deactivate":
             for c in children:
                 pass  # children are deliberately left running: the host must kill them

@@ -15,7 +15,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -23,7 +24,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.toolbus.tool.ToolContext;
+import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.core.publisher.MonoSink;
 
 /**
@@ -35,7 +39,11 @@ final class PluginProcess {
 
     /** Told when the process can no longer serve calls. */
     interface Listener {
+        /** The process exited, closed its output or broke the protocol; stop it gracefully. */
         void broken(PluginProcess process, String reason);
+
+        /** A cancelled call was not answered within {@code cancelGraceMs}; kill the process. */
+        void unresponsive(PluginProcess process, String reason);
     }
 
     private static final Logger log = LoggerFactory.getLogger(PluginProcess.class);
@@ -43,6 +51,8 @@ final class PluginProcess {
     private static final long EXIT_SETTLE_MS = 500;
     /** How long to wait for killed processes to be gone. */
     private static final long KILL_WAIT_MS = 5000;
+    /** Writes (requests, cancels, replies) queued for stdin at most. */
+    private static final int WRITE_QUEUE = 1024;
 
     private final PluginManifest manifest;
     private final Process process;
@@ -59,7 +69,22 @@ final class PluginProcess {
     private volatile String stopReason = "";
     private volatile List<ToolDefinition> tools = List.of();
 
-    private record Pending(long id, MonoSink<JsonNode> sink) {
+    /** A request waiting for its answer; after a cancel it waits (at most the grace) for any answer. */
+    private static final class Pending {
+        final long id;
+        final MonoSink<JsonNode> sink;
+        final ToolContext ctx;
+        final CallGate.Lease lease;
+        final AtomicBoolean settled = new AtomicBoolean();
+        volatile boolean cancelled;
+        volatile Disposable graceTimer;
+
+        Pending(long id, MonoSink<JsonNode> sink, ToolContext ctx, CallGate.Lease lease) {
+            this.id = id;
+            this.sink = sink;
+            this.ctx = ctx;
+            this.lease = lease;
+        }
     }
 
     private PluginProcess(PluginManifest manifest, Process process, Listener listener) {
@@ -68,7 +93,9 @@ final class PluginProcess {
         this.listener = listener;
         this.stdin = new BufferedOutputStream(process.getOutputStream(), 8192);
         String prefix = "toolbus-plugin-" + manifest.id() + "-" + process.pid();
-        this.writer = Executors.newSingleThreadExecutor(r -> daemon(r, prefix + "-stdin"));
+        // bounded: a plugin that stops reading stdin cannot make the host queue without limit
+        this.writer = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(WRITE_QUEUE),
+                r -> daemon(r, prefix + "-stdin"));
         this.stderrLog = LoggerFactory.getLogger("dev.toolbus.plugins.stdio.plugin." + manifest.id());
         this.stderrLimit = new StderrLimiter(manifest.stderrBytesPerSecond(), System::nanoTime);
     }
@@ -164,26 +191,128 @@ final class PluginProcess {
     Mono<JsonNode> request(String method, ObjectNode params) {
         return Mono.create(sink -> {
             long id = ids.incrementAndGet();
-            Pending p = new Pending(id, sink);
+            Pending p = new Pending(id, sink, null, null);
             pending.put(id, p);
-            sink.onCancel(() -> pending.remove(id));
-            if (stopping.get()) {
-                fail(p, stopReason);
-                return;
-            }
-            byte[] line;
-            try {
-                line = encode(Wire.request(id, method, params));
-            } catch (JsonProcessingException e) {
-                fail(p, "cannot encode the request to plugin '" + manifest.id() + "': " + e.getOriginalMessage());
-                return;
-            }
-            try {
-                writer.execute(() -> write(line, p));
-            } catch (RejectedExecutionException e) {
-                fail(p, stopReason.isEmpty() ? "plugin '" + manifest.id() + "' is stopped" : stopReason);
-            }
+            sink.onCancel(() -> {
+                if (pending.remove(id, p)) {
+                    settle(p);
+                }
+            });
+            send(p, method, params);
         });
+    }
+
+    /**
+     * Sends one {@code execute_tool} and waits for its answer. Cancelling the returned Mono (a cancel or
+     * a timeout) sends {@code cancel} for it; the call then holds {@code lease} (when given) until the
+     * plugin answers it, any answer, or the process is gone; an answer later than {@code cancelGraceMs}
+     * has the process killed.
+     */
+    Mono<JsonNode> execute(ObjectNode params, ToolContext ctx, CallGate.Lease lease) {
+        return Mono.create(sink -> {
+            long id = ids.incrementAndGet();
+            Pending p = new Pending(id, sink, ctx, lease);
+            pending.put(id, p);
+            sink.onCancel(() -> cancelled(p));
+            send(p, "execute_tool", params);
+        });
+    }
+
+    private void send(Pending p, String method, ObjectNode params) {
+        if (stopping.get()) {
+            fail(p, stopReason);
+            return;
+        }
+        byte[] line;
+        try {
+            line = encode(Wire.request(p.id, method, params));
+        } catch (JsonProcessingException e) {
+            fail(p, "cannot encode the request to plugin '" + manifest.id() + "': " + e.getOriginalMessage());
+            return;
+        }
+        try {
+            writer.execute(() -> write(line, p));
+        } catch (RejectedExecutionException e) {
+            fail(p, stopping.get() ? stopReason : "plugin '" + manifest.id() + "' has too many writes queued");
+        }
+    }
+
+    private void cancelled(Pending p) {
+        if (pending.get(p.id) != p || p.settled.get()) {
+            return;
+        }
+        if (stopping.get()) {
+            if (pending.remove(p.id, p)) {
+                settle(p);
+            }
+            return;
+        }
+        p.cancelled = true;
+        if (p.lease != null) {
+            p.lease.retain();
+        }
+        String callId = p.ctx == null ? null : p.ctx.toolCallId();
+        long grace = manifest.cancelGrace().toMillis();
+        if (grace == 0) {
+            listener.unresponsive(this, "plugin '" + manifest.id() + "' was stopped: a call"
+                    + (callId == null ? "" : " (" + callId + ")") + " was cancelled or timed out and cancelGraceMs is 0");
+            return;
+        }
+        log.debug("plugin {}: cancelling request {} (call {}); it has {} ms to answer", manifest.id(), p.id, callId, grace);
+        writeLine(Wire.cancel(p.id, callId, "cancelled"));
+        p.graceTimer = Schedulers.parallel().schedule(() -> {
+            if (pending.get(p.id) == p && !stopping.get()) {
+                String reason = "plugin '" + manifest.id() + "' did not answer a cancelled call"
+                        + (callId == null ? "" : " (" + callId + ")") + " within " + grace + " ms";
+                log.warn("{}; killing pid {}", reason, pid());
+                listener.unresponsive(this, reason);
+            }
+        }, grace, TimeUnit.MILLISECONDS);
+        if (p.settled.get()) {
+            p.graceTimer.dispose();
+        }
+    }
+
+    /** Requests waiting for an answer, cancelled ones included (for tests). */
+    int pendingCount() {
+        return pending.size();
+    }
+
+    /** Writes a message that expects no answer (cancel, reply); dropped when the writer is gone or full. */
+    void writeLine(ObjectNode message) {
+        byte[] line;
+        try {
+            line = encode(message);
+        } catch (JsonProcessingException e) {
+            log.warn("plugin {}: cannot encode a message: {}", manifest.id(), e.getOriginalMessage());
+            return;
+        }
+        try {
+            writer.execute(() -> {
+                try {
+                    stdin.write(line);
+                    stdin.flush();
+                } catch (IOException e) {
+                    if (!stopping.get()) {
+                        reportBroken("cannot write to plugin '" + manifest.id() + "': " + e.getMessage());
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            log.debug("plugin {}: message dropped, the writer is stopped or full", manifest.id());
+        }
+    }
+
+    private void settle(Pending p) {
+        if (p.settled.compareAndSet(false, true)) {
+            Disposable t = p.graceTimer;
+            if (t != null) {
+                t.dispose();
+            }
+            if (p.lease != null) {
+                p.lease.release();
+            }
+        }
     }
 
     private void write(byte[] line, Pending p) {
@@ -207,8 +336,11 @@ final class PluginProcess {
     }
 
     private void fail(Pending p, String reason) {
-        if (pending.remove(p.id(), p)) {
-            p.sink().error(new StdioPluginException(reason));
+        if (pending.remove(p.id, p)) {
+            if (!p.cancelled) {
+                p.sink.error(new StdioPluginException(reason));
+            }
+            settle(p);
         }
     }
 
@@ -338,15 +470,18 @@ final class PluginProcess {
                 return;
             }
         }
-        if (!pending.remove(target.id(), target)) {
+        if (!pending.remove(target.id, target)) {
             return;
         }
-        if (!n.isObject()) {
-            target.sink().error(new StdioPluginException("plugin '" + manifest.id()
+        if (target.cancelled) {
+            log.debug("plugin {} answered cancelled request {} (discarded)", manifest.id(), target.id);
+        } else if (!n.isObject()) {
+            target.sink.error(new StdioPluginException("plugin '" + manifest.id()
                     + "' answered with JSON that is not an object: " + Wire.abbreviate(text, 200)));
-            return;
+        } else {
+            target.sink.success(n);
         }
-        target.sink().success(n);
+        settle(target);
     }
 
     private Pending onlyPending() {

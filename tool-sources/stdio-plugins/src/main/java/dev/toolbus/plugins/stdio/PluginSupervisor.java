@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -23,8 +23,9 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * Keeps one plugin running: starts its process on demand (one start at a time, later callers join
- * it), serializes calls unless the plugin is concurrent, stops the process when a call is abandoned
- * in flight or the process breaks, and delays the next start by an exponential, capped backoff.
+ * it), serializes calls unless the plugin is concurrent (a cancelled call keeps its turn until the
+ * plugin answers it), kills the process when a cancelled call is not answered within the grace or the
+ * process breaks, and delays the next start by an exponential, capped backoff.
  */
 final class PluginSupervisor implements PluginProcess.Listener {
 
@@ -76,14 +77,13 @@ final class PluginSupervisor implements PluginProcess.Listener {
      * the plugin works on the request stops the process.
      */
     Mono<ToolResult> call(String toolName, String inputJson, ToolContext ctx) {
-        Supplier<Mono<ToolResult>> body = () -> process().flatMap(p ->
-                p.request("execute_tool", Wire.executeParams(toolName, inputJson, ctx))
-                        .doOnCancel(() -> abandoned(p, toolName))
+        Function<CallGate.Lease, Mono<ToolResult>> body = lease -> process().flatMap(p ->
+                p.execute(Wire.executeParams(toolName, inputJson, ctx), ctx, lease)
                         .map(answer -> {
                             failures.set(0);
                             return Wire.toResult(answer);
                         }));
-        return gate == null ? Mono.defer(body) : gate.run(body);
+        return gate == null ? Mono.defer(() -> body.apply(null)) : gate.run(body);
     }
 
     /** The usable process, or a start (after the backoff) that every caller meanwhile shares. */
@@ -213,19 +213,22 @@ final class PluginSupervisor implements PluginProcess.Listener {
         failures.incrementAndGet();
     }
 
-    private void abandoned(PluginProcess p, String toolName) {
-        log.warn("plugin {}: call of {} was cancelled or timed out while the plugin worked on it; stopping pid {}",
-                manifest.id(), toolName, p.pid());
-        retire(p, "plugin '" + manifest.id() + "' was stopped: a call of " + toolName + " timed out or was cancelled");
-    }
-
     @Override
     public void broken(PluginProcess p, String reason) {
         log.warn("plugin {} (pid {}) broke: {}", manifest.id(), p.pid(), reason);
         retire(p, reason);
     }
 
+    @Override
+    public void unresponsive(PluginProcess p, String reason) {
+        retire(p, reason, false);
+    }
+
     private void retire(PluginProcess p, String reason) {
+        retire(p, reason, true);
+    }
+
+    private void retire(PluginProcess p, String reason, boolean graceful) {
         if (p.isStopping()) {
             return;
         }
@@ -235,7 +238,12 @@ final class PluginSupervisor implements PluginProcess.Listener {
                 current = null;
             }
         }
-        p.stop(reason, true);
+        p.stop(reason, graceful);
+    }
+
+    /** Requests waiting for an answer in every live process (for tests). */
+    int pendingCount() {
+        return live.stream().mapToInt(PluginProcess::pendingCount).sum();
     }
 
     /** What {@code plugins()} reports. */

@@ -104,6 +104,11 @@ public final class StdioPluginHost implements AutoCloseable {
         closeGracefully().block();
     }
 
+    /** Requests the plugins are working on (for tests). */
+    int pendingCount() {
+        return plugins.stream().mapToInt(PluginSupervisor::pendingCount).sum();
+    }
+
     /** Kills every plugin process at once (the JVM shutdown hook). */
     void killNow() {
         plugins.forEach(PluginSupervisor::killNow);

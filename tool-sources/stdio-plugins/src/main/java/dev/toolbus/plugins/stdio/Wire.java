@@ -42,17 +42,41 @@ final class Wire {
     static ObjectNode executeParams(String toolName, String inputJson, ToolContext ctx) {
         ObjectNode p = F.objectNode().put("toolName", toolName).put("input", inputJson);
         if (ctx != null) {
-            ObjectNode c = F.objectNode();
-            put(c, "streamId", ctx.streamId());
-            put(c, "toolCallId", ctx.toolCallId());
-            put(c, "userId", ctx.userId());
-            put(c, "groupId", ctx.groupId());
-            put(c, "platform", ctx.platform());
-            put(c, "channel", ctx.channel());
-            c.put("attempt", ctx.attempt());
-            p.set("context", c);
+            p.set("context", context(ctx));
         }
         return p;
+    }
+
+    /** The caller's context, camelCase, empty fields left out. */
+    static ObjectNode context(ToolContext ctx) {
+        ObjectNode c = F.objectNode();
+        put(c, "streamId", ctx.streamId());
+        put(c, "turnId", ctx.turnId());
+        put(c, "toolCallId", ctx.toolCallId());
+        put(c, "userId", ctx.userId());
+        put(c, "groupId", ctx.groupId());
+        put(c, "platform", ctx.platform());
+        put(c, "permission", ctx.permission());
+        put(c, "channel", ctx.channel());
+        put(c, "provider", ctx.provider());
+        put(c, "model", ctx.model());
+        put(c, "agentId", ctx.agentId());
+        c.put("attempt", ctx.attempt());
+        JsonNode message = ctx.message();
+        if (message != null && !message.isNull() && !message.isMissingNode()) {
+            c.set("message", message);
+        }
+        return c;
+    }
+
+    /** host → plugin: stop the call of request {@code id}. */
+    static ObjectNode cancel(long id, String toolCallId, String reason) {
+        ObjectNode params = F.objectNode().put("id", id);
+        put(params, "toolCallId", toolCallId);
+        put(params, "reason", reason);
+        ObjectNode n = F.objectNode().put("method", "cancel");
+        n.set("params", params);
+        return n;
     }
 
     private static void put(ObjectNode n, String key, String value) {
