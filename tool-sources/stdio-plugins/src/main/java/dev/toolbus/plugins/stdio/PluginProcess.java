@@ -61,6 +61,7 @@ final class PluginProcess {
     private final ExecutorService writer;
     private final Logger stderrLog;
     private final StderrLimiter stderrLimit;
+    private final CallMessages messages;
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final AtomicBoolean stopping = new AtomicBoolean();
@@ -78,6 +79,7 @@ final class PluginProcess {
         final AtomicBoolean settled = new AtomicBoolean();
         volatile boolean cancelled;
         volatile Disposable graceTimer;
+        final Disposable.Composite tasks = CallMessages.tasks();
 
         Pending(long id, MonoSink<JsonNode> sink, ToolContext ctx, CallGate.Lease lease) {
             this.id = id;
@@ -98,6 +100,7 @@ final class PluginProcess {
                 r -> daemon(r, prefix + "-stdin"));
         this.stderrLog = LoggerFactory.getLogger("dev.toolbus.plugins.stdio.plugin." + manifest.id());
         this.stderrLimit = new StderrLimiter(manifest.stderrBytesPerSecond(), System::nanoTime);
+        this.messages = new CallMessages(manifest.id(), this::writeLine);
     }
 
     /**
@@ -309,6 +312,7 @@ final class PluginProcess {
             if (t != null) {
                 t.dispose();
             }
+            p.tasks.dispose();
             if (p.lease != null) {
                 p.lease.release();
             }
@@ -452,6 +456,10 @@ final class PluginProcess {
         if (n == null || n.isMissingNode()) {
             return;
         }
+        if (n.isObject() && Wire.isInbound(n) && CallMessages.handles(n.path("method").textValue())) {
+            message(n.path("method").textValue(), n.path("params"));
+            return;
+        }
         Long id = n.isObject() ? Wire.id(n) : null;
         Pending target = id != null ? pending.get(id) : null;
         if (target == null) {
@@ -482,6 +490,18 @@ final class PluginProcess {
             target.sink.success(n);
         }
         settle(target);
+    }
+
+    /** A plugin → host message of a running call ({@code params.id} = the execute_tool request id). */
+    private void message(String method, JsonNode params) {
+        if (!params.isObject()) {
+            log.debug("plugin {}: '{}' without params is ignored", manifest.id(), method);
+            return;
+        }
+        Long callId = Wire.id(params);
+        Pending p = callId == null ? null : pending.get(callId);
+        boolean live = p != null && p.ctx != null && !p.cancelled && !p.settled.get();
+        messages.handle(method, params, live ? p.ctx : null, live ? p.tasks : null);
     }
 
     private Pending onlyPending() {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.tool.Risk;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -222,6 +224,10 @@ final class Wire {
         }
         b.sideEffecting(firstBool(t, "sideEffecting", "side_effecting"));
         b.dangerous(t.path("dangerous").asBoolean(false));
+        JsonNode risk = t.get("risk");
+        if (risk != null && !risk.isNull()) {
+            b.risk(risk(risk));
+        }
         return b.build();
     }
 
@@ -266,6 +272,16 @@ final class Wire {
         }
         schema.set("required", required);
         return schema;
+    }
+
+    private static Risk risk(JsonNode v) {
+        String r = v.isTextual() ? v.textValue().strip().toLowerCase(Locale.ROOT) : "";
+        return switch (r) {
+            case "low" -> Risk.LOW;
+            case "medium" -> Risk.MEDIUM;
+            case "high" -> Risk.HIGH;
+            default -> throw new IllegalArgumentException("tool 'risk' must be \"low\", \"medium\" or \"high\" but was " + v);
+        };
     }
 
     private static long firstLong(JsonNode t, String a, String b) {
