@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * <p>On a system with {@code setsid} (Linux) every plugin starts as the leader of a new session and
  * process group, so its children share its group id. One watchdog per JVM, a small {@code sh} script in
  * its own session, reads plugin group ids from a pipe whose only writer is this JVM ({@code +pid} when
- * one starts, {@code -pid} when it is gone). When the JVM dies for any reason the kernel closes the
- * pipe; the watchdog reads end-of-file and kills every group still listed, then exits. Without
+ * one starts; {@code !pid} once it is stopped: the rest of its group, children it left behind, is
+ * killed and the group forgotten). When the JVM dies for any reason the kernel closes the pipe; the
+ * watchdog reads end-of-file and kills every group still listed, then exits. A watchdog that died is
+ * started again at the next plugin start and told every group still watched. Without
  * {@code setsid} plugins start as plain children and only the shutdown hook and
  * {@link StdioPluginHost#closeGracefully()} stop them.
  */
@@ -31,12 +33,14 @@ final class OrphanGuard {
             "while IFS= read -r line; do",
             "  case \"$line\" in",
             "    +*) groups=\"$groups ${line#+}\" ;;",
-            "    -*) keep=''; for g in $groups; do [ \"$g\" = \"${line#-}\" ] || keep=\"$keep $g\"; done; groups=$keep ;;",
+            "    -*|!*) g=${line#?}; [ \"${line%\"${line#?}\"}\" = '!' ] && kill -KILL \"-$g\" 2>/dev/null",
+            "      keep=''; for h in $groups; do [ \"$h\" = \"$g\" ] || keep=\"$keep $h\"; done; groups=$keep ;;",
             "  esac",
             "done",
             "for g in $groups; do kill -KILL \"-$g\" 2>/dev/null; kill -KILL \"$g\" 2>/dev/null; done",
             "exit 0");
     private static final String SETSID = find("setsid");
+    private static final java.util.Set<Long> WATCHED = new java.util.LinkedHashSet<>();
     private static OrphanGuard instance;
 
     private final Process watchdog;
@@ -65,20 +69,30 @@ final class OrphanGuard {
 
     /** Lists a started plugin's process group with the watchdog (starting the watchdog the first time). */
     static void watch(long pid) {
-        OrphanGuard g = get();
+        OrphanGuard g;
+        synchronized (OrphanGuard.class) {
+            if (SETSID == null) {
+                return;
+            }
+            WATCHED.add(pid);
+            g = get();
+        }
         if (g != null) {
             g.send("+" + pid);
         }
     }
 
-    /** Takes a plugin whose processes are gone off the watchdog's list. */
-    static void forget(long pid) {
+    /** The plugin leading group {@code pid} was stopped: kill what is left of its group, and forget it. */
+    static void release(long pid) {
         OrphanGuard g;
         synchronized (OrphanGuard.class) {
+            if (!WATCHED.remove(pid)) {
+                return;
+            }
             g = instance;
         }
         if (g != null) {
-            g.send("-" + pid);
+            g.send("!" + pid);
         }
     }
 
@@ -103,6 +117,9 @@ final class OrphanGuard {
                     .start();
             instance = new OrphanGuard(p);
             log.debug("plugin watchdog started as pid {}", p.pid());
+            for (Long pid : WATCHED) {
+                instance.send("+" + pid);
+            }
             return instance;
         } catch (IOException e) {
             log.warn("cannot start the plugin watchdog (plugins may outlive a killed server): {}", e.getMessage());

@@ -60,7 +60,9 @@ final class PluginProcess {
     private final OutputStream stdin;
     private final ExecutorService writer;
     private final Logger stderrLog;
-    private final StderrLimiter stderrLimit;
+    private final LogLimiter stderrLimit;
+    /** Warnings about what the plugin writes to stdout (noise, stray answers): 8 KiB/s at most. */
+    private final LogLimiter stdoutWarnings = new LogLimiter(8192, System::nanoTime);
     private final CallMessages messages;
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
@@ -99,7 +101,7 @@ final class PluginProcess {
         this.writer = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(WRITE_QUEUE),
                 r -> daemon(r, prefix + "-stdin"));
         this.stderrLog = LoggerFactory.getLogger("dev.toolbus.plugins.stdio.plugin." + manifest.id());
-        this.stderrLimit = new StderrLimiter(manifest.stderrBytesPerSecond(), System::nanoTime);
+        this.stderrLimit = new LogLimiter(manifest.stderrBytesPerSecond(), System::nanoTime);
         this.messages = new CallMessages(manifest.id(), this::writeLine);
     }
 
@@ -133,7 +135,7 @@ final class PluginProcess {
         PluginProcess p = new PluginProcess(m, proc, listener);
         long pid = proc.pid();
         OrphanGuard.watch(pid);
-        p.terminated.whenComplete((x, e) -> OrphanGuard.forget(pid));
+        p.terminated.whenComplete((x, e) -> OrphanGuard.release(pid));
         String prefix = "toolbus-plugin-" + m.id() + "-" + proc.pid();
         daemon(p::readStdout, prefix + "-stdout").start();
         daemon(p::readStderr, prefix + "-stderr").start();
@@ -449,8 +451,7 @@ final class PluginProcess {
         try {
             n = Json.mapper().readTree(text);
         } catch (JsonProcessingException e) {
-            log.warn("plugin {} wrote a line that is not JSON (ignored; log to stderr instead): {}",
-                    manifest.id(), Wire.abbreviate(text, 200));
+            warn("plugin {} wrote a line that is not JSON (ignored; log to stderr instead): {}", Wire.abbreviate(text, 200));
             return;
         }
         if (n == null || n.isMissingNode()) {
@@ -473,8 +474,7 @@ final class PluginProcess {
             }
             target = onlyPending();
             if (target == null) {
-                log.warn("plugin {} wrote an answer that matches no waiting call ({} waiting): {}",
-                        manifest.id(), pending.size(), Wire.abbreviate(text, 200));
+                warn("plugin {} wrote an answer that matches no waiting call: {}", Wire.abbreviate(text, 200));
                 return;
             }
         }
@@ -502,6 +502,18 @@ final class PluginProcess {
         Pending p = callId == null ? null : pending.get(callId);
         boolean live = p != null && p.ctx != null && !p.cancelled && !p.settled.get();
         messages.handle(method, params, live ? p.ctx : null, live ? p.tasks : null);
+    }
+
+    /** A warning about the plugin's stdout, within {@link #stdoutWarnings}; a summary of what was dropped. */
+    private void warn(String format, String text) {
+        if (!stdoutWarnings.admit(text.length() + 80)) {
+            return;
+        }
+        long dropped = stdoutWarnings.takeDroppedSinceReport();
+        if (dropped > 0) {
+            log.warn("plugin {}: {} more warnings about its stdout were not logged", manifest.id(), dropped);
+        }
+        log.warn(format, manifest.id(), text);
     }
 
     private Pending onlyPending() {

@@ -4,10 +4,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * A token bucket over the bytes of a plugin's stderr lines: up to {@code bytesPerSecond} a second, with
- * a burst of as much. A line that does not fit is dropped and counted. Used by one reader thread.
+ * A token bucket over the bytes a plugin makes us log (its stderr lines, warnings about its stdout):
+ * up to {@code bytesPerSecond} a second, with a burst of as much. A line that does not fit is dropped
+ * and counted. Used by one reader thread.
  */
-final class StderrLimiter {
+final class LogLimiter {
 
     private final long bytesPerSecond;
     private final LongSupplier nanoClock;
@@ -18,7 +19,7 @@ final class StderrLimiter {
     private long last;
     private long droppedSinceReport;
 
-    StderrLimiter(long bytesPerSecond, LongSupplier nanoClock) {
+    LogLimiter(long bytesPerSecond, LongSupplier nanoClock) {
         this.bytesPerSecond = bytesPerSecond;
         this.nanoClock = nanoClock;
         this.tokens = bytesPerSecond;
