@@ -107,4 +107,19 @@ class PluginHardeningTest extends PluginFixture {
         assertThat(Long.parseLong(f[2])).as("pgid").isEqualTo(pid);
         assertThat(OrphanGuard.watchdogPid()).isPositive();
     }
+
+    @Test
+    void crash_leavesNoOrphanedChildBehind_theRestOfTheProcessGroupIsKilled() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(OrphanGuard.available(), "setsid is not available");
+        testPlugin("t", ",\"restartBackoffMs\":50", Map.of());
+        StdioPluginHost host = load();
+        ToolExecutor ex = executor(host);
+        long pid = host.plugins().get(0).pid();
+        long child = Long.parseLong(call(ex, "spawn", "{}").content());
+
+        // the plugin exits on its own: its child is re-parented and no longer one of its descendants
+        assertThat(call(ex, "crash", "{\"code\":3}").error().code()).isEqualTo(ErrorCode.TOOL_FAILED);
+
+        awaitGone(pid, child);
+    }
 }
