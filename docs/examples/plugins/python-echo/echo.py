@@ -2,8 +2,9 @@
 """Example toolbus stdio plugin: reads one JSON request per line on stdin, writes one JSON answer per
 line on stdout. Logs go to stderr. Standard library only.
 
-A call runs on a worker thread, so the main loop keeps reading stdin while it runs: that is how the
-plugin sees a "cancel" for it, and the "reply" to a "send" or "ask" it made."""
+A quick call runs inline. A long one (py_countdown) runs on a worker thread, so that the main loop
+keeps reading stdin while it runs: that is how the plugin sees a "cancel" for it, and the "reply" to
+a "send" or "ask" it made."""
 
 import itertools
 import json
@@ -53,6 +54,7 @@ write_lock = threading.Lock()
 replies = {}            # rid -> [Event, reply params]
 cancelled = {}          # execute_tool id -> Event
 rids = itertools.count(1)
+LONG_TOOLS = {"py_countdown"}  # run on a thread; the others answer at once
 
 
 def write(message):
@@ -131,7 +133,10 @@ def main():
             print("python-echo activated as " + params.get("pluginId", "?"), file=sys.stderr)
             answer(request, tools=TOOLS)
         elif method == "execute_tool":
-            threading.Thread(target=run_call, args=(request, params), daemon=True).start()
+            if params.get("toolName") in LONG_TOOLS:
+                threading.Thread(target=run_call, args=(request, params), daemon=True).start()
+            else:
+                run_call(request, params)
         elif method == "cancel":  # stop that call; its answer (any) is discarded
             stop = cancelled.get(params.get("id"))
             if stop is not None:
