@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,12 +46,26 @@ class PluginShutdownIT {
     @TempDir
     Path dir;
 
+    /** The blocking test plugin, and the Python and Node examples of docs/examples/plugins. */
     private Path plugins() throws IOException {
         Path p = Files.createDirectories(dir.resolve("plugins/blocky"));
         Files.writeString(p.resolve("plugin.py"), PLUGIN);
         Files.writeString(p.resolve("plugin.json"), "{\"command\":\"python3\",\"args\":[\"-u\",\"plugin.py\"],"
                 + "\"timeoutMs\":600000}");
+        Path examples = Path.of(System.getProperty("toolbus.root", ".."), "docs", "examples", "plugins");
+        for (String example : new String[] {"python-echo", "node-echo"}) {
+            Path to = Files.createDirectories(p.getParent().resolve(example));
+            try (var files = Files.list(examples.resolve(example))) {
+                for (Path f : files.toList()) {
+                    Files.copy(f, to.resolve(f.getFileName()));
+                }
+            }
+        }
         return p.getParent();
+    }
+
+    private static void awaitAllGone(List<ProcessHandle> processes) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> processes.stream().noneMatch(ProcessHandle::isAlive));
     }
 
     private static String turn(RunningServer s, String stream, String tool, String args) throws Exception {
@@ -85,6 +100,11 @@ class PluginShutdownIT {
             long child = Long.parseLong(turn(s, "b", "spawn", "{}"));
             assertThat(alive(pid)).isTrue();
             assertThat(alive(child)).isTrue();
+            assertThat(turn(s, "c", "py_echo", "{\"text\":\"py\"}")).isEqualTo("py");
+            assertThat(turn(s, "d", "node_echo", "{\"text\":\"node\"}")).isEqualTo("node");
+            // three plugins (python, python, node), the child, the watchdog
+            List<ProcessHandle> all = s.process.descendants();
+            assertThat(all).hasSizeGreaterThanOrEqualTo(5);
             Process curl = turnInBackground(s, "sleep", "{\"ms\":1500}");
             await().atMost(Duration.ofSeconds(30)).until(() -> inflight(s) >= 1);
 
@@ -99,7 +119,7 @@ class PluginShutdownIT {
             assertThat(took).as("SIGTERM to exit").isLessThan(Duration.ofSeconds(10));
             assertThat(s.process.stderr()).contains("all turns drained; stopped")
                     .doesNotContain("stopping the plugins failed").doesNotContain("Timeout on blocking read");
-            await().atMost(Duration.ofSeconds(10)).until(() -> !alive(pid) && !alive(child));
+            awaitAllGone(all);
         } finally {
             s.close();
         }
@@ -116,10 +136,13 @@ class PluginShutdownIT {
             // the plugin is now stuck in a call and reads no stdin: only a kill ends it
             curl = turnInBackground(s, "block", "{}");
             await().atMost(Duration.ofSeconds(30)).until(() -> inflight(s) >= 1);
+            List<ProcessHandle> all = s.process.descendants();
+            assertThat(all).hasSizeGreaterThanOrEqualTo(5);
 
             s.process.kill();
 
             await().atMost(Duration.ofSeconds(10)).until(() -> !alive(pid) && !alive(child));
+            awaitAllGone(all); // the examples, which do see their stdin close, and the watchdog too
         } finally {
             if (curl != null) {
                 curl.destroyForcibly();

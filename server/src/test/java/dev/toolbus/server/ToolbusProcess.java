@@ -96,6 +96,11 @@ final class ToolbusProcess implements AutoCloseable {
         return this;
     }
 
+    /** Every process started by this one, and theirs, now. */
+    List<ProcessHandle> descendants() {
+        return process.descendants().toList();
+    }
+
     /** Sends SIGKILL: no shutdown hook runs. */
     ToolbusProcess kill() {
         process.destroyForcibly();
