@@ -499,7 +499,8 @@ final class PluginProcess {
             return;
         }
         Long callId = Wire.id(params);
-        Pending p = callId == null ? null : pending.get(callId);
+        // without an id (an xbot-style plugin) it belongs to the one call in flight, if there is one
+        Pending p = callId == null ? onlyPending() : pending.get(callId);
         boolean live = p != null && p.ctx != null && !p.cancelled && !p.settled.get();
         messages.handle(method, params, live ? p.ctx : null, live ? p.tasks : null);
     }
