@@ -386,9 +386,9 @@ final class PluginProcess {
         LineReader reader = new LineReader(process.getErrorStream(), manifest.stderrLineBytes());
         try {
             LineReader.Line line;
-            while ((line = reader.next(true)) != null) {
-                if (!stderrLimit.admit(reader.lastBytes())) {
-                    continue;
+            while ((line = reader.next(true, stderrLimit::admit)) != null) {
+                if (line.text() == null) {
+                    continue; // over the rate: dropped (and counted) without decoding it
                 }
                 long dropped = stderrLimit.takeDroppedSinceReport();
                 if (dropped > 0) {
