@@ -15,6 +15,9 @@ lock = threading.Lock()
 state = {"active": 0, "max": 0}
 barrier = threading.Barrier(2, timeout=10)
 children = []
+waits = {}      # request id -> Event set by a cancel
+cancels = []    # every cancel message received
+replies = []    # every reply message received
 
 TOOLS = [
     {"name": "echo", "description": "Echo text",
@@ -37,6 +40,18 @@ TOOLS = [
     {"name": "value", "description": "Answer a JSON value with content items"},
     {"name": "no_id", "description": "Answer without the id"},
     {"name": "ignore_deactivate", "description": "Stop reading stdin"},
+    {"name": "env", "description": "Answer the environment as a JSON object"},
+    {"name": "wait", "description": "Wait until cancelled or ms passed (concurrent mode reads cancels)",
+     "inputSchema": {"type": "object", "properties": {"ms": {"type": "integer"}}, "required": ["ms"]}},
+    {"name": "cancels", "description": "Answer the cancel messages received so far as JSON"},
+    {"name": "context", "description": "Answer the call's context as JSON", "risk": "high"},
+    {"name": "late_send", "description": "Answer, then send and progress for the finished call", "risk": "medium"},
+    {"name": "replies", "description": "Answer the reply messages received so far as JSON"},
+    {"name": "flood", "description": "Write many progress messages, then answer",
+     "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}},
+    {"name": "bad_risk", "description": "Declares a risk that does not exist", "risk": "extreme"},
+    {"name": "spam", "description": "Write stderr lines as fast as possible for a while, then answer",
+     "inputSchema": {"type": "object", "properties": {"ms": {"type": "integer"}, "width": {"type": "integer"}}}},
 ]
 
 
@@ -109,6 +124,39 @@ def run(request):
     elif name == "ignore_deactivate":
         answer(request, result="ignoring")
         time.sleep(3600)
+    elif name == "wait":
+        ev = threading.Event()
+        waits[request["id"]] = ev
+        hit = ev.wait(args["ms"] / 1000.0)
+        waits.pop(request["id"], None)
+        answer(request, result="cancelled" if hit else "waited")
+    elif name == "cancels":
+        answer(request, result=json.dumps(cancels))
+    elif name == "context":
+        answer(request, result=json.dumps(params.get("context")))
+    elif name == "late_send":
+        answer(request, result="done")
+        write({"method": "send", "params": {"id": request["id"], "rid": "late-1", "content": "too late"}})
+        write({"method": "ask", "params": {"id": request["id"], "rid": 77, "message": "too late?"}})
+        write({"method": "progress", "params": {"id": request["id"], "progress": 1}})
+    elif name == "replies":
+        answer(request, result=json.dumps(replies))
+    elif name == "flood":
+        for i in range(args["n"]):
+            write({"method": "progress", "params": {"id": request["id"], "progress": i, "total": args["n"]}})
+        answer(request, result="flooded")
+    elif name == "env":
+        answer(request, result=json.dumps(dict(os.environ)))
+    elif name == "spam":
+        end = time.monotonic() + args.get("ms", 1000) / 1000.0
+        line = "spam " + "x" * args.get("width", 100)
+        n = 0
+        while time.monotonic() < end:
+            for _ in range(100):
+                sys.stderr.write(line + "\n")
+            n += 100
+        sys.stderr.flush()
+        answer(request, result=str(n))
     else:
         answer(request, error="unknown tool: %s" % name)
 
@@ -137,6 +185,14 @@ def main():
                 threading.Thread(target=run, args=(request,), daemon=True).start()
             else:
                 run(request)
+        elif method == "cancel":
+            params = request.get("params") or {}
+            cancels.append(params)
+            ev = waits.get(params.get("id"))
+            if ev is not None:
+                ev.set()
+        elif method == "reply":
+            replies.append(request.get("params") or {})
         elif method == "deactivate":
             for c in children:
                 pass  # children are deliberately left running: the host must kill them

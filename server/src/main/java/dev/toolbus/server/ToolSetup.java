@@ -72,7 +72,9 @@ final class ToolSetup {
         McpToolSource mcp = null;
         try {
             for (Path dir : pluginDirs(config, pluginsFlag)) {
-                hosts.add(StdioPlugins.load(dir).registerInto(registry));
+                // the commands stop the plugins themselves, after the running calls: no kill-at-once
+                // shutdown hook racing that stop (the plugins' watchdog still covers a killed JVM)
+                hosts.add(StdioPlugins.load(dir).withoutShutdownHook().registerInto(registry));
             }
             List<Path> skillPaths = skillPaths(config, skillsFlag);
             if (!skillPaths.isEmpty()) {

@@ -96,6 +96,17 @@ final class ToolbusProcess implements AutoCloseable {
         return this;
     }
 
+    /** Every process started by this one, and theirs, now. */
+    List<ProcessHandle> descendants() {
+        return process.descendants().toList();
+    }
+
+    /** Sends SIGKILL: no shutdown hook runs. */
+    ToolbusProcess kill() {
+        process.destroyForcibly();
+        return this;
+    }
+
     /** Waits for the exit and the last stdout line; returns the exit code. */
     int awaitExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

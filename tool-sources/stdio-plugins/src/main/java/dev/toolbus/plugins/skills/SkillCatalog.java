@@ -79,14 +79,30 @@ public final class SkillCatalog {
                 log.debug("skill path {} does not exist", root);
                 continue;
             }
+            Path realRoot;
+            try {
+                realRoot = root.toRealPath();
+            } catch (IOException e) {
+                log.warn("cannot resolve skill path {}: {}", root, e.getMessage());
+                skipped.put(root, "cannot be resolved: " + e.getMessage());
+                continue;
+            }
             for (Path file : files(root, limits.maxDepth(), skipped)) {
                 String why = null;
                 try {
-                    long size = Files.size(file);
+                    // a link (the file or a folder on its way) may not lead out of the scanned folder
+                    Path real = file.toRealPath();
+                    if (!real.startsWith(Files.isDirectory(realRoot) ? realRoot : realRoot.getParent())) {
+                        why = "it links outside " + root + " (to " + real + ")";
+                        log.warn("skill file {} is skipped: {}", file, why);
+                        skipped.put(file, why);
+                        continue;
+                    }
+                    long size = Files.size(real);
                     if (size > limits.maxFileBytes()) {
                         why = "larger than " + limits.maxFileBytes() + " bytes (" + size + ")";
                     } else {
-                        SkillDocument doc = SkillFiles.parse(file, Files.readString(file, StandardCharsets.UTF_8));
+                        SkillDocument doc = SkillFiles.parse(file, Files.readString(real, StandardCharsets.UTF_8));
                         if (!names.add(doc.name())) {
                             why = "a skill named '" + doc.name() + "' was found first";
                         } else {

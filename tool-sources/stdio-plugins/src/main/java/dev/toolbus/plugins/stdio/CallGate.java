@@ -1,6 +1,7 @@
 package dev.toolbus.plugins.stdio;
 
 import java.util.ArrayDeque;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
@@ -30,12 +31,34 @@ final class CallGate {
 
     /** Runs {@code body} once a permit is held; the permit is released when the body ends or is cancelled. */
     <T> Mono<T> run(Supplier<Mono<T>> body) {
+        return run(lease -> body.get());
+    }
+
+    /**
+     * Runs {@code body} once a permit is held. The permit is released when the body ends or is
+     * cancelled, unless the body {@link Lease#retain() retained} its lease by then: then it is released
+     * by {@link Lease#release()}, whoever calls it.
+     */
+    <T> Mono<T> run(Function<Lease, Mono<T>> body) {
         return Mono.defer(() -> {
             Ticket t = new Ticket();
             return Mono.<Void>create(sink -> enter(t, sink))
-                    .then(Mono.defer(body))
-                    .doFinally(s -> leave(t));
+                    .then(Mono.defer(() -> body.apply(t)))
+                    .doFinally(s -> {
+                        if (!t.retained) {
+                            leave(t);
+                        }
+                    });
         });
+    }
+
+    /** A held permit that may outlive the body that took it. */
+    interface Lease {
+        /** Keeps the permit past the end of the body, until {@link #release()}. */
+        void retain();
+
+        /** Gives the permit back (idempotent). */
+        void release();
     }
 
     /** Calls holding a permit (for tests). */
@@ -87,8 +110,19 @@ final class CallGate {
         }
     }
 
-    private static final class Ticket {
+    private final class Ticket implements Lease {
         int state = NEW;
         MonoSink<Void> sink;
+        volatile boolean retained;
+
+        @Override
+        public void retain() {
+            retained = true;
+        }
+
+        @Override
+        public void release() {
+            leave(this);
+        }
     }
 }

@@ -35,6 +35,15 @@ final class LineReader {
      * stream is left in the middle of the line (the caller is expected to stop reading).
      */
     Line next(boolean skipRest) throws IOException {
+        return next(skipRest, n -> true);
+    }
+
+    /**
+     * Like {@link #next(boolean)}, but the line is decoded only when {@code decode} accepts its byte
+     * count; otherwise its text is {@code null} (cheap skipping of lines nobody will read).
+     */
+    Line next(boolean skipRest, java.util.function.IntPredicate decode) throws IOException {
+        this.decode = decode;
         len = 0;
         while (true) {
             if (pos == lim) {
@@ -89,7 +98,12 @@ final class LineReader {
         len += n;
     }
 
+    private java.util.function.IntPredicate decode = n -> true;
+
     private String text() {
+        if (!decode.test(len)) {
+            return null;
+        }
         int n = len;
         if (n > 0 && line[n - 1] == '\r') {
             n--;

@@ -28,6 +28,7 @@ import java.util.regex.Pattern;
  *   "command": "python3",            // a program on PATH, or a path relative to the folder
  *   "args": ["-u", "main.py"],
  *   "env": {"WEATHER_UNITS": "metric"},
+ *   "inheritEnv": ["WEATHER_API_KEY"], // host variables passed on (besides PATH, HOME, LANG, LC_*, TMPDIR)
  *   "activationTimeoutMs": 10000,    // how long "activate" may take
  *   "timeoutMs": 30000,              // per-call timeout of its tools (default: the executor's)
  *   "optional": false,               // an optional plugin that fails to start is skipped
@@ -36,7 +37,10 @@ import java.util.regex.Pattern;
  *   "maxLineBytes": 1048576,         // longest line accepted from the plugin
  *   "stopGraceMs": 2000,             // after "deactivate", how long before the kill
  *   "restartBackoffMs": 200,         // first restart delay after a failure, doubled per failure
- *   "restartBackoffMaxMs": 30000     // cap of that delay
+ *   "restartBackoffMaxMs": 30000,    // cap of that delay
+ *   "cancelGraceMs": 2000,           // after "cancel", how long the call may take to answer before the kill
+ *   "stderrBytesPerSecond": 65536,   // stderr logged per second; the rest is dropped and counted
+ *   "stderrLineBytes": 4096          // a longer stderr line is cut
  * }
  * }</pre>
  *
@@ -44,7 +48,7 @@ import java.util.regex.Pattern;
  * @param directory the plugin's folder; the process runs there
  * @param command the program
  * @param args its arguments
- * @param env extra environment variables (the host's environment is inherited)
+ * @param env environment variables set for the process
  * @param activationTimeout the bound on {@code activate}
  * @param callTimeout the per-call timeout of the plugin's tools, or {@code null} for the executor's
  * @param optional whether a failure to start skips the plugin instead of failing the host
@@ -54,6 +58,12 @@ import java.util.regex.Pattern;
  * @param stopGrace how long a stopping plugin may take to exit after {@code deactivate}
  * @param restartBackoff the first restart delay after a failure
  * @param restartBackoffMax the cap of the restart delay
+ * @param inheritEnv names of host environment variables passed on to the process; only these, the
+ *     variables of {@link PluginEnvironment#BASE}, {@code LC_*} and {@code env} reach it
+ * @param cancelGrace how long a cancelled call may take to be answered before the process is killed
+ * @param stderrBytesPerSecond the stderr bytes logged per second (a burst of as much is allowed);
+ *     lines beyond it are dropped and counted
+ * @param stderrLineBytes the longest stderr line logged; longer lines are cut
  */
 public record PluginManifest(
         String id,
@@ -69,7 +79,11 @@ public record PluginManifest(
         int maxLineBytes,
         Duration stopGrace,
         Duration restartBackoff,
-        Duration restartBackoffMax) {
+        Duration restartBackoffMax,
+        List<String> inheritEnv,
+        Duration cancelGrace,
+        int stderrBytesPerSecond,
+        int stderrLineBytes) {
 
     /** The manifest's file name. */
     public static final String FILE_NAME = "plugin.json";
@@ -85,6 +99,13 @@ public record PluginManifest(
     public static final Duration DEFAULT_RESTART_BACKOFF = Duration.ofMillis(200);
     /** Default {@code restartBackoffMaxMs}. */
     public static final Duration DEFAULT_RESTART_BACKOFF_MAX = Duration.ofSeconds(30);
+    /** Default {@code cancelGraceMs}. */
+    public static final Duration DEFAULT_CANCEL_GRACE = Duration.ofSeconds(2);
+    /** Default {@code stderrBytesPerSecond}: 64 KiB. */
+    public static final int DEFAULT_STDERR_BYTES_PER_SECOND = 64 * 1024;
+    /** Default {@code stderrLineBytes}: 4 KiB. */
+    public static final int DEFAULT_STDERR_LINE_BYTES = 4096;
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
@@ -111,6 +132,31 @@ public record PluginManifest(
         requireNotNegative(id, "stopGraceMs", stopGrace);
         requireNotNegative(id, "restartBackoffMs", restartBackoff);
         requireNotNegative(id, "restartBackoffMaxMs", restartBackoffMax);
+        inheritEnv = List.copyOf(inheritEnv);
+        for (String name : inheritEnv) {
+            if (!ENV_NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("plugin '" + id + "': inheritEnv names must be variable names but one was '"
+                        + name + "'");
+            }
+        }
+        requireNotNegative(id, "cancelGraceMs", cancelGrace);
+        if (stderrBytesPerSecond < 1) {
+            throw new IllegalArgumentException("plugin '" + id + "': stderrBytesPerSecond must be positive");
+        }
+        if (stderrLineBytes < 80) {
+            throw new IllegalArgumentException("plugin '" + id + "': stderrLineBytes must be at least 80 but was "
+                    + stderrLineBytes);
+        }
+    }
+
+    /** The manifest without the keys added in the second release (they take their defaults). */
+    public PluginManifest(String id, Path directory, String command, List<String> args, Map<String, String> env,
+                          Duration activationTimeout, Duration callTimeout, boolean optional, Set<String> channels,
+                          boolean concurrent, int maxLineBytes, Duration stopGrace, Duration restartBackoff,
+                          Duration restartBackoffMax) {
+        this(id, directory, command, args, env, activationTimeout, callTimeout, optional, channels, concurrent,
+                maxLineBytes, stopGrace, restartBackoff, restartBackoffMax, List.of(), DEFAULT_CANCEL_GRACE,
+                DEFAULT_STDERR_BYTES_PER_SECOND, DEFAULT_STDERR_LINE_BYTES);
     }
 
     /**
@@ -166,7 +212,11 @@ public record PluginManifest(
                 (int) number(root, "maxLineBytes", DEFAULT_MAX_LINE_BYTES),
                 millis(root, "stopGraceMs", DEFAULT_STOP_GRACE),
                 millis(root, "restartBackoffMs", DEFAULT_RESTART_BACKOFF),
-                millis(root, "restartBackoffMaxMs", DEFAULT_RESTART_BACKOFF_MAX));
+                millis(root, "restartBackoffMaxMs", DEFAULT_RESTART_BACKOFF_MAX),
+                strings(root, "inheritEnv"),
+                millis(root, "cancelGraceMs", DEFAULT_CANCEL_GRACE),
+                (int) number(root, "stderrBytesPerSecond", DEFAULT_STDERR_BYTES_PER_SECOND),
+                (int) number(root, "stderrLineBytes", DEFAULT_STDERR_LINE_BYTES));
     }
 
     /** The command line: the command (resolved against the folder when it is a relative path) and the args. */

@@ -11,7 +11,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -22,8 +23,9 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * Keeps one plugin running: starts its process on demand (one start at a time, later callers join
- * it), serializes calls unless the plugin is concurrent, stops the process when a call is abandoned
- * in flight or the process breaks, and delays the next start by an exponential, capped backoff.
+ * it), serializes calls unless the plugin is concurrent (a cancelled call keeps its turn until the
+ * plugin answers it), kills the process when a cancelled call is not answered within the grace or the
+ * process breaks, and delays the next start by an exponential, capped backoff.
  */
 final class PluginSupervisor implements PluginProcess.Listener {
 
@@ -35,6 +37,8 @@ final class PluginSupervisor implements PluginProcess.Listener {
     private final Set<PluginProcess> live = ConcurrentHashMap.newKeySet();
     private final AtomicInteger failures = new AtomicInteger();
     private final AtomicInteger starts = new AtomicInteger();
+    private final AtomicLong retiredStderrDropped = new AtomicLong();
+    private final AtomicLong retiredStderrLogged = new AtomicLong();
     private volatile long lastFailureNanos;
     private volatile PluginProcess current;
     private volatile boolean closed;
@@ -73,14 +77,13 @@ final class PluginSupervisor implements PluginProcess.Listener {
      * the plugin works on the request stops the process.
      */
     Mono<ToolResult> call(String toolName, String inputJson, ToolContext ctx) {
-        Supplier<Mono<ToolResult>> body = () -> process().flatMap(p ->
-                p.request("execute_tool", Wire.executeParams(toolName, inputJson, ctx))
-                        .doOnCancel(() -> abandoned(p, toolName))
+        Function<CallGate.Lease, Mono<ToolResult>> body = lease -> process().flatMap(p ->
+                p.execute(Wire.executeParams(toolName, inputJson, ctx), ctx, lease)
                         .map(answer -> {
                             failures.set(0);
                             return Wire.toResult(answer);
                         }));
-        return gate == null ? Mono.defer(body) : gate.run(body);
+        return gate == null ? Mono.defer(() -> body.apply(null)) : gate.run(body);
     }
 
     /** The usable process, or a start (after the backoff) that every caller meanwhile shares. */
@@ -142,7 +145,11 @@ final class PluginSupervisor implements PluginProcess.Listener {
             }
             live.add(p);
         }
-        p.terminated().whenComplete((x, e) -> live.remove(p));
+        p.terminated().whenComplete((x, e) -> {
+            live.remove(p);
+            retiredStderrDropped.addAndGet(p.stderrDroppedLines());
+            retiredStderrLogged.addAndGet(p.stderrLoggedBytes());
+        });
         starts.incrementAndGet();
         return p;
     }
@@ -206,19 +213,22 @@ final class PluginSupervisor implements PluginProcess.Listener {
         failures.incrementAndGet();
     }
 
-    private void abandoned(PluginProcess p, String toolName) {
-        log.warn("plugin {}: call of {} was cancelled or timed out while the plugin worked on it; stopping pid {}",
-                manifest.id(), toolName, p.pid());
-        retire(p, "plugin '" + manifest.id() + "' was stopped: a call of " + toolName + " timed out or was cancelled");
-    }
-
     @Override
     public void broken(PluginProcess p, String reason) {
         log.warn("plugin {} (pid {}) broke: {}", manifest.id(), p.pid(), reason);
         retire(p, reason);
     }
 
+    @Override
+    public void unresponsive(PluginProcess p, String reason) {
+        retire(p, reason, false);
+    }
+
     private void retire(PluginProcess p, String reason) {
+        retire(p, reason, true);
+    }
+
+    private void retire(PluginProcess p, String reason, boolean graceful) {
         if (p.isStopping()) {
             return;
         }
@@ -228,7 +238,12 @@ final class PluginSupervisor implements PluginProcess.Listener {
                 current = null;
             }
         }
-        p.stop(reason, true);
+        p.stop(reason, graceful);
+    }
+
+    /** Requests waiting for an answer in every live process (for tests). */
+    int pendingCount() {
+        return live.stream().mapToInt(PluginProcess::pendingCount).sum();
     }
 
     /** What {@code plugins()} reports. */
@@ -236,7 +251,9 @@ final class PluginSupervisor implements PluginProcess.Listener {
         PluginProcess p = current;
         boolean running = p != null && p.isUsable();
         return new StdioPluginStatus(manifest.id(), running, running ? p.pid() : -1, starts.get(), failures.get(),
-                names(definitions), live.stream().map(PluginProcess::pid).sorted().toList());
+                names(definitions), live.stream().map(PluginProcess::pid).sorted().toList(),
+                retiredStderrDropped.get() + live.stream().mapToLong(PluginProcess::stderrDroppedLines).sum(),
+                retiredStderrLogged.get() + live.stream().mapToLong(PluginProcess::stderrLoggedBytes).sum());
     }
 
     /** Stops every process of this plugin (deactivate, grace, kill) and refuses further calls. */
@@ -264,10 +281,10 @@ final class PluginSupervisor implements PluginProcess.Listener {
         });
     }
 
-    /** Kills every process at once (JVM shutdown hook). */
+    /** Kills every process at once (JVM shutdown hook); waiting calls fail at once. */
     void killNow() {
         closed = true;
-        live.forEach(PluginProcess::killNow);
+        live.forEach(p -> p.killNow("plugin '" + manifest.id() + "' was killed: the JVM is shutting down"));
     }
 
     private StdioPluginException closedError() {

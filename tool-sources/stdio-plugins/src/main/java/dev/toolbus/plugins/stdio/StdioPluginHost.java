@@ -32,6 +32,7 @@ public final class StdioPluginHost implements AutoCloseable {
     private final List<ToolSpec> tools;
     private final Map<String, String> skipped;
     private final Thread shutdownHook;
+    private final java.util.concurrent.atomic.AtomicBoolean hooked = new java.util.concurrent.atomic.AtomicBoolean(true);
     private final Mono<Void> closing;
 
     StdioPluginHost(List<PluginSupervisor> plugins, Map<String, String> skipped) {
@@ -40,7 +41,7 @@ public final class StdioPluginHost implements AutoCloseable {
         List<ToolSpec> specs = new ArrayList<>();
         plugins.forEach(p -> specs.addAll(p.specs()));
         this.tools = List.copyOf(specs);
-        this.shutdownHook = new Thread(() -> this.plugins.forEach(PluginSupervisor::killNow), "toolbus-stdio-plugins-shutdown");
+        this.shutdownHook = new Thread(this::killNow, "toolbus-stdio-plugins-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         this.closing = Flux.fromIterable(this.plugins)
                 .flatMap(PluginSupervisor::closeGracefully)
@@ -84,13 +85,39 @@ public final class StdioPluginHost implements AutoCloseable {
         return closing;
     }
 
+    /**
+     * Removes the JVM shutdown hook that kills the plugin processes, for an application that stops the
+     * plugins on its own shutdown path (after letting running calls finish) with
+     * {@link #closeGracefully()}. If the JVM dies before that, the processes are still killed where the
+     * system allows it (see {@code docs/plugins.md}, "Lifetime"). Idempotent.
+     *
+     * @return this host
+     */
+    public StdioPluginHost withoutShutdownHook() {
+        removeHook();
+        return this;
+    }
+
     /** {@link #closeGracefully()}, waiting for it. */
     @Override
     public void close() {
         closeGracefully().block();
     }
 
+    /** Requests the plugins are working on (for tests). */
+    int pendingCount() {
+        return plugins.stream().mapToInt(PluginSupervisor::pendingCount).sum();
+    }
+
+    /** Kills every plugin process at once (the JVM shutdown hook). */
+    void killNow() {
+        plugins.forEach(PluginSupervisor::killNow);
+    }
+
     private void removeHook() {
+        if (!hooked.compareAndSet(true, false)) {
+            return;
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException ignored) {

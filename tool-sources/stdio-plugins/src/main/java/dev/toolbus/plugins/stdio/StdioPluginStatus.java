@@ -12,9 +12,13 @@ import java.util.List;
  * @param failures failures since the last answered call (timeouts, crashes, failed starts); drives the backoff
  * @param tools the names of its tools
  * @param livePids every process of this plugin not yet gone, including ones being stopped
+ * @param stderrDroppedLines stderr lines not logged because the plugin wrote more than its
+ *     {@code stderrBytesPerSecond}, over all its processes
+ * @param stderrLoggedBytes stderr bytes logged, over all its processes
  */
 public record StdioPluginStatus(
-        String id, boolean running, long pid, int starts, int failures, List<String> tools, List<Long> livePids) {
+        String id, boolean running, long pid, int starts, int failures, List<String> tools, List<Long> livePids,
+        long stderrDroppedLines, long stderrLoggedBytes) {
 
     public StdioPluginStatus {
         tools = List.copyOf(tools);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.tool.Risk;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,17 +44,41 @@ final class Wire {
     static ObjectNode executeParams(String toolName, String inputJson, ToolContext ctx) {
         ObjectNode p = F.objectNode().put("toolName", toolName).put("input", inputJson);
         if (ctx != null) {
-            ObjectNode c = F.objectNode();
-            put(c, "streamId", ctx.streamId());
-            put(c, "toolCallId", ctx.toolCallId());
-            put(c, "userId", ctx.userId());
-            put(c, "groupId", ctx.groupId());
-            put(c, "platform", ctx.platform());
-            put(c, "channel", ctx.channel());
-            c.put("attempt", ctx.attempt());
-            p.set("context", c);
+            p.set("context", context(ctx));
         }
         return p;
+    }
+
+    /** The caller's context, camelCase, empty fields left out. */
+    static ObjectNode context(ToolContext ctx) {
+        ObjectNode c = F.objectNode();
+        put(c, "streamId", ctx.streamId());
+        put(c, "turnId", ctx.turnId());
+        put(c, "toolCallId", ctx.toolCallId());
+        put(c, "userId", ctx.userId());
+        put(c, "groupId", ctx.groupId());
+        put(c, "platform", ctx.platform());
+        put(c, "permission", ctx.permission());
+        put(c, "channel", ctx.channel());
+        put(c, "provider", ctx.provider());
+        put(c, "model", ctx.model());
+        put(c, "agentId", ctx.agentId());
+        c.put("attempt", ctx.attempt());
+        JsonNode message = ctx.message();
+        if (message != null && !message.isNull() && !message.isMissingNode()) {
+            c.set("message", message);
+        }
+        return c;
+    }
+
+    /** host → plugin: stop the call of request {@code id}. */
+    static ObjectNode cancel(long id, String toolCallId, String reason) {
+        ObjectNode params = F.objectNode().put("id", id);
+        put(params, "toolCallId", toolCallId);
+        put(params, "reason", reason);
+        ObjectNode n = F.objectNode().put("method", "cancel");
+        n.set("params", params);
+        return n;
     }
 
     private static void put(ObjectNode n, String key, String value) {
@@ -198,6 +224,10 @@ final class Wire {
         }
         b.sideEffecting(firstBool(t, "sideEffecting", "side_effecting"));
         b.dangerous(t.path("dangerous").asBoolean(false));
+        JsonNode risk = t.get("risk");
+        if (risk != null && !risk.isNull()) {
+            b.risk(risk(risk));
+        }
         return b.build();
     }
 
@@ -242,6 +272,16 @@ final class Wire {
         }
         schema.set("required", required);
         return schema;
+    }
+
+    private static Risk risk(JsonNode v) {
+        String r = v.isTextual() ? v.textValue().strip().toLowerCase(Locale.ROOT) : "";
+        return switch (r) {
+            case "low" -> Risk.LOW;
+            case "medium" -> Risk.MEDIUM;
+            case "high" -> Risk.HIGH;
+            default -> throw new IllegalArgumentException("tool 'risk' must be \"low\", \"medium\" or \"high\" but was " + v);
+        };
     }
 
     private static long firstLong(JsonNode t, String a, String b) {

@@ -4,6 +4,9 @@
  * starts the plugins of a folder (one subfolder with a {@code plugin.json}
  * {@link dev.toolbus.plugins.stdio.PluginManifest manifest} each) and returns a
  * {@link dev.toolbus.plugins.stdio.StdioPluginHost} whose tools run through the executor like any other:
- * the executor's timeout cancels a call, which stops the plugin process; the next call starts it again.
+ * a cancel or timeout sends the plugin a {@code cancel} for that call and kills the process only when
+ * the call stays unanswered past its grace; the next call then starts a new one. While a call runs the
+ * plugin may report progress, send messages and ask the user, through the call's
+ * {@link dev.toolbus.tool.ToolContext}.
  */
 package dev.toolbus.plugins.stdio;

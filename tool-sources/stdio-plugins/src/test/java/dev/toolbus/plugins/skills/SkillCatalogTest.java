@@ -125,4 +125,41 @@ class SkillCatalogTest {
         SkillCatalog c = SkillCatalog.scan(List.of(root.resolve("none")));
         assertThat(c.loadSkillTool().definition().description(DescriptionLocale.EN)).contains("No skills are installed");
     }
+
+    @Test
+    void scan_followsNoLinkOutOfTheRoot_butLinksInsideItWork(@TempDir Path outside) throws IOException {
+        Path secret = outside.resolve("secret.md");
+        Files.writeString(secret, "# TOP SECRET token=hunter2\n\nthe whole file\n");
+        Files.createDirectories(outside.resolve("elsewhere"));
+        Files.writeString(outside.resolve("elsewhere/SKILL.md"), "# Outside folder skill\n");
+        Path skills = root.resolve("skills");
+        write("skills/good/SKILL.md", "---\nname: good\n---\n# Good\n");
+        Files.createDirectories(skills.resolve("leak"));
+        Files.createSymbolicLink(skills.resolve("leak/SKILL.md"), secret);
+        Files.createSymbolicLink(skills.resolve("linkeddir"), outside.resolve("elsewhere"));
+        Files.createDirectories(skills.resolve("zalias"));
+        Files.createSymbolicLink(skills.resolve("zalias/SKILL.md"), skills.resolve("good/SKILL.md"));
+
+        SkillCatalog c = SkillCatalog.scan(List.of(skills));
+
+        assertThat(c.skills()).extracting(SkillDocument::name).containsExactly("good");
+        assertThat(c.listing()).doesNotContain("SECRET").doesNotContain("Outside");
+        assertThat(c.find("leak")).isNull();
+        assertThat(c.skippedFiles()).containsKey(skills.resolve("leak/SKILL.md"));
+        assertThat(c.skippedFiles().get(skills.resolve("leak/SKILL.md"))).contains("links outside");
+        // the alias inside the root is read, and is then a duplicate of "good"
+        assertThat(c.skippedFiles().get(skills.resolve("zalias/SKILL.md"))).contains("was found first");
+
+        ToolRegistry registry = ToolRegistry.create();
+        c.registerInto(registry);
+        ToolExecutor ex = ToolExecutor.builder().registry(registry).build();
+        try {
+            ToolResultEvent r = (ToolResultEvent) ex.execute(ToolCallsEvent.of("s", "t", List.of(
+                    ToolCall.ofJson("1", "load_skill", "{\"name\":\"leak\"}"))))
+                    .filter(e -> e instanceof ToolResultEvent).blockFirst(Duration.ofSeconds(10));
+            assertThat(r.content()).doesNotContain("hunter2");
+        } finally {
+            ex.close();
+        }
+    }
 }

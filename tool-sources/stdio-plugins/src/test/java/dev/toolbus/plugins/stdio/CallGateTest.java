@@ -59,4 +59,25 @@ class CallGateTest {
         gate.run(() -> Mono.just("next")).subscribe(seen::add);
         assertThat(seen).containsExactly("error", "next");
     }
+
+    @Test
+    void lease_retainedByTheBody_keepsThePermitPastACancelUntilReleased() {
+        CallGate gate = new CallGate(1);
+        CallGate.Lease[] held = new CallGate.Lease[1];
+        List<String> seen = new ArrayList<>();
+        Disposable first = gate.run(lease -> {
+            held[0] = lease;
+            return Mono.<String>never().doOnCancel(lease::retain);
+        }).subscribe(seen::add);
+        gate.run(() -> Mono.just("next")).subscribe(seen::add);
+
+        first.dispose();
+        assertThat(seen).isEmpty();
+        assertThat(gate.active()).isEqualTo(1);
+
+        held[0].release();
+        held[0].release(); // idempotent
+        assertThat(seen).containsExactly("next");
+        assertThat(gate.active()).isZero();
+    }
 }

@@ -23,7 +23,8 @@ class ExamplePluginsTest extends PluginFixture {
         StdioPluginHost host = load(EXAMPLES);
         assertThat(host.plugins()).extracting(StdioPluginStatus::id).containsExactly("node-echo", "python-echo");
         assertThat(host.tools()).extracting(ToolSpec::name)
-                .containsExactly("node_echo", "node_upper", "py_echo", "py_add", "py_pixel");
+                .containsExactly("node_echo", "node_upper", "node_countdown", "py_echo", "py_add", "py_pixel",
+                        "py_countdown");
         ToolExecutor ex = executor(host);
 
         List<OutboundEvent> events = turn(ex,

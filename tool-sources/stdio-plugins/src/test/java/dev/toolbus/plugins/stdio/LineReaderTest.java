@@ -67,4 +67,15 @@ class LineReaderTest {
         LineReader r = reader("abcde\n", 5);
         assertThat(r.next(false)).isEqualTo(new LineReader.Line("abcde", false));
     }
+
+    @Test
+    void next_decodesOnlyTheLinesThePredicateAccepts() throws Exception {
+        LineReader r = new LineReader(new java.io.ByteArrayInputStream("short\nmuch longer line\nok\n"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)), 100);
+        java.util.function.IntPredicate upToFive = n -> n <= 5;
+        assertThat(r.next(true, upToFive)).isEqualTo(new LineReader.Line("short", false));
+        assertThat(r.next(true, upToFive)).isEqualTo(new LineReader.Line(null, false));
+        assertThat(r.next(true, upToFive)).isEqualTo(new LineReader.Line("ok", false));
+        assertThat(r.next(true, upToFive)).isNull();
+    }
 }

@@ -57,6 +57,11 @@ abstract class PluginFixture {
                 + testScript().toString().replace("\\", "\\\\") + "\"],\"env\":" + e + extra + "}");
     }
 
+    /** Closes {@code c} after the test, before the hosts. */
+    void closeLater(AutoCloseable c) {
+        open.add(0, c);
+    }
+
     Path plugin(String folder, String manifestJson) {
         try {
             Path dir = Files.createDirectories(root.resolve(folder));

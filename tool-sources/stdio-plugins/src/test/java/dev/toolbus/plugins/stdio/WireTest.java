@@ -142,4 +142,27 @@ class WireTest {
         assertThat(Wire.id(json("{\"id\":\"srv-4\"}"))).isEqualTo(-1L);
         assertThat(Wire.id(json("{\"result\":1}"))).isNull();
     }
+
+    @Test
+    void cancel_namesTheRequestAndTheCallAndHasNoIdOfItsOwn() {
+        assertThat(Wire.cancel(7, "call_1", "cancelled").toString())
+                .isEqualTo("{\"method\":\"cancel\",\"params\":{\"id\":7,\"toolCallId\":\"call_1\",\"reason\":\"cancelled\"}}");
+        assertThat(Wire.cancel(8, null, "cancelled").path("params").has("toolCallId")).isFalse();
+    }
+
+    @Test
+    void sendContent_isAStringOrTextAndImageParts_anythingElseIsRefused() {
+        assertThat(CallMessages.content(json("\"hi\""))).extracting(dev.toolbus.protocol.ContentPart::text)
+                .containsExactly("hi");
+        var parts = CallMessages.content(json("[{\"type\":\"text\",\"text\":\"你好！\"},"
+                + "{\"type\":\"image\",\"mimeType\":\"image/png\",\"data\":\"iVBO\"}]"));
+        assertThat(parts).extracting(dev.toolbus.protocol.ContentPart::type).containsExactly("text", "image");
+        assertThat(parts.get(1).mimeType()).isEqualTo("image/png");
+        assertThatThrownBy(() -> CallMessages.content(json("[]"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CallMessages.content(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CallMessages.content(json("[{\"type\":\"audio\"}]")))
+                .hasMessageContaining("content part");
+        assertThatThrownBy(() -> CallMessages.content(json("[{\"type\":\"image\",\"data\":\"x\"}]")))
+                .hasMessageContaining("mime_type");
+    }
 }
