@@ -3,6 +3,7 @@ package dev.toolbus.gateway;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.metrics.CallRecord;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.ErrorCode;
@@ -18,7 +19,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import java.util.Optional;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +27,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
@@ -45,25 +48,36 @@ final class HttpEndpoints {
             "channel", "provider", "model", "agent_id");
     private static final Set<String> TOOLS_PARAMS = Set.of("stream_id", "request_id", "format");
 
+    private static final Logger log = LoggerFactory.getLogger(HttpEndpoints.class);
+
     private final NettyGatewayServer server;
     private final Gateway config;
-    private final byte[] token;
     private final ObjectMapper mapper = Json.mapper();
     private final WebsocketServerSpec wsSpec;
 
     HttpEndpoints(NettyGatewayServer server) {
         this.server = server;
         this.config = server.config;
-        this.token = config.token == null ? null : config.token.getBytes(StandardCharsets.UTF_8);
         this.wsSpec = WebsocketServerSpec.builder()
                 .maxFramePayloadLength(config.maxRequestBytes)
-                .handlePing(false)
+                .handlePing(true) // pongs go through the session's counted output, like every frame
                 .build();
     }
 
     Publisher<Void> handle(HttpServerRequest req, HttpServerResponse res) {
         QueryStringDecoder uri = new QueryStringDecoder(req.uri());
-        String path = uri.path();
+        String path;
+        Map<String, List<String>> params;
+        try {
+            path = uri.path();
+            params = uri.parameters();
+        } catch (IllegalArgumentException e) {
+            // a bad %-escape: QueryStringDecoder decodes lazily and throws
+            res.keepAlive(false);
+            return error(res, HttpResponseStatus.BAD_REQUEST, badRequest("bad percent-encoding in the request target: "
+                    + "escape '%' as %25 and use two hex digits after every '%'"))
+                    .doFinally(s -> server.meters.request("other", HttpResponseStatus.BAD_REQUEST.code()));
+        }
         String endpoint = switch (path) {
             case "/healthz" -> "healthz";
             case "/metrics" -> "metrics";
@@ -75,18 +89,25 @@ final class HttpEndpoints {
         };
         Mono<Void> answer;
         try {
-            answer = route(endpoint, req, res, uri);
+            answer = route(endpoint, req, res, path, params);
         } catch (RuntimeException e) {
             answer = Mono.error(e);
         }
         return answer
-                .onErrorResume(e -> res.hasSentHeaders() ? Mono.error(e)
-                        : error(res, HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                                new ErrorEvent(null, null, ErrorCode.TOOL_FAILED, "gateway error: " + e)))
+                .onErrorResume(e -> {
+                    if (res.hasSentHeaders()) {
+                        return Mono.error(e);
+                    }
+                    log.warn("gateway: {} {} failed", req.method(), endpoint, e);
+                    res.keepAlive(false);
+                    return error(res, HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                            new ErrorEvent(null, null, ErrorCode.TOOL_FAILED, "internal gateway error (logged by the server)"));
+                })
                 .doFinally(s -> server.meters.request(endpoint, res.status().code()));
     }
 
-    private Mono<Void> route(String endpoint, HttpServerRequest req, HttpServerResponse res, QueryStringDecoder uri) {
+    private Mono<Void> route(String endpoint, HttpServerRequest req, HttpServerResponse res, String path,
+                             Map<String, List<String>> params) {
         switch (endpoint) {
             case "healthz":
                 if (!isGet(req)) {
@@ -96,13 +117,17 @@ final class HttpEndpoints {
                         ? json(res, HttpResponseStatus.SERVICE_UNAVAILABLE, "{\"status\":\"DOWN\"}")
                         : json(res, HttpResponseStatus.OK, "{\"status\":\"UP\"}");
             case "other":
-                return error(res, HttpResponseStatus.NOT_FOUND, badRequest("no endpoint " + uri.path()
+                return error(res, HttpResponseStatus.NOT_FOUND, badRequest("no endpoint " + clip(path)
                         + ": use /v1/ws, /v1/turns, /v1/tools, /v1/calls, /metrics or /healthz"));
             default:
                 break;
         }
-        boolean needsToken = token != null && !(endpoint.equals("metrics") && config.publicMetrics);
-        if (needsToken && !authorized(req)) {
+        boolean open = endpoint.equals("metrics") && config.publicMetrics;
+        Optional<AccessTokens.Grant> grant = config.tokens.authenticateHeader(
+                req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION));
+        if (grant.isEmpty() && !open) {
+            // the body (if any) is not worth reading: answer and close, so a slow sender cannot hold the socket
+            res.keepAlive(false);
             res.header(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"toolbus\"");
             return error(res, HttpResponseStatus.UNAUTHORIZED, new ErrorEvent(null, null, ErrorCode.PERMISSION_DENIED,
                     "missing or wrong bearer token: send the header 'Authorization: Bearer <token>'"));
@@ -111,25 +136,20 @@ final class HttpEndpoints {
             case "metrics":
                 return isGet(req) ? metrics(res) : notAllowed(res, "GET");
             case "ws":
-                return isGet(req) ? websocket(req, res) : notAllowed(res, "GET");
+                return isGet(req) ? websocket(req, res, grant.get()) : notAllowed(res, "GET");
             case "turns":
-                return req.method().equals(HttpMethod.POST) ? turns(req, res) : notAllowed(res, "POST");
+                return req.method().equals(HttpMethod.POST) ? turns(req, res, grant.get()) : notAllowed(res, "POST");
             case "tools":
-                return isGet(req) ? tools(res, uri.parameters()) : notAllowed(res, "GET");
+                return isGet(req) ? tools(res, params, grant.get()) : notAllowed(res, "GET");
             case "calls":
-                return isGet(req) ? calls(res, uri.parameters()) : notAllowed(res, "GET");
+                return isGet(req) ? calls(res, params, grant.get()) : notAllowed(res, "GET");
             default:
                 throw new IllegalStateException(endpoint);
         }
     }
 
-    private boolean authorized(HttpServerRequest req) {
-        String header = req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION);
-        if (header == null || header.length() < 7 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
-        byte[] given = header.substring(7).strip().getBytes(StandardCharsets.UTF_8);
-        return MessageDigest.isEqual(given, token);
+    static String clip(String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200) + "…";
     }
 
     private static boolean isGet(HttpServerRequest req) {
@@ -143,7 +163,7 @@ final class HttpEndpoints {
         return send(res, HttpResponseStatus.OK, PROMETHEUS_TEXT, body);
     }
 
-    private Mono<Void> websocket(HttpServerRequest req, HttpServerResponse res) {
+    private Mono<Void> websocket(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
         if (!"websocket".equalsIgnoreCase(req.requestHeaders().get(HttpHeaderNames.UPGRADE))) {
             return error(res, HttpResponseStatus.BAD_REQUEST,
                     badRequest("/v1/ws is a WebSocket endpoint: open it with a WebSocket client (Upgrade: websocket)"));
@@ -151,15 +171,15 @@ final class HttpEndpoints {
         if (server.closing()) {
             return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE, NettyGatewayServer.shuttingDown(null));
         }
-        return res.sendWebsocket((in, out) -> new WsSession(server, in, out).run(), wsSpec);
+        return res.sendWebsocket((in, out) -> new WsSession(server, in, out, grant).run(), wsSpec);
     }
 
-    private Mono<Void> turns(HttpServerRequest req, HttpServerResponse res) {
+    private Mono<Void> turns(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
         if (server.closing()) {
             return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE, NettyGatewayServer.shuttingDown(null));
         }
         boolean sse = accepts(req, SSE);
-        return BoundedBody.read(req, config.maxRequestBytes)
+        return BoundedBody.read(req, config.maxRequestBytes, config.bodyTimeout)
                 .flatMap(body -> {
                     InboundEvent event;
                     try {
@@ -167,14 +187,22 @@ final class HttpEndpoints {
                     } catch (EventDecodeException e) {
                         return error(res, HttpResponseStatus.BAD_REQUEST, e.toErrorEvent());
                     }
-                    Flux<OutboundEvent> events = server.track(config.executor.handle(event));
+                    EventAdmission.Result admitted = EventAdmission.admit(grant, event);
+                    if (admitted.refusal() != null) {
+                        return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
+                    }
+                    Flux<OutboundEvent> events = server.track(config.executor.handle(admitted.event()));
                     return sse ? sendSse(res, events) : sendArray(res, events);
                 })
                 .onErrorResume(BoundedBody.TooLarge.class, e -> {
-                    // the rest of the body is read and dropped by reactor-netty, so the client, still
-                    // sending, gets this answer instead of a reset connection
+                    // answered, then closed: the rest of the body is not read
+                    res.keepAlive(false);
                     return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                             badRequest(e.getMessage() + ": send smaller arguments, or raise the limit on both sides"));
+                })
+                .onErrorResume(BoundedBody.TooSlow.class, e -> {
+                    res.keepAlive(false);
+                    return error(res, HttpResponseStatus.REQUEST_TIMEOUT, badRequest(e.getMessage()));
                 });
     }
 
@@ -200,7 +228,7 @@ final class HttpEndpoints {
                 StandardCharsets.UTF_8).then();
     }
 
-    private Mono<Void> tools(HttpServerResponse res, Map<String, List<String>> params) {
+    private Mono<Void> tools(HttpServerResponse res, Map<String, List<String>> params, AccessTokens.Grant grant) {
         ListToolsEvent.Format format;
         try {
             format = ListToolsEvent.Format.parse(first(params, "format"));
@@ -220,10 +248,15 @@ final class HttpEndpoints {
         String stream = first(params, "stream_id");
         ListToolsEvent request = new ListToolsEvent(stream == null || stream.isBlank() ? DEFAULT_STREAM : stream,
                 first(params, "request_id"), context, format);
-        return send(res, HttpResponseStatus.OK, JSON, server.codec.encode(config.executor.listTools(request)));
+        EventAdmission.Result admitted = EventAdmission.admit(grant, request);
+        if (admitted.refusal() != null) {
+            return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
+        }
+        return send(res, HttpResponseStatus.OK, JSON,
+                server.codec.encode(config.executor.listTools((ListToolsEvent) admitted.event())));
     }
 
-    private Mono<Void> calls(HttpServerResponse res, Map<String, List<String>> params) {
+    private Mono<Void> calls(HttpServerResponse res, Map<String, List<String>> params, AccessTokens.Grant grant) {
         int capacity = config.executor.callLog().capacity();
         int limit = DEFAULT_CALLS_LIMIT;
         String limitText = first(params, "limit");
@@ -241,7 +274,8 @@ final class HttpEndpoints {
         Predicate<CallRecord> filter = matches(first(params, "tool"), CallRecord::tool)
                 .and(matches(first(params, "user"), CallRecord::userId))
                 .and(matches(first(params, "stream"), CallRecord::streamId))
-                .and(matchesIgnoringCase(first(params, "outcome"), CallRecord::outcome));
+                .and(matchesIgnoringCase(first(params, "outcome"), CallRecord::outcome))
+                .and(r -> grant.scope().allowsStream(r.streamId())); // a scoped token sees its own streams only
         List<CallRecord> records = config.executor.callLog().recent(filter, Math.min(limit, capacity));
         ObjectNode root = mapper.createObjectNode();
         ArrayNode calls = root.putArray("calls");
