@@ -328,7 +328,22 @@ final class HttpEndpoints {
     }
 
     private Mono<Void> error(HttpServerResponse res, HttpResponseStatus status, ErrorEvent event) {
-        return send(res, status, JSON, server.codec.encode(event));
+        return send(res, status, JSON, server.codec.encode(bounded(event)));
+    }
+
+    /** Ids longer than this are not echoed in an error answer. */
+    static final int MAX_ECHOED_ID = 512;
+
+    /** The error without ids too long to echo (an oversized id is what it may be answering). */
+    static ErrorEvent bounded(ErrorEvent e) {
+        boolean longStream = e.streamId() != null && e.streamId().length() > MAX_ECHOED_ID;
+        boolean longTurn = e.turnId() != null && e.turnId().length() > MAX_ECHOED_ID;
+        String message = e.message() != null && e.message().length() > 4 * MAX_ECHOED_ID
+                ? e.message().substring(0, 4 * MAX_ECHOED_ID) + "…" : e.message();
+        if (!longStream && !longTurn && message == e.message()) {
+            return e;
+        }
+        return new ErrorEvent(longStream ? null : e.streamId(), longTurn ? null : e.turnId(), e.code(), message);
     }
 
     private static Mono<Void> json(HttpServerResponse res, HttpResponseStatus status, String body) {

@@ -177,7 +177,7 @@ final class WsSession {
         try {
             event = server.codec.decode(message);
         } catch (EventDecodeException e) {
-            send(e.toErrorEvent());
+            send(HttpEndpoints.bounded(e.toErrorEvent()));
             return Mono.empty();
         }
         if (server.closing()) {
@@ -186,7 +186,7 @@ final class WsSession {
         }
         EventAdmission.Result admitted = EventAdmission.admit(grant, event);
         if (admitted.refusal() != null) {
-            send(admitted.refusal());
+            send(HttpEndpoints.bounded(admitted.refusal()));
             return Mono.empty();
         }
         return server.track(server.config.executor.handle(admitted.event()))
