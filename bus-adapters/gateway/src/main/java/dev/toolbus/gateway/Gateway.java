@@ -1,11 +1,10 @@
 package dev.toolbus.gateway;
 
 import dev.toolbus.auth.AccessTokens;
+import dev.toolbus.auth.Hosts;
 import dev.toolbus.executor.ToolExecutor;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -373,21 +372,7 @@ public final class Gateway {
         }
 
         static boolean isLoopback(String host) {
-            String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-            if (h.equalsIgnoreCase("localhost")) {
-                return true;
-            }
-            try {
-                InetAddress[] all = InetAddress.getAllByName(h);
-                for (InetAddress a : all) {
-                    if (!a.isLoopbackAddress()) {
-                        return false;
-                    }
-                }
-                return all.length > 0;
-            } catch (UnknownHostException e) {
-                return false;
-            }
+            return Hosts.isLoopback(host);
         }
     }
 }
