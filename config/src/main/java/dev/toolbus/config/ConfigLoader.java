@@ -7,6 +7,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.policy.PermissionLevel;
 import dev.toolbus.policy.PolicyConfig;
 import dev.toolbus.policy.SourceMode;
 import dev.toolbus.policy.ToolPolicies;
@@ -168,6 +169,13 @@ public final class ConfigLoader {
         Map<String, Object> gw = map("enabled", g.enabled(), "host", g.host(), "port", g.port(),
                 "token", g.token().isEmpty() ? "" : "***");
         gw.putAll(map("maxRequestBytes", g.maxRequestBytes(), "maxOutboundEvents", g.maxOutboundEvents()));
+        List<Object> scoped = new ArrayList<>();
+        for (Config.GatewayToken t : g.tokens()) {
+            scoped.add(map("name", t.name(), "token", "***", "maxPermission", t.maxPermission().wireName(),
+                    "agents", t.agents(), "channels", t.channels(), "streams", t.streams()));
+        }
+        gw.putAll(map("tokens", scoped, "onExcess", g.onExcess(), "maxConnections", g.maxConnections(),
+                "headerTimeout", g.headerTimeoutMs(), "bodyTimeout", g.bodyTimeoutMs()));
         m.put("gateway", gw);
         Config.Documents d = c.documents();
         Map<String, Object> docs = map("enabled", d.enabled(), "mode", d.mode(), "paths", d.paths(),
@@ -671,19 +679,77 @@ public final class ConfigLoader {
 
         private Config.Gateway gateway(Map<String, Object> root) {
             Map<String, Object> g = section(root, "gateway", "",
-                    Set.of("enabled", "host", "port", "token", "maxRequestBytes", "maxOutboundEvents"));
+                    Set.of("enabled", "host", "port", "token", "maxRequestBytes", "maxOutboundEvents", "tokens",
+                            "onExcess", "maxConnections", "headerTimeout", "bodyTimeout"));
             Config.Gateway d = Config.Gateway.DEFAULTS;
+            String onExcess = string(g, "onExcess", "gateway", "refuse");
+            String rule = onExcess == null ? "refuse" : onExcess.strip().toLowerCase(Locale.ROOT);
+            if (!Config.Gateway.ON_EXCESS.contains(rule)) {
+                warn("gateway.onExcess", "'" + onExcess + "' is not refuse or clamp; using refuse");
+                rule = "refuse";
+            }
             Config.Gateway gw = new Config.Gateway(bool(g, "enabled", "gateway", true),
                     nonBlank(string(g, "host", "gateway", d.host()), d.host()),
                     (int) integer(g, "port", "gateway", d.port(), 0, 65_535),
                     Objects.requireNonNullElse(string(g, "token", "gateway", ""), "").strip(),
                     integer(g, "maxRequestBytes", "gateway", d.maxRequestBytes(), 1024, 64L * 1024 * 1024),
-                    (int) integer(g, "maxOutboundEvents", "gateway", d.maxOutboundEvents(), 16, 1_000_000));
-            if (gw.enabled() && !gw.loopback() && gw.token().isEmpty()) {
+                    (int) integer(g, "maxOutboundEvents", "gateway", d.maxOutboundEvents(), 16, 1_000_000),
+                    gatewayTokens(g), rule,
+                    (int) integer(g, "maxConnections", "gateway", d.maxConnections(), 1, 1_000_000),
+                    integer(g, "headerTimeout", "gateway", d.headerTimeoutMs(), 100, 3_600_000),
+                    integer(g, "bodyTimeout", "gateway", d.bodyTimeoutMs(), 100, 3_600_000));
+            if (gw.enabled() && !gw.loopback() && !gw.hasTokens()) {
                 warn("gateway.token", "is empty but gateway.host " + gw.host()
                         + " is not loopback; the gateway refuses to start without a token");
             }
             return gw;
+        }
+
+        /**
+         * {@code gateway.tokens}: each entry a mapping. An entry without a token (say, an unset
+         * {@code ${ENV}}) is dropped, a bad {@code maxPermission} reads as {@code member} (the least), a
+         * repeated token keeps its first scope; each with a warning.
+         */
+        @SuppressWarnings("unchecked")
+        private List<Config.GatewayToken> gatewayTokens(Map<String, Object> g) {
+            if (!g.containsKey("tokens")) {
+                return List.of();
+            }
+            Object v = g.get("tokens");
+            if (!(v instanceof List<?> list)) {
+                warn("gateway.tokens", (v == null ? "is empty" : "must be a list, got " + describe(v)) + "; no scoped tokens");
+                return List.of();
+            }
+            List<Config.GatewayToken> out = new ArrayList<>();
+            Set<String> seen = new java.util.HashSet<>();
+            for (int i = 0; i < list.size(); i++) {
+                String p = "gateway.tokens[" + i + "]";
+                if (!(list.get(i) instanceof Map)) {
+                    warn(p, "must be a mapping, got " + describe(list.get(i)) + "; skipped");
+                    continue;
+                }
+                Map<String, Object> t = (Map<String, Object>) list.get(i);
+                unknown(t, p, Set.of("name", "token", "maxPermission", "agents", "channels", "streams"));
+                String name = nonBlank(string(t, "name", p, null), "tokens[" + i + "]");
+                String secret = Objects.requireNonNullElse(string(t, "token", p, ""), "").strip();
+                if (secret.isEmpty()) {
+                    warn(p, "has no token (an unset ${ENV}?); skipped");
+                    continue;
+                }
+                if (!seen.add(secret)) {
+                    warn(p, "repeats the token of an earlier entry; skipped");
+                    continue;
+                }
+                String level = string(t, "maxPermission", p, "member");
+                PermissionLevel max = PermissionLevel.parseRequired(level);
+                if (max == null) {
+                    warn(p + ".maxPermission", "'" + level + "' is not member, admin, owner or master; using member");
+                    max = PermissionLevel.MEMBER;
+                }
+                out.add(new Config.GatewayToken(name, secret, max, strings(t, "agents", p, List.of()),
+                        strings(t, "channels", p, List.of()), strings(t, "streams", p, List.of())));
+            }
+            return out;
         }
 
         private Config.Documents documents(Map<String, Object> root) {
