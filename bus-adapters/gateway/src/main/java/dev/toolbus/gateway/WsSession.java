@@ -56,7 +56,10 @@ final class WsSession {
     private final int maxMessageBytes;
     private final long maxOutboundBytes;
     private final AtomicInteger inflight = new AtomicInteger();
+    /** Set once: no more frames are written. */
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** Set once: a close frame is on its way. */
+    private final AtomicBoolean closeStarted = new AtomicBoolean();
     private Connection connection;
     private Channel channel;
     private volatile boolean awaitingPong;
@@ -265,13 +268,19 @@ final class WsSession {
 
     /** Sends a close frame with {@code code}; drops the connection if it is not written in time. */
     private void closeWith(int code, String reason, String metricReason) {
-        if (!closing.compareAndSet(false, true)) {
+        if (!closeStarted.compareAndSet(false, true)) {
             return;
+        }
+        if (code != GOING_AWAY) {
+            closing.set(true); // nothing more for this client, not even what is queued
         }
         server.meters.wsClosed(metricReason);
         log.debug("gateway: closing WebSocket {} with {}: {}", channel.remoteAddress(), code, reason);
-        // queued behind the events already accepted for this client
-        channel.eventLoop().execute(() -> out.sendClose(code, reason).subscribe(null, e -> channel.close()));
+        // queued behind the events already accepted for this client; on shutdown they are still written
+        channel.eventLoop().execute(() -> {
+            closing.set(true);
+            out.sendClose(code, reason).subscribe(null, e -> channel.close());
+        });
         channel.eventLoop().schedule(() -> {
             if (channel.isOpen()) {
                 channel.close();
