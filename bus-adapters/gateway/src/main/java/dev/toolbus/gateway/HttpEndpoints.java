@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.metrics.CallRecord;
+import dev.toolbus.protocol.ApprovalResponseEvent;
 import dev.toolbus.protocol.CallContext;
+import dev.toolbus.protocol.InputResponseEvent;
+import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.EventDecodeException;
@@ -83,6 +86,7 @@ final class HttpEndpoints {
             case "/metrics" -> "metrics";
             case "/v1/ws" -> "ws";
             case "/v1/turns" -> "turns";
+            case "/v1/control" -> "control";
             case "/v1/tools" -> "tools";
             case "/v1/calls" -> "calls";
             default -> "other";
@@ -118,7 +122,7 @@ final class HttpEndpoints {
                         : json(res, HttpResponseStatus.OK, "{\"status\":\"UP\"}");
             case "other":
                 return error(res, HttpResponseStatus.NOT_FOUND, badRequest("no endpoint " + clip(path)
-                        + ": use /v1/ws, /v1/turns, /v1/tools, /v1/calls, /metrics or /healthz"));
+                        + ": use /v1/ws, /v1/turns, /v1/control, /v1/tools, /v1/calls, /metrics or /healthz"));
             default:
                 break;
         }
@@ -139,6 +143,8 @@ final class HttpEndpoints {
                 return isGet(req) ? websocket(req, res, grant.get()) : notAllowed(res, "GET");
             case "turns":
                 return req.method().equals(HttpMethod.POST) ? turns(req, res, grant.get()) : notAllowed(res, "POST");
+            case "control":
+                return req.method().equals(HttpMethod.POST) ? control(req, res, grant.get()) : notAllowed(res, "POST");
             case "tools":
                 return isGet(req) ? tools(res, params, grant.get()) : notAllowed(res, "GET");
             case "calls":
@@ -175,9 +181,6 @@ final class HttpEndpoints {
     }
 
     private Mono<Void> turns(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
-        if (server.closing()) {
-            return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE, NettyGatewayServer.shuttingDown(null));
-        }
         boolean sse = accepts(req, SSE);
         return BoundedBody.read(req, config.maxRequestBytes, config.bodyTimeout)
                 .flatMap(body -> {
@@ -186,6 +189,10 @@ final class HttpEndpoints {
                         event = server.codec.decode(body);
                     } catch (EventDecodeException e) {
                         return error(res, HttpResponseStatus.BAD_REQUEST, e.toErrorEvent());
+                    }
+                    if (server.closing() && !(event instanceof ControlEvent)) {
+                        return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE,
+                                NettyGatewayServer.shuttingDown(event.streamId()));
                     }
                     EventAdmission.Result admitted = EventAdmission.admit(grant, event);
                     if (admitted.refusal() != null) {
@@ -204,6 +211,54 @@ final class HttpEndpoints {
                     res.keepAlive(false);
                     return error(res, HttpResponseStatus.REQUEST_TIMEOUT, badRequest(e.getMessage()));
                 });
+    }
+
+    /**
+     * {@code POST /v1/control}: one control event ({@code cancel}, {@code approval_response},
+     * {@code input_response}), applied at once, also while the gateway drains. {@code 202} with the
+     * outcome, {@code 404} with an {@code UNKNOWN_REQUEST} error for an id nobody waits for, {@code 400}
+     * for anything that is not a control event, {@code 403} for a stream outside the token's scope.
+     */
+    private Mono<Void> control(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
+        return BoundedBody.read(req, config.maxRequestBytes, config.bodyTimeout)
+                .flatMap(body -> {
+                    InboundEvent event;
+                    try {
+                        event = server.codec.decode(body);
+                    } catch (EventDecodeException e) {
+                        return error(res, HttpResponseStatus.BAD_REQUEST, e.toErrorEvent());
+                    }
+                    if (!(event instanceof ControlEvent control)) {
+                        return error(res, HttpResponseStatus.BAD_REQUEST, new ErrorEvent(event.streamId(), null,
+                                ErrorCode.BAD_EVENT, "/v1/control takes cancel, approval_response or input_response; "
+                                + "send turns and list_tools to /v1/turns"));
+                    }
+                    EventAdmission.Result admitted = EventAdmission.admit(grant, event);
+                    if (admitted.refusal() != null) {
+                        return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
+                    }
+                    return config.executor.control(control).flatMap(outcome -> switch (outcome) {
+                        case UNKNOWN_REQUEST -> error(res, HttpResponseStatus.NOT_FOUND, unknownRequest(control));
+                        case APPLIED, NOTHING_TO_DO -> json(res, HttpResponseStatus.ACCEPTED,
+                                "{\"outcome\":\"" + outcome.name().toLowerCase(Locale.ROOT) + "\"}");
+                    });
+                })
+                .onErrorResume(BoundedBody.TooLarge.class, e -> {
+                    res.keepAlive(false);
+                    return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, badRequest(e.getMessage()));
+                })
+                .onErrorResume(BoundedBody.TooSlow.class, e -> {
+                    res.keepAlive(false);
+                    return error(res, HttpResponseStatus.REQUEST_TIMEOUT, badRequest(e.getMessage()));
+                });
+    }
+
+    /** The error for an approval or input id this executor does not wait for. */
+    static ErrorEvent unknownRequest(ControlEvent control) {
+        String what = control instanceof ApprovalResponseEvent a ? "approval request '" + clip(a.approvalId()) + "'"
+                : control instanceof InputResponseEvent i ? "input request '" + clip(i.inputId()) + "'" : "request";
+        return new ErrorEvent(control.streamId(), null, ErrorCode.UNKNOWN_REQUEST, "no " + what
+                + " is waiting on this stream here: unknown, expired, already answered, or of another stream");
     }
 
     private Mono<Void> sendArray(HttpServerResponse res, Flux<OutboundEvent> events) {

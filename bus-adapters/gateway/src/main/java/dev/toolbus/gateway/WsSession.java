@@ -1,6 +1,7 @@
 package dev.toolbus.gateway;
 
 import dev.toolbus.auth.AccessTokens;
+import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.OutboundEvent;
@@ -183,7 +184,7 @@ final class WsSession {
             send(HttpEndpoints.bounded(e.toErrorEvent()));
             return Mono.empty();
         }
-        if (server.closing()) {
+        if (server.closing() && !(event instanceof ControlEvent)) {
             send(NettyGatewayServer.shuttingDown(event.streamId()));
             return Mono.empty();
         }
