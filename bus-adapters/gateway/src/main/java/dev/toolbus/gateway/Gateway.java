@@ -17,11 +17,17 @@ import java.util.Objects;
  *   <tr><td>{@code GET /v1/ws}</td><td>WebSocket: one inbound event per text frame, one outbound event per frame</td></tr>
  *   <tr><td>{@code POST /v1/turns}</td><td>one inbound event; a JSON array of its events, or SSE with
  *       {@code Accept: text/event-stream}</td></tr>
+ *   <tr><td>{@code POST /v1/control}</td><td>one control event ({@code cancel}, {@code approval_response},
+ *       {@code input_response}), applied at once: 202 with the outcome, or an {@code error} event</td></tr>
  *   <tr><td>{@code GET /v1/tools}</td><td>the {@code tools} event for the context in the query</td></tr>
  *   <tr><td>{@code GET /v1/calls}</td><td>the recent-call log, filtered by tool, user, outcome, stream</td></tr>
  *   <tr><td>{@code GET /metrics}</td><td>Prometheus text format</td></tr>
  *   <tr><td>{@code GET /healthz}</td><td>{@code {"status":"UP"}}, never behind the token</td></tr>
  * </table>
+ *
+ * <p>Every request but {@code /healthz} needs a bearer token when {@link Builder#tokens tokens} are set;
+ * each event is held against its token's {@link dev.toolbus.auth.TokenScope scope}. Connections are
+ * capped, and a request head or body that does not arrive in time closes its connection.
  *
  * <p>A {@code Gateway} is an immutable, validated configuration; {@link #start()} binds it. The
  * gateway does not own the executor: close the server first, then the executor.
