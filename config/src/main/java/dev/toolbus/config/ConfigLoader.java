@@ -488,7 +488,7 @@ public final class ConfigLoader {
             Config.Tools tools = tools(root);
             ExecutionSettings execution = execution(root);
             Config.Bus bus = bus(root);
-            Config.Gateway gateway = gateway(root);
+            Config.Gateway gateway = GatewaySection.read(this, root);
             Config.Documents documents = documents(root);
             Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents);
             for (String w : ToolPolicies.check(c.policy())) {
@@ -673,83 +673,8 @@ public final class ConfigLoader {
                     Objects.requireNonNullElse(string(b, "consumer", "bus", ""), ""));
         }
 
-        private static String nonBlank(String v, String def) {
+        static String nonBlank(String v, String def) {
             return v == null || v.isBlank() ? def : v.strip();
-        }
-
-        private Config.Gateway gateway(Map<String, Object> root) {
-            Map<String, Object> g = section(root, "gateway", "",
-                    Set.of("enabled", "host", "port", "token", "maxRequestBytes", "maxOutboundEvents", "tokens",
-                            "onExcess", "maxConnections", "headerTimeout", "bodyTimeout"));
-            Config.Gateway d = Config.Gateway.DEFAULTS;
-            String onExcess = string(g, "onExcess", "gateway", "refuse");
-            String rule = onExcess == null ? "refuse" : onExcess.strip().toLowerCase(Locale.ROOT);
-            if (!Config.Gateway.ON_EXCESS.contains(rule)) {
-                warn("gateway.onExcess", "'" + onExcess + "' is not refuse or clamp; using refuse");
-                rule = "refuse";
-            }
-            Config.Gateway gw = new Config.Gateway(bool(g, "enabled", "gateway", true),
-                    nonBlank(string(g, "host", "gateway", d.host()), d.host()),
-                    (int) integer(g, "port", "gateway", d.port(), 0, 65_535),
-                    Objects.requireNonNullElse(string(g, "token", "gateway", ""), "").strip(),
-                    integer(g, "maxRequestBytes", "gateway", d.maxRequestBytes(), 1024, 64L * 1024 * 1024),
-                    (int) integer(g, "maxOutboundEvents", "gateway", d.maxOutboundEvents(), 16, 1_000_000),
-                    gatewayTokens(g), rule,
-                    (int) integer(g, "maxConnections", "gateway", d.maxConnections(), 1, 1_000_000),
-                    integer(g, "headerTimeout", "gateway", d.headerTimeoutMs(), 100, 3_600_000),
-                    integer(g, "bodyTimeout", "gateway", d.bodyTimeoutMs(), 100, 3_600_000));
-            if (gw.enabled() && !gw.loopback() && !gw.hasTokens()) {
-                warn("gateway.token", "is empty but gateway.host " + gw.host()
-                        + " is not loopback; the gateway refuses to start without a token");
-            }
-            return gw;
-        }
-
-        /**
-         * {@code gateway.tokens}: each entry a mapping. An entry without a token (say, an unset
-         * {@code ${ENV}}) is dropped, a bad {@code maxPermission} reads as {@code member} (the least), a
-         * repeated token keeps its first scope; each with a warning.
-         */
-        @SuppressWarnings("unchecked")
-        private List<Config.GatewayToken> gatewayTokens(Map<String, Object> g) {
-            if (!g.containsKey("tokens")) {
-                return List.of();
-            }
-            Object v = g.get("tokens");
-            if (!(v instanceof List<?> list)) {
-                warn("gateway.tokens", (v == null ? "is empty" : "must be a list, got " + describe(v)) + "; no scoped tokens");
-                return List.of();
-            }
-            List<Config.GatewayToken> out = new ArrayList<>();
-            Set<String> seen = new java.util.HashSet<>();
-            for (int i = 0; i < list.size(); i++) {
-                String p = "gateway.tokens[" + i + "]";
-                if (!(list.get(i) instanceof Map)) {
-                    warn(p, "must be a mapping, got " + describe(list.get(i)) + "; skipped");
-                    continue;
-                }
-                Map<String, Object> t = (Map<String, Object>) list.get(i);
-                unknown(t, p, Set.of("name", "token", "maxPermission", "agents", "channels", "streams"));
-                String name = nonBlank(string(t, "name", p, null), "tokens[" + i + "]");
-                String secret = Objects.requireNonNullElse(string(t, "token", p, ""), "").strip();
-                if (secret.isEmpty()) {
-                    warn(p, "has no token (an unset ${ENV}?); skipped");
-                    continue;
-                }
-                if (!seen.add(secret)) {
-                    warn(p, "repeats the token of an earlier entry; skipped");
-                    continue;
-                }
-                String level = string(t, "maxPermission", p, "member");
-                PermissionLevel max = PermissionLevel.parseRequired(level);
-                if (max == null) {
-                    warn(p + ".maxPermission", "'" + level + "' is not member, admin, owner or master; using member");
-                    max = PermissionLevel.MEMBER;
-                }
-                out.add(new Config.GatewayToken(name, secret, max, strings(t, "agents", p, List.of()),
-                        strings(t, "channels", p, List.of()), strings(t, "streams", p, List.of())));
-            }
-            return out;
         }
 
         private Config.Documents documents(Map<String, Object> root) {
