@@ -104,6 +104,8 @@ final class ConnectionGuard {
         private boolean requestComplete = true;
         private boolean closeAfterResponse;
         private boolean lingering;
+        /** Requests read and not yet answered (more than one when a client pipelines). */
+        private int outstanding;
         private ScheduledFuture<?> deadline;
 
         @Override
@@ -152,6 +154,7 @@ final class ConnectionGuard {
             }
             if (!upgraded) {
                 if (msg instanceof HttpRequest) {
+                    outstanding++;
                     cancelDeadline();
                     markBusy(ctx.channel());
                     requestComplete = false;
@@ -194,7 +197,8 @@ final class ConnectionGuard {
             if (!upgraded && msg instanceof LastHttpContent) {
                 promise = promise.unvoid();
                 promise.addListener(f -> {
-                    if (ctx.channel().isActive() && !upgraded) {
+                    outstanding = Math.max(0, outstanding - 1);
+                    if (ctx.channel().isActive() && !upgraded && outstanding == 0) {
                         idle(ctx, idleTimeoutMs);
                     }
                 });

@@ -93,6 +93,22 @@ class GatewayConnectionsTest {
     }
 
     @Test
+    void aPipelinedRequestBehindAQuickOneIsNotCutOffByTheIdleDeadline() throws Exception {
+        String turn = "{\"type\":\"tool_call\",\"stream_id\":\"pipe\",\"name\":\"sleep\",\"arguments\":{\"ms\":3000}}";
+        try (RawHttp c = new RawHttp(gw.port())) {
+            // both requests in one write: the second is read before the first is answered
+            c.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "POST /v1/turns HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN + "\r\nContent-Length: "
+                    + turn.length() + "\r\n\r\n" + turn);
+            assertThat(c.read().status()).isEqualTo(200);
+            // the turn takes longer than the 2 s keep-alive deadline, which must not run while it is served
+            RawHttp.Response slow = c.read();
+            assertThat(slow.status()).isEqualTo(200);
+            assertThat(slow.body()).contains("slept 3000");
+        }
+    }
+
+    @Test
     void idleConnectionsPastTheCapAreEvicted_andHealthStillAnswers() throws Exception {
         List<RawHttp> idle = new ArrayList<>();
         try {
