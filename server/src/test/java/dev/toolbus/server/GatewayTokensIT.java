@@ -95,6 +95,19 @@ class GatewayTokensIT {
     }
 
     @Test
+    void dashDashTokenReplacesGatewayToken_scopedTokensStay(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("flag.yaml");
+        Files.writeString(file, config("refuse"));
+        try (RunningServer s = RunningServer.start("tokens-flag", null, Map.of("OPS_TOKEN", "ops-1", "BOT_TOKEN", "bot-1"),
+                "--config", file.toString(), "--sample-tools", "--token", "flag-1")) {
+            assertThat(add(s, "ops-1", "ops:1", "master").statusCode()).isEqualTo(401);
+            assertThat(add(s, "flag-1", "ops:1", "master").body()).contains("\"sum\":3");
+            assertThat(add(s, "bot-1", "bot:1", "member").statusCode()).isEqualTo(200);
+            assertThat(s.process.stderr()).contains("2 tokens from --token and gateway.tokens");
+        }
+    }
+
+    @Test
     void serveGatewayUsesToolbusTokenWhenNothingElseNamesOne() throws Exception {
         try (RunningServer s = RunningServer.start("tokens-env", "env-token", "--gateway", "127.0.0.1:0", "--sample-tools")) {
             assertThat(add(s, null, "x", "member").statusCode()).isEqualTo(401);
