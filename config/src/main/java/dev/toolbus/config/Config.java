@@ -1,6 +1,9 @@
 package dev.toolbus.config;
 
+import dev.toolbus.auth.AccessTokens;
+import dev.toolbus.auth.TokenScope;
 import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.policy.PermissionLevel;
 import dev.toolbus.policy.PolicyConfig;
 import dev.toolbus.policy.SourceMode;
 import java.util.ArrayList;
@@ -201,27 +204,121 @@ public record Config(
      * @param enabled whether {@code serve} starts it
      * @param host the bind address
      * @param port the port (0: any free port)
-     * @param token the bearer token (empty: none; required unless bound to loopback)
+     * @param token the bearer token with full scope (empty: none)
      * @param maxRequestBytes the largest request body or WebSocket frame
      * @param maxOutboundEvents events buffered per connection before a slow client is disconnected
+     * @param tokens scoped tokens (besides {@code token})
+     * @param onExcess {@code refuse} or {@code clamp}: a context claiming a permission above its token's
+     * @param maxConnections the most connections open at once
+     * @param headerTimeoutMs how long a connection may take to send a request head
+     * @param bodyTimeoutMs how long a request body may take to arrive
      */
     public record Gateway(boolean enabled, String host, int port, String token, long maxRequestBytes,
-                          int maxOutboundEvents) {
+                          int maxOutboundEvents, List<GatewayToken> tokens, String onExcess, int maxConnections,
+                          long headerTimeoutMs, long bodyTimeoutMs) {
         public static final int DEFAULT_PORT = 8765;
         public static final long DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
         public static final int DEFAULT_MAX_OUTBOUND_EVENTS = 1024;
+        public static final int DEFAULT_MAX_CONNECTIONS = 1024;
+        public static final long DEFAULT_HEADER_TIMEOUT_MS = 10_000;
+        public static final long DEFAULT_BODY_TIMEOUT_MS = 30_000;
+        public static final List<String> ON_EXCESS = List.of("refuse", "clamp");
         public static final Gateway DEFAULTS = new Gateway(true, "127.0.0.1", DEFAULT_PORT, "",
                 DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_OUTBOUND_EVENTS);
 
         public Gateway {
             Objects.requireNonNull(host, "host");
             token = Objects.requireNonNullElse(token, "");
+            tokens = tokens == null ? List.of() : List.copyOf(tokens);
+            onExcess = onExcess == null ? "refuse" : onExcess;
+        }
+
+        /** The first release's fields; no scoped tokens, default limits. */
+        public Gateway(boolean enabled, String host, int port, String token, long maxRequestBytes, int maxOutboundEvents) {
+            this(enabled, host, port, token, maxRequestBytes, maxOutboundEvents, List.of(), "refuse",
+                    DEFAULT_MAX_CONNECTIONS, DEFAULT_HEADER_TIMEOUT_MS, DEFAULT_BODY_TIMEOUT_MS);
         }
 
         /** Whether the bind address is a loopback address ({@code 127.*}, {@code ::1}, {@code localhost}). */
         public boolean loopback() {
             String h = host.strip().toLowerCase(java.util.Locale.ROOT);
             return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
+        }
+
+        @Override
+        public String toString() {
+            return "Gateway[enabled=" + enabled + ", host=" + host + ", port=" + port + ", token="
+                    + (token.isEmpty() ? "none" : "***") + ", tokens=" + tokens + ", onExcess=" + onExcess
+                    + ", maxRequestBytes=" + maxRequestBytes + ", maxConnections=" + maxConnections + "]";
+        }
+
+        /** Whether any token is configured ({@code token} or {@code tokens}). */
+        public boolean hasTokens() {
+            return !token.isEmpty() || !tokens.isEmpty();
+        }
+
+        /**
+         * The tokens as the servers take them: {@code token} with full scope (named {@code gateway.token}),
+         * then each of {@code tokens}; {@link AccessTokens#NONE} when there are none.
+         *
+         * @param tokenOverride a full-scope token that replaces {@code token} (from {@code --token}), or
+         *     {@code null}
+         */
+        public AccessTokens accessTokens(String tokenOverride) {
+            AccessTokens.Builder b = AccessTokens.builder()
+                    .onExcess(AccessTokens.OnExcess.parse(onExcess) == AccessTokens.OnExcess.CLAMP
+                            ? AccessTokens.OnExcess.CLAMP : AccessTokens.OnExcess.REFUSE);
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            int n = 0;
+            if (tokenOverride != null && !tokenOverride.isBlank()) {
+                seen.add(tokenOverride.strip());
+                b.token(tokenOverride, TokenScope.builder("--token").build());
+                n++;
+            } else if (!token.isEmpty() && seen.add(token.strip())) {
+                b.token(token, TokenScope.builder("gateway.token").build());
+                n++;
+            }
+            for (GatewayToken t : tokens) {
+                if (!t.token().isBlank() && seen.add(t.token().strip())) {
+                    b.token(t.token(), t.scope());
+                    n++;
+                }
+            }
+            return n == 0 ? AccessTokens.NONE : b.build();
+        }
+    }
+
+    /**
+     * One scoped token of {@code gateway.tokens}.
+     *
+     * @param name a label for logs and errors
+     * @param token the secret (usually {@code ${ENV}}); blank entries are dropped with a warning
+     * @param maxPermission the highest permission a context may claim
+     * @param agents agent globs (empty: any)
+     * @param channels channel globs (empty: any)
+     * @param streams stream globs (empty: any)
+     */
+    public record GatewayToken(String name, String token, PermissionLevel maxPermission, List<String> agents,
+                               List<String> channels, List<String> streams) {
+        public GatewayToken {
+            Objects.requireNonNull(name, "name");
+            token = Objects.requireNonNullElse(token, "");
+            Objects.requireNonNull(maxPermission, "maxPermission");
+            agents = List.copyOf(agents);
+            channels = List.copyOf(channels);
+            streams = List.copyOf(streams);
+        }
+
+        /** The scope of this token. */
+        public TokenScope scope() {
+            return TokenScope.builder(name).maxPermission(maxPermission).agents(agents).channels(channels)
+                    .streams(streams).build();
+        }
+
+        @Override
+        public String toString() {
+            return "GatewayToken[" + name + ", ***, " + maxPermission.wireName() + ", agents " + agents + ", channels "
+                    + channels + ", streams " + streams + "]";
         }
     }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.policy.PermissionLevel;
 import dev.toolbus.policy.PolicyConfig;
 import dev.toolbus.policy.SourceMode;
 import dev.toolbus.policy.ToolPolicies;
@@ -170,6 +171,13 @@ public final class ConfigLoader {
         Map<String, Object> gw = map("enabled", g.enabled(), "host", g.host(), "port", g.port(),
                 "token", g.token().isEmpty() ? "" : "***");
         gw.putAll(map("maxRequestBytes", g.maxRequestBytes(), "maxOutboundEvents", g.maxOutboundEvents()));
+        List<Object> scoped = new ArrayList<>();
+        for (Config.GatewayToken t : g.tokens()) {
+            scoped.add(map("name", t.name(), "token", "***", "maxPermission", t.maxPermission().wireName(),
+                    "agents", t.agents(), "channels", t.channels(), "streams", t.streams()));
+        }
+        gw.putAll(map("tokens", scoped, "onExcess", g.onExcess(), "maxConnections", g.maxConnections(),
+                "headerTimeout", g.headerTimeoutMs(), "bodyTimeout", g.bodyTimeoutMs()));
         m.put("gateway", gw);
         Config.Documents d = c.documents();
         Map<String, Object> docs = map("enabled", d.enabled(), "mode", d.mode(), "paths", d.paths(),
@@ -482,7 +490,7 @@ public final class ConfigLoader {
             Config.Tools tools = tools(root);
             ExecutionSettings execution = execution(root);
             Config.Bus bus = bus(root);
-            Config.Gateway gateway = gateway(root);
+            Config.Gateway gateway = GatewaySection.read(this, root);
             Config.Documents documents = documents(root);
             Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents);
             for (String w : ToolPolicies.check(c.policy())) {
@@ -667,25 +675,8 @@ public final class ConfigLoader {
                     Objects.requireNonNullElse(string(b, "consumer", "bus", ""), ""));
         }
 
-        private static String nonBlank(String v, String def) {
+        static String nonBlank(String v, String def) {
             return v == null || v.isBlank() ? def : v.strip();
-        }
-
-        private Config.Gateway gateway(Map<String, Object> root) {
-            Map<String, Object> g = section(root, "gateway", "",
-                    Set.of("enabled", "host", "port", "token", "maxRequestBytes", "maxOutboundEvents"));
-            Config.Gateway d = Config.Gateway.DEFAULTS;
-            Config.Gateway gw = new Config.Gateway(bool(g, "enabled", "gateway", true),
-                    nonBlank(string(g, "host", "gateway", d.host()), d.host()),
-                    (int) integer(g, "port", "gateway", d.port(), 0, 65_535),
-                    Objects.requireNonNullElse(string(g, "token", "gateway", ""), "").strip(),
-                    integer(g, "maxRequestBytes", "gateway", d.maxRequestBytes(), 1024, 64L * 1024 * 1024),
-                    (int) integer(g, "maxOutboundEvents", "gateway", d.maxOutboundEvents(), 16, 1_000_000));
-            if (gw.enabled() && !gw.loopback() && gw.token().isEmpty()) {
-                warn("gateway.token", "is empty but gateway.host " + gw.host()
-                        + " is not loopback; the gateway refuses to start without a token");
-            }
-            return gw;
         }
 
         private Config.Documents documents(Map<String, Object> root) {

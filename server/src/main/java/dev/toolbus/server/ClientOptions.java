@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
  * Where a running server's gateway is and how to authenticate to it, for {@code call} and
  * {@code tools}: {@code --url}, else the config file's {@code gateway.host:port}, else
  * {@code TOOLBUS_URL}, else {@code http://127.0.0.1:8765}; {@code --token}, else
- * {@code gateway.token}, else {@code TOOLBUS_TOKEN}, else none. Requests use the JDK HttpClient and
+ * {@code gateway.token}, else {@code TOOLBUS_TOKEN}, else the first of {@code gateway.tokens}, else none. Requests use the JDK HttpClient and
  * block the calling thread.
  */
 final class ClientOptions {
@@ -33,7 +33,8 @@ final class ClientOptions {
     String url;
 
     @Option(names = "--token", paramLabel = "TOKEN",
-            description = "Bearer token (default: the config's gateway.token, else $TOOLBUS_TOKEN).")
+            description = "Bearer token (default: the config's gateway.token, else $TOOLBUS_TOKEN, else the first "
+                    + "of the config's gateway.tokens).")
     String token;
 
     @Option(names = "--config", paramLabel = "FILE",
@@ -74,7 +75,13 @@ final class ClientOptions {
             return config().gateway().token();
         }
         String env = System.getenv("TOOLBUS_TOKEN");
-        return env == null || env.isBlank() ? null : env.strip();
+        if (env != null && !env.isBlank()) {
+            return env.strip();
+        }
+        if (config() != null && !config().gateway().tokens().isEmpty()) {
+            return config().gateway().tokens().get(0).token();
+        }
+        return null;
     }
 
     HttpRequest.Builder request(String path) {

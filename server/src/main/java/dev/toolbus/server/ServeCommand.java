@@ -1,5 +1,7 @@
 package dev.toolbus.server;
 
+import dev.toolbus.auth.AccessTokens;
+import dev.toolbus.auth.Hosts;
 import dev.toolbus.bus.InMemoryBus;
 import dev.toolbus.bus.ToolBus;
 import dev.toolbus.bus.kafka.KafkaBus;
@@ -75,7 +77,8 @@ final class ServeCommand implements Callable<Integer> {
     boolean noGateway;
 
     @Option(names = "--token", paramLabel = "TOKEN",
-            description = "Bearer token of the gateway; overrides gateway.token. Required off loopback.")
+            description = "Bearer token of the gateway with full scope; overrides gateway.token (gateway.tokens "
+                    + "stay valid). Default when no token is configured: $TOOLBUS_TOKEN. Required off loopback.")
     String token;
 
     @Option(names = "--port-file", paramLabel = "PATH",
@@ -180,7 +183,13 @@ final class ServeCommand implements Callable<Integer> {
                 return 1;
             }
             System.err.println("toolbus: gateway listening on " + server.baseUrl() + " (port " + server.port()
-                    + (plan.token() == null ? ", no token: loopback only)" : ", bearer token required)"));
+                    + (!plan.tokens().required() ? ", no token: loopback only)" : ", bearer token required)"));
+            if (plan.tokens().required()) {
+                System.err.println("toolbus: gateway accepts " + plan.tokens().size()
+                        + (plan.tokens().size() == 1 ? " token" : " tokens") + " from " + plan.tokenSource()
+                        + " (a context above a token's scope is " + (plan.tokens().onExcess()
+                        == AccessTokens.OnExcess.CLAMP ? "clamped" : "refused") + ")");
+            }
             writePortFile(server.port());
         }
         Disposable reload = watcher == null ? null : live.follow(watcher);
@@ -324,39 +333,43 @@ final class ServeCommand implements Callable<Integer> {
         }
         String host = gateway != null ? gateway.host() : g.host();
         int port = gateway != null ? gateway.port() : g.port();
-        String t = token != null ? token : g.token();
-        t = t == null || t.isBlank() ? null : t.strip();
-        GatewayPlan plan = new GatewayPlan(host, port, t);
-        if (t == null && !isLoopback(host)) {
-            throw usage("the gateway on " + host + " needs a token: pass --token TOKEN or set gateway.token "
-                    + "(only loopback addresses may be served without one)");
+        String flag = token == null || token.isBlank() ? null : token.strip();
+        AccessTokens tokens;
+        String source;
+        try {
+            tokens = g.accessTokens(flag);
+        } catch (IllegalArgumentException e) {
+            throw usage("bad gateway token: " + e.getMessage());
         }
-        return plan;
+        if (tokens.required()) {
+            source = flag != null && !g.tokens().isEmpty() ? "--token and gateway.tokens" : flag != null ? "--token"
+                    : "the config";
+        } else {
+            // never serve without a token while the environment names one
+            String env = System.getenv("TOOLBUS_TOKEN");
+            tokens = AccessTokens.single(env);
+            source = "TOOLBUS_TOKEN";
+        }
+        if (!tokens.required() && !isLoopback(host)) {
+            throw usage("the gateway on " + host + " needs a token: pass --token TOKEN, set gateway.token or "
+                    + "gateway.tokens, or TOOLBUS_TOKEN (only loopback addresses may be served without one)");
+        }
+        return new GatewayPlan(host, port, tokens, source);
     }
 
     /** Whether every address of {@code host} is a loopback address (the gateway's own rule). */
     static boolean isLoopback(String host) {
-        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        if (h.equalsIgnoreCase("localhost")) {
-            return true;
-        }
-        try {
-            java.net.InetAddress[] all = java.net.InetAddress.getAllByName(h);
-            for (java.net.InetAddress a : all) {
-                if (!a.isLoopbackAddress()) {
-                    return false;
-                }
-            }
-            return all.length > 0;
-        } catch (java.net.UnknownHostException e) {
-            return false;
-        }
+        return Hosts.isLoopback(host);
     }
 
-    private record GatewayPlan(String host, int port, String token) {
+    private record GatewayPlan(String host, int port, AccessTokens tokens, String tokenSource) {
         Gateway.Builder builder(Config config) {
-            return Gateway.builder().host(host).port(port).token(token)
-                    .maxRequestBytes((int) Math.min(Integer.MAX_VALUE, Math.max(1024, config.gateway().maxRequestBytes())));
+            Config.Gateway g = config.gateway();
+            return Gateway.builder().host(host).port(port).tokens(tokens)
+                    .maxRequestBytes((int) Math.min(Integer.MAX_VALUE, Math.max(1024, g.maxRequestBytes())))
+                    .maxConnections(g.maxConnections())
+                    .headerTimeout(Duration.ofMillis(g.headerTimeoutMs()))
+                    .bodyTimeout(Duration.ofMillis(g.bodyTimeoutMs()));
         }
     }
 

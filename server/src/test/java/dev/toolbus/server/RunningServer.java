@@ -43,14 +43,22 @@ final class RunningServer implements AutoCloseable {
      * @param token the bearer token the test should send (null: none), given through TOOLBUS_TOKEN
      */
     static RunningServer start(String name, String token, String... args) throws IOException {
+        return start(name, token, Map.of(), args);
+    }
+
+    /** {@link #start(String, String, String...)} with more environment variables (e.g. JAVA_TOOL_OPTIONS). */
+    static RunningServer start(String name, String token, Map<String, String> env, String... args) throws IOException {
         Path portFile = Files.createDirectories(Path.of("target", "it-logs")).resolve(name + ".port").toAbsolutePath();
         Files.deleteIfExists(portFile);
         List<String> all = new ArrayList<>(List.of("serve"));
         all.addAll(List.of(args));
         all.add("--port-file");
         all.add(portFile.toString());
-        ToolbusProcess p = ToolbusProcess.start(name, token == null ? Map.of() : Map.of("TOOLBUS_TOKEN", token),
-                all.toArray(String[]::new));
+        Map<String, String> all2 = new java.util.HashMap<>(env);
+        if (token != null) {
+            all2.put("TOOLBUS_TOKEN", token);
+        }
+        ToolbusProcess p = ToolbusProcess.start(name, all2, all.toArray(String[]::new));
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(portFile) || !p.alive());
             if (!Files.exists(portFile)) {

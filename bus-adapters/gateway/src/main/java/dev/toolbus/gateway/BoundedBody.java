@@ -2,6 +2,7 @@ package dev.toolbus.gateway;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import java.time.Duration;
 import java.util.Arrays;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
@@ -18,6 +19,15 @@ final class BoundedBody {
         }
     }
 
+    /** The body did not arrive in time. Stackless: it is an expected outcome. */
+    static final class TooSlow extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TooSlow(String message) {
+            super(message, null, false, false);
+        }
+    }
+
     private byte[] bytes = new byte[0];
     private int size;
     private final int max;
@@ -28,9 +38,10 @@ final class BoundedBody {
 
     /**
      * The body of {@code request}, at most {@code max} bytes. A declared {@code Content-Length} above
-     * the bound fails before anything is read; a chunked body fails as soon as it passes the bound.
+     * the bound fails before anything is read; a chunked body fails as soon as it passes the bound; a
+     * body that has not arrived in full within {@code timeout} fails with {@link TooSlow}.
      */
-    static Mono<byte[]> read(HttpServerRequest request, int max) {
+    static Mono<byte[]> read(HttpServerRequest request, int max, Duration timeout) {
         String declared = request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
         if (declared != null) {
             long length;
@@ -47,7 +58,9 @@ final class BoundedBody {
         return request.receive()
                 .reduceWith(() -> new BoundedBody(max), BoundedBody::append)
                 .map(BoundedBody::toBytes)
-                .defaultIfEmpty(new byte[0]);
+                .defaultIfEmpty(new byte[0])
+                .timeout(timeout, Mono.error(() -> new TooSlow("the request body did not arrive within "
+                        + timeout.toMillis() + " ms")));
     }
 
     private BoundedBody append(ByteBuf buf) {

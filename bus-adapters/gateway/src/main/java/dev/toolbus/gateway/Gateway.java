@@ -1,10 +1,10 @@
 package dev.toolbus.gateway;
 
+import dev.toolbus.auth.AccessTokens;
+import dev.toolbus.auth.Hosts;
 import dev.toolbus.executor.ToolExecutor;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,11 +17,17 @@ import java.util.Objects;
  *   <tr><td>{@code GET /v1/ws}</td><td>WebSocket: one inbound event per text frame, one outbound event per frame</td></tr>
  *   <tr><td>{@code POST /v1/turns}</td><td>one inbound event; a JSON array of its events, or SSE with
  *       {@code Accept: text/event-stream}</td></tr>
+ *   <tr><td>{@code POST /v1/control}</td><td>one control event ({@code cancel}, {@code approval_response},
+ *       {@code input_response}), applied at once: 202 with the outcome, or an {@code error} event</td></tr>
  *   <tr><td>{@code GET /v1/tools}</td><td>the {@code tools} event for the context in the query</td></tr>
  *   <tr><td>{@code GET /v1/calls}</td><td>the recent-call log, filtered by tool, user, outcome, stream</td></tr>
  *   <tr><td>{@code GET /metrics}</td><td>Prometheus text format</td></tr>
  *   <tr><td>{@code GET /healthz}</td><td>{@code {"status":"UP"}}, never behind the token</td></tr>
  * </table>
+ *
+ * <p>Every request but {@code /healthz} needs a bearer token when {@link Builder#tokens tokens} are set;
+ * each event is held against its token's {@link dev.toolbus.auth.TokenScope scope}. Connections are
+ * capped, and a request head or body that does not arrive in time closes its connection.
  *
  * <p>A {@code Gateway} is an immutable, validated configuration; {@link #start()} binds it. The
  * gateway does not own the executor: close the server first, then the executor.
@@ -58,11 +64,17 @@ public final class Gateway {
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
     /** Default time {@link GatewayServer#closeGracefully()} waits for running turns. */
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
+    /** Default number of connections open at once (HTTP and WebSocket together). */
+    public static final int DEFAULT_MAX_CONNECTIONS = 1024;
+    /** Default time a new connection has to deliver a whole request head. */
+    public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
+    /** Default time a request body has to arrive in full. */
+    public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(30);
 
     final ToolExecutor executor;
     final String host;
     final int port;
-    final String token;
+    final AccessTokens tokens;
     final int maxRequestBytes;
     final long maxOutboundBytes;
     final int maxTurnsPerConnection;
@@ -72,12 +84,15 @@ public final class Gateway {
     final Duration drainTimeout;
     final PrometheusMeterRegistry meterRegistry;
     final boolean publicMetrics;
+    final int maxConnections;
+    final Duration headerTimeout;
+    final Duration bodyTimeout;
 
     private Gateway(Builder b) {
         this.executor = b.executor;
         this.host = b.host;
         this.port = b.port;
-        this.token = b.token;
+        this.tokens = b.tokens;
         this.maxRequestBytes = b.maxRequestBytes;
         this.maxOutboundBytes = b.maxOutboundBytes;
         this.maxTurnsPerConnection = b.maxTurnsPerConnection;
@@ -87,6 +102,9 @@ public final class Gateway {
         this.drainTimeout = b.drainTimeout;
         this.meterRegistry = b.meterRegistry != null ? b.meterRegistry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.publicMetrics = b.publicMetrics;
+        this.maxConnections = b.maxConnections;
+        this.headerTimeout = b.headerTimeout;
+        this.bodyTimeout = b.bodyTimeout;
     }
 
     /** Starts a builder. */
@@ -117,7 +135,17 @@ public final class Gateway {
 
     /** Whether requests need a bearer token. */
     public boolean requiresToken() {
-        return token != null;
+        return tokens.required();
+    }
+
+    /** The accepted tokens and their scopes. */
+    public AccessTokens tokens() {
+        return tokens;
+    }
+
+    /** The most connections open at once. */
+    public int maxConnections() {
+        return maxConnections;
     }
 
     /** The bound of one inbound event, in bytes. */
@@ -140,7 +168,7 @@ public final class Gateway {
         private ToolExecutor executor;
         private String host = DEFAULT_HOST;
         private int port;
-        private String token;
+        private AccessTokens tokens = AccessTokens.NONE;
         private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
         private long maxOutboundBytes = DEFAULT_MAX_OUTBOUND_BYTES;
         private int maxTurnsPerConnection = DEFAULT_MAX_TURNS_PER_CONNECTION;
@@ -150,6 +178,9 @@ public final class Gateway {
         private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
         private PrometheusMeterRegistry meterRegistry;
         private boolean publicMetrics;
+        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        private Duration headerTimeout = DEFAULT_HEADER_TIMEOUT;
+        private Duration bodyTimeout = DEFAULT_BODY_TIMEOUT;
 
         private Builder() {
         }
@@ -183,15 +214,58 @@ public final class Gateway {
         }
 
         /**
-         * The bearer token every request but {@code /healthz} must carry as
-         * {@code Authorization: Bearer <token>}. {@code null} turns authentication off, which is only
-         * allowed on a loopback address.
+         * The one bearer token every request but {@code /healthz} must carry as
+         * {@code Authorization: Bearer <token>}, with {@link dev.toolbus.auth.TokenScope#FULL full scope}:
+         * its holder is trusted with any context. {@code null} turns authentication off, which is only
+         * allowed on a loopback address. Replaces {@link #tokens(AccessTokens)}.
          */
         public Builder token(String token) {
             if (token != null && token.isBlank()) {
                 throw new IllegalArgumentException("token must not be blank (pass null for no token)");
             }
-            this.token = token;
+            this.tokens = AccessTokens.single(token);
+            return this;
+        }
+
+        /**
+         * The accepted bearer tokens, each with its scope: a request's {@code stream_id} and context must
+         * fit the scope of its token, else it is refused with 403 (an {@code error} event on a
+         * WebSocket) or its permission is clamped, as the tokens say. {@link AccessTokens#NONE} turns
+         * authentication off (loopback only). Replaces {@link #token(String)}.
+         */
+        public Builder tokens(AccessTokens tokens) {
+            this.tokens = Objects.requireNonNull(tokens, "tokens");
+            return this;
+        }
+
+        /**
+         * The most connections open at once, HTTP and WebSocket together (default 1024). At the cap a new
+         * connection closes the one idle longest (waiting for a request); when none is idle, the new one
+         * is closed.
+         */
+        public Builder maxConnections(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxConnections must be at least 1, got " + n);
+            }
+            this.maxConnections = n;
+            return this;
+        }
+
+        /**
+         * How long a new connection may take to send a whole request head (default 10 s); a slower one
+         * is closed, however steadily it sends.
+         */
+        public Builder headerTimeout(Duration timeout) {
+            this.headerTimeout = positive(timeout, "headerTimeout");
+            return this;
+        }
+
+        /**
+         * How long a request body may take to arrive in full (default 30 s); a slower one is answered
+         * 408 and its connection closed.
+         */
+        public Builder bodyTimeout(Duration timeout) {
+            this.bodyTimeout = positive(timeout, "bodyTimeout");
             return this;
         }
 
@@ -288,7 +362,7 @@ public final class Gateway {
             if (executor == null) {
                 throw new IllegalStateException("executor is required");
             }
-            if (token == null && !isLoopback(host)) {
+            if (!tokens.required() && !isLoopback(host)) {
                 throw new IllegalStateException("a token is required to bind " + host
                         + ": only loopback addresses may be served without one");
             }
@@ -304,21 +378,7 @@ public final class Gateway {
         }
 
         static boolean isLoopback(String host) {
-            String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-            if (h.equalsIgnoreCase("localhost")) {
-                return true;
-            }
-            try {
-                InetAddress[] all = InetAddress.getAllByName(h);
-                for (InetAddress a : all) {
-                    if (!a.isLoopbackAddress()) {
-                        return false;
-                    }
-                }
-                return all.length > 0;
-            } catch (UnknownHostException e) {
-                return false;
-            }
+            return Hosts.isLoopback(host);
         }
     }
 }

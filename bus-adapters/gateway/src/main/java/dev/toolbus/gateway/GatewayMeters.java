@@ -19,6 +19,10 @@ final class GatewayMeters {
     static final String WS_CLOSED = "toolbus.gateway.ws.closed";
     /** Gauge of bytes queued for WebSocket clients and not yet written to their sockets. */
     static final String OUTBOUND_PENDING = "toolbus.gateway.outbound.pending";
+    /** Gauge of open TCP connections (HTTP and WebSocket). */
+    static final String CONNECTIONS = "toolbus.gateway.connections";
+    /** Counter of connections the gateway closed to protect itself, tag reason (limit, evicted, header_timeout). */
+    static final String CONNECTIONS_CLOSED = "toolbus.gateway.connections.closed";
     /** Gauge of turns running for gateway clients. */
     static final String TURNS_ACTIVE = "toolbus.gateway.turns.active";
 
@@ -40,6 +44,15 @@ final class GatewayMeters {
         counters.computeIfAbsent(endpoint + ' ' + status, k -> Counter.builder(REQUESTS)
                 .tag("endpoint", endpoint).tag("status", Integer.toString(status))
                 .description("HTTP requests answered by the gateway").register(registry)).increment();
+    }
+
+    void connectionsGauge(Supplier<Number> open) {
+        Gauge.builder(CONNECTIONS, open).description("Open connections (HTTP and WebSocket)").register(registry);
+    }
+
+    void connectionClosed(String reason) {
+        counters.computeIfAbsent("conn " + reason, k -> Counter.builder(CONNECTIONS_CLOSED).tag("reason", reason)
+                .description("Connections closed by the gateway to stay within its bounds").register(registry)).increment();
     }
 
     void wsClosed(String reason) {

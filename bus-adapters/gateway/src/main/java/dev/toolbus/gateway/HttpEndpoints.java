@@ -3,12 +3,16 @@ package dev.toolbus.gateway;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.metrics.CallRecord;
+import dev.toolbus.protocol.ApprovalResponseEvent;
 import dev.toolbus.protocol.CallContext;
+import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
+import dev.toolbus.protocol.InputResponseEvent;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.OutboundEvent;
@@ -18,14 +22,16 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
@@ -45,48 +51,67 @@ final class HttpEndpoints {
             "channel", "provider", "model", "agent_id");
     private static final Set<String> TOOLS_PARAMS = Set.of("stream_id", "request_id", "format");
 
+    private static final Logger log = LoggerFactory.getLogger(HttpEndpoints.class);
+
     private final NettyGatewayServer server;
     private final Gateway config;
-    private final byte[] token;
     private final ObjectMapper mapper = Json.mapper();
     private final WebsocketServerSpec wsSpec;
 
     HttpEndpoints(NettyGatewayServer server) {
         this.server = server;
         this.config = server.config;
-        this.token = config.token == null ? null : config.token.getBytes(StandardCharsets.UTF_8);
         this.wsSpec = WebsocketServerSpec.builder()
                 .maxFramePayloadLength(config.maxRequestBytes)
-                .handlePing(false)
+                .handlePing(true) // pongs go through the session's counted output, like every frame
                 .build();
     }
 
     Publisher<Void> handle(HttpServerRequest req, HttpServerResponse res) {
         QueryStringDecoder uri = new QueryStringDecoder(req.uri());
-        String path = uri.path();
+        String path;
+        Map<String, List<String>> params;
+        try {
+            path = uri.path();
+            params = uri.parameters();
+        } catch (IllegalArgumentException e) {
+            // a bad %-escape: QueryStringDecoder decodes lazily and throws
+            res.keepAlive(false);
+            return error(res, HttpResponseStatus.BAD_REQUEST, badRequest("bad percent-encoding in the request target: "
+                    + "escape '%' as %25 and use two hex digits after every '%'"))
+                    .doFinally(s -> server.meters.request("other", HttpResponseStatus.BAD_REQUEST.code()));
+        }
         String endpoint = switch (path) {
             case "/healthz" -> "healthz";
             case "/metrics" -> "metrics";
             case "/v1/ws" -> "ws";
             case "/v1/turns" -> "turns";
+            case "/v1/control" -> "control";
             case "/v1/tools" -> "tools";
             case "/v1/calls" -> "calls";
             default -> "other";
         };
         Mono<Void> answer;
         try {
-            answer = route(endpoint, req, res, uri);
+            answer = route(endpoint, req, res, path, params);
         } catch (RuntimeException e) {
             answer = Mono.error(e);
         }
         return answer
-                .onErrorResume(e -> res.hasSentHeaders() ? Mono.error(e)
-                        : error(res, HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                                new ErrorEvent(null, null, ErrorCode.TOOL_FAILED, "gateway error: " + e)))
+                .onErrorResume(e -> {
+                    if (res.hasSentHeaders()) {
+                        return Mono.error(e);
+                    }
+                    log.warn("gateway: {} {} failed", req.method(), endpoint, e);
+                    res.keepAlive(false);
+                    return error(res, HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                            new ErrorEvent(null, null, ErrorCode.TOOL_FAILED, "internal gateway error (logged by the server)"));
+                })
                 .doFinally(s -> server.meters.request(endpoint, res.status().code()));
     }
 
-    private Mono<Void> route(String endpoint, HttpServerRequest req, HttpServerResponse res, QueryStringDecoder uri) {
+    private Mono<Void> route(String endpoint, HttpServerRequest req, HttpServerResponse res, String path,
+                             Map<String, List<String>> params) {
         switch (endpoint) {
             case "healthz":
                 if (!isGet(req)) {
@@ -96,13 +121,17 @@ final class HttpEndpoints {
                         ? json(res, HttpResponseStatus.SERVICE_UNAVAILABLE, "{\"status\":\"DOWN\"}")
                         : json(res, HttpResponseStatus.OK, "{\"status\":\"UP\"}");
             case "other":
-                return error(res, HttpResponseStatus.NOT_FOUND, badRequest("no endpoint " + uri.path()
-                        + ": use /v1/ws, /v1/turns, /v1/tools, /v1/calls, /metrics or /healthz"));
+                return error(res, HttpResponseStatus.NOT_FOUND, badRequest("no endpoint " + clip(path)
+                        + ": use /v1/ws, /v1/turns, /v1/control, /v1/tools, /v1/calls, /metrics or /healthz"));
             default:
                 break;
         }
-        boolean needsToken = token != null && !(endpoint.equals("metrics") && config.publicMetrics);
-        if (needsToken && !authorized(req)) {
+        boolean open = endpoint.equals("metrics") && config.publicMetrics;
+        Optional<AccessTokens.Grant> grant = config.tokens.authenticateHeader(
+                req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION));
+        if (grant.isEmpty() && !open) {
+            // the body (if any) is not worth reading: answer and close, so a slow sender cannot hold the socket
+            res.keepAlive(false);
             res.header(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"toolbus\"");
             return error(res, HttpResponseStatus.UNAUTHORIZED, new ErrorEvent(null, null, ErrorCode.PERMISSION_DENIED,
                     "missing or wrong bearer token: send the header 'Authorization: Bearer <token>'"));
@@ -111,25 +140,22 @@ final class HttpEndpoints {
             case "metrics":
                 return isGet(req) ? metrics(res) : notAllowed(res, "GET");
             case "ws":
-                return isGet(req) ? websocket(req, res) : notAllowed(res, "GET");
+                return isGet(req) ? websocket(req, res, grant.get()) : notAllowed(res, "GET");
             case "turns":
-                return req.method().equals(HttpMethod.POST) ? turns(req, res) : notAllowed(res, "POST");
+                return req.method().equals(HttpMethod.POST) ? turns(req, res, grant.get()) : notAllowed(res, "POST");
+            case "control":
+                return req.method().equals(HttpMethod.POST) ? control(req, res, grant.get()) : notAllowed(res, "POST");
             case "tools":
-                return isGet(req) ? tools(res, uri.parameters()) : notAllowed(res, "GET");
+                return isGet(req) ? tools(res, params, grant.get()) : notAllowed(res, "GET");
             case "calls":
-                return isGet(req) ? calls(res, uri.parameters()) : notAllowed(res, "GET");
+                return isGet(req) ? calls(res, params, grant.get()) : notAllowed(res, "GET");
             default:
                 throw new IllegalStateException(endpoint);
         }
     }
 
-    private boolean authorized(HttpServerRequest req) {
-        String header = req.requestHeaders().get(HttpHeaderNames.AUTHORIZATION);
-        if (header == null || header.length() < 7 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
-        byte[] given = header.substring(7).strip().getBytes(StandardCharsets.UTF_8);
-        return MessageDigest.isEqual(given, token);
+    static String clip(String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200) + "…";
     }
 
     private static boolean isGet(HttpServerRequest req) {
@@ -143,7 +169,7 @@ final class HttpEndpoints {
         return send(res, HttpResponseStatus.OK, PROMETHEUS_TEXT, body);
     }
 
-    private Mono<Void> websocket(HttpServerRequest req, HttpServerResponse res) {
+    private Mono<Void> websocket(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
         if (!"websocket".equalsIgnoreCase(req.requestHeaders().get(HttpHeaderNames.UPGRADE))) {
             return error(res, HttpResponseStatus.BAD_REQUEST,
                     badRequest("/v1/ws is a WebSocket endpoint: open it with a WebSocket client (Upgrade: websocket)"));
@@ -151,15 +177,12 @@ final class HttpEndpoints {
         if (server.closing()) {
             return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE, NettyGatewayServer.shuttingDown(null));
         }
-        return res.sendWebsocket((in, out) -> new WsSession(server, in, out).run(), wsSpec);
+        return res.sendWebsocket((in, out) -> new WsSession(server, in, out, grant).run(), wsSpec);
     }
 
-    private Mono<Void> turns(HttpServerRequest req, HttpServerResponse res) {
-        if (server.closing()) {
-            return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE, NettyGatewayServer.shuttingDown(null));
-        }
+    private Mono<Void> turns(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
         boolean sse = accepts(req, SSE);
-        return BoundedBody.read(req, config.maxRequestBytes)
+        return BoundedBody.read(req, config.maxRequestBytes, config.bodyTimeout)
                 .flatMap(body -> {
                     InboundEvent event;
                     try {
@@ -167,15 +190,75 @@ final class HttpEndpoints {
                     } catch (EventDecodeException e) {
                         return error(res, HttpResponseStatus.BAD_REQUEST, e.toErrorEvent());
                     }
-                    Flux<OutboundEvent> events = server.track(config.executor.handle(event));
+                    if (server.closing() && !(event instanceof ControlEvent)) {
+                        return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE,
+                                NettyGatewayServer.shuttingDown(event.streamId()));
+                    }
+                    EventAdmission.Result admitted = EventAdmission.admit(grant, event);
+                    if (admitted.refusal() != null) {
+                        return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
+                    }
+                    Flux<OutboundEvent> events = server.track(config.executor.handle(admitted.event()));
                     return sse ? sendSse(res, events) : sendArray(res, events);
                 })
                 .onErrorResume(BoundedBody.TooLarge.class, e -> {
-                    // the rest of the body is read and dropped by reactor-netty, so the client, still
-                    // sending, gets this answer instead of a reset connection
+                    // answered, then closed: the rest of the body is not read
+                    res.keepAlive(false);
                     return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                             badRequest(e.getMessage() + ": send smaller arguments, or raise the limit on both sides"));
+                })
+                .onErrorResume(BoundedBody.TooSlow.class, e -> {
+                    res.keepAlive(false);
+                    return error(res, HttpResponseStatus.REQUEST_TIMEOUT, badRequest(e.getMessage()));
                 });
+    }
+
+    /**
+     * {@code POST /v1/control}: one control event ({@code cancel}, {@code approval_response},
+     * {@code input_response}), applied at once, also while the gateway drains. {@code 202} with the
+     * outcome, {@code 404} with an {@code UNKNOWN_REQUEST} error for an id nobody waits for, {@code 400}
+     * for anything that is not a control event, {@code 403} for a stream outside the token's scope.
+     */
+    private Mono<Void> control(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
+        return BoundedBody.read(req, config.maxRequestBytes, config.bodyTimeout)
+                .flatMap(body -> {
+                    InboundEvent event;
+                    try {
+                        event = server.codec.decode(body);
+                    } catch (EventDecodeException e) {
+                        return error(res, HttpResponseStatus.BAD_REQUEST, e.toErrorEvent());
+                    }
+                    if (!(event instanceof ControlEvent control)) {
+                        return error(res, HttpResponseStatus.BAD_REQUEST, new ErrorEvent(event.streamId(), null,
+                                ErrorCode.BAD_EVENT, "/v1/control takes cancel, approval_response or input_response; "
+                                + "send turns and list_tools to /v1/turns"));
+                    }
+                    EventAdmission.Result admitted = EventAdmission.admit(grant, event);
+                    if (admitted.refusal() != null) {
+                        return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
+                    }
+                    return config.executor.control(control).flatMap(outcome -> switch (outcome) {
+                        case UNKNOWN_REQUEST -> error(res, HttpResponseStatus.NOT_FOUND, unknownRequest(control));
+                        case APPLIED, NOTHING_TO_DO -> json(res, HttpResponseStatus.ACCEPTED,
+                                "{\"outcome\":\"" + outcome.name().toLowerCase(Locale.ROOT) + "\"}");
+                    });
+                })
+                .onErrorResume(BoundedBody.TooLarge.class, e -> {
+                    res.keepAlive(false);
+                    return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, badRequest(e.getMessage()));
+                })
+                .onErrorResume(BoundedBody.TooSlow.class, e -> {
+                    res.keepAlive(false);
+                    return error(res, HttpResponseStatus.REQUEST_TIMEOUT, badRequest(e.getMessage()));
+                });
+    }
+
+    /** The error for an approval or input id this executor does not wait for. */
+    static ErrorEvent unknownRequest(ControlEvent control) {
+        String what = control instanceof ApprovalResponseEvent a ? "approval request '" + clip(a.approvalId()) + "'"
+                : control instanceof InputResponseEvent i ? "input request '" + clip(i.inputId()) + "'" : "request";
+        return new ErrorEvent(control.streamId(), null, ErrorCode.UNKNOWN_REQUEST, "no " + what
+                + " is waiting on this stream here: unknown, expired, already answered, or of another stream");
     }
 
     private Mono<Void> sendArray(HttpServerResponse res, Flux<OutboundEvent> events) {
@@ -200,7 +283,7 @@ final class HttpEndpoints {
                 StandardCharsets.UTF_8).then();
     }
 
-    private Mono<Void> tools(HttpServerResponse res, Map<String, List<String>> params) {
+    private Mono<Void> tools(HttpServerResponse res, Map<String, List<String>> params, AccessTokens.Grant grant) {
         ListToolsEvent.Format format;
         try {
             format = ListToolsEvent.Format.parse(first(params, "format"));
@@ -220,10 +303,15 @@ final class HttpEndpoints {
         String stream = first(params, "stream_id");
         ListToolsEvent request = new ListToolsEvent(stream == null || stream.isBlank() ? DEFAULT_STREAM : stream,
                 first(params, "request_id"), context, format);
-        return send(res, HttpResponseStatus.OK, JSON, server.codec.encode(config.executor.listTools(request)));
+        EventAdmission.Result admitted = EventAdmission.admit(grant, request);
+        if (admitted.refusal() != null) {
+            return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
+        }
+        return send(res, HttpResponseStatus.OK, JSON,
+                server.codec.encode(config.executor.listTools((ListToolsEvent) admitted.event())));
     }
 
-    private Mono<Void> calls(HttpServerResponse res, Map<String, List<String>> params) {
+    private Mono<Void> calls(HttpServerResponse res, Map<String, List<String>> params, AccessTokens.Grant grant) {
         int capacity = config.executor.callLog().capacity();
         int limit = DEFAULT_CALLS_LIMIT;
         String limitText = first(params, "limit");
@@ -241,7 +329,8 @@ final class HttpEndpoints {
         Predicate<CallRecord> filter = matches(first(params, "tool"), CallRecord::tool)
                 .and(matches(first(params, "user"), CallRecord::userId))
                 .and(matches(first(params, "stream"), CallRecord::streamId))
-                .and(matchesIgnoringCase(first(params, "outcome"), CallRecord::outcome));
+                .and(matchesIgnoringCase(first(params, "outcome"), CallRecord::outcome))
+                .and(r -> grant.scope().allowsStream(r.streamId())); // a scoped token sees its own streams only
         List<CallRecord> records = config.executor.callLog().recent(filter, Math.min(limit, capacity));
         ObjectNode root = mapper.createObjectNode();
         ArrayNode calls = root.putArray("calls");
@@ -294,7 +383,22 @@ final class HttpEndpoints {
     }
 
     private Mono<Void> error(HttpServerResponse res, HttpResponseStatus status, ErrorEvent event) {
-        return send(res, status, JSON, server.codec.encode(event));
+        return send(res, status, JSON, server.codec.encode(bounded(event)));
+    }
+
+    /** Ids longer than this are not echoed in an error answer. */
+    static final int MAX_ECHOED_ID = 512;
+
+    /** The error without ids too long to echo (an oversized id is what it may be answering). */
+    static ErrorEvent bounded(ErrorEvent e) {
+        boolean longStream = e.streamId() != null && e.streamId().length() > MAX_ECHOED_ID;
+        boolean longTurn = e.turnId() != null && e.turnId().length() > MAX_ECHOED_ID;
+        String message = e.message() != null && e.message().length() > 4 * MAX_ECHOED_ID
+                ? e.message().substring(0, 4 * MAX_ECHOED_ID) + "…" : e.message();
+        if (!longStream && !longTurn && message == e.message()) {
+            return e;
+        }
+        return new ErrorEvent(longStream ? null : e.streamId(), longTurn ? null : e.turnId(), e.code(), message);
     }
 
     private static Mono<Void> json(HttpServerResponse res, HttpResponseStatus status, String body) {

@@ -21,6 +21,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
+import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 
 /** The running gateway on reactor-netty. */
@@ -31,6 +32,7 @@ final class NettyGatewayServer implements GatewayServer {
     final Gateway config;
     final EventCodec codec;
     final GatewayMeters meters;
+    final ConnectionGuard guard;
     final Set<WsSession> sessions = ConcurrentHashMap.newKeySet();
     private final ChannelGroup channels = new DefaultChannelGroup("toolbus-gateway", GlobalEventExecutor.INSTANCE);
     private final AtomicInteger activeTurns = new AtomicInteger();
@@ -43,6 +45,8 @@ final class NettyGatewayServer implements GatewayServer {
         this.config = config;
         this.codec = EventCodec.create(config.maxRequestBytes, () -> "turn-" + UUID.randomUUID());
         this.meters = new GatewayMeters(config.meterRegistry, sessions::size, activeTurns::get);
+        this.guard = new ConnectionGuard(config.maxConnections, config.headerTimeout, config.idleTimeout, meters);
+        meters.connectionsGauge(guard::open);
     }
 
     static GatewayServer start(Gateway config) {
@@ -53,10 +57,17 @@ final class NettyGatewayServer implements GatewayServer {
                 .port(config.port)
                 .idleTimeout(config.idleTimeout)
                 .channelGroup(s.channels)
+                .doOnChannelInit((observer, channel, remote) -> {
+                    if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
+                        channel.pipeline().addAfter(NettyPipeline.HttpCodec, "toolbus.guard", s.guard.tracker());
+                    } else {
+                        channel.pipeline().addFirst("toolbus.guard", s.guard.tracker());
+                    }
+                })
                 .handle(endpoints::handle)
                 .bindNow(Duration.ofSeconds(30));
-        log.info("toolbus gateway listening on {} (token {})", s.baseUrl(),
-                config.token != null ? "required" : "not required");
+        log.info("toolbus gateway listening on {} ({})", s.baseUrl(),
+                config.tokens.required() ? config.tokens.size() + " bearer token(s) accepted" : "no token: loopback only");
         return s;
     }
 

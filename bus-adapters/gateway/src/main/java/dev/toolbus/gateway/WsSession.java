@@ -1,5 +1,7 @@
 package dev.toolbus.gateway;
 
+import dev.toolbus.auth.AccessTokens;
+import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.OutboundEvent;
@@ -10,6 +12,7 @@ import io.netty.channel.Channel;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import java.nio.charset.StandardCharsets;
@@ -27,9 +30,11 @@ import reactor.netty.http.websocket.WebsocketOutbound;
 
 /**
  * One WebSocket connection. Inbound messages are decoded and run, at most
- * {@code maxTurnsPerConnection} at once (then the socket is not read); outbound events are written
- * straight to the channel, and every byte not yet written to the socket is counted: above
- * {@code maxOutboundBytes} the client is too slow and is disconnected with 1008.
+ * {@code maxTurnsPerConnection} at once (then the socket is not read); outbound frames (events, the
+ * pongs answering the client's pings, the server's own pings) are written straight to the channel, and
+ * every byte not yet written to the socket is counted, each frame with {@value #FRAME_OVERHEAD} bytes
+ * of overhead besides its payload: above {@code maxOutboundBytes} the client is too slow and is
+ * disconnected with 1008. A text message that is not valid UTF-8 closes the connection with 1007.
  */
 final class WsSession {
 
@@ -37,18 +42,25 @@ final class WsSession {
 
     /** Close codes (RFC 6455 section 7.4.1). */
     static final int GOING_AWAY = 1001;
+    static final int INVALID_PAYLOAD = 1007;
     static final int POLICY_VIOLATION = 1008;
     static final int MESSAGE_TOO_BIG = 1009;
 
     private static final byte[] PING = "toolbus".getBytes(StandardCharsets.US_ASCII);
+    /** What one queued frame costs besides its payload (Netty's outbound entry and frame header), counted. */
+    static final int FRAME_OVERHEAD = 128;
 
     private final NettyGatewayServer server;
     private final WebsocketInbound in;
     private final WebsocketOutbound out;
+    private final AccessTokens.Grant grant;
     private final int maxMessageBytes;
     private final long maxOutboundBytes;
     private final AtomicInteger inflight = new AtomicInteger();
+    /** Set once: no more frames are written. */
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** Set once: a close frame is on its way. */
+    private final AtomicBoolean closeStarted = new AtomicBoolean();
     private Connection connection;
     private Channel channel;
     private volatile boolean awaitingPong;
@@ -60,11 +72,13 @@ final class WsSession {
     // message assembly; touched only by the inbound signal chain, which is serial
     private byte[] partial;
     private int partialSize;
+    private boolean partialText;
 
-    WsSession(NettyGatewayServer server, WebsocketInbound in, WebsocketOutbound out) {
+    WsSession(NettyGatewayServer server, WebsocketInbound in, WebsocketOutbound out, AccessTokens.Grant grant) {
         this.server = server;
         this.in = in;
         this.out = out;
+        this.grant = grant;
         this.maxMessageBytes = server.config.maxRequestBytes;
         this.maxOutboundBytes = server.config.maxOutboundBytes;
     }
@@ -94,11 +108,25 @@ final class WsSession {
         if (closing.get()) {
             return;
         }
+        if (frame instanceof PingWebSocketFrame) {
+            // answered here, not by reactor-netty, so that a client that pings and never reads is bounded
+            byte[] payload = ByteBufUtil.getBytes(frame.content());
+            if (channel.eventLoop().inEventLoop()) {
+                write(new PongWebSocketFrame(Unpooled.wrappedBuffer(payload)));
+            } else {
+                channel.eventLoop().execute(() -> write(new PongWebSocketFrame(Unpooled.wrappedBuffer(payload))));
+            }
+            return;
+        }
         if (frame instanceof TextWebSocketFrame || frame instanceof BinaryWebSocketFrame) {
             partial = null;
             partialSize = 0;
+            partialText = frame instanceof TextWebSocketFrame;
             if (frame.isFinalFragment()) {
-                sink.next(ByteBufUtil.getBytes(frame.content()));
+                byte[] whole = ByteBufUtil.getBytes(frame.content());
+                if (checkText(partialText, whole)) {
+                    sink.next(whole);
+                }
             } else {
                 append(frame.content());
             }
@@ -113,10 +141,21 @@ final class WsSession {
                 byte[] whole = partialSize == partial.length ? partial : Arrays.copyOf(partial, partialSize);
                 partial = null;
                 partialSize = 0;
-                sink.next(whole);
+                if (checkText(partialText, whole)) {
+                    sink.next(whole);
+                }
             }
         }
-        // pings are answered by reactor-netty, pongs only reset awaitingPong
+        // pongs only reset awaitingPong
+    }
+
+    /** A text message must be UTF-8 (RFC 6455 section 8.1); binary ones are decoded as JSON, which reports bad bytes. */
+    private boolean checkText(boolean text, byte[] message) {
+        if (text && !ByteBufUtil.isText(Unpooled.wrappedBuffer(message), StandardCharsets.UTF_8)) {
+            closeWith(INVALID_PAYLOAD, "text message is not valid UTF-8", "invalid_utf8");
+            return false;
+        }
+        return true;
     }
 
     private boolean append(ByteBuf content) {
@@ -142,14 +181,19 @@ final class WsSession {
         try {
             event = server.codec.decode(message);
         } catch (EventDecodeException e) {
-            send(e.toErrorEvent());
+            send(HttpEndpoints.bounded(e.toErrorEvent()));
             return Mono.empty();
         }
-        if (server.closing()) {
+        if (server.closing() && !(event instanceof ControlEvent)) {
             send(NettyGatewayServer.shuttingDown(event.streamId()));
             return Mono.empty();
         }
-        return server.track(server.config.executor.handle(event))
+        EventAdmission.Result admitted = EventAdmission.admit(grant, event);
+        if (admitted.refusal() != null) {
+            send(HttpEndpoints.bounded(admitted.refusal()));
+            return Mono.empty();
+        }
+        return server.track(server.config.executor.handle(admitted.event()))
                 .doOnSubscribe(s -> inflight.incrementAndGet())
                 .doFinally(s -> inflight.decrementAndGet())
                 .doOnNext(this::send)
@@ -175,7 +219,7 @@ final class WsSession {
         }
         // always through the loop's task queue, even on the loop: events of one turn are emitted on
         // several threads, and a write made inline would overtake writes queued by other threads
-        channel.eventLoop().execute(() -> write(text));
+        channel.eventLoop().execute(() -> write(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text))));
     }
 
     /**
@@ -183,15 +227,15 @@ final class WsSession {
      * socket has not yet taken would pass the bound. Bytes leave the count when the kernel accepts
      * them, so a client that reads keeps the count near zero whatever the burst.
      */
-    private void write(String text) {
+    private void write(WebSocketFrame frame) {
         if (closing.get()) {
+            frame.release();
             return;
         }
-        ByteBuf buf = ByteBufUtil.writeUtf8(channel.alloc(), text);
-        int n = buf.readableBytes();
+        long n = frame.content().readableBytes() + (long) FRAME_OVERHEAD;
         long before = pending;
         if (before > 0 && before + n > maxOutboundBytes) {
-            buf.release();
+            frame.release();
             closeWith(POLICY_VIOLATION, "outbound buffer full (" + maxOutboundBytes
                     + " bytes): the client does not read fast enough", "slow_consumer");
             return;
@@ -202,7 +246,7 @@ final class WsSession {
             peakPending = pending;
             server.meters.peakPendingPerConnection.accumulateAndGet(pending, Math::max);
         }
-        channel.writeAndFlush(new TextWebSocketFrame(buf)).addListener(f -> {
+        channel.writeAndFlush(frame).addListener(f -> {
             pending -= n;
             server.meters.pendingBytes.addAndGet(-n);
         });
@@ -220,18 +264,24 @@ final class WsSession {
             return;
         }
         awaitingPong = true;
-        channel.writeAndFlush(new PingWebSocketFrame(Unpooled.wrappedBuffer(PING)));
+        write(new PingWebSocketFrame(Unpooled.wrappedBuffer(PING)));
     }
 
     /** Sends a close frame with {@code code}; drops the connection if it is not written in time. */
     private void closeWith(int code, String reason, String metricReason) {
-        if (!closing.compareAndSet(false, true)) {
+        if (!closeStarted.compareAndSet(false, true)) {
             return;
+        }
+        if (code != GOING_AWAY) {
+            closing.set(true); // nothing more for this client, not even what is queued
         }
         server.meters.wsClosed(metricReason);
         log.debug("gateway: closing WebSocket {} with {}: {}", channel.remoteAddress(), code, reason);
-        // queued behind the events already accepted for this client
-        channel.eventLoop().execute(() -> out.sendClose(code, reason).subscribe(null, e -> channel.close()));
+        // queued behind the events already accepted for this client; on shutdown they are still written
+        channel.eventLoop().execute(() -> {
+            closing.set(true);
+            out.sendClose(code, reason).subscribe(null, e -> channel.close());
+        });
         channel.eventLoop().schedule(() -> {
             if (channel.isOpen()) {
                 channel.close();

@@ -15,7 +15,8 @@ import java.util.List;
  * java -cp CLASSPATH dev.toolbus.mcp.McpServerMain --http 3001     # http://127.0.0.1:3001/mcp
  * </pre>
  * Options: {@code --http [HOST:]PORT}, {@code --timeout-ms N} (the executor's per-call timeout),
- * {@code --parallel} (calls run concurrently). Logs go to stderr; stdout carries only MCP messages.
+ * {@code --parallel} (calls run concurrently). Over HTTP the bearer token is {@code $TOOLBUS_TOKEN}
+ * (none when unset: then only a loopback host is served). Logs go to stderr; stdout carries only MCP messages.
  */
 public final class McpServerMain {
 
@@ -51,7 +52,9 @@ public final class McpServerMain {
         tools.addAll(extra);
         ToolExecutor executor = ToolExecutor.builder().tools(tools)
                 .settings(ExecutionSettings.builder().timeoutMs(timeoutMs).build()).build();
-        McpToolServer server = McpToolServer.builder(executor).parallelCalls(parallel).build();
+        String token = System.getenv("TOOLBUS_TOKEN");
+        McpToolServer server = McpToolServer.builder(executor).parallelCalls(parallel)
+                .token(token == null || token.isBlank() ? null : token).build();
         if (http == null) {
             server.serveStdio(System.in, System.out).block();
             executor.close();

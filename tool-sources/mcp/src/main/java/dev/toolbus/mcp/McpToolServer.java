@@ -3,6 +3,8 @@ package dev.toolbus.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.auth.AccessTokens;
+import dev.toolbus.auth.Hosts;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.ListToolsEvent;
@@ -76,6 +78,7 @@ public final class McpToolServer {
     private final int maxMessageBytes;
     private final Set<String> allowedOrigins;
     private final String httpPath;
+    private final AccessTokens tokens;
     private final ObjectMapper mapper;
     private final McpJsonMapper json;
     private final AtomicLong seq = new AtomicLong();
@@ -91,6 +94,7 @@ public final class McpToolServer {
         this.maxMessageBytes = b.maxMessageBytes;
         this.allowedOrigins = Set.copyOf(b.allowedOrigins);
         this.httpPath = b.httpPath;
+        this.tokens = b.tokens;
         this.mapper = b.objectMapper;
         this.json = new JacksonMcpJsonMapper(mapper);
     }
@@ -140,15 +144,17 @@ public final class McpToolServer {
     /**
      * Serves MCP over streamable HTTP at {@code http://host:port/<path>} (path {@code /mcp} unless set).
      *
-     * @param host the address to bind; keep a loopback address unless a proxy guards it
+     * @param host the address to bind; anything but a loopback address needs {@link Builder#tokens tokens}
      * @param port the port, or 0 for a free one
-     * @return the running endpoint
+     * @return the running endpoint; fails with {@link IllegalStateException} for a non-loopback host
+     *     without a token
      */
     public Mono<McpHttpServer> startHttp(String host, int port) {
         Objects.requireNonNull(host, "host");
         return Mono.defer(() -> {
+            Hosts.requireTokenOffLoopback("MCP", host, tokens);
             NettyHttpServerTransport transport = new NettyHttpServerTransport(json, httpPath, maxMessageBytes,
-                    allowedOrigins, 10_000);
+                    allowedOrigins, 10_000, tokens, grant -> grant.admit(streamId, context));
             McpStatelessAsyncServer server = sdkServer(transport);
             return transport.bind(host, port).map(s -> new McpHttpServer(s, httpPath, server));
         });
@@ -178,9 +184,13 @@ public final class McpToolServer {
         long n = seq.incrementAndGet();
         String stream = parallelCalls ? streamId + "#" + n : streamId;
         ObjectNode args = request.arguments() == null ? mapper.createObjectNode() : mapper.valueToTree(request.arguments());
-        ToolCallsEvent turn = new ToolCallsEvent(stream, "mcp-turn-" + n,
-                List.of(ToolCall.of("mcp_call_" + n, request.name(), args)), context, null);
-        return executor.execute(turn).collectList().map(events -> McpResults.toCallToolResult(events, mapper));
+        return Mono.deferContextual(reactorContext -> {
+            // over HTTP, the context the caller's token admitted (possibly clamped); else the configured one
+            CallContext who = reactorContext.getOrDefault(NettyHttpServerTransport.CONTEXT_KEY, context);
+            ToolCallsEvent turn = new ToolCallsEvent(stream, "mcp-turn-" + n,
+                    List.of(ToolCall.of("mcp_call_" + n, request.name(), args)), who, null);
+            return executor.execute(turn).collectList().map(events -> McpResults.toCallToolResult(events, mapper));
+        });
     }
 
     /** Builder of {@link McpToolServer}. */
@@ -195,6 +205,7 @@ public final class McpToolServer {
         private int maxMessageBytes = 4 * 1024 * 1024;
         private final Set<String> allowedOrigins = new LinkedHashSet<>();
         private String httpPath = "/mcp";
+        private AccessTokens tokens = AccessTokens.NONE;
         private ObjectMapper objectMapper = new ObjectMapper();
 
         private Builder(ToolExecutor executor) {
@@ -248,6 +259,23 @@ public final class McpToolServer {
         /** An HTTP {@code Origin} to accept besides loopback ones ({@code *} for any). */
         public Builder allowOrigin(String origin) {
             this.allowedOrigins.add(Objects.requireNonNull(origin, "origin"));
+            return this;
+        }
+
+        /**
+         * The bearer tokens the HTTP endpoint accepts (default none: loopback only). Each token's scope
+         * must admit this server's {@link #streamId stream id} and {@link #context context}: a token
+         * that may not use them is answered 403; with {@code clamp}, a permission above the token's is
+         * lowered for its calls.
+         */
+        public Builder tokens(AccessTokens tokens) {
+            this.tokens = Objects.requireNonNull(tokens, "tokens");
+            return this;
+        }
+
+        /** One bearer token with full scope ({@code null}: none); replaces {@link #tokens}. */
+        public Builder token(String token) {
+            this.tokens = AccessTokens.single(token);
             return this;
         }
 

@@ -1,5 +1,8 @@
 package dev.toolbus.mcp;
 
+import dev.toolbus.auth.AccessTokens;
+import dev.toolbus.auth.TokenScope;
+import dev.toolbus.protocol.CallContext;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpStatelessServerHandler;
@@ -19,9 +22,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +47,10 @@ import reactor.netty.http.server.HttpServerResponse;
  * {@code DELETE} with the header ends the session. {@code GET} is {@code 405}: this server never
  * sends requests or notifications of its own, so it offers no SSE stream. Bodies are bounded
  * ({@code 413} above), a browser {@code Origin} that is not loopback is refused ({@code 403}) against
- * DNS rebinding, and an unsupported {@code MCP-Protocol-Version} is {@code 400}.
+ * DNS rebinding, and an unsupported {@code MCP-Protocol-Version} is {@code 400}. With tokens configured,
+ * every request needs {@code Authorization: Bearer <token>} ({@code 401} and a closed connection
+ * otherwise), and the token's scope must admit the server's stream and context ({@code 403}); a
+ * clamped context reaches the calls through the Reactor context under {@link #CONTEXT_KEY}.
  */
 final class NettyHttpServerTransport implements McpStatelessServerTransport {
 
@@ -52,6 +60,11 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
     private static final List<String> VERSIONS = List.of(ProtocolVersions.MCP_2025_03_26,
             ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
 
+    /** The Reactor context key of the {@link CallContext} a token's scope admitted for the request. */
+    static final String CONTEXT_KEY = "dev.toolbus.mcp.context";
+
+    private final AccessTokens tokens;
+    private final Function<AccessTokens.Grant, TokenScope.Admission> admit;
     private final McpJsonMapper json;
     private final String path;
     private final int maxBodyBytes;
@@ -63,7 +76,9 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
     NettyHttpServerTransport(McpJsonMapper json, String path, int maxBodyBytes, Set<String> allowedOrigins,
-                             int maxSessions) {
+                             int maxSessions, AccessTokens tokens, Function<AccessTokens.Grant, TokenScope.Admission> admit) {
+        this.tokens = tokens;
+        this.admit = admit;
         this.json = json;
         this.path = path;
         this.maxBodyBytes = maxBodyBytes;
@@ -90,6 +105,21 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
     }
 
     private Publisher<Void> handle(HttpServerRequest req, HttpServerResponse res) {
+        Optional<AccessTokens.Grant> grant = tokens.authenticateHeader(req.requestHeaders().get("Authorization"));
+        if (grant.isEmpty()) {
+            res.keepAlive(false).header("WWW-Authenticate", "Bearer realm=\"toolbus-mcp\"");
+            return jsonError(res, HttpResponseStatus.UNAUTHORIZED, null, McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "missing or wrong bearer token: send the header 'Authorization: Bearer <token>'");
+        }
+        TokenScope.Admission admission = admit.apply(grant.get());
+        if (!admission.admitted()) {
+            return jsonError(res, HttpResponseStatus.FORBIDDEN, null, McpSchema.ErrorCodes.INVALID_REQUEST,
+                    admission.refusal());
+        }
+        return Mono.from(route(req, res)).contextWrite(c -> c.put(CONTEXT_KEY, admission.context()));
+    }
+
+    private Publisher<Void> route(HttpServerRequest req, HttpServerResponse res) {
         String uriPath = req.fullPath();
         if (!path.equals(uriPath) && !(path + "/").equals(uriPath)) {
             return status(res, HttpResponseStatus.NOT_FOUND, "not found");

@@ -1,0 +1,92 @@
+package dev.toolbus.config;
+
+import dev.toolbus.policy.PermissionLevel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/** Reads the {@code gateway} section, its scoped {@code tokens} included. */
+final class GatewaySection {
+
+    private GatewaySection() {
+    }
+
+    static Config.Gateway read(ConfigLoader.Reader in, Map<String, Object> root) {
+        Map<String, Object> g = in.section(root, "gateway", "",
+                Set.of("enabled", "host", "port", "token", "maxRequestBytes", "maxOutboundEvents", "tokens",
+                        "onExcess", "maxConnections", "headerTimeout", "bodyTimeout"));
+        Config.Gateway d = Config.Gateway.DEFAULTS;
+        String onExcess = in.string(g, "onExcess", "gateway", "refuse");
+        String rule = onExcess == null ? "refuse" : onExcess.strip().toLowerCase(Locale.ROOT);
+        if (!Config.Gateway.ON_EXCESS.contains(rule)) {
+            in.warn("gateway.onExcess", "'" + onExcess + "' is not refuse or clamp; using refuse");
+            rule = "refuse";
+        }
+        Config.Gateway gw = new Config.Gateway(in.bool(g, "enabled", "gateway", true),
+                ConfigLoader.Reader.nonBlank(in.string(g, "host", "gateway", d.host()), d.host()),
+                (int) in.integer(g, "port", "gateway", d.port(), 0, 65_535),
+                Objects.requireNonNullElse(in.string(g, "token", "gateway", ""), "").strip(),
+                in.integer(g, "maxRequestBytes", "gateway", d.maxRequestBytes(), 1024, 64L * 1024 * 1024),
+                (int) in.integer(g, "maxOutboundEvents", "gateway", d.maxOutboundEvents(), 16, 1_000_000),
+                tokens(in, g), rule,
+                (int) in.integer(g, "maxConnections", "gateway", d.maxConnections(), 1, 1_000_000),
+                in.integer(g, "headerTimeout", "gateway", d.headerTimeoutMs(), 100, 3_600_000),
+                in.integer(g, "bodyTimeout", "gateway", d.bodyTimeoutMs(), 100, 3_600_000));
+        if (gw.enabled() && !gw.loopback() && !gw.hasTokens()) {
+            in.warn("gateway.token", "is empty but gateway.host " + gw.host()
+                    + " is not loopback; the gateway refuses to start without a token");
+        }
+        return gw;
+    }
+
+    /**
+     * {@code gateway.tokens}: each entry a mapping. An entry without a token (say, an unset
+     * {@code ${ENV}}) is dropped, a bad {@code maxPermission} reads as {@code member} (the least), a
+     * repeated token keeps its first scope; each with a warning.
+     */
+    @SuppressWarnings("unchecked")
+    private static List<Config.GatewayToken> tokens(ConfigLoader.Reader in, Map<String, Object> g) {
+        if (!g.containsKey("tokens")) {
+            return List.of();
+        }
+        Object v = g.get("tokens");
+        if (!(v instanceof List<?> list)) {
+            in.warn("gateway.tokens", (v == null ? "is empty" : "must be a list, got " + ConfigLoader.Reader.describe(v))
+                    + "; no scoped tokens");
+            return List.of();
+        }
+        List<Config.GatewayToken> out = new ArrayList<>();
+        Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            String p = "gateway.tokens[" + i + "]";
+            if (!(list.get(i) instanceof Map)) {
+                in.warn(p, "must be a mapping, got " + ConfigLoader.Reader.describe(list.get(i)) + "; skipped");
+                continue;
+            }
+            Map<String, Object> t = (Map<String, Object>) list.get(i);
+            in.unknown(t, p, Set.of("name", "token", "maxPermission", "agents", "channels", "streams"));
+            String name = ConfigLoader.Reader.nonBlank(in.string(t, "name", p, null), "tokens[" + i + "]");
+            String secret = Objects.requireNonNullElse(in.string(t, "token", p, ""), "").strip();
+            if (secret.isEmpty()) {
+                in.warn(p, "has no token (an unset ${ENV}?); skipped");
+                continue;
+            }
+            if (!seen.add(secret)) {
+                in.warn(p, "repeats the token of an earlier entry; skipped");
+                continue;
+            }
+            String level = in.string(t, "maxPermission", p, "member");
+            PermissionLevel max = PermissionLevel.parseRequired(level);
+            if (max == null) {
+                in.warn(p + ".maxPermission", "'" + level + "' is not member, admin, owner or master; using member");
+                max = PermissionLevel.MEMBER;
+            }
+            out.add(new Config.GatewayToken(name, secret, max, in.strings(t, "agents", p, List.of()),
+                    in.strings(t, "channels", p, List.of()), in.strings(t, "streams", p, List.of())));
+        }
+        return out;
+    }
+}
