@@ -83,6 +83,9 @@ class Runtime:
         self._execute = execute
         self._deactivate = deactivate
         self._out = output or sys.stdout.buffer
+        if output is None:
+            # a plugin's print() must not corrupt the protocol channel: it goes to stderr
+            sys.stdout = sys.stderr
         self._write_lock = threading.Lock()
         self._calls: dict = {}
         self._pending: dict = {}
