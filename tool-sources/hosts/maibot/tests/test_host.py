@@ -15,7 +15,7 @@ from child import Child  # noqa: E402
 
 HOST = os.path.join(HOSTS, "maibot", "host.py")
 VECTORS = os.path.join(ROOT, "executor", "src", "test", "resources", "maibot-vectors", "llm_schema_vectors.out")
-EXAMPLES = os.path.join(ROOT, "docs", "examples", "plugins")
+EXAMPLES = os.path.join(ROOT, "docs", "examples", "frameworks")
 
 
 def compact(value):

@@ -64,4 +64,4 @@ export function chatai(dir, options) {
   return new Child('node', ['--experimental-detect-module', '--no-warnings', `${HOSTS}chatai/host.mjs`, dir], options);
 }
 
-export const EXAMPLES = new URL('../../../../docs/examples/plugins/', import.meta.url).pathname;
+export const EXAMPLES = new URL('../../../../docs/examples/frameworks/', import.meta.url).pathname;

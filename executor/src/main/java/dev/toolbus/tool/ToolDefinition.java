@@ -47,6 +47,7 @@ public final class ToolDefinition {
     private final boolean sideEffecting;
     private final boolean dangerous;
     private final CacheScope cacheScope;
+    private final boolean cacheable;
     private final Visibility visibility;
     private final String pluginId;
     private final Set<String> channels;
@@ -80,6 +81,7 @@ public final class ToolDefinition {
         this.sideEffecting = b.sideEffecting;
         this.dangerous = b.dangerous;
         this.cacheScope = b.cacheScope;
+        this.cacheable = b.cacheable;
         this.visibility = b.visibility;
         this.pluginId = b.pluginId;
         this.channels = Collections.unmodifiableSet(new LinkedHashSet<>(b.channels));
@@ -222,6 +224,15 @@ public final class ToolDefinition {
         return cacheScope;
     }
 
+    /**
+     * Whether results may be cached at all (with {@code execution.cacheResults} on, and unless the tool
+     * is side-effecting, dangerous or {@link CacheScope#NONE}). Java tools default to {@code true};
+     * plugin tools of every kind default to {@code false} and opt in by declaring themselves cacheable.
+     */
+    public boolean cacheable() {
+        return cacheable;
+    }
+
     /** Whether the tool is offered to the model. */
     public Visibility visibility() {
         return visibility;
@@ -282,6 +293,7 @@ public final class ToolDefinition {
         b.sideEffecting = sideEffecting;
         b.dangerous = dangerous;
         b.cacheScope = cacheScope;
+        b.cacheable = cacheable;
         b.visibility = visibility;
         b.pluginId = pluginId;
         b.channels.addAll(channels);
@@ -353,6 +365,7 @@ public final class ToolDefinition {
         private boolean sideEffecting;
         private boolean dangerous;
         private CacheScope cacheScope = CacheScope.STREAM_USER;
+        private boolean cacheable = true;
         private Visibility visibility = Visibility.VISIBLE;
         private String pluginId;
         private final Set<String> channels = new LinkedHashSet<>();
@@ -466,6 +479,12 @@ public final class ToolDefinition {
 
         public Builder cacheScope(CacheScope scope) {
             this.cacheScope = Objects.requireNonNull(scope, "scope");
+            return this;
+        }
+
+        /** Whether results may be cached (default {@code true}); see {@link ToolDefinition#cacheable()}. */
+        public Builder cacheable(boolean value) {
+            this.cacheable = value;
             return this;
         }
 

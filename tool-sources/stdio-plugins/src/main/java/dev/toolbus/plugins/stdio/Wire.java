@@ -198,6 +198,7 @@ final class Wire {
         }
         b.sideEffecting(firstBool(t, "sideEffecting", "side_effecting"));
         b.dangerous(t.path("dangerous").asBoolean(false));
+        ToolDeclarations.apply(t, b);
         return b.build();
     }
 
