@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * The manifest that runs a framework plugin folder under its toolbus host (tool-sources/hosts): the
  * host program, the folder as its argument, concurrent calls, and the keys of the folder's own
- * {@code plugin.json} when it has one (timeouts, optional, channels, env …).
+ * {@code plugin.json} when it has one (timeouts, optional, channels, env …). Its {@code config}
+ * object reaches the plugin as the JSON of {@code TOOLBUS_PLUGIN_CONFIG}.
  *
  * <p>The hosts folder is {@code -Dtoolbus.hosts}, else {@code $TOOLBUS_HOSTS}, else
  * {@code tool-sources/hosts} of {@code $TOOLBUS_ROOT}, else the first {@code tool-sources/hosts} found
@@ -69,6 +70,11 @@ final class HostManifests {
         ArrayNode a = root.putArray("args");
         args.forEach(a::add);
         root.put("concurrent", true);
+        JsonNode config = root.remove("config");
+        if (config != null && config.isObject()) {
+            ObjectNode env = root.path("env").isObject() ? (ObjectNode) root.get("env") : root.putObject("env");
+            env.put("TOOLBUS_PLUGIN_CONFIG", config.toString());
+        }
         return PluginManifest.parse(root, dir);
     }
 

@@ -74,14 +74,15 @@ class PluginKindsTest {
     @Test
     void manifest_runtimeKeepsThePluginJsonKeys() throws IOException {
         Path dir = folder("rt", "plugin.json",
-                "{\"id\":\"tools\",\"runtime\":\"chatai\",\"timeoutMs\":1234,\"optional\":true,\"env\":{\"A\":\"1\"}}");
+                "{\"id\":\"tools\",\"runtime\":\"chatai\",\"timeoutMs\":1234,\"optional\":true,\"env\":{\"A\":\"1\"},"
+                        + "\"config\":{\"region\":\"eu\"}}");
         Optional<PluginManifest> m = PluginKinds.manifest(dir);
         assertThat(m).get().satisfies(p -> {
             assertThat(p.id()).isEqualTo("tools");
             assertThat(p.command()).isEqualTo("node");
             assertThat(p.callTimeout()).isEqualTo(Duration.ofMillis(1234));
             assertThat(p.optional()).isTrue();
-            assertThat(p.env()).containsEntry("A", "1");
+            assertThat(p.env()).containsEntry("A", "1").containsEntry("TOOLBUS_PLUGIN_CONFIG", "{\"region\":\"eu\"}");
         });
     }
 }
