@@ -111,6 +111,49 @@ class FrameworkPluginsTest extends PluginFixture {
         }
     }
 
+    @Test
+    void crashingAndHangingPlugins_failTheirCallAndAreRestartedForTheNext() throws IOException {
+        Path mai = Files.createDirectories(root.resolve("crashy"));
+        Files.writeString(mai.resolve("plugin.py"), """
+                import os
+                from maibot_sdk import MaiBotPlugin, Tool
+
+                print("garbage on stdout at import time")
+
+                class Crashy(MaiBotPlugin):
+                    @Tool("crash", description="exits the process")
+                    async def crash(self, **kwargs):
+                        os._exit(3)
+
+                    @Tool("alive", description="answers")
+                    async def alive(self, **kwargs):
+                        return "alive"
+
+                def create_plugin():
+                    return Crashy()
+                """);
+        Path chat = Files.createDirectories(root.resolve("hangs"));
+        Files.writeString(chat.resolve("never.js"), """
+                export default { name: 'never', description: 'never resolves', timeoutMs: 1000,
+                  inputSchema: { type: 'object', properties: {} }, handler: () => new Promise(() => {}) }
+                """);
+        Files.writeString(chat.resolve("quick.js"), """
+                export default { name: 'quick', description: 'answers', inputSchema: { type: 'object', properties: {} },
+                  handler: async () => ({ text: 'quick' }) }
+                """);
+        StdioPluginHost host = load(root);
+        ToolExecutor ex = executor(host);
+        ToolResultEvent crashed = call(ex, "crash", "{}");
+        assertThat(crashed.error().code()).isEqualTo(dev.toolbus.protocol.ErrorCode.TOOL_FAILED);
+        assertThat(crashed.content()).contains("exited with code 3");
+        assertThat(call(ex, "alive", "{}").content()).isEqualTo("alive");
+
+        ToolResultEvent hung = call(ex, "never", "{}");
+        assertThat(hung.error().code()).isEqualTo(dev.toolbus.protocol.ErrorCode.TIMEOUT);
+        assertThat(call(ex, "quick", "{}").content()).isEqualTo("quick");
+        assertThat(host.plugins()).allSatisfy(s -> assertThat(s.starts()).isEqualTo(2));
+    }
+
     private static ToolDefinition definition(StdioPluginHost host, String name) {
         return host.tools().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow().definition();
     }
