@@ -101,6 +101,31 @@ class FrameworkPluginsIT {
         assertThat(result.path("error").path("code").asText()).isEqualTo("NOT_AVAILABLE");
     }
 
+    @Test
+    void pluginFolders_areWatched_anAddedPluginIsListedWithoutARestart() throws Exception {
+        Path plugins = work.resolve("plugins");
+        copy(ROOT.resolve("docs/examples/frameworks/chatai-tools"), plugins.resolve("chatai-tools"));
+        serve = ToolbusProcess.start("frameworks-reload", "serve", "--bus=stdio", "--plugins", plugins.toString(),
+                "--log-level", "warn");
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.Predicate<String> listed = tool -> {
+            String rid = "r" + asked.incrementAndGet();
+            serve.send("{\"type\":\"list_tools\",\"stream_id\":\"s:w\",\"request_id\":\"" + rid + "\"}");
+            return serve.events().stream().anyMatch(e -> e.path("type").asText().equals("tools")
+                    && e.path("tools").toString().contains("\"" + tool + "\""));
+        };
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> listed.test("whoami"));
+        copy(ROOT.resolve("docs/examples/frameworks/maibot-dict"), plugins.resolve("maibot-dict"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> listed.test("search"));
+        serve.send("{\"type\":\"tool_calls\",\"stream_id\":\"s:w\",\"turn_id\":\"t1\",\"calls\":["
+                + call("c1", "search", "{\"query\":\"q\",\"limit\":1}") + "]}");
+        assertThat(serve.closeInput().awaitExit(EXIT)).as(serve.stderr()).isZero();
+        JsonNode result = serve.events().stream().filter(e -> e.path("type").asText().equals("tool_result"))
+                .findFirst().orElseThrow();
+        assertThat(result.path("content").asText()).isEqualTo("{\"results\": [\"q #1\"]}");
+    }
+
     private static String call(String id, String name, String args) {
         return "{\"tool_call_id\":\"" + id + "\",\"name\":\"" + name + "\",\"arguments\":" + args + "}";
     }

@@ -98,10 +98,10 @@ public final class StdioPlugins {
         });
     }
 
-    private record Found(List<PluginManifest> manifests, Map<String, String> skipped) {
+    record Found(List<PluginManifest> manifests, Map<String, String> skipped) {
     }
 
-    private static Found manifests(Path dir) {
+    static Found manifests(Path dir) {
         if (!Files.isDirectory(dir)) {
             throw new StdioPluginException("plugins folder " + dir.toAbsolutePath() + " does not exist or is not a folder");
         }
