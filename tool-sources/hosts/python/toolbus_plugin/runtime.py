@@ -15,6 +15,8 @@ log = logging.getLogger("toolbus.plugin")
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 STOP_GRACE_S = 1.0
+# lines read ahead of the loop; the reader thread waits when the loop is this far behind
+MAX_QUEUED_LINES = 256
 
 current_call: contextvars.ContextVar = contextvars.ContextVar("toolbus_current_call", default=None)
 
@@ -126,7 +128,7 @@ class Runtime:
 
     async def _serve(self) -> None:
         self._loop = asyncio.get_running_loop()
-        lines: asyncio.Queue = asyncio.Queue()
+        lines: asyncio.Queue = asyncio.Queue(MAX_QUEUED_LINES)
         threading.Thread(target=self._read, args=(lines,), daemon=True, name="stdin").start()
         try:
             while True:
@@ -171,8 +173,14 @@ class Runtime:
                 while raw and not raw.endswith(b"\n"):
                     raw = stdin.readline(MAX_LINE_BYTES)
                 continue
-            self._loop.call_soon_threadsafe(lines.put_nowait, raw.decode("utf-8", "replace"))
-        self._loop.call_soon_threadsafe(lines.put_nowait, None)
+            self._hand_over(lines, raw.decode("utf-8", "replace"))
+        self._hand_over(lines, None)
+
+    def _hand_over(self, lines: asyncio.Queue, item) -> None:
+        try:
+            asyncio.run_coroutine_threadsafe(lines.put(item), self._loop).result()
+        except Exception:  # noqa: BLE001 - the loop is gone: the process is exiting
+            pass
 
     async def _dispatch(self, message: dict) -> Optional[bool]:
         method = message.get("method")
