@@ -126,6 +126,36 @@ class FrameworkPluginsIT {
         assertThat(result.path("content").asText()).isEqualTo("{\"results\": [\"q #1\"]}");
     }
 
+    /**
+     * Issue 10 item 8. Fails on this branch alone: {@code PluginProcess.killNow} (the JVM shutdown hook)
+     * never completes the future the graceful stop waits on, so {@code serve} waits 60 s. The fix is on
+     * the {@code plugins} branch (its {@code killNow} completes it); with that one change this test
+     * passes (checked: exit in about 1 s, no process left). Enable it after merging {@code plugins}.
+     */
+    @org.junit.jupiter.api.Disabled("needs the plugins branch's PluginProcess.killNow fix; enable after that merge")
+    @Test
+    void sigterm_withPluginsOfEveryKind_exitsPromptlyAndLeavesNoProcess() throws Exception {
+        Path plugins = work.resolve("plugins");
+        for (String kind : List.of("chatai-tools", "maibot-search", "openclaw-my-tool")) {
+            copy(ROOT.resolve("docs/examples/frameworks/" + kind), plugins.resolve(kind));
+        }
+        copy(ROOT.resolve("docs/examples/plugins/python-echo"), plugins.resolve("python-echo"));
+        serve = ToolbusProcess.start("frameworks-sigterm", "serve", "--bus=stdio", "--plugins", plugins.toString(),
+                "--log-level", "warn");
+        serve.send("{\"type\":\"list_tools\",\"stream_id\":\"s:k\",\"request_id\":\"r1\"}");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                .until(() -> serve.events().stream().anyMatch(e -> e.path("type").asText().equals("tools")));
+        List<ProcessHandle> children = serve.descendants();
+        assertThat(children).hasSizeGreaterThanOrEqualTo(4);
+        long start = System.nanoTime();
+        serve.terminate().awaitExit(EXIT);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(took).as(serve.stderr()).isLessThan(Duration.ofSeconds(15));
+        assertThat(serve.stderr()).doesNotContain("stopping the plugins failed");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> children.stream().noneMatch(ProcessHandle::isAlive));
+    }
+
     private static String call(String id, String name, String args) {
         return "{\"tool_call_id\":\"" + id + "\",\"name\":\"" + name + "\",\"arguments\":" + args + "}";
     }

@@ -96,6 +96,11 @@ final class ToolbusProcess implements AutoCloseable {
         return this;
     }
 
+    /** The process's descendants now (plugin processes, their children). */
+    List<ProcessHandle> descendants() {
+        return process.toHandle().descendants().toList();
+    }
+
     /** Waits for the exit and the last stdout line; returns the exit code. */
     int awaitExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
