@@ -154,6 +154,26 @@ class FrameworkPluginsTest extends PluginFixture {
         assertThat(host.plugins()).allSatisfy(s -> assertThat(s.starts()).isEqualTo(2));
     }
 
+    @Test
+    void imagesOfMaiBotAndOpenClawResults_becomeMedia() throws IOException {
+        copy(HOSTS.resolve("maibot/tests/plugins/calls"), root.resolve("mai-calls"));
+        copy(HOSTS.resolve("node/test/plugins/openclaw-calls"), root.resolve("claw-calls"));
+        StdioPluginHost host = load(root);
+        ToolExecutor ex = executor(host);
+        ToolResultEvent mai = call(ex, "shape", "{\"kind\":\"media\"}");
+        assertThat(mai.isError()).as(mai.content()).isFalse();
+        assertThat(mai.content()).startsWith("图片").contains("<tool_result_media_list>");
+        assertThat(mai.media()).hasSize(1);
+        ToolResultEvent claw = call(ex, "chart", "{\"title\":\"sales\"}");
+        assertThat(claw.content()).startsWith("sales (c)").contains("<tool_result_media_list>");
+        assertThat(claw.media()).hasSize(1);
+        ToolDefinition config = definition(host, "show_config");
+        assertThat(config.optional()).isTrue();
+        assertThat(config.dangerous()).isTrue();
+        assertThat(config.requiredPermission()).isEqualTo("admin");
+        assertThat(config.groups()).containsExactly("ops");
+    }
+
     private static ToolDefinition definition(StdioPluginHost host, String name) {
         return host.tools().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow().definition();
     }
