@@ -135,6 +135,8 @@ export function answerOf(value) {
   }
   const keys = Object.keys(value);
   if (keys.length === 1 && keys[0] === 'text') return { result: String(value.text) };
+  // ChatAI shows `text` to the model; the other fields stay as structured data
+  if (typeof value.text === 'string' && value.content === undefined) return { result: { ...value, content: value.text } };
   return { result: value };
 }
 

@@ -34,7 +34,7 @@ test('function and class shapes, thrown and returned errors, bad files skipped',
   const { tools } = await child.activate('shapes');
   assert.deepEqual(tools.map((t) => t.name).sort(), ['class_shape', 'fn_shape', 'never', 'returns_error', 'throws']);
   child.call(2, 'fn_shape', { n: 4 });
-  assert.deepEqual(await child.read(), { id: 2, result: { text: 'n=4', doubled: 8 } });
+  assert.deepEqual(await child.read(), { id: 2, result: { text: 'n=4', doubled: 8, content: 'n=4' } });
   child.call(3, 'class_shape', {}, { permission: 'master' });
   assert.deepEqual(await child.read(), { id: 3, result: 'from a class, master=true' });
   child.call(4, 'throws', {});
