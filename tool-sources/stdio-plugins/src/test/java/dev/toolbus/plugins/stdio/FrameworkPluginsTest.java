@@ -174,6 +174,20 @@ class FrameworkPluginsTest extends PluginFixture {
         assertThat(config.groups()).containsExactly("ops");
     }
 
+    @Test
+    void sdkExamples_runThroughTheExecutor() {
+        StdioPluginHost host = load(Path.of("../../docs/examples/sdk"));
+        assertThat(host.plugins()).extracting(StdioPluginStatus::id).containsExactly("node-weather", "python-weather");
+        ToolExecutor ex = executor(host);
+        assertThat(call(ex, "forecast", "{\"city\":\"Oslo\",\"days\":2}").content())
+                .isEqualTo("Oslo day 1: 11 °C\nOslo day 2: 12 °C");
+        assertThat(call(ex, "weather_now", "{\"city\":\"Paris\"}").data().toString())
+                .isEqualTo("{\"city\":\"Paris\",\"celsius\":12}");
+        assertThat(call(ex, "weather_now", "{\"city\":\"Atlantis\"}").content()).isEqualTo("unknown city: Atlantis");
+        assertThat(definition(host, "weather_now").cacheable()).isTrue();
+        assertThat(definition(host, "greet_user").sideEffecting()).isTrue();
+    }
+
     private static ToolDefinition definition(StdioPluginHost host, String name) {
         return host.tools().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow().definition();
     }
