@@ -14,7 +14,9 @@ import java.util.List;
  * The manifest that runs a framework plugin folder under its toolbus host (tool-sources/hosts): the
  * host program, the folder as its argument, concurrent calls, and the keys of the folder's own
  * {@code plugin.json} when it has one (timeouts, optional, channels, env …). Its {@code config}
- * object reaches the plugin as the JSON of {@code TOOLBUS_PLUGIN_CONFIG}.
+ * object reaches the plugin as the JSON of {@code TOOLBUS_PLUGIN_CONFIG}. Framework plugins are
+ * {@code optional} unless that {@code plugin.json} says otherwise: one that fails to start is skipped
+ * with a warning rather than failing the load.
  *
  * <p>The hosts folder is {@code -Dtoolbus.hosts}, else {@code $TOOLBUS_HOSTS}, else
  * {@code tool-sources/hosts} of {@code $TOOLBUS_ROOT}, else the first {@code tool-sources/hosts} found
@@ -70,6 +72,10 @@ final class HostManifests {
         ArrayNode a = root.putArray("args");
         args.forEach(a::add);
         root.put("concurrent", true);
+        if (!root.has("optional")) {
+            // a framework plugin has no manifest of ours to say it is required: a bad one is skipped
+            root.put("optional", true);
+        }
         JsonNode config = root.remove("config");
         if (config != null && config.isObject()) {
             ObjectNode env = root.path("env").isObject() ? (ObjectNode) root.get("env") : root.putObject("env");

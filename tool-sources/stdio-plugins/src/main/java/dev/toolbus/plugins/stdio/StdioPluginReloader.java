@@ -188,11 +188,21 @@ public final class StdioPluginReloader implements AutoCloseable {
             }
         }
         StdioPluginHost host;
+        String failure;
         try {
             host = StdioPlugins.start(List.of(m)).block(START_BOUND);
+            // an optional plugin that fails is skipped, not thrown: the same failure here
+            failure = host.plugins().isEmpty() ? String.valueOf(host.skipped().get(m.id())) : null;
+            if (failure != null) {
+                host.close();
+            }
         } catch (RuntimeException e) {
+            host = null;
+            failure = e.getMessage();
+        }
+        if (failure != null) {
             log.warn("plugin {} in {} failed to {}: {}{}", m.id(), folder, old == null ? "start" : "restart",
-                    e.getMessage(), old == null ? "" : "; keeping the running version");
+                    failure, old == null ? "" : "; keeping the running version");
             unusable.put(name, fp);
             return;
         }

@@ -188,6 +188,21 @@ class FrameworkPluginsTest extends PluginFixture {
         assertThat(definition(host, "greet_user").sideEffecting()).isTrue();
     }
 
+    @Test
+    void brokenFrameworkPlugins_areSkippedWithTheirReason_andTheOthersLoad() throws IOException {
+        Path broken = Files.createDirectories(root.resolve("broken-mai"));
+        Files.writeString(broken.resolve("plugin.py"), "def create_plugin(:\n    pass\n");
+        Path empty = Files.createDirectories(root.resolve("empty-claw"));
+        Files.writeString(empty.resolve("openclaw.plugin.json"), "{}");
+        Files.writeString(empty.resolve("index.mjs"), "export const nothing = 1;\n");
+        copy(FRAMEWORKS.resolve("maibot-dict"), root.resolve("good"));
+        StdioPluginHost host = load(root);
+        assertThat(host.plugins()).extracting(StdioPluginStatus::id).containsExactly("good");
+        assertThat(host.skipped()).containsOnlyKeys("broken-mai", "empty-claw");
+        assertThat(host.skipped().get("broken-mai")).contains("invalid syntax");
+        assertThat(host.skipped().get("empty-claw")).contains("exports no plugin function");
+    }
+
     private static ToolDefinition definition(StdioPluginHost host, String name) {
         return host.tools().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow().definition();
     }

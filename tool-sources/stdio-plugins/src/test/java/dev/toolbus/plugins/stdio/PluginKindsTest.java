@@ -57,6 +57,7 @@ class PluginKindsTest {
         assertThat(m.args()).hasSize(3).last().isEqualTo(dir.toAbsolutePath().normalize().toString());
         assertThat(Path.of(m.args().get(1))).endsWith(Path.of("tool-sources/hosts/maibot/host.py")).exists();
         assertThat(m.concurrent()).isTrue();
+        assertThat(m.optional()).isTrue();
     }
 
     @Test

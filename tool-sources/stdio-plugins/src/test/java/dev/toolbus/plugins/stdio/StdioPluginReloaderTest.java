@@ -142,6 +142,23 @@ class StdioPluginReloaderTest extends PluginFixture {
     }
 
     @Test
+    void aPluginBrokenAtStart_isSkipped_andStartsOnceFixed() throws Exception {
+        Path dir = Files.createDirectories(root.resolve("late"));
+        Path file = dir.resolve("plugin.py");
+        Files.writeString(file, "def create_plugin(:\n");
+        touch(file);
+        chatai("other", "other_tool", "ok");
+        reloader = StdioPluginReloader.start(root, registry, Duration.ZERO);
+        assertThat(tools()).containsExactly("other_tool");
+        reloader.rescan();
+        assertThat(tools()).containsExactly("other_tool");
+        maibot("late", "late_tool", "late", 0);
+        reloader.rescan();
+        assertThat(tools()).containsExactly("late_tool", "other_tool");
+        assertThat(call("late_tool").content()).isEqualTo("late");
+    }
+
+    @Test
     void polling_findsChangesWithoutARescanCall() throws Exception {
         chatai("chat", "first", "1");
         reloader = StdioPluginReloader.start(root, registry, Duration.ofMillis(100));
