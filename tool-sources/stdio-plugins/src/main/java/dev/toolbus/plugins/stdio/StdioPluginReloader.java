@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,26 +99,37 @@ public final class StdioPluginReloader implements AutoCloseable {
     private void initialLoad() {
         // StdioPlugins' semantics (optional plugins, duplicate ids, required failures), one host per plugin
         StdioPlugins.Found found = StdioPlugins.manifests(dir);
-        Set<String> ids = new java.util.HashSet<>();
+        Set<String> ids = new HashSet<>();
         for (PluginManifest m : found.manifests()) {
             if (!ids.add(m.id())) {
                 throw new StdioPluginException("two plugins have the id '" + m.id() + "'");
             }
         }
+        // all at once, as StdioPlugins.load does; a required failure stops the others and fails the load
+        List<Object> outcomes = Flux.fromIterable(found.manifests())
+                .flatMapSequential(m -> StdioPlugins.start(List.of(m)).<Object>map(h -> h)
+                        .onErrorResume(e -> Mono.just(e)))
+                .collectList()
+                .block(START_BOUND);
         List<StdioPluginHost> started = new ArrayList<>();
-        Map<String, StdioPluginHost> byDir = new LinkedHashMap<>();
-        try {
-            for (PluginManifest m : found.manifests()) {
-                StdioPluginHost host = StdioPlugins.start(List.of(m)).block(START_BOUND);
-                started.add(host);
-                if (host.plugins().isEmpty()) {
-                    continue; // an optional plugin that was skipped
-                }
-                byDir.put(String.valueOf(m.directory().getFileName()), host);
+        RuntimeException failed = null;
+        for (Object o : outcomes) {
+            if (o instanceof StdioPluginHost h) {
+                started.add(h);
+            } else if (failed == null) {
+                failed = o instanceof RuntimeException re ? re : new StdioPluginException(String.valueOf(o));
             }
-        } catch (RuntimeException e) {
+        }
+        if (failed != null) {
             Flux.fromIterable(started).flatMap(StdioPluginHost::closeGracefully).then().block(START_BOUND);
-            throw e;
+            throw failed;
+        }
+        Map<String, StdioPluginHost> byDir = new LinkedHashMap<>();
+        for (StdioPluginHost h : started) {
+            if (!h.plugins().isEmpty()) { // else an optional plugin that was skipped
+                found.manifests().stream().filter(m -> m.id().equals(h.plugins().get(0).id())).findFirst()
+                        .ifPresent(m -> byDir.put(String.valueOf(m.directory().getFileName()), h));
+            }
         }
         synchronized (this) {
             for (Path folder : folders()) {

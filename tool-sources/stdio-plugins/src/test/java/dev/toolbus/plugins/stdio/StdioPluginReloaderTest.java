@@ -159,6 +159,17 @@ class StdioPluginReloaderTest extends PluginFixture {
     }
 
     @Test
+    void aRequiredPluginFailingAtStart_failsTheStart_andStopsTheOthers() throws Exception {
+        chatai("a-chat", "chat_tool", "ok");
+        plugin("b-bad", "{\"id\":\"bad\",\"command\":\"./does-not-exist\"}");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StdioPluginReloader.start(root, registry, Duration.ZERO))
+                .isInstanceOf(StdioPluginException.class).hasMessageContaining("'bad'");
+        assertThat(tools()).isEmpty();
+        await().atMost(WAIT).until(() -> ProcessHandle.current().descendants()
+                .noneMatch(h -> h.isAlive() && h.info().commandLine().map(c -> c.contains("chatai/host.mjs")).orElse(false)));
+    }
+
+    @Test
     void polling_findsChangesWithoutARescanCall() throws Exception {
         chatai("chat", "first", "1");
         reloader = StdioPluginReloader.start(root, registry, Duration.ofMillis(100));
