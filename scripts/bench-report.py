@@ -33,6 +33,7 @@ LABELS = {
     "SingleTurnLatencyBenchmark.handWrittenTimeout": "hand-written, one call with Mono.timeout",
     "stdio.StdioPluginBenchmark.toolbus": "stdio plugin through toolbus",
     "stdio.StdioPluginBenchmark.direct": "stdio plugin, hand-written client",
+    "stdio.HostPluginBenchmark.toolbus": "framework plugin through its host",
     "mcp.McpCallBenchmark.toolbus": "MCP server through toolbus",
     "mcp.McpCallBenchmark.sdkClient": "MCP server, SDK client alone",
 }

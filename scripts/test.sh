@@ -9,6 +9,8 @@ export TOOLBUS_ROOT="$ROOT"
 source scripts/lib/services.sh
 trap stop_services EXIT
 start_services
+# the plugin hosts and SDKs (Python, Node, Go) first: seconds, and the Java tests start those hosts too
+bash scripts/test-hosts.sh
 mvn -B -ntp verify "$@"
 # One very short iteration of every JMH benchmark, so a broken benchmark fails CI (its numbers mean
 # nothing; scripts/bench.sh is the real measurement). The jar was built by `verify` above.

@@ -233,7 +233,7 @@ final class CallRun implements ToolConversation {
     }
 
     private static boolean cacheable(ToolDefinition def) {
-        return def.cacheScope() != CacheScope.NONE && !def.sideEffecting() && !def.dangerous();
+        return def.cacheable() && def.cacheScope() != CacheScope.NONE && !def.sideEffecting() && !def.dangerous();
     }
 
     private ObjectNode parseArguments(String name) {

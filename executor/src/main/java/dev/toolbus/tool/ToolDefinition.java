@@ -48,6 +48,7 @@ public final class ToolDefinition {
     private final boolean dangerous;
     private final Risk risk;
     private final CacheScope cacheScope;
+    private final boolean cacheable;
     private final Visibility visibility;
     private final String pluginId;
     private final Set<String> channels;
@@ -82,6 +83,7 @@ public final class ToolDefinition {
         this.dangerous = b.dangerous;
         this.risk = b.risk;
         this.cacheScope = b.cacheScope;
+        this.cacheable = b.cacheable;
         this.visibility = b.visibility;
         this.pluginId = b.pluginId;
         this.channels = Collections.unmodifiableSet(new LinkedHashSet<>(b.channels));
@@ -229,6 +231,15 @@ public final class ToolDefinition {
         return cacheScope;
     }
 
+    /**
+     * Whether results may be cached at all (with {@code execution.cacheResults} on, and unless the tool
+     * is side-effecting, dangerous or {@link CacheScope#NONE}). Java tools default to {@code true};
+     * plugin tools of every kind default to {@code false} and opt in by declaring themselves cacheable.
+     */
+    public boolean cacheable() {
+        return cacheable;
+    }
+
     /** Whether the tool is offered to the model. */
     public Visibility visibility() {
         return visibility;
@@ -290,6 +301,7 @@ public final class ToolDefinition {
         b.dangerous = dangerous;
         b.risk = risk;
         b.cacheScope = cacheScope;
+        b.cacheable = cacheable;
         b.visibility = visibility;
         b.pluginId = pluginId;
         b.channels.addAll(channels);
@@ -362,6 +374,7 @@ public final class ToolDefinition {
         private boolean dangerous;
         private Risk risk;
         private CacheScope cacheScope = CacheScope.STREAM_USER;
+        private boolean cacheable = true;
         private Visibility visibility = Visibility.VISIBLE;
         private String pluginId;
         private final Set<String> channels = new LinkedHashSet<>();
@@ -481,6 +494,12 @@ public final class ToolDefinition {
 
         public Builder cacheScope(CacheScope scope) {
             this.cacheScope = Objects.requireNonNull(scope, "scope");
+            return this;
+        }
+
+        /** Whether results may be cached (default {@code true}); see {@link ToolDefinition#cacheable()}. */
+        public Builder cacheable(boolean value) {
+            this.cacheable = value;
             return this;
         }
 

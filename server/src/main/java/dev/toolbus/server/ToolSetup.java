@@ -7,6 +7,7 @@ import dev.toolbus.mcp.McpToolSource;
 import dev.toolbus.plugins.skills.SkillCatalog;
 import dev.toolbus.plugins.skills.SkillLimits;
 import dev.toolbus.plugins.stdio.StdioPluginHost;
+import dev.toolbus.plugins.stdio.StdioPluginReloader;
 import dev.toolbus.plugins.stdio.StdioPlugins;
 import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.policy.ToolSearch;
@@ -17,6 +18,7 @@ import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.Visibility;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -37,11 +39,16 @@ final class ToolSetup {
 
     private static final Logger log = LoggerFactory.getLogger(ToolSetup.class);
 
+    /** How often watched plugin folders are looked at ({@code sources.custom.autoReload}). */
+    static final Duration PLUGIN_POLL = Duration.ofSeconds(1);
+
     private final List<StdioPluginHost> plugins;
+    private final List<StdioPluginReloader> watched;
     private final McpToolSource mcp;
 
-    private ToolSetup(List<StdioPluginHost> plugins, McpToolSource mcp) {
+    private ToolSetup(List<StdioPluginHost> plugins, List<StdioPluginReloader> watched, McpToolSource mcp) {
         this.plugins = List.copyOf(plugins);
+        this.watched = List.copyOf(watched);
         this.mcp = mcp;
     }
 
@@ -69,12 +76,18 @@ final class ToolSetup {
             registry.registerAll(new SampleTools().specs(), ToolSource.PLUGIN);
         }
         List<StdioPluginHost> hosts = new ArrayList<>();
+        List<StdioPluginReloader> watched = new ArrayList<>();
         McpToolSource mcp = null;
+        boolean autoReload = config == null || config.sources().custom().autoReload();
         try {
             for (Path dir : pluginDirs(config, pluginsFlag)) {
                 // the commands stop the plugins themselves, after the running calls: no kill-at-once
                 // shutdown hook racing that stop (the plugins' watchdog still covers a killed JVM)
-                hosts.add(StdioPlugins.load(dir).withoutShutdownHook().registerInto(registry));
+                if (autoReload) {
+                    watched.add(StdioPluginReloader.start(dir, registry, PLUGIN_POLL));
+                } else {
+                    hosts.add(StdioPlugins.load(dir).withoutShutdownHook().registerInto(registry));
+                }
             }
             List<Path> skillPaths = skillPaths(config, skillsFlag);
             if (!skillPaths.isEmpty()) {
@@ -91,6 +104,7 @@ final class ToolSetup {
             }
         } catch (RuntimeException e) {
             hosts.forEach(StdioPluginHost::close);
+            watched.forEach(StdioPluginReloader::close);
             if (mcp != null) {
                 mcp.close();
             }
@@ -99,7 +113,7 @@ final class ToolSetup {
         if (registry.entries().isEmpty()) {
             log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
         }
-        return new ToolSetup(hosts, mcp);
+        return new ToolSetup(hosts, watched, mcp);
     }
 
     /**
@@ -194,6 +208,7 @@ final class ToolSetup {
     /** Stops every plugin process and MCP server. */
     Mono<Void> closeGracefully() {
         return Flux.fromIterable(plugins).concatMap(StdioPluginHost::closeGracefully)
+                .thenMany(Flux.fromIterable(watched).concatMap(StdioPluginReloader::closeGracefully))
                 .then(mcp == null ? Mono.empty() : mcp.closeGracefully());
     }
 }

@@ -96,9 +96,9 @@ final class ToolbusProcess implements AutoCloseable {
         return this;
     }
 
-    /** Every process started by this one, and theirs, now. */
+    /** Every process started by this one, and theirs, now (plugin processes, their children). */
     List<ProcessHandle> descendants() {
-        return process.descendants().toList();
+        return process.toHandle().descendants().toList();
     }
 
     /** Sends SIGKILL: no shutdown hook runs. */

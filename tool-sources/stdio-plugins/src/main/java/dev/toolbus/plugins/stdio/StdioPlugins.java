@@ -34,8 +34,9 @@ public final class StdioPlugins {
     }
 
     /**
-     * Loads every plugin folder (a subfolder holding {@code plugin.json}) of {@code dir}, in name order,
-     * and waits until all are activated.
+     * Loads every plugin folder of {@code dir}, in name order, and waits until all are activated. A
+     * subfolder is a toolbus stdio plugin ({@code plugin.json}), an OpenClaw, MaiBot or ChatAI plugin run
+     * by its host ({@link PluginKind}), or ignored.
      *
      * @param dir the plugins folder
      * @return the running host; close it to stop the plugins
@@ -97,10 +98,10 @@ public final class StdioPlugins {
         });
     }
 
-    private record Found(List<PluginManifest> manifests, Map<String, String> skipped) {
+    record Found(List<PluginManifest> manifests, Map<String, String> skipped) {
     }
 
-    private static Found manifests(Path dir) {
+    static Found manifests(Path dir) {
         if (!Files.isDirectory(dir)) {
             throw new StdioPluginException("plugins folder " + dir.toAbsolutePath() + " does not exist or is not a folder");
         }
@@ -113,12 +114,13 @@ public final class StdioPlugins {
         List<PluginManifest> manifests = new ArrayList<>();
         Map<String, String> skipped = new LinkedHashMap<>();
         for (Path folder : folders) {
-            if (!Files.isRegularFile(folder.resolve(PluginManifest.FILE_NAME))) {
-                log.debug("{} has no {}; not a plugin", folder, PluginManifest.FILE_NAME);
-                continue;
-            }
             try {
-                manifests.add(PluginManifest.read(folder));
+                Optional<PluginManifest> found = PluginKinds.manifest(folder);
+                if (found.isEmpty()) {
+                    log.debug("{} holds no plugin of a known kind", folder);
+                    continue;
+                }
+                manifests.add(found.get());
             } catch (IllegalArgumentException e) {
                 if (!PluginManifest.saysOptional(folder)) {
                     throw new StdioPluginException("invalid plugin manifest: " + e.getMessage(), e);

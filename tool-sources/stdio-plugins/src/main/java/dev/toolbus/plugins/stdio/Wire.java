@@ -228,6 +228,7 @@ final class Wire {
         if (risk != null && !risk.isNull()) {
             b.risk(risk(risk));
         }
+        ToolDeclarations.apply(t, b);
         return b.build();
     }
 

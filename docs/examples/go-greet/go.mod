@@ -1,0 +1,3 @@
+module go-greet
+
+go 1.19

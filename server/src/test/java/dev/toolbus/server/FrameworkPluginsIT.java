@@ -1,0 +1,192 @@
+package dev.toolbus.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code toolbus serve --bus stdio --plugins DIR} with the seed frameworks' plugins (MaiBot, OpenClaw,
+ * ChatAI) as their authors wrote them: the model-facing listing and calls, through the runnable jar.
+ */
+class FrameworkPluginsIT {
+
+    private static final Duration EXIT = Duration.ofSeconds(60);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    @TempDir
+    Path work;
+
+    private ToolbusProcess serve;
+
+    @AfterEach
+    void stop() {
+        if (serve != null) {
+            serve.close();
+        }
+    }
+
+    @Test
+    void seedPlugins_listByteForByteAndAnswerCalls() throws Exception {
+        Path plugins = work.resolve("plugins");
+        // a plugin-only allow list opts in to the optional OpenClaw tool by its plugin id
+        Path config = Files.writeString(work.resolve("toolbus.yaml"), "tools:\n  allow: [workflow]\n");
+        try (Stream<Path> s = Files.list(ROOT.resolve("docs/examples/frameworks"))) {
+            for (Path p : s.toList()) {
+                copy(p, plugins.resolve(p.getFileName()));
+            }
+        }
+        copy(ROOT.resolve("tool-sources/hosts/maibot/tests/plugins/vectors"), plugins.resolve("vectors"));
+        serve = ToolbusProcess.start("frameworks", "serve", "--bus=stdio", "--config", config.toString(),
+                "--plugins", plugins.toString(), "--log-level", "warn");
+        serve.send("{\"type\":\"list_tools\",\"stream_id\":\"s:l\",\"request_id\":\"r1\",\"format\":\"openai\"}");
+        serve.send("{\"type\":\"tool_calls\",\"stream_id\":\"s:c\",\"turn_id\":\"t1\",\"calls\":["
+                + call("c1", "search_web", "{\"query\":\"toolbus\"}") + ","
+                + call("c2", "wave", "{\"target\":\"Mai\"}") + ","
+                + call("c3", "my_tool", "{\"param1\":\"x\"}") + ","
+                + call("c4", "workflow_tool", "{\"pipeline\":\"nightly\"}") + ","
+                + call("c5", "legacy_dict", "{\"query\":\"q\"}") + "],"
+                + "\"context\":{\"user_id\":\"u1\",\"platform\":\"qq\"}}");
+        assertThat(serve.closeInput().awaitExit(EXIT)).as(serve.stderr()).isZero();
+
+        JsonNode tools = serve.events().stream().filter(e -> e.path("type").asText().equals("tools"))
+                .findFirst().orElseThrow(() -> new AssertionError(serve.stderr()));
+        Map<String, JsonNode> listed = new LinkedHashMap<>();
+        tools.path("tools").forEach(t -> listed.put(t.path("function").path("name").asText(), t.path("function")));
+        assertThat(listed).containsKeys("search_web", "get_weather", "search", "greet", "wave", "my_tool",
+                "whoami", "workflow_tool", "web_search", "typed", "noparams", "legacy_dict", "ws");
+        llmVectors().forEach((name, function) -> {
+            if (function == null) {
+                assertThat(listed).doesNotContainKey(name);
+            } else {
+                assertThat(listed.get(name).toString()).as(name).isEqualTo(function.toString());
+            }
+        });
+
+        Map<String, JsonNode> results = new LinkedHashMap<>();
+        serve.events().stream().filter(e -> e.path("type").asText().equals("tool_result"))
+                .forEach(e -> results.put(e.path("tool_call_id").asText(), e));
+        assertThat(results).containsOnlyKeys("c1", "c2", "c3", "c4", "c5");
+        assertThat(results.values()).allSatisfy(r -> assertThat(r.path("is_error").asBoolean()).as(r.toString()).isFalse());
+        assertThat(results.get("c1").path("content").asText()).isEqualTo("{\"results\": [], \"count\": 0}");
+        assertThat(results.get("c2").path("content").asText()).isEqualTo("向Mai挥手");
+        assertThat(results.get("c3").path("content").asText()).isEqualTo("got x");
+        assertThat(results.get("c4").path("content").asText()).isEqualTo("nightly");
+        assertThat(results.get("c5").path("content").asText()).isEqualTo("{\"query\": \"q\", \"n\": 0}");
+    }
+
+    @Test
+    void optionalOpenClawTool_isNotAvailableUntilAnAllowListNamesIt() throws Exception {
+        Path plugins = work.resolve("plugins");
+        copy(ROOT.resolve("docs/examples/frameworks/openclaw-workflow"), plugins.resolve("openclaw-workflow"));
+        serve = ToolbusProcess.start("frameworks-optional", "serve", "--bus=stdio", "--plugins", plugins.toString(),
+                "--log-level", "warn");
+        serve.send("{\"type\":\"tool_calls\",\"stream_id\":\"s:o\",\"turn_id\":\"t1\",\"calls\":["
+                + call("c1", "workflow_tool", "{\"pipeline\":\"nightly\"}") + "]}");
+        assertThat(serve.closeInput().awaitExit(EXIT)).as(serve.stderr()).isZero();
+        JsonNode result = serve.events().stream().filter(e -> e.path("type").asText().equals("tool_result"))
+                .findFirst().orElseThrow();
+        assertThat(result.path("error").path("code").asText()).isEqualTo("NOT_AVAILABLE");
+    }
+
+    @Test
+    void pluginFolders_areWatched_anAddedPluginIsListedWithoutARestart() throws Exception {
+        Path plugins = work.resolve("plugins");
+        copy(ROOT.resolve("docs/examples/frameworks/chatai-tools"), plugins.resolve("chatai-tools"));
+        serve = ToolbusProcess.start("frameworks-reload", "serve", "--bus=stdio", "--plugins", plugins.toString(),
+                "--log-level", "warn");
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.Predicate<String> listed = tool -> {
+            String rid = "r" + asked.incrementAndGet();
+            serve.send("{\"type\":\"list_tools\",\"stream_id\":\"s:w\",\"request_id\":\"" + rid + "\"}");
+            return serve.events().stream().anyMatch(e -> e.path("type").asText().equals("tools")
+                    && e.path("tools").toString().contains("\"" + tool + "\""));
+        };
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> listed.test("whoami"));
+        copy(ROOT.resolve("docs/examples/frameworks/maibot-dict"), plugins.resolve("maibot-dict"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> listed.test("search"));
+        serve.send("{\"type\":\"tool_calls\",\"stream_id\":\"s:w\",\"turn_id\":\"t1\",\"calls\":["
+                + call("c1", "search", "{\"query\":\"q\",\"limit\":1}") + "]}");
+        assertThat(serve.closeInput().awaitExit(EXIT)).as(serve.stderr()).isZero();
+        JsonNode result = serve.events().stream().filter(e -> e.path("type").asText().equals("tool_result"))
+                .findFirst().orElseThrow();
+        assertThat(result.path("content").asText()).isEqualTo("{\"results\": [\"q #1\"]}");
+    }
+
+    /**
+     * Issue 10 item 8. Fails on this branch alone: {@code PluginProcess.killNow} (the JVM shutdown hook)
+     * never completes the future the graceful stop waits on, so {@code serve} waits 60 s. The fix is on
+     * the {@code plugins} branch (its {@code killNow} completes it); with that one change this test
+     * passes (checked: exit in about 1 s, no process left). Enable it after merging {@code plugins}.
+     */
+    @Test
+    void sigterm_withPluginsOfEveryKind_exitsPromptlyAndLeavesNoProcess() throws Exception {
+        Path plugins = work.resolve("plugins");
+        for (String kind : List.of("chatai-tools", "maibot-search", "openclaw-my-tool")) {
+            copy(ROOT.resolve("docs/examples/frameworks/" + kind), plugins.resolve(kind));
+        }
+        copy(ROOT.resolve("docs/examples/plugins/python-echo"), plugins.resolve("python-echo"));
+        serve = ToolbusProcess.start("frameworks-sigterm", "serve", "--bus=stdio", "--plugins", plugins.toString(),
+                "--log-level", "warn");
+        serve.send("{\"type\":\"list_tools\",\"stream_id\":\"s:k\",\"request_id\":\"r1\"}");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                .until(() -> serve.events().stream().anyMatch(e -> e.path("type").asText().equals("tools")));
+        List<ProcessHandle> children = serve.descendants();
+        assertThat(children).hasSizeGreaterThanOrEqualTo(4);
+        long start = System.nanoTime();
+        serve.terminate().awaitExit(EXIT);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(took).as(serve.stderr()).isLessThan(Duration.ofSeconds(15));
+        assertThat(serve.stderr()).doesNotContain("stopping the plugins failed");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> children.stream().noneMatch(ProcessHandle::isAlive));
+    }
+
+    private static String call(String id, String name, String args) {
+        return "{\"tool_call_id\":\"" + id + "\",\"name\":\"" + name + "\",\"arguments\":" + args + "}";
+    }
+
+    /** name → the function definition MaiBot's host sent the model (null where it refused the tool). */
+    private static Map<String, JsonNode> llmVectors() throws IOException {
+        Map<String, JsonNode> out = new LinkedHashMap<>();
+        String name = null;
+        List<String> lines = Files.readAllLines(ROOT.resolve("executor/src/test/resources/maibot-vectors/llm_schema_vectors.out"));
+        for (String line : lines) {
+            if (line.startsWith("===")) {
+                name = line.split("\\s+")[1];
+                if (line.contains("RAISES")) {
+                    out.put(name, null);
+                }
+            } else if (!line.isBlank() && name != null) {
+                out.put(name, JSON.readTree(line).path("function"));
+            }
+        }
+        return out;
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,3 @@
+module toolbus.dev/plugin
+
+go 1.19

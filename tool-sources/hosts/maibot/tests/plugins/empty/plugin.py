@@ -1,0 +1,2 @@
+# defines no create_plugin()
+X = 1

@@ -1,0 +1,3 @@
+import { register } from 'node:module';
+
+register('./shims.mjs', import.meta.url);

@@ -1,0 +1,1 @@
+export const notATool = { hello: 1 };

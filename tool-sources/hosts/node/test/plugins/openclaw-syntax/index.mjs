@@ -1,0 +1,2 @@
+export default function (api) {
+  api.registerTool({ name: "x", 

@@ -1,0 +1,67 @@
+package dev.toolbus.plugins.stdio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.protocol.Json;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.Visibility;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ToolDeclarationsTest {
+
+    private static final PluginManifest MANIFEST =
+            PluginManifest.parse(json("{\"id\":\"p\",\"command\":\"x\"}"), Path.of("/tmp/p"));
+
+    private static JsonNode json(String s) {
+        try {
+            return Json.mapper().readTree(s);
+        } catch (Exception e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    @Test
+    void camelCaseAttributes_reachTheDefinition() {
+        ToolDefinition def = Wire.tool(MANIFEST, json("{\"name\":\"t\",\"optional\":true,\"groups\":[\"ops\",\"\"],"
+                + "\"requiredPermission\":\"admin\",\"visibility\":\"deferred\",\"cacheable\":true,"
+                + "\"dangerous\":true,\"sideEffecting\":true,\"channels\":[\"web\"],\"timeoutMs\":1500}"));
+        assertThat(def.optional()).isTrue();
+        assertThat(def.groups()).containsExactly("ops");
+        assertThat(def.requiredPermission()).isEqualTo("admin");
+        assertThat(def.visibility()).isEqualTo(Visibility.DEFERRED);
+        assertThat(def.cacheable()).isTrue();
+        assertThat(def.dangerous()).isTrue();
+        assertThat(def.sideEffecting()).isTrue();
+        assertThat(def.channels()).containsExactly("web");
+        assertThat(def.timeout()).isEqualTo(Duration.ofMillis(1500));
+    }
+
+    @Test
+    void snakeCaseAttributes_andReadOnly_areAccepted() {
+        ToolDefinition def = Wire.tool(MANIFEST, json("{\"name\":\"t\",\"required_permission\":\"master\","
+                + "\"read_only\":true,\"visibility\":\"HIDDEN\"}"));
+        assertThat(def.requiredPermission()).isEqualTo("master");
+        assertThat(def.cacheable()).isTrue();
+        assertThat(def.visibility()).isEqualTo(Visibility.HIDDEN);
+    }
+
+    @Test
+    void pluginTools_areNotCacheableUnlessDeclared() {
+        ToolDefinition def = Wire.tool(MANIFEST, json("{\"name\":\"t\"}"));
+        assertThat(def.cacheable()).isFalse();
+        assertThat(def.optional()).isFalse();
+        assertThat(def.visibility()).isEqualTo(Visibility.VISIBLE);
+        assertThat(ToolDefinition.builder("java").build().cacheable()).isTrue();
+    }
+
+    @Test
+    void badVisibility_skipsThatToolOnly() {
+        List<ToolDefinition> tools = Wire.tools(MANIFEST, json("{\"tools\":[{\"name\":\"a\",\"visibility\":\"sometimes\"},"
+                + "{\"name\":\"b\"}]}"));
+        assertThat(tools).extracting(ToolDefinition::name).containsExactly("b");
+    }
+}
