@@ -112,7 +112,7 @@ class FrameworkPluginsTest extends PluginFixture {
     }
 
     @Test
-    void crashingAndHangingPlugins_failTheirCallAndAreRestartedForTheNext() throws IOException {
+    void crashingPlugins_areRestarted_hangingCallsAreCancelledPerCall() throws IOException {
         Path mai = Files.createDirectories(root.resolve("crashy"));
         Files.writeString(mai.resolve("plugin.py"), """
                 import os
@@ -151,7 +151,12 @@ class FrameworkPluginsTest extends PluginFixture {
         ToolResultEvent hung = call(ex, "never", "{}");
         assertThat(hung.error().code()).isEqualTo(dev.toolbus.protocol.ErrorCode.TIMEOUT);
         assertThat(call(ex, "quick", "{}").content()).isEqualTo("quick");
-        assertThat(host.plugins()).allSatisfy(s -> assertThat(s.starts()).isEqualTo(2));
+        // the crashed plugin was restarted; the hung call was cancelled per call (the ChatAI host stops
+        // waiting on it and answers), so that process lives on
+        assertThat(host.plugins()).filteredOn(s -> s.id().equals("crashy")).singleElement()
+                .satisfies(s -> assertThat(s.starts()).isEqualTo(2));
+        assertThat(host.plugins()).filteredOn(s -> s.id().equals("hangs")).singleElement()
+                .satisfies(s -> assertThat(s.starts()).isEqualTo(1));
     }
 
     @Test
