@@ -8,6 +8,8 @@ import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.ToolDefinition;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -113,12 +115,28 @@ public final class McpToolServer {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> schema = mapper.convertValue(t.path("inputSchema"), LinkedHashMap.class);
                 out.add(McpSchema.Tool.builder(toolName).description(t.path("description").asText(""))
-                        .inputSchema(schema).build());
+                        .inputSchema(schema).annotations(annotations(toolName)).build());
             } catch (IllegalArgumentException e) {
                 log.warn("tool '{}' is not served over MCP: {}", toolName, e.getMessage());
             }
         }
         return out;
+    }
+
+    /**
+     * The hints an MCP client sees: {@code readOnlyHint} for a tool without side effects,
+     * {@code destructiveHint} for a dangerous one; an MCP tool re-served keeps its server's hints.
+     */
+    private McpSchema.ToolAnnotations annotations(String toolName) {
+        ToolRegistry.Entry entry = executor.registry().find(toolName);
+        if (entry == null) {
+            return null;
+        }
+        ToolDefinition d = entry.tool().definition();
+        Boolean readOnly = d.metadata().get(McpToolSource.READ_ONLY_HINT) instanceof Boolean b ? b : !d.sideEffecting();
+        Boolean destructive = d.metadata().get(McpToolSource.DESTRUCTIVE_HINT) instanceof Boolean b ? b
+                : d.dangerous() ? Boolean.TRUE : null;
+        return new McpSchema.ToolAnnotations(null, readOnly, destructive, null, null, null);
     }
 
     /**
@@ -166,7 +184,7 @@ public final class McpToolServer {
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
                 .validateToolInputs(false) // the executor validates, so its metrics and call log see bad input too
                 .strictToolNameValidation(false)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
                 .tools(specs);
         if (!instructions.isEmpty()) {
             spec.instructions(instructions);

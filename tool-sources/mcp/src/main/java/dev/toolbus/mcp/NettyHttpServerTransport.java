@@ -25,7 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.util.concurrent.Queues;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
@@ -36,11 +39,14 @@ import reactor.netty.http.server.HttpServerResponse;
  * Servlet and Spring transports only).
  *
  * <p>One endpoint path. {@code POST} carries one JSON-RPC message: a request is answered
- * {@code 200 application/json} with its response; a notification or response is answered
- * {@code 202}. {@code initialize} opens a session whose id comes back in {@code Mcp-Session-Id}; later
+ * {@code 200 application/json} with its response, or, when the call sends the client messages while
+ * it runs (progress, log messages, {@code elicitation/create}) and the client accepts
+ * {@code text/event-stream}, with an SSE stream of those messages ending with the response; a
+ * notification or response is answered {@code 202} (a response goes to the request of ours it
+ * answers). {@code initialize} opens a session whose id comes back in {@code Mcp-Session-Id}; later
  * requests may send it (an unknown id is {@code 404}), and it scopes {@code notifications/cancelled}.
- * {@code DELETE} with the header ends the session. {@code GET} is {@code 405}: this server never
- * sends requests or notifications of its own, so it offers no SSE stream. Bodies are bounded
+ * {@code DELETE} with the header ends the session. {@code GET} is {@code 405}: this server sends
+ * messages only within a request's stream, so it offers no standalone SSE stream. Bodies are bounded
  * ({@code 413} above), a browser {@code Origin} that is not loopback is refused ({@code 403}) against
  * DNS rebinding, and an unsupported {@code MCP-Protocol-Version} is {@code 400}.
  */
@@ -48,6 +54,8 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
 
     private static final Logger log = LoggerFactory.getLogger(NettyHttpServerTransport.class);
     private static final String SESSION = "Mcp-Session-Id";
+    /** The most messages one request's SSE stream queues for a slow client. */
+    private static final int MAX_STREAMED = 1024;
     private static final String VERSION = "MCP-Protocol-Version";
     private static final List<String> VERSIONS = List.of(ProtocolVersions.MCP_2025_03_26,
             ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
@@ -142,7 +150,8 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
         return req.receive()
                 .reduce(new ByteArrayOutputStream(), (acc, buf) -> append(acc, buf))
                 .defaultIfEmpty(new ByteArrayOutputStream())
-                .flatMap(body -> Mono.from(message(body.toString(StandardCharsets.UTF_8), sessionHeader, res)))
+                .flatMap(body -> Mono.from(message(body.toString(StandardCharsets.UTF_8), sessionHeader,
+                        accept.contains("text/event-stream"), res)))
                 .onErrorResume(TooLarge.class, e -> Mono.from(jsonError(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                         null, McpSchema.ErrorCodes.INVALID_REQUEST, "body exceeds " + maxBodyBytes + " bytes")));
     }
@@ -158,7 +167,7 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
         return acc;
     }
 
-    private Publisher<Void> message(String body, String sessionHeader, HttpServerResponse res) {
+    private Publisher<Void> message(String body, String sessionHeader, boolean sse, HttpServerResponse res) {
         if (body.strip().startsWith("[")) {
             return jsonError(res, HttpResponseStatus.BAD_REQUEST, null, McpSchema.ErrorCodes.INVALID_REQUEST,
                     "JSON-RPC batches are not supported");
@@ -182,10 +191,17 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
                 res.header(SESSION, scope);
             }
             Object id = request.id();
-            return dispatcher.request(scope, ctx, request)
-                    .switchIfEmpty(Mono.fromSupplier(() -> McpSchema.JSONRPCResponse.error(id,
-                            new McpSchema.JSONRPCResponse.JSONRPCError(-32800, "request cancelled", null))))
+            if (sse) {
+                return streamed(scope, request, res);
+            }
+            return dispatcher.request(scope, request, null)
+                    .switchIfEmpty(Mono.fromSupplier(() -> cancelled(id)))
                     .flatMap(response -> Mono.from(sendJson(res, HttpResponseStatus.OK, response)));
+        }
+        if (message instanceof McpSchema.JSONRPCResponse response) {
+            // the client's answer to a request of ours (elicitation/create), sent on its own POST
+            dispatcher.response(scope, response);
+            return res.status(HttpResponseStatus.ACCEPTED).send();
         }
         if (message instanceof McpSchema.JSONRPCNotification notification) {
             return dispatcher.notification(scope, ctx, notification)
@@ -198,11 +214,69 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
         return res.status(HttpResponseStatus.ACCEPTED).send();
     }
 
+    private static McpSchema.JSONRPCResponse cancelled(Object id) {
+        return McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(-32800, "request cancelled", null));
+    }
+
+    /**
+     * Answers a request from a client that accepts {@code text/event-stream}: with plain JSON when the
+     * response is the only message, else with an SSE stream of the messages the call sends the client
+     * (progress, log messages, {@code elicitation/create}) followed by the response. A dropped
+     * connection cancels the call.
+     */
+    private Publisher<Void> streamed(String scope, McpSchema.JSONRPCRequest request, HttpServerResponse res) {
+        Flux<Object> messages = Flux.defer(() -> {
+            Sinks.Many<Object> out = Sinks.many().unicast().onBackpressureBuffer(Queues.<Object>get(MAX_STREAMED).get());
+            java.util.function.Consumer<Object> write = m -> out.emitNext(m, (signal, result) -> {
+                if (result == Sinks.EmitResult.FAIL_OVERFLOW) {
+                    log.warn("MCP request {}: more than {} messages queued for the client; one dropped", request.id(),
+                            MAX_STREAMED);
+                }
+                return result == Sinks.EmitResult.FAIL_NON_SERIALIZED;
+            });
+            reactor.core.Disposable call = dispatcher.request(scope, request, write)
+                    .switchIfEmpty(Mono.fromSupplier(() -> cancelled(request.id())))
+                    .subscribe(r -> {
+                        write.accept(r);
+                        out.tryEmitComplete();
+                    }, e -> {
+                        write.accept(RpcDispatcher.errorResponse(request.id(), McpSchema.ErrorCodes.INTERNAL_ERROR,
+                                String.valueOf(e.getMessage())));
+                        out.tryEmitComplete();
+                    });
+            return out.asFlux().doOnCancel(call::dispose);
+        });
+        return messages.switchOnFirst((first, all) -> {
+            if (!first.hasValue()) {
+                return Mono.<Void>empty();
+            }
+            if (first.get() instanceof McpSchema.JSONRPCResponse || first.get() instanceof Map<?, ?>) {
+                return Mono.from(sendJson(res, HttpResponseStatus.OK, first.get()));
+            }
+            res.status(HttpResponseStatus.OK).header("Content-Type", "text/event-stream")
+                    .header("Cache-Control", "no-cache");
+            return res.send(all.map(this::sseEvent), b -> true).then();
+        }).then();
+    }
+
+    private ByteBuf sseEvent(Object message) {
+        String data;
+        try {
+            data = json.writeValueAsString(message);
+        } catch (IOException e) {
+            data = "{}";
+        }
+        return io.netty.buffer.Unpooled.copiedBuffer("event: message\ndata: " + data + "\n\n", StandardCharsets.UTF_8);
+    }
+
     private String openSession() {
         if (sessions.size() >= maxSessions) {
             // forget the oldest: sessions only scope cancellations here, so this loses nothing else
             sessions.entrySet().stream().min(Map.Entry.comparingByValue())
-                    .ifPresent(e -> sessions.remove(e.getKey()));
+                    .ifPresent(e -> {
+                        sessions.remove(e.getKey());
+                        dispatcher.forget(e.getKey());
+                    });
         }
         String id = UUID.randomUUID().toString();
         sessions.put(id, System.nanoTime());
