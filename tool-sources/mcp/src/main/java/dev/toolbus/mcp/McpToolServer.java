@@ -42,8 +42,14 @@ import reactor.core.publisher.Mono;
  * turn of one call, so timeouts, the cache, the policy, metrics and the call log apply. The
  * turn's events become the MCP result: the tool text as text content, each image follow-up as image
  * content, {@code is_error} as {@code isError}, object {@code data} as structured content, and the
- * error code in {@code _meta["dev.toolbus/error_code"]}. A client's {@code notifications/cancelled}
- * (or, over HTTP, a dropped connection) cancels the executor's call.
+ * error code in {@code _meta["dev.toolbus/error_code"]}; audio, embedded resources and resource links
+ * as their MCP content types. While a call runs, its {@code tool_progress} events become
+ * {@code notifications/progress} (when the client sent a {@code progressToken}), its
+ * {@code send_message} events log messages ({@code notifications/message}, level info), and its
+ * {@code input_request} an {@code elicitation/create} to the client (when the client declared the
+ * capability; else the question is answered cancel), whose answer goes back to the executor. A
+ * client's {@code notifications/cancelled} (or, over HTTP, a dropped connection) cancels the
+ * executor's call.
  *
  * <pre>{@code
  * McpToolServer server = McpToolServer.builder(executor)
@@ -59,10 +65,11 @@ import reactor.core.publisher.Mono;
  * ({@code <streamId>#<n>}) and calls run concurrently, at the price of a per-call cache scope for
  * tools that are not globally cached.
  *
- * <p>Both transports sit on the MCP Java SDK's stateless server ({@code McpStatelessAsyncServer}): this
- * server sends no requests or notifications of its own, so no session state is needed beyond the HTTP
- * session id that scopes cancellations. Tools added to the executor later are served by transports
- * started later.
+ * <p>Both transports sit on the MCP Java SDK's stateless server ({@code McpStatelessAsyncServer}); the
+ * messages a call sends the client travel with the call's request (stdio: the output; HTTP: an SSE
+ * response to its POST), and the session state is what {@code initialize} declared, the log level
+ * and the requests waiting for the client. Tools added to the executor later are served by
+ * transports started later.
  */
 public final class McpToolServer {
 
@@ -198,7 +205,13 @@ public final class McpToolServer {
         ObjectNode args = request.arguments() == null ? mapper.createObjectNode() : mapper.valueToTree(request.arguments());
         ToolCallsEvent turn = new ToolCallsEvent(stream, "mcp-turn-" + n,
                 List.of(ToolCall.of("mcp_call_" + n, request.name(), args)), context, null);
-        return executor.execute(turn).collectList().map(events -> McpResults.toCallToolResult(events, mapper));
+        LiveEvents live = new LiveEvents(executor, ClientChannel.of(ctx),
+                request.meta() == null ? null : request.meta().get("progressToken"), mapper);
+        return executor.execute(turn)
+                .filter(live::resultEvent)
+                .collectList()
+                .map(events -> McpResults.toCallToolResult(events, mapper))
+                .doFinally(s -> live.close());
     }
 
     /** Builder of {@link McpToolServer}. */

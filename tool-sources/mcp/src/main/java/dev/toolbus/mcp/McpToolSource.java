@@ -159,7 +159,7 @@ public final class McpToolSource implements AutoCloseable {
                     + "' of server '" + server + "' is skipped: " + e.getMessage()));
             return;
         }
-        ToolHandler handler = (args, ctx) -> c.call(original, toMap(args.node()));
+        ToolHandler handler = (args, ctx) -> c.call(original, toMap(args.node()), ctx);
         ToolSpec spec = new ToolSpec(def, handler);
         if (registry.register(spec, ToolSource.MCP)) {
             tools.add(spec);

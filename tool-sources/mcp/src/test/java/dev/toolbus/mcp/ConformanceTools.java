@@ -1,6 +1,9 @@
 package dev.toolbus.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolbus.tool.ContentItem;
+import dev.toolbus.tool.ToolHandler;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
@@ -36,8 +39,71 @@ final class ConformanceTools {
                         .item(ContentItem.image(png, "image/png"))
                         .item(new ContentItem("resource", "{\"test\":\"data\",\"value\":123}", "", "application/json",
                                 "test://mixed-content-resource", "", "", null)).build()),
-                tool("test_error_handling", ToolResult.error("This tool intentionally returns an error for testing")));
+                tool("test_error_handling", ToolResult.error("This tool intentionally returns an error for testing")),
+                handler("test_tool_with_progress", "reports progress 0, 50 and 100 of 100", NO_ARGS, (args, ctx) ->
+                        ctx.progress(0, 100.0, null)
+                                .then(Mono.delay(STEP)).then(ctx.progress(50, 100.0, null))
+                                .then(Mono.delay(STEP)).then(ctx.progress(100, 100.0, null))
+                                .thenReturn(ToolResult.text("progress reported"))),
+                handler("test_tool_with_logging", "posts three messages while it runs", NO_ARGS, (args, ctx) ->
+                        ctx.send("Tool execution started")
+                                .then(Mono.delay(STEP)).then(ctx.send("Tool processing data"))
+                                .then(Mono.delay(STEP)).then(ctx.send("Tool execution completed"))
+                                .thenReturn(ToolResult.text("logged"))),
+                handler("test_elicitation", "asks the user", MESSAGE_ARG, (args, ctx) ->
+                        ctx.ask(args.node().path("message").asText(), schema(USER_SCHEMA))
+                                .map(a -> ToolResult.text("User response: action=" + a.outcome().name().toLowerCase(
+                                        java.util.Locale.ROOT) + ", content=" + a.content()))),
+                asking("test_elicitation_sep1034_defaults", SEP1034_SCHEMA),
+                asking("test_elicitation_sep1330_enums", SEP1330_SCHEMA));
     }
+
+    /** The pause between two progress or log messages: past the executor's progress rate limit. */
+    static final java.time.Duration STEP = java.time.Duration.ofMillis(250);
+
+    private static final String NO_ARGS = "{\"type\":\"object\",\"properties\":{}}";
+    private static final String MESSAGE_ARG = "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"}},"
+            + "\"required\":[\"message\"]}";
+    private static final String USER_SCHEMA = "{\"type\":\"object\",\"properties\":{"
+            + "\"username\":{\"type\":\"string\",\"description\":\"User's response\"},"
+            + "\"email\":{\"type\":\"string\",\"description\":\"User's email address\"}},"
+            + "\"required\":[\"username\",\"email\"]}";
+    private static final String SEP1034_SCHEMA = "{\"type\":\"object\",\"properties\":{"
+            + "\"name\":{\"type\":\"string\",\"default\":\"John Doe\"},"
+            + "\"age\":{\"type\":\"integer\",\"default\":30},"
+            + "\"score\":{\"type\":\"number\",\"default\":95.5},"
+            + "\"status\":{\"type\":\"string\",\"enum\":[\"active\",\"inactive\",\"pending\"],\"default\":\"active\"},"
+            + "\"verified\":{\"type\":\"boolean\",\"default\":true}}}";
+    private static final String SEP1330_SCHEMA = "{\"type\":\"object\",\"properties\":{"
+            + "\"untitledSingle\":{\"type\":\"string\",\"enum\":[\"option1\",\"option2\",\"option3\"]},"
+            + "\"titledSingle\":{\"type\":\"string\",\"oneOf\":[{\"const\":\"value1\",\"title\":\"First Option\"},"
+            + "{\"const\":\"value2\",\"title\":\"Second Option\"},{\"const\":\"value3\",\"title\":\"Third Option\"}]},"
+            + "\"legacyEnum\":{\"type\":\"string\",\"enum\":[\"opt1\",\"opt2\",\"opt3\"],"
+            + "\"enumNames\":[\"Option One\",\"Option Two\",\"Option Three\"]},"
+            + "\"untitledMulti\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"option1\",\"option2\",\"option3\"]}},"
+            + "\"titledMulti\":{\"type\":\"array\",\"items\":{\"anyOf\":[{\"const\":\"value1\",\"title\":\"First Choice\"},"
+            + "{\"const\":\"value2\",\"title\":\"Second Choice\"},{\"const\":\"value3\",\"title\":\"Third Choice\"}]}}}}";
+
+    private static ToolSpec asking(String name, String schema) {
+        return handler(name, "asks with a schema", NO_ARGS, (args, ctx) -> ctx.ask("Please answer", schema(schema))
+                .map(a -> ToolResult.text("Elicitation completed: action=" + a.outcome().name().toLowerCase(
+                        java.util.Locale.ROOT) + ", content=" + a.content())));
+    }
+
+    private static ToolSpec handler(String name, String description, String inputSchema, ToolHandler handler) {
+        return new ToolSpec(ToolDefinition.builder(name).description("conformance: " + description)
+                .inputSchema((com.fasterxml.jackson.databind.node.ObjectNode) schema(inputSchema)).build(), handler);
+    }
+
+    private static JsonNode schema(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private static ToolSpec tool(String name, ToolResult result) {
         return new ToolSpec(ToolDefinition.builder(name).description("conformance: " + name).build(),
