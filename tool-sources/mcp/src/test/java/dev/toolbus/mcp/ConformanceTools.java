@@ -55,8 +55,21 @@ final class ConformanceTools {
                                 .map(a -> ToolResult.text("User response: action=" + a.outcome().name().toLowerCase(
                                         java.util.Locale.ROOT) + ", content=" + a.content()))),
                 asking("test_elicitation_sep1034_defaults", SEP1034_SCHEMA),
-                asking("test_elicitation_sep1330_enums", SEP1330_SCHEMA));
+                asking("test_elicitation_sep1330_enums", SEP1330_SCHEMA),
+                // beyond the suite, for NodeConversationTest: expiry and cancellation
+                handler("test_ask_expires", "asks and gives up after 500 ms", NO_ARGS, (args, ctx) ->
+                        ctx.ask("never answered", schema(USER_SCHEMA), java.time.Duration.ofMillis(500))
+                                .map(a -> ToolResult.text("action=" + a.outcome().name().toLowerCase(java.util.Locale.ROOT)))),
+                handler("test_slow", "waits 30 s unless cancelled", NO_ARGS, (args, ctx) -> {
+                    ctx.onCancel().subscribe(null, null, CANCELLED::incrementAndGet);
+                    return Mono.delay(java.time.Duration.ofSeconds(30)).thenReturn(ToolResult.text("slept"));
+                }),
+                handler("test_cancelled_count", "how many test_slow calls were cancelled", NO_ARGS, (args, ctx) ->
+                        Mono.fromSupplier(() -> ToolResult.text(String.valueOf(CANCELLED.get())))));
     }
+
+    /** How many {@code test_slow} calls saw their cancel. */
+    static final java.util.concurrent.atomic.AtomicInteger CANCELLED = new java.util.concurrent.atomic.AtomicInteger();
 
     /** The pause between two progress or log messages: past the executor's progress rate limit. */
     static final java.time.Duration STEP = java.time.Duration.ofMillis(250);
