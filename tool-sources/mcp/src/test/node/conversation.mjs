@@ -37,6 +37,9 @@ client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
 const text = (r) => r.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
 
 await client.connect(transport);
+const raw = [];
+const orig = transport.onmessage;
+transport.onmessage = (m, extra) => { raw.push(m.method ?? ("resp " + m.id)); orig(m, extra); };
 try {
   const progress = [];
   const withProgress = await client.callTool({ name: "test_tool_with_progress", arguments: {} }, undefined,
@@ -70,6 +73,7 @@ try {
     expiredAborted,
     cancelledError,
     serverCancels,
+    raw,
   }) + "\n");
 } finally {
   await client.close();

@@ -66,7 +66,7 @@ final class ClientChannel {
 
     /**
      * Sends a request and waits for the client's response; when {@code timeout} passes first, the
-     * client gets {@code notifications/cancelled} for it and the Mono fails with a timeout. A Mono
+     * client gets {@code notifications/cancelled} for it and the Mono completes empty. A Mono
      * cancelled by its subscriber cancels the client's request the same way.
      */
     Mono<McpSchema.JSONRPCResponse> request(String method, Object params, Duration timeout) {
@@ -79,8 +79,8 @@ final class ClientChannel {
                 return Mono.error(new IllegalStateException("too many requests wait for the MCP client"));
             }
             out.accept(new McpSchema.JSONRPCRequest(McpSchema.JSONRPC_VERSION, method, p.id(), params));
-            return p.response().timeout(timeout)
-                    .doOnError(java.util.concurrent.TimeoutException.class, e -> cancel(p.id(), "timed out"))
+            return p.response()
+                    .timeout(timeout, Mono.fromRunnable(() -> cancel(p.id(), "timed out")))
                     .doOnCancel(() -> cancel(p.id(), "no longer needed"));
         });
     }

@@ -74,6 +74,10 @@ final class LiveEvents {
             ask(r);
             return false;
         }
+        if (e instanceof dev.toolbus.protocol.ToolResultEvent) {
+            // the call is over: withdraw its open questions while the client's stream is still open
+            close();
+        }
         return !(e instanceof dev.toolbus.protocol.ApprovalRequestEvent);
     }
 
@@ -86,8 +90,9 @@ final class LiveEvents {
         params.put("message", r.message());
         params.put("requestedSchema", r.schema() == null ? Map.of("type", "object", "properties", Map.of())
                 : mapper.convertValue(r.schema(), Map.class));
+        // the executor expires the question; this bound only keeps a lost question from waiting forever
         long left = r.expiresAtMs() - System.currentTimeMillis();
-        Duration timeout = Duration.ofMillis(Math.max(1, left));
+        Duration timeout = Duration.ofMillis(Math.max(1, left) + 1_000);
         asks.add(channel.request(McpSchema.METHOD_ELICITATION_CREATE, params, timeout).subscribe(response -> {
             if (response.error() != null) {
                 log.debug("MCP client refused elicitation/create: {}", response.error().message());

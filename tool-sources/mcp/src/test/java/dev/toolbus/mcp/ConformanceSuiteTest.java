@@ -28,7 +28,8 @@ class ConformanceSuiteTest {
     /** The scenarios toolbus's MCP server implements; each must pass every check. */
     static final List<String> REQUIRED = List.of("server-initialize", "logging-set-level", "ping", "tools-list",
             "tools-call-simple-text", "tools-call-image", "tools-call-audio", "tools-call-embedded-resource",
-            "tools-call-mixed-content", "tools-call-error", "server-sse-multiple-streams",
+            "tools-call-mixed-content", "tools-call-error", "server-sse-multiple-streams", "tools-call-with-progress",
+            "tools-call-with-logging", "tools-call-elicitation", "elicitation-sep1034-defaults", "elicitation-sep1330-enums",
             "dns-rebinding-protection");
 
     private static final Pattern SUMMARY = Pattern.compile("^[✓✗] (\\S+): (\\d+) passed, (\\d+) failed$");

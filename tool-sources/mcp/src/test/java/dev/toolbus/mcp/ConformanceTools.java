@@ -42,13 +42,13 @@ final class ConformanceTools {
                 tool("test_error_handling", ToolResult.error("This tool intentionally returns an error for testing")),
                 handler("test_tool_with_progress", "reports progress 0, 50 and 100 of 100", NO_ARGS, (args, ctx) ->
                         ctx.progress(0, 100.0, null)
-                                .then(Mono.delay(STEP)).then(ctx.progress(50, 100.0, null))
-                                .then(Mono.delay(STEP)).then(ctx.progress(100, 100.0, null))
+                                .then(Mono.delay(STEP)).then(Mono.defer(() -> ctx.progress(50, 100.0, null)))
+                                .then(Mono.delay(STEP)).then(Mono.defer(() -> ctx.progress(100, 100.0, null)))
                                 .thenReturn(ToolResult.text("progress reported"))),
                 handler("test_tool_with_logging", "posts three messages while it runs", NO_ARGS, (args, ctx) ->
                         ctx.send("Tool execution started")
-                                .then(Mono.delay(STEP)).then(ctx.send("Tool processing data"))
-                                .then(Mono.delay(STEP)).then(ctx.send("Tool execution completed"))
+                                .then(Mono.delay(STEP)).then(Mono.defer(() -> ctx.send("Tool processing data")))
+                                .then(Mono.delay(STEP)).then(Mono.defer(() -> ctx.send("Tool execution completed")))
                                 .thenReturn(ToolResult.text("logged"))),
                 handler("test_elicitation", "asks the user", MESSAGE_ARG, (args, ctx) ->
                         ctx.ask(args.node().path("message").asText(), schema(USER_SCHEMA))

@@ -35,7 +35,7 @@ class NodeConversationTest {
 
     static void assertConversation(JsonNode out, String action) {
         JsonNode progress = out.path("progress");
-        assertThat(progress).hasSize(3);
+        assertThat(progress).as("%s: %s", action, out).hasSize(3);
         assertThat(progress.get(0).path("progress").asDouble()).isEqualTo(0);
         assertThat(progress.get(1).path("progress").asDouble()).isEqualTo(50);
         assertThat(progress.get(2).path("progress").asDouble()).isEqualTo(100);
@@ -78,7 +78,7 @@ class NodeConversationTest {
         List<dev.toolbus.tool.ToolSpec> tools = new ArrayList<>(SampleTools.all());
         tools.addAll(ConformanceTools.all());
         try (ToolExecutor executor = ToolExecutor.builder().tools(tools).build();
-             McpHttpServer http = McpToolServer.builder(executor).build().startHttp("127.0.0.1", 0)
+             McpHttpServer http = McpToolServer.builder(executor).parallelCalls(true).build().startHttp("127.0.0.1", 0)
                      .block(Duration.ofSeconds(10))) {
             for (String action : List.of("decline", "cancel")) {
                 int before = ConformanceTools.CANCELLED.get();
