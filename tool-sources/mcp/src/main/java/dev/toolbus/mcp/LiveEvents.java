@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The live events of one MCP {@code tools/call} on the server side, as MCP messages to the client:
@@ -112,8 +113,10 @@ final class LiveEvents {
     }
 
     private void answer(InputRequestEvent r, InputAction action, JsonNode content) {
-        executor.handle(new InputResponseEvent(r.streamId(), r.inputId(), action, content))
-                .subscribe(answer -> log.debug("input_response for {}: {}", r.inputId(), answer),
+        // never from inside the turn's event delivery: the executor must not be re-entered there
+        executor.control(new InputResponseEvent(r.streamId(), r.inputId(), action, content))
+                .subscribeOn(Schedulers.parallel())
+                .subscribe(outcome -> log.debug("input_response for {}: {}", r.inputId(), outcome),
                         e -> log.warn("input_response for {} failed: {}", r.inputId(), e.toString()));
     }
 
