@@ -3,6 +3,7 @@ package dev.toolbus.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.protocol.ApprovalRequestEvent;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.InputAction;
 import dev.toolbus.protocol.InputRequestEvent;
@@ -10,6 +11,7 @@ import dev.toolbus.protocol.InputResponseEvent;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.SendMessageEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
+import dev.toolbus.protocol.ToolResultEvent;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -18,7 +20,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
-import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
@@ -75,11 +76,11 @@ final class LiveEvents {
             ask(r);
             return false;
         }
-        if (e instanceof dev.toolbus.protocol.ToolResultEvent) {
+        if (e instanceof ToolResultEvent) {
             // the call is over: withdraw its open questions while the client's stream is still open
             close();
         }
-        return !(e instanceof dev.toolbus.protocol.ApprovalRequestEvent);
+        return !(e instanceof ApprovalRequestEvent);
     }
 
     private void ask(InputRequestEvent r) {
