@@ -9,6 +9,7 @@ import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -131,8 +132,10 @@ public final class McpToolServer {
     }
 
     /**
-     * The hints an MCP client sees: {@code readOnlyHint} for a tool without side effects,
-     * {@code destructiveHint} for a dangerous one; an MCP tool re-served keeps its server's hints.
+     * The hints an MCP client sees, only where toolbus has evidence: an MCP tool served on keeps its
+     * server's hints; otherwise a declared risk {@code low} is {@code readOnlyHint: true}, a
+     * side-effecting tool {@code readOnlyHint: false}, and a dangerous or high-risk one
+     * {@code destructiveHint: true}. {@code null} when there is nothing to say.
      */
     private McpSchema.ToolAnnotations annotations(String toolName) {
         ToolRegistry.Entry entry = executor.registry().find(toolName);
@@ -140,10 +143,12 @@ public final class McpToolServer {
             return null;
         }
         ToolDefinition d = entry.tool().definition();
-        Boolean readOnly = d.metadata().get(McpToolSource.READ_ONLY_HINT) instanceof Boolean b ? b : !d.sideEffecting();
+        Boolean readOnly = d.metadata().get(McpToolSource.READ_ONLY_HINT) instanceof Boolean b ? b
+                : d.sideEffecting() ? Boolean.FALSE : d.risk() == Risk.LOW ? Boolean.TRUE : null;
         Boolean destructive = d.metadata().get(McpToolSource.DESTRUCTIVE_HINT) instanceof Boolean b ? b
-                : d.dangerous() ? Boolean.TRUE : null;
-        return new McpSchema.ToolAnnotations(null, readOnly, destructive, null, null, null);
+                : d.dangerous() || d.risk() == Risk.HIGH ? Boolean.TRUE : null;
+        return readOnly == null && destructive == null ? null
+                : new McpSchema.ToolAnnotations(null, readOnly, destructive, null, null, null);
     }
 
     /**

@@ -25,10 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
-import reactor.util.concurrent.Queues;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
@@ -54,8 +51,6 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
 
     private static final Logger log = LoggerFactory.getLogger(NettyHttpServerTransport.class);
     private static final String SESSION = "Mcp-Session-Id";
-    /** The most messages one request's SSE stream queues for a slow client. */
-    private static final int MAX_STREAMED = 1024;
     private static final String VERSION = "MCP-Protocol-Version";
     private static final List<String> VERSIONS = List.of(ProtocolVersions.MCP_2025_03_26,
             ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
@@ -192,7 +187,8 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
             }
             Object id = request.id();
             if (sse) {
-                return streamed(scope, request, res);
+                return StreamedResponse.send(dispatcher, json, scope, request, res,
+                        (status, encoded) -> sendBody(res, status, encoded));
             }
             return dispatcher.request(scope, request, null)
                     .switchIfEmpty(Mono.fromSupplier(() -> cancelled(id)))
@@ -216,57 +212,6 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
 
     private static McpSchema.JSONRPCResponse cancelled(Object id) {
         return McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(-32800, "request cancelled", null));
-    }
-
-    /**
-     * Answers a request from a client that accepts {@code text/event-stream}: with plain JSON when the
-     * response is the only message, else with an SSE stream of the messages the call sends the client
-     * (progress, log messages, {@code elicitation/create}) followed by the response. A dropped
-     * connection cancels the call.
-     */
-    private Publisher<Void> streamed(String scope, McpSchema.JSONRPCRequest request, HttpServerResponse res) {
-        Flux<Object> messages = Flux.defer(() -> {
-            Sinks.Many<Object> out = Sinks.many().unicast().onBackpressureBuffer(Queues.<Object>get(MAX_STREAMED).get());
-            java.util.function.Consumer<Object> write = m -> out.emitNext(m, (signal, result) -> {
-                if (result == Sinks.EmitResult.FAIL_OVERFLOW) {
-                    log.warn("MCP request {}: more than {} messages queued for the client; one dropped", request.id(),
-                            MAX_STREAMED);
-                }
-                return result == Sinks.EmitResult.FAIL_NON_SERIALIZED;
-            });
-            reactor.core.Disposable call = dispatcher.request(scope, request, write)
-                    .switchIfEmpty(Mono.fromSupplier(() -> cancelled(request.id())))
-                    .subscribe(r -> {
-                        write.accept(r);
-                        out.tryEmitComplete();
-                    }, e -> {
-                        write.accept(RpcDispatcher.errorResponse(request.id(), McpSchema.ErrorCodes.INTERNAL_ERROR,
-                                String.valueOf(e.getMessage())));
-                        out.tryEmitComplete();
-                    });
-            return out.asFlux().doOnCancel(call::dispose);
-        });
-        return messages.switchOnFirst((first, all) -> {
-            if (!first.hasValue()) {
-                return Mono.<Void>empty();
-            }
-            if (first.get() instanceof McpSchema.JSONRPCResponse || first.get() instanceof Map<?, ?>) {
-                return Mono.from(sendJson(res, HttpResponseStatus.OK, first.get()));
-            }
-            res.status(HttpResponseStatus.OK).header("Content-Type", "text/event-stream")
-                    .header("Cache-Control", "no-cache");
-            return res.send(all.map(this::sseEvent), b -> true).then();
-        }).then();
-    }
-
-    private ByteBuf sseEvent(Object message) {
-        String data;
-        try {
-            data = json.writeValueAsString(message);
-        } catch (IOException e) {
-            data = "{}";
-        }
-        return io.netty.buffer.Unpooled.copiedBuffer("event: message\ndata: " + data + "\n\n", StandardCharsets.UTF_8);
     }
 
     private String openSession() {
@@ -303,6 +248,13 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
         } catch (IOException e) {
             return status(res, HttpResponseStatus.INTERNAL_SERVER_ERROR, "cannot encode the response");
         }
+        return res.status(status).header("Content-Type", "application/json")
+                .header("Content-Length", String.valueOf(bytes.length))
+                .sendByteArray(Mono.just(bytes)).then();
+    }
+
+    private static Publisher<Void> sendBody(HttpServerResponse res, HttpResponseStatus status, String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         return res.status(status).header("Content-Type", "application/json")
                 .header("Content-Length", String.valueOf(bytes.length))
                 .sendByteArray(Mono.just(bytes)).then();
