@@ -10,7 +10,7 @@ source scripts/lib/services.sh
 trap stop_services EXIT
 start_services
 # The MCP conformance suite and the Node >= 22 it needs (tool-sources/mcp's ConformanceSuiteTest runs it).
-bash scripts/lib/mcp-conformance.sh install >/dev/null
+if command -v npm >/dev/null; then bash scripts/lib/mcp-conformance.sh install >/dev/null; fi
 mvn -B -ntp verify "$@"
 # One very short iteration of every JMH benchmark, so a broken benchmark fails CI (its numbers mean
 # nothing; scripts/bench.sh is the real measurement). The jar was built by `verify` above.
