@@ -11,6 +11,8 @@ trap stop_services EXIT
 start_services
 # the plugin hosts and SDKs (Python, Node, Go) first: seconds, and the Java tests start those hosts too
 bash scripts/test-hosts.sh
+# The MCP conformance suite and the Node >= 22 it needs (tool-sources/mcp's ConformanceSuiteTest runs it).
+if command -v npm >/dev/null; then bash scripts/lib/mcp-conformance.sh install >/dev/null; fi
 mvn -B -ntp verify "$@"
 # One very short iteration of every JMH benchmark, so a broken benchmark fails CI (its numbers mean
 # nothing; scripts/bench.sh is the real measurement). The jar was built by `verify` above.

@@ -425,7 +425,7 @@ final class CallRun implements ToolConversation {
                 for (SplitResult.MediaMessage mm : split.messages()) {
                     List<ContentPart> parts = mm.content();
                     messages.add(new UserMessageEvent(t.streamId(), t.turnId(), mm.messageId(), call.toolCallId(),
-                            UserMessageEvent.TOOL_RESULT_MEDIA, parts, mm.visibleText()));
+                            UserMessageEvent.TOOL_RESULT_MEDIA, parts, mm.visibleText(), mm.item()));
                 }
             }
         }

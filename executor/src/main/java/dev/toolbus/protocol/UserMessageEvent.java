@@ -1,7 +1,9 @@
 package dev.toolbus.protocol;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.toolbus.tool.ContentItem;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,6 +18,9 @@ import java.util.Objects;
  * @param source always {@code tool_result_media}
  * @param content the header text part, then the image part for images
  * @param visibleText a plain-text rendering for histories and monitors
+ * @param item the tool's media item this message describes, for in-process consumers such as the MCP
+ *     server (which returns audio and embedded resources as real MCP content); never on the wire, and
+ *     {@code null} on decoded events
  */
 @JsonPropertyOrder({"type", "stream_id", "turn_id", "message_id", "tool_call_id", "source", "content", "visible_text"})
 public record UserMessageEvent(
@@ -25,7 +30,8 @@ public record UserMessageEvent(
         String toolCallId,
         String source,
         List<ContentPart> content,
-        String visibleText) implements OutboundEvent {
+        String visibleText,
+        @JsonIgnore ContentItem item) implements OutboundEvent {
 
     /** The {@code source} of media follow-ups. */
     public static final String TOOL_RESULT_MEDIA = "tool_result_media";
@@ -38,6 +44,12 @@ public record UserMessageEvent(
         source = source == null ? TOOL_RESULT_MEDIA : source;
         content = List.copyOf(content);
         visibleText = visibleText == null ? "" : visibleText;
+    }
+
+    /** A message without the in-process {@link #item()}. */
+    public UserMessageEvent(String streamId, String turnId, String messageId, String toolCallId, String source,
+                            List<ContentPart> content, String visibleText) {
+        this(streamId, turnId, messageId, toolCallId, source, content, visibleText, null);
     }
 
     @Override

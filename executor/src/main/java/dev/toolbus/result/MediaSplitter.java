@@ -148,7 +148,7 @@ public final class MediaSplitter {
                     + attrs.describe() + (image == null ? "" : "\n" + phrases.imageMarker);
             ContentPart header = ContentPart.text("<tool_result_media " + xml + " />");
             messages.add(new SplitResult.MediaMessage(index,
-                    image == null ? List.of(header) : List.of(header, image), visible));
+                    image == null ? List.of(header) : List.of(header, image), visible, item));
         }
         text.append('\n').append(LIST_CLOSE);
         return new SplitResult(text.toString(), refs, messages, null);

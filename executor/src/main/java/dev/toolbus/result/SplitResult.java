@@ -3,6 +3,7 @@ package dev.toolbus.result;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.ErrorInfo;
 import dev.toolbus.protocol.MediaRef;
+import dev.toolbus.tool.ContentItem;
 import java.util.List;
 
 /**
@@ -32,11 +33,17 @@ public record SplitResult(String content, List<MediaRef> media, List<MediaMessag
      *     jpeg, gif or webp (MIME type sniffed from the bytes, data as canonical padded base64)
      * @param visibleText plain text for histories: the {@code msg_id} header, the item's description
      *     line, and {@code [图片]} / {@code [image]} when the image part is attached
+     * @param item the tool's item itself, for in-process consumers (see {@code UserMessageEvent.item})
      */
-    public record MediaMessage(String messageId, List<ContentPart> content, String visibleText) {
+    public record MediaMessage(String messageId, List<ContentPart> content, String visibleText, ContentItem item) {
 
         public MediaMessage {
             content = List.copyOf(content);
+        }
+
+        /** A message without the item. */
+        public MediaMessage(String messageId, List<ContentPart> content, String visibleText) {
+            this(messageId, content, visibleText, null);
         }
     }
 }

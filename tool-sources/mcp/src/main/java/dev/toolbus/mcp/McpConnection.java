@@ -1,6 +1,8 @@
 package dev.toolbus.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolResult;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
@@ -32,7 +34,8 @@ import reactor.util.context.Context;
  * <p>A session lives until its server dies (the stdio child exits, or an HTTP request fails below the
  * MCP layer). Calls in flight on a dead session fail at once; the next call starts a new session,
  * after a backoff that doubles with each consecutive failure. A call whose subscription is disposed
- * (the executor's timeout) sends {@code notifications/cancelled} for its request.
+ * (a cancel, or the executor's timeout) sends {@code notifications/cancelled} for its request. The
+ * server's progress notifications and questions reach the call's {@link ToolContext}.
  */
 final class McpConnection {
 
@@ -44,6 +47,7 @@ final class McpConnection {
     private final ObjectMapper mapper;
     private final AtomicReference<Session> current = new AtomicReference<>();
     private final AtomicInteger failures = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong callSeq = new java.util.concurrent.atomic.AtomicLong();
     private final List<Session> all = new ArrayList<>();
     private volatile long notBeforeNanos;
     private volatile boolean closed;
@@ -75,21 +79,72 @@ final class McpConnection {
 
     /**
      * Calls a tool. An {@code isError} result is an error result; a JSON-RPC error or a dead server is
-     * a failed call ({@link McpCallException}).
+     * a failed call ({@link McpCallException}). The request carries a progress token, so the server's
+     * progress notifications for it become the call's {@code ToolContext.progress}; the server's
+     * questions while it runs go to the call's {@code ToolContext.ask} (see {@link #elicit}).
      */
-    Mono<ToolResult> call(String tool, Map<String, Object> arguments) {
+    Mono<ToolResult> call(String tool, Map<String, Object> arguments, ToolContext context) {
         return session().flatMap(s -> {
             CancellingTransport.CallTag tag = new CancellingTransport.CallTag();
-            McpSchema.CallToolRequest request = McpSchema.CallToolRequest.builder(tool).arguments(arguments).build();
+            long n = callSeq.incrementAndGet();
+            String token = "toolbus-" + n;
+            InFlight call = new InFlight(n, context);
+            McpSchema.CallToolRequest request = McpSchema.CallToolRequest.builder(tool).arguments(arguments)
+                    .progressToken(token).build();
             return watch(s, s.client.callTool(request))
                     .contextWrite(Context.of(CancellingTransport.TAG_KEY, tag))
+                    .doOnSubscribe(x -> s.calls.put(token, call))
+                    .doFinally(x -> s.calls.remove(token, call))
                     .doOnCancel(() -> {
-                        if (s.transport.cancel(tag, "cancelled by toolbus (timeout or abandoned call)")) {
+                        if (s.transport.cancel(tag, "cancelled by toolbus (cancel, timeout or abandoned call)")) {
                             log.debug("MCP server '{}': sent notifications/cancelled for {} ({})", config.name(),
                                     tag.requestId, tool);
                         }
                     });
         }).map(r -> McpResults.toToolResult(config.name(), tool, r, mapper));
+    }
+
+    /** A server's {@code notifications/progress}: to the call whose token it names (else dropped). */
+    private Mono<Void> progress(Session s, McpSchema.ProgressNotification n) {
+        InFlight call = n.progressToken() == null ? null : s.calls.get(String.valueOf(n.progressToken()));
+        if (call != null && call.context != null && n.progress() != null) {
+            call.context.progress(n.progress(), n.total(), n.message())
+                    .subscribe(null, e -> log.debug("MCP server '{}': progress not published: {}", config.name(), e.toString()));
+        }
+        return Mono.empty();
+    }
+
+    /**
+     * A server's {@code elicitation/create}: MCP does not say which request a question belongs to, so
+     * it goes to the call in flight on this session, the oldest when several are and all belong to one
+     * conversation; when calls of several conversations are in flight (a question must never reach
+     * the wrong user), or none is, the answer is {@code cancel}. accept / decline map one to one;
+     * cancel and expiry are {@code cancel}.
+     */
+    private Mono<McpSchema.ElicitResult> elicit(Session s, McpSchema.ElicitFormRequest request) {
+        List<InFlight> running = List.copyOf(s.calls.values());
+        InFlight target = running.stream().min(java.util.Comparator.comparingLong(InFlight::seq)).orElse(null);
+        boolean mixed = running.stream().map(InFlight::stream).distinct().count() > 1;
+        if (target == null || target.context == null || mixed) {
+            log.warn("MCP server '{}' asked \"{}\" but {}: answered cancel", config.name(), request.message(),
+                    target == null ? "no call of it is running" : "calls of several conversations are running");
+            return Mono.just(new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.CANCEL, null));
+        }
+        JsonNode schema = request.requestedSchema() == null ? null : mapper.valueToTree(request.requestedSchema());
+        return target.context.ask(request.message(), schema).map(answer -> switch (answer.outcome()) {
+            case ACCEPT -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT, answer.content() == null
+                    ? Map.of() : toMap(answer.content()));
+            case DECLINE -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.DECLINE, null);
+            case CANCEL, EXPIRED -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.CANCEL, null);
+        }).onErrorResume(IllegalStateException.class, e -> {
+            log.warn("MCP server '{}' asked \"{}\": {}; answered cancel", config.name(), request.message(), e.getMessage());
+            return Mono.just(new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.CANCEL, null));
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> toMap(JsonNode node) {
+        return node.isObject() ? mapper.convertValue(node, Map.class) : Map.of("value", mapper.convertValue(node, Object.class));
     }
 
     /** Fails the operation when the session dies; a failure below MCP retires the session. */
@@ -171,6 +226,9 @@ final class McpConnection {
                 .requestTimeout(settings.requestTimeout())
                 .initializationTimeout(settings.initTimeout())
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
+                .capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
+                .progressConsumer(n -> progress(s, n))
+                .elicitation(r -> elicit(s, r))
                 .build();
         long wait = notBeforeNanos - System.nanoTime();
         Mono<Void> delay = wait > 0 ? Mono.delay(Duration.ofNanos(wait)).then() : Mono.empty();
@@ -264,10 +322,19 @@ final class McpConnection {
     /** One client session and its transport. */
     private static final class Session {
         final Sinks.Empty<Void> dead = Sinks.empty();
+        /** Calls in flight, by progress token; bounded by the executor's parallelism. */
+        final Map<String, InFlight> calls = new java.util.concurrent.ConcurrentHashMap<>();
         final java.util.concurrent.atomic.AtomicBoolean retired = new java.util.concurrent.atomic.AtomicBoolean();
         volatile CancellingTransport transport;
         volatile McpAsyncClient client;
         volatile Mono<Session> ready;
+    }
+
+    /** One call in flight: its order and its context. */
+    private record InFlight(long seq, ToolContext context) {
+        String stream() {
+            return context == null ? null : context.streamId();
+        }
     }
 
     static BiConsumer<String, String> logStderr() {

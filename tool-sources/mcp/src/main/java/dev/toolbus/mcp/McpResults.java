@@ -83,9 +83,10 @@ final class McpResults {
     }
 
     /**
-     * The events of a one-call turn as an MCP result: the tool text as text content, each image of
-     * the media follow-ups as image content (audio the executor's events carry as their text header
-     * only), {@code is_error} as {@code isError}, object {@code data} as structured content.
+     * The events of a one-call turn as an MCP result: the tool text as text content, then each media
+     * follow-up as MCP content in item order (image, audio, embedded resource, resource link; a
+     * binary as an embedded blob), {@code is_error} as {@code isError}, object {@code data} as
+     * structured content.
      */
     static McpSchema.CallToolResult toCallToolResult(List<OutboundEvent> events, ObjectMapper mapper) {
         ToolResultEvent result = null;
@@ -94,12 +95,9 @@ final class McpResults {
             if (e instanceof ToolResultEvent r && result == null) {
                 result = r;
             } else if (e instanceof UserMessageEvent m) {
-                for (ContentPart p : m.content()) {
-                    if ("image".equals(p.type()) && p.data() != null) {
-                        media.add(McpSchema.ImageContent.builder(p.data(), p.mimeType()).build());
-                    } else if ("audio".equals(p.type()) && p.data() != null) {
-                        media.add(McpSchema.AudioContent.builder(p.data(), p.mimeType()).build());
-                    }
+                McpSchema.Content c = media(m);
+                if (c != null) {
+                    media.add(c);
                 }
             }
         }
@@ -121,5 +119,49 @@ final class McpResults {
             b.meta(Map.of("dev.toolbus/error_code", result.error().code().name()));
         }
         return b.build();
+    }
+
+    /**
+     * One media follow-up as MCP content: from the tool's own item when the event carries it (in
+     * process), else from its image part; {@code null} when there is nothing but the text header.
+     */
+    static McpSchema.Content media(UserMessageEvent m) {
+        ContentPart image = null;
+        for (ContentPart p : m.content()) {
+            if ("image".equals(p.type()) && p.data() != null) {
+                image = p;
+            }
+        }
+        if (image != null) {
+            return McpSchema.ImageContent.builder(image.data(), image.mimeType()).build();
+        }
+        ContentItem item = m.item();
+        if (item == null) {
+            return null;
+        }
+        String mime = item.mimeType().isEmpty() ? null : item.mimeType();
+        String uri = item.uri().isEmpty() ? "toolbus://media/" + m.messageId() : item.uri();
+        switch (item.type()) {
+            case "audio":
+                return item.data().isEmpty() ? null
+                        : McpSchema.AudioContent.builder(item.data(), mime == null ? "application/octet-stream" : mime).build();
+            case "resource":
+                if (!item.data().isEmpty()) {
+                    return McpSchema.EmbeddedResource.builder(new McpSchema.BlobResourceContents(uri, mime, item.data())).build();
+                }
+                return McpSchema.EmbeddedResource.builder(new McpSchema.TextResourceContents(uri, mime, item.text())).build();
+            case "resource_link":
+                if (item.uri().isEmpty()) {
+                    return null;
+                }
+                return McpSchema.ResourceLink.builder().uri(item.uri())
+                        .name(item.name().isEmpty() ? item.uri() : item.name())
+                        .description(item.description().isEmpty() ? null : item.description()).mimeType(mime).build();
+            case "binary":
+                return item.data().isEmpty() ? null
+                        : McpSchema.EmbeddedResource.builder(new McpSchema.BlobResourceContents(uri, mime, item.data())).build();
+            default:
+                return null;
+        }
     }
 }

@@ -10,6 +10,9 @@ import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.Risk;
+import dev.toolbus.tool.ToolDefinition;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -42,8 +45,14 @@ import reactor.core.publisher.Mono;
  * turn of one call, so timeouts, the cache, the policy, metrics and the call log apply. The
  * turn's events become the MCP result: the tool text as text content, each image follow-up as image
  * content, {@code is_error} as {@code isError}, object {@code data} as structured content, and the
- * error code in {@code _meta["dev.toolbus/error_code"]}. A client's {@code notifications/cancelled}
- * (or, over HTTP, a dropped connection) cancels the executor's call.
+ * error code in {@code _meta["dev.toolbus/error_code"]}; audio, embedded resources and resource links
+ * as their MCP content types. While a call runs, its {@code tool_progress} events become
+ * {@code notifications/progress} (when the client sent a {@code progressToken}), its
+ * {@code send_message} events log messages ({@code notifications/message}, level info), and its
+ * {@code input_request} an {@code elicitation/create} to the client (when the client declared the
+ * capability; else the question is answered cancel), whose answer goes back to the executor. A
+ * client's {@code notifications/cancelled} (or, over HTTP, a dropped connection) cancels the
+ * executor's call.
  *
  * <pre>{@code
  * McpToolServer server = McpToolServer.builder(executor)
@@ -59,10 +68,11 @@ import reactor.core.publisher.Mono;
  * ({@code <streamId>#<n>}) and calls run concurrently, at the price of a per-call cache scope for
  * tools that are not globally cached.
  *
- * <p>Both transports sit on the MCP Java SDK's stateless server ({@code McpStatelessAsyncServer}): this
- * server sends no requests or notifications of its own, so no session state is needed beyond the HTTP
- * session id that scopes cancellations. Tools added to the executor later are served by transports
- * started later.
+ * <p>Both transports sit on the MCP Java SDK's stateless server ({@code McpStatelessAsyncServer}); the
+ * messages a call sends the client travel with the call's request (stdio: the output; HTTP: an SSE
+ * response to its POST), and the session state is what {@code initialize} declared, the log level
+ * and the requests waiting for the client. Tools added to the executor later are served by
+ * transports started later.
  */
 public final class McpToolServer {
 
@@ -117,12 +127,32 @@ public final class McpToolServer {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> schema = mapper.convertValue(t.path("inputSchema"), LinkedHashMap.class);
                 out.add(McpSchema.Tool.builder(toolName).description(t.path("description").asText(""))
-                        .inputSchema(schema).build());
+                        .inputSchema(schema).annotations(annotations(toolName)).build());
             } catch (IllegalArgumentException e) {
                 log.warn("tool '{}' is not served over MCP: {}", toolName, e.getMessage());
             }
         }
         return out;
+    }
+
+    /**
+     * The hints an MCP client sees, only where toolbus has evidence: an MCP tool served on keeps its
+     * server's hints; otherwise a declared risk {@code low} is {@code readOnlyHint: true}, a
+     * side-effecting tool {@code readOnlyHint: false}, and a dangerous or high-risk one
+     * {@code destructiveHint: true}. {@code null} when there is nothing to say.
+     */
+    private McpSchema.ToolAnnotations annotations(String toolName) {
+        ToolRegistry.Entry entry = executor.registry().find(toolName);
+        if (entry == null) {
+            return null;
+        }
+        ToolDefinition d = entry.tool().definition();
+        Boolean readOnly = d.metadata().get(McpToolSource.READ_ONLY_HINT) instanceof Boolean b ? b
+                : d.sideEffecting() ? Boolean.FALSE : d.risk() == Risk.LOW ? Boolean.TRUE : null;
+        Boolean destructive = d.metadata().get(McpToolSource.DESTRUCTIVE_HINT) instanceof Boolean b ? b
+                : d.dangerous() || d.risk() == Risk.HIGH ? Boolean.TRUE : null;
+        return readOnly == null && destructive == null ? null
+                : new McpSchema.ToolAnnotations(null, readOnly, destructive, null, null, null);
     }
 
     /**
@@ -172,7 +202,7 @@ public final class McpToolServer {
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
                 .validateToolInputs(false) // the executor validates, so its metrics and call log see bad input too
                 .strictToolNameValidation(false)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
                 .tools(specs);
         if (!instructions.isEmpty()) {
             spec.instructions(instructions);
@@ -189,7 +219,13 @@ public final class McpToolServer {
             CallContext who = reactorContext.getOrDefault(NettyHttpServerTransport.CONTEXT_KEY, context);
             ToolCallsEvent turn = new ToolCallsEvent(stream, "mcp-turn-" + n,
                     List.of(ToolCall.of("mcp_call_" + n, request.name(), args)), who, null);
-            return executor.execute(turn).collectList().map(events -> McpResults.toCallToolResult(events, mapper));
+            LiveEvents live = new LiveEvents(executor, ClientChannel.of(ctx),
+                    request.meta() == null ? null : request.meta().get("progressToken"), mapper);
+            return executor.execute(turn)
+                    .filter(live::resultEvent)
+                    .collectList()
+                    .map(events -> McpResults.toCallToolResult(events, mapper))
+                    .doFinally(s -> live.close());
         });
     }
 

@@ -60,12 +60,20 @@ import reactor.core.publisher.Mono;
  * again, after a backoff that doubles per consecutive failure ({@link Builder#backoff}).
  *
  * <p><b>Side effects.</b> MCP tools are registered as side-effecting (never cached or retried) unless
- * the server annotates them {@code readOnlyHint: true}.
+ * the server annotates them {@code readOnlyHint: true}. The annotations the server declared are kept
+ * in the definition's metadata as Booleans under {@link #READ_ONLY_HINT} and {@link #DESTRUCTIVE_HINT},
+ * where approval's risk rules read them.
  */
 public final class McpToolSource implements AutoCloseable {
 
     /** The client version sent in {@code initialize}. */
     public static final String VERSION = "0.1.0";
+
+    /** Metadata key of the tool's MCP {@code readOnlyHint} (a Boolean; absent when not declared). */
+    public static final String READ_ONLY_HINT = "readOnlyHint";
+
+    /** Metadata key of the tool's MCP {@code destructiveHint} (a Boolean; absent when not declared). */
+    public static final String DESTRUCTIVE_HINT = "destructiveHint";
 
     private static final Logger log = LoggerFactory.getLogger(McpToolSource.class);
     private static final Pattern VALID_NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
@@ -151,7 +159,7 @@ public final class McpToolSource implements AutoCloseable {
                     + "' of server '" + server + "' is skipped: " + e.getMessage()));
             return;
         }
-        ToolHandler handler = (args, ctx) -> c.call(original, toMap(args.node()));
+        ToolHandler handler = (args, ctx) -> c.call(original, toMap(args.node()), ctx);
         ToolSpec spec = new ToolSpec(def, handler);
         if (registry.register(spec, ToolSource.MCP)) {
             tools.add(spec);
@@ -169,16 +177,24 @@ public final class McpToolSource implements AutoCloseable {
         }
         String description = tool.description() != null && !tool.description().isBlank() ? tool.description()
                 : tool.title() != null ? tool.title() : "";
-        boolean readOnly = tool.annotations() != null && Boolean.TRUE.equals(tool.annotations().readOnlyHint());
-        return ToolDefinition.builder(name)
+        McpSchema.ToolAnnotations hints = tool.annotations();
+        boolean readOnly = hints != null && Boolean.TRUE.equals(hints.readOnlyHint());
+        ToolDefinition.Builder b = ToolDefinition.builder(name)
                 .description(description)
                 .inputSchema(input)
                 .pluginId(config.name())
                 .timeout(config.toolTimeout())
                 .sideEffecting(!readOnly)
                 .metadata("mcp_server", config.name())
-                .metadata("mcp_tool", tool.name())
-                .build();
+                .metadata("mcp_tool", tool.name());
+        // the hints the server declared, as Booleans: approval's risk rules read them
+        if (hints != null && hints.readOnlyHint() != null) {
+            b.metadata(READ_ONLY_HINT, hints.readOnlyHint());
+        }
+        if (hints != null && hints.destructiveHint() != null) {
+            b.metadata(DESTRUCTIVE_HINT, hints.destructiveHint());
+        }
+        return b.build();
     }
 
     private Map<String, Object> toMap(ObjectNode node) {

@@ -41,11 +41,14 @@ import reactor.netty.http.server.HttpServerResponse;
  * Servlet and Spring transports only).
  *
  * <p>One endpoint path. {@code POST} carries one JSON-RPC message: a request is answered
- * {@code 200 application/json} with its response; a notification or response is answered
- * {@code 202}. {@code initialize} opens a session whose id comes back in {@code Mcp-Session-Id}; later
+ * {@code 200 application/json} with its response, or, when the call sends the client messages while
+ * it runs (progress, log messages, {@code elicitation/create}) and the client accepts
+ * {@code text/event-stream}, with an SSE stream of those messages ending with the response; a
+ * notification or response is answered {@code 202} (a response goes to the request of ours it
+ * answers). {@code initialize} opens a session whose id comes back in {@code Mcp-Session-Id}; later
  * requests may send it (an unknown id is {@code 404}), and it scopes {@code notifications/cancelled}.
- * {@code DELETE} with the header ends the session. {@code GET} is {@code 405}: this server never
- * sends requests or notifications of its own, so it offers no SSE stream. Bodies are bounded
+ * {@code DELETE} with the header ends the session. {@code GET} is {@code 405}: this server sends
+ * messages only within a request's stream, so it offers no standalone SSE stream. Bodies are bounded
  * ({@code 413} above), a browser {@code Origin} that is not loopback is refused ({@code 403}) against
  * DNS rebinding, and an unsupported {@code MCP-Protocol-Version} is {@code 400}. With tokens configured,
  * every request needs {@code Authorization: Bearer <token>} ({@code 401} and a closed connection
@@ -172,7 +175,8 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
         return req.receive()
                 .reduce(new ByteArrayOutputStream(), (acc, buf) -> append(acc, buf))
                 .defaultIfEmpty(new ByteArrayOutputStream())
-                .flatMap(body -> Mono.from(message(body.toString(StandardCharsets.UTF_8), sessionHeader, res)))
+                .flatMap(body -> Mono.from(message(body.toString(StandardCharsets.UTF_8), sessionHeader,
+                        accept.contains("text/event-stream"), res)))
                 .onErrorResume(TooLarge.class, e -> Mono.from(jsonError(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                         null, McpSchema.ErrorCodes.INVALID_REQUEST, "body exceeds " + maxBodyBytes + " bytes")));
     }
@@ -188,7 +192,7 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
         return acc;
     }
 
-    private Publisher<Void> message(String body, String sessionHeader, HttpServerResponse res) {
+    private Publisher<Void> message(String body, String sessionHeader, boolean sse, HttpServerResponse res) {
         if (body.strip().startsWith("[")) {
             return jsonError(res, HttpResponseStatus.BAD_REQUEST, null, McpSchema.ErrorCodes.INVALID_REQUEST,
                     "JSON-RPC batches are not supported");
@@ -212,10 +216,18 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
                 res.header(SESSION, scope);
             }
             Object id = request.id();
-            return dispatcher.request(scope, ctx, request)
-                    .switchIfEmpty(Mono.fromSupplier(() -> McpSchema.JSONRPCResponse.error(id,
-                            new McpSchema.JSONRPCResponse.JSONRPCError(-32800, "request cancelled", null))))
+            if (sse) {
+                return StreamedResponse.send(dispatcher, json, scope, request, res,
+                        (status, encoded) -> sendBody(res, status, encoded));
+            }
+            return dispatcher.request(scope, request, null)
+                    .switchIfEmpty(Mono.fromSupplier(() -> cancelled(id)))
                     .flatMap(response -> Mono.from(sendJson(res, HttpResponseStatus.OK, response)));
+        }
+        if (message instanceof McpSchema.JSONRPCResponse response) {
+            // the client's answer to a request of ours (elicitation/create), sent on its own POST
+            dispatcher.response(scope, response);
+            return res.status(HttpResponseStatus.ACCEPTED).send();
         }
         if (message instanceof McpSchema.JSONRPCNotification notification) {
             return dispatcher.notification(scope, ctx, notification)
@@ -228,11 +240,18 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
         return res.status(HttpResponseStatus.ACCEPTED).send();
     }
 
+    private static McpSchema.JSONRPCResponse cancelled(Object id) {
+        return McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(-32800, "request cancelled", null));
+    }
+
     private String openSession() {
         if (sessions.size() >= maxSessions) {
             // forget the oldest: sessions only scope cancellations here, so this loses nothing else
             sessions.entrySet().stream().min(Map.Entry.comparingByValue())
-                    .ifPresent(e -> sessions.remove(e.getKey()));
+                    .ifPresent(e -> {
+                        sessions.remove(e.getKey());
+                        dispatcher.forget(e.getKey());
+                    });
         }
         String id = UUID.randomUUID().toString();
         sessions.put(id, System.nanoTime());
@@ -259,6 +278,13 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
         } catch (IOException e) {
             return status(res, HttpResponseStatus.INTERNAL_SERVER_ERROR, "cannot encode the response");
         }
+        return res.status(status).header("Content-Type", "application/json")
+                .header("Content-Length", String.valueOf(bytes.length))
+                .sendByteArray(Mono.just(bytes)).then();
+    }
+
+    private static Publisher<Void> sendBody(HttpServerResponse res, HttpResponseStatus status, String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         return res.status(status).header("Content-Type", "application/json")
                 .header("Content-Length", String.valueOf(bytes.length))
                 .sendByteArray(Mono.just(bytes)).then();

@@ -3,7 +3,9 @@ package dev.toolbus.mcp;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpStatelessServerHandler;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,25 +21,79 @@ import reactor.core.publisher.Sinks;
 final class RpcDispatcher {
 
     static final String CANCELLED = "notifications/cancelled";
+    static final String SET_LEVEL = "logging/setLevel";
+    private static final int MAX_SESSIONS = 20_000;
     private static final Logger log = LoggerFactory.getLogger(RpcDispatcher.class);
 
     private final McpStatelessServerHandler handler;
     private final Map<String, Sinks.One<Boolean>> inflight = new ConcurrentHashMap<>();
+    private final Map<String, ClientSession> sessions = new ConcurrentHashMap<>();
 
     RpcDispatcher(McpStatelessServerHandler handler) {
         this.handler = handler;
     }
 
-    /** Runs a request; empty when it was cancelled. */
-    Mono<McpSchema.JSONRPCResponse> request(String scope, McpTransportContext ctx, McpSchema.JSONRPCRequest request) {
+    /**
+     * Runs a request; empty when it was cancelled. {@code out} writes a message to the client while
+     * the request runs ({@code null} when this request cannot carry any): the handler finds it as the
+     * {@link ClientChannel} in its transport context. {@code initialize} records the client's
+     * capabilities for the scope, and {@code logging/setLevel} is answered here.
+     */
+    Mono<McpSchema.JSONRPCResponse> request(String scope, McpSchema.JSONRPCRequest request, Consumer<Object> out) {
         String key = key(scope, request.id());
         return Mono.defer(() -> {
+            ClientSession session = session(scope);
+            if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+                session.initialized(request.params());
+            } else if (SET_LEVEL.equals(request.method())) {
+                Object level = request.params() instanceof Map<?, ?> m ? m.get("level") : null;
+                return Mono.just(level instanceof String l && session.logLevel(l)
+                        ? new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, request.id(), Map.of(), null)
+                        : McpSchema.JSONRPCResponse.error(request.id(), new McpSchema.JSONRPCResponse.JSONRPCError(
+                                McpSchema.ErrorCodes.INVALID_PARAMS, "unknown log level: " + level, null)));
+            }
+            Map<String, Object> values = new HashMap<>();
+            values.put("session", scope);
+            values.put(ClientChannel.KEY, new ClientChannel(session, out));
+            McpTransportContext withChannel = McpTransportContext.create(values);
             Sinks.One<Boolean> cancel = Sinks.one();
             inflight.put(key, cancel);
-            return handler.handleRequest(ctx, request)
+            return handler.handleRequest(withChannel, request)
                     .takeUntilOther(cancel.asMono())
                     .doFinally(s -> inflight.remove(key, cancel));
         });
+    }
+
+    /** Hands a client's response to the request of ours that waits for it (else drops it). */
+    void response(String scope, McpSchema.JSONRPCResponse response) {
+        ClientSession session = scope.isEmpty() ? null : sessions.get(scope);
+        if (session == null || !session.response(response)) {
+            log.debug("MCP response {} matches no request of this server; dropped", response.id());
+        }
+    }
+
+    /** Forgets a scope's session: its waiting requests to the client fail. */
+    void forget(String scope) {
+        ClientSession s = sessions.remove(scope);
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    /** The session of a scope; a sessionless HTTP request ({@code ""}) gets a throwaway one. */
+    private ClientSession session(String scope) {
+        if (scope.isEmpty()) {
+            return new ClientSession("toolbus-");
+        }
+        ClientSession s = sessions.get(scope);
+        if (s != null) {
+            return s;
+        }
+        if (sessions.size() >= MAX_SESSIONS) {
+            // the transports bound their sessions; this only guards against a leak
+            sessions.keySet().stream().findFirst().ifPresent(this::forget);
+        }
+        return sessions.computeIfAbsent(scope, k -> new ClientSession("toolbus-"));
     }
 
     /** Handles a notification: a cancellation here, anything else by the SDK. */
@@ -62,6 +118,11 @@ final class RpcDispatcher {
                 v.tryEmitValue(Boolean.TRUE);
             }
         });
+        if (scope == null) {
+            sessions.keySet().forEach(this::forget);
+        } else {
+            forget(scope);
+        }
     }
 
     int inflight() {

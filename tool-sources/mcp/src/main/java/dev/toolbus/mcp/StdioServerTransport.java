@@ -21,8 +21,9 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * MCP's stdio transport on the server side, over the SDK's stateless server: one JSON-RPC message per
- * line on the input, one per line on the output, requests handled concurrently, responses written in
- * completion order by one writer thread. Lines longer than the bound are answered with a parse
+ * line on the input, one per line on the output, requests handled concurrently, responses (and the
+ * notifications and requests a call sends the client while it runs) written in order by one writer
+ * thread; the client's responses to those requests are matched by id. Lines longer than the bound are answered with a parse
  * error and skipped.
  */
 final class StdioServerTransport implements McpStatelessServerTransport {
@@ -115,13 +116,15 @@ final class StdioServerTransport implements McpStatelessServerTransport {
         }
         McpTransportContext ctx = McpTransportContext.EMPTY;
         if (message instanceof McpSchema.JSONRPCRequest request) {
-            dispatcher.request(SCOPE, ctx, request).subscribe(this::write,
+            dispatcher.request(SCOPE, request, this::write).subscribe(this::write,
                     e -> write(error(request.id(), McpSchema.ErrorCodes.INTERNAL_ERROR, String.valueOf(e.getMessage()))));
         } else if (message instanceof McpSchema.JSONRPCNotification notification) {
             dispatcher.notification(SCOPE, ctx, notification).subscribe(null,
                     e -> log.warn("MCP notification {} failed: {}", notification.method(), e.toString()));
+        } else if (message instanceof McpSchema.JSONRPCResponse response) {
+            // the answer to a request of ours (elicitation/create)
+            dispatcher.response(SCOPE, response);
         }
-        // responses: this server sends no requests, so there is nothing to match them with
     }
 
     private static Object error(Object id, int code, String message) {

@@ -51,6 +51,9 @@ class McpHttpRoundTripTest {
     void start() {
         List<ToolSpec> tools = new ArrayList<>(SampleTools.all());
         tools.add(slow());
+        tools.addAll(ConformanceTools.all());
+        tools.add(new ToolSpec(ToolDefinition.builder("low").description("Reads only.").risk(dev.toolbus.tool.Risk.LOW)
+                .build(), (args, ctx) -> Mono.just(ToolResult.text("read"))));
         tools.add(new ToolSpec(ToolDefinition.builder("refuse").description("Always refuses.").build(),
                 (args, ctx) -> Mono.just(ToolResult.error("refused: not today"))));
         serverExecutor = ToolExecutor.builder().tools(tools)
@@ -65,6 +68,32 @@ class McpHttpRoundTripTest {
                 .settings(ExecutionSettings.builder().timeoutMs(1000).build()).build();
     }
 
+    @Test
+    void progressAndQuestions_crossBothToolbusLayers() throws Exception {
+        List<OutboundEvent> events = clientExecutor.execute(dev.toolbus.protocol.ToolCallsEvent.of("rt", "rt-1",
+                List.of(dev.toolbus.protocol.ToolCall.of("p1", "test_tool_with_progress", Turns.args("{}")))))
+                .collectList().block(Duration.ofSeconds(10));
+        assertThat(events).filteredOn(dev.toolbus.protocol.ToolProgressEvent.class::isInstance)
+                .extracting(e -> ((dev.toolbus.protocol.ToolProgressEvent) e).progress()).containsExactly(0.0, 50.0, 100.0);
+        assertThat(Turns.result(events).content()).isEqualTo("progress reported");
+
+        com.fasterxml.jackson.databind.JsonNode answer = dev.toolbus.protocol.Json.mapper()
+                .readTree("{\"username\":\"bob\",\"email\":\"bob@example.org\"}");
+        List<OutboundEvent> asked = clientExecutor.execute(dev.toolbus.protocol.ToolCallsEvent.of("rt", "rt-2",
+                        List.of(dev.toolbus.protocol.ToolCall.of("e1", "test_elicitation", Turns.args("{\"message\":\"Who?\"}")))))
+                .doOnNext(e -> {
+                    if (e instanceof dev.toolbus.protocol.InputRequestEvent r) {
+                        clientExecutor.control(new dev.toolbus.protocol.InputResponseEvent(r.streamId(), r.inputId(),
+                                dev.toolbus.protocol.InputAction.ACCEPT, answer))
+                                .subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic()).subscribe();
+                    }
+                }).collectList().block(Duration.ofSeconds(10));
+        assertThat(asked).filteredOn(dev.toolbus.protocol.InputRequestEvent.class::isInstance).singleElement()
+                .satisfies(e -> assertThat(((dev.toolbus.protocol.InputRequestEvent) e).message()).isEqualTo("Who?"));
+        assertThat(Turns.result(asked).content())
+                .isEqualTo("User response: action=accept, content={\"username\":\"bob\",\"email\":\"bob@example.org\"}");
+    }
+
     @AfterEach
     void stop() {
         clientExecutor.closeGracefully().block(Duration.ofSeconds(10));
@@ -75,7 +104,14 @@ class McpHttpRoundTripTest {
 
     @Test
     void tools_areServedAndRegistered() {
-        assertThat(source.tools()).extracting(ToolSpec::name).containsExactly("echo", "add", "draw", "slow", "refuse");
+        assertThat(source.tools()).extracting(ToolSpec::name).startsWith("echo", "add", "draw", "slow")
+                .hasSize(6 + ConformanceTools.all().size()).contains("refuse", "test_elicitation");
+        // hints travel only where there is evidence: none for a plain tool, read-only for a low-risk one
+        assertThat(clientExecutor.registry().find("test_simple_text").tool().definition().metadata())
+                .doesNotContainKeys(McpToolSource.READ_ONLY_HINT, McpToolSource.DESTRUCTIVE_HINT);
+        assertThat(clientExecutor.registry().find("low").tool().definition().metadata())
+                .containsEntry(McpToolSource.READ_ONLY_HINT, true).doesNotContainKey(McpToolSource.DESTRUCTIVE_HINT);
+        assertThat(clientExecutor.registry().find("low").tool().definition().sideEffecting()).isFalse();
         ToolDefinition add = clientExecutor.registry().find("add").tool().definition();
         assertThat(add.inputSchema().path("properties").has("a")).isTrue();
         assertThat(add.pluginId()).isEqualTo("remote");

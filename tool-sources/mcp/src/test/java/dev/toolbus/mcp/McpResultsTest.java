@@ -91,4 +91,49 @@ class McpResultsTest {
         assertThat(err.structuredContent()).isNull();
         assertThat(err.meta()).containsEntry("dev.toolbus/error_code", "TIMEOUT");
     }
+
+    @Test
+    void toCallToolResult_everyMediaTypeThroughTheExecutor() {
+        String png = java.util.Base64.getEncoder().encodeToString(SampleTools.png(java.awt.Color.RED, 2));
+        dev.toolbus.tool.ToolResult result = dev.toolbus.tool.ToolResult.builder().content("mixed")
+                .item(dev.toolbus.tool.ContentItem.image(png, "image/png"))
+                .item(dev.toolbus.tool.ContentItem.audio(ConformanceTools.WAV, "audio/wav"))
+                .item(new dev.toolbus.tool.ContentItem("resource", "hello", "", "text/plain", "test://text", "", "", null))
+                .item(new dev.toolbus.tool.ContentItem("resource", "", "AAEC", "application/octet-stream", "test://blob",
+                        "", "", null))
+                .item(new dev.toolbus.tool.ContentItem("resource_link", "", "", "text/html", "https://example.org/a",
+                        "a page", "the page", null))
+                .item(new dev.toolbus.tool.ContentItem("binary", "", "AAEC", "application/zip", "", "x.zip", "", null))
+                .build();
+        try (dev.toolbus.executor.ToolExecutor executor = dev.toolbus.executor.ToolExecutor.builder()
+                .tool(new dev.toolbus.tool.ToolSpec(dev.toolbus.tool.ToolDefinition.builder("mixed").build(),
+                        (args, ctx) -> reactor.core.publisher.Mono.just(result))).build()) {
+            List<OutboundEvent> events = Turns.run(executor, "mixed", "{}");
+            McpSchema.CallToolResult r = McpResults.toCallToolResult(events, mapper);
+            assertThat(r.isError()).isFalse();
+            assertThat(r.content()).extracting(McpSchema.Content::type)
+                    .containsExactly("text", "image", "audio", "resource", "resource", "resource_link", "resource");
+            assertThat(((McpSchema.TextContent) r.content().get(0)).text()).startsWith("mixed");
+            McpSchema.AudioContent audio = (McpSchema.AudioContent) r.content().get(2);
+            assertThat(audio.data()).isEqualTo(ConformanceTools.WAV);
+            assertThat(audio.mimeType()).isEqualTo("audio/wav");
+            McpSchema.TextResourceContents text = (McpSchema.TextResourceContents)
+                    ((McpSchema.EmbeddedResource) r.content().get(3)).resource();
+            assertThat(text.uri()).isEqualTo("test://text");
+            assertThat(text.text()).isEqualTo("hello");
+            McpSchema.BlobResourceContents blob = (McpSchema.BlobResourceContents)
+                    ((McpSchema.EmbeddedResource) r.content().get(4)).resource();
+            assertThat(blob.blob()).isEqualTo("AAEC");
+            McpSchema.ResourceLink link = (McpSchema.ResourceLink) r.content().get(5);
+            assertThat(link.uri()).isEqualTo("https://example.org/a");
+            assertThat(link.name()).isEqualTo("a page");
+            McpSchema.BlobResourceContents zip = (McpSchema.BlobResourceContents)
+                    ((McpSchema.EmbeddedResource) r.content().get(6)).resource();
+            assertThat(zip.mimeType()).isEqualTo("application/zip");
+            assertThat(zip.uri()).startsWith("toolbus://media/tool_result:");
+            // the wire is unchanged: the audio's user_message carries its header only
+            String wire = dev.toolbus.protocol.EventCodec.defaults().encode(Turns.media(events).get(1));
+            assertThat(wire).doesNotContain(ConformanceTools.WAV).contains("\"type\":\"text\"");
+        }
+    }
 }

@@ -119,6 +119,23 @@ class McpToolSourceStdioTest {
     }
 
     @Test
+    @Order(4)
+    void cancelEvent_sendsCancellationToTheServer() {
+        stderr.clear();
+        dev.toolbus.protocol.ToolCallsEvent turn = dev.toolbus.protocol.ToolCallsEvent.of("cancel-stream", "cancel-turn",
+                List.of(dev.toolbus.protocol.ToolCall.of("cancel_call", "sleep", Turns.args("{\"ms\":20000}"))));
+        reactor.test.StepVerifier.create(executor.execute(turn).filter(ToolResultEvent.class::isInstance))
+                .then(() -> await().atMost(Duration.ofSeconds(10)).until(() -> executor.inflight() > 0))
+                .then(() -> executor.control(new dev.toolbus.protocol.CancelEvent("cancel-stream", "cancel-turn", null,
+                        "the user said stop")).block(Duration.ofSeconds(5)))
+                .assertNext(e -> assertThat(((ToolResultEvent) e).error().code()).isEqualTo(ErrorCode.CANCELLED))
+                .expectComplete()
+                .verify(Duration.ofSeconds(5));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(stderr).contains("fixture: fixture: sleep cancelled"));
+    }
+
+    @Test
     @Order(5)
     void crash_failsTheCallAtOnceAndTheNextCallRestartsTheServer() {
         long before = source.pid("fixture");

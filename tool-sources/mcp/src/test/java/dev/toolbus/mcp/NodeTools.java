@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * Installs the Node side of the tests: the example client project of docs/examples/mcp-client (its
  * package.json pins @modelcontextprotocol/sdk and, as a dev dependency, server-everything) is
  * copied to the gitignored {@code .tools/mcp-node} folder at the repository root and installed there
- * with {@code npm install --no-audit --no-fund}, once. Tests are skipped, with a message, only when
+ * with {@code npm install --no-audit --no-fund}, once; the test script src/test/node/conversation.mjs
+ * is copied next to it. Tests are skipped, with a message, only when
  * npm itself is missing; a failing install fails them.
  */
 final class NodeTools {
@@ -63,6 +64,8 @@ final class NodeTools {
         Path target = dir.resolve("package.json");
         boolean same = Files.exists(target) && Arrays.equals(pkg, Files.readAllBytes(target));
         Files.copy(example.resolve("client.mjs"), dir.resolve("client.mjs"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(root.resolve("tool-sources/mcp/src/test/node/conversation.mjs"), dir.resolve("conversation.mjs"),
+                StandardCopyOption.REPLACE_EXISTING);
         boolean present = Files.isDirectory(dir.resolve("node_modules/@modelcontextprotocol/sdk"))
                 && Files.isDirectory(dir.resolve("node_modules/@modelcontextprotocol/server-everything"));
         if (!same || !present) {

@@ -64,6 +64,17 @@ class ServerEverythingTest {
     }
 
     @Test
+    void annotations_areCarriedOntoTheDefinition() {
+        var echo = executor.registry().find("echo").tool().definition();
+        assertThat(echo.metadata()).containsEntry(McpToolSource.READ_ONLY_HINT, true)
+                .containsEntry(McpToolSource.DESTRUCTIVE_HINT, false);
+        assertThat(echo.sideEffecting()).isFalse();
+        var elicit = executor.registry().find("trigger-elicitation-request").tool().definition();
+        assertThat(elicit.metadata()).containsEntry(McpToolSource.READ_ONLY_HINT, false);
+        assertThat(elicit.sideEffecting()).isTrue();
+    }
+
+    @Test
     void echo_isText() {
         ToolResultEvent r = Turns.result(Turns.run(executor, "echo", "{\"message\":\"hello everything\"}"));
         assertThat(r.isError()).isFalse();
