@@ -21,6 +21,13 @@ public final class ToolMetrics {
     public static final String CACHE_REQUESTS = "toolbus.cache.requests";
     /** Counter of completed turns. */
     public static final String TURNS = "toolbus.turns";
+    /**
+     * Counter of calls by approval outcome, tag outcome: {@code asked} (put in an approval request),
+     * {@code approved}, {@code denied}, {@code expired}, {@code by_session_grant} (ran without asking
+     * thanks to a grant), {@code ask_mode} (answered {@code NOT_APPROVED} in {@code ask} mode),
+     * {@code cancelled} (its turn was cancelled while it waited).
+     */
+    public static final String APPROVALS = "toolbus.approvals";
 
     private ToolMetrics() {
     }
