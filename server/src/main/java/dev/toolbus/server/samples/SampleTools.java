@@ -2,6 +2,7 @@ package dev.toolbus.server.samples;
 
 import dev.toolbus.tool.ContentItem;
 import dev.toolbus.tool.Param;
+import dev.toolbus.tool.Risk;
 import dev.toolbus.tool.Tool;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
@@ -60,6 +61,12 @@ public final class SampleTools {
     public Map<String, Object> add(@Param(description = "The first addend.") long a,
                                    @Param(description = "The second addend.") long b) {
         return Map.of("sum", Math.addExact(a, b));
+    }
+
+    @Tool(name = "wipe", description = "Wipes the target (a harmless stand-in for a destructive tool: it only "
+            + "answers wiped <target>).", blocking = false, sideEffecting = true, risk = Risk.HIGH)
+    public String wipe(@Param(description = "What to wipe.") String target) {
+        return "wiped " + target;
     }
 
     @Tool(name = "sleep", description = "Waits the given number of milliseconds, then answers.", blocking = false)
