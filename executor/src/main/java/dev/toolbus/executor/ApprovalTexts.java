@@ -52,6 +52,12 @@ final class ApprovalTexts {
                 : "Tool not executed: no answer to the approval request within " + timeoutMs + " ms.";
     }
 
+    /** The request could not be published. */
+    String unsent(String reason) {
+        return zh ? "工具未执行：当前环境无法发送确认请求（" + reason + "）"
+                : "Tool not executed: the approval request could not be sent (" + reason + ").";
+    }
+
     /** The mode is {@code ask}: nothing runs. */
     String askMode() {
         return zh ? "工具未执行：ask 模式不执行工具" : "Tool not executed: ask mode runs no tools.";

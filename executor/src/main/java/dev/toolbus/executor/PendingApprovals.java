@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -72,11 +71,15 @@ final class PendingApprovals {
         final String turnId;
         final String userId;
         final long timeoutMs;
+        /** The {@code approval_request} to publish. */
+        final ApprovalRequestEvent event;
         private final List<Entry> entries;
         private volatile Disposable expiry;
 
-        private Request(String id, String streamId, String turnId, String userId, long timeoutMs, List<Entry> entries) {
+        private Request(String id, String streamId, String turnId, String userId, long timeoutMs, List<Entry> entries,
+                        ApprovalRequestEvent event) {
             this.id = id;
+            this.event = event;
             this.streamId = streamId;
             this.turnId = turnId;
             this.userId = userId;
@@ -118,16 +121,12 @@ final class PendingApprovals {
     }
 
     /**
-     * Opens one request for the calls of a turn, publishes its {@code approval_request} and arms its
-     * expiry.
-     *
-     * @param publish publishes the event on the turn's bus, live (before any of these calls' results)
+     * Opens one request for the calls of a turn and arms its expiry; the caller publishes
+     * {@link Request#event} (and {@link #abandon}s the request if that fails).
      */
-    Request open(String streamId, String turnId, String userId, List<Entry> entries,
-                 Consumer<ApprovalRequestEvent> publish) {
+    Request open(String streamId, String turnId, String userId, List<Entry> entries) {
         long timeoutMs = rules.settings().timeout().toMillis();
         String id = ControlIds.of(ControlIds.APPROVAL, instanceId, seq.incrementAndGet());
-        Request r = new Request(id, streamId, turnId, userId, timeoutMs, entries);
         List<ApprovalRequestEvent.Call> calls = new ArrayList<>(entries.size());
         List<ApprovalTexts.Line> lines = new ArrayList<>(entries.size());
         for (Entry e : entries) {
@@ -136,14 +135,22 @@ final class PendingApprovals {
         }
         long expiresAt = timer.now(TimeUnit.MILLISECONDS) + timeoutMs;
         ApprovalRequestEvent event = new ApprovalRequestEvent(streamId, turnId, id, expiresAt, calls, texts.prompt(lines));
+        Request r = new Request(id, streamId, turnId, userId, timeoutMs, entries, event);
         metrics.asked.increment(entries.size());
         open.put(id, r);
-        r.expiry = timer.schedule(() -> expire(r), timeoutMs, TimeUnit.MILLISECONDS);
+        r.expiry = timer.schedule(() -> end(r, metrics.expired, texts.expired(timeoutMs)), timeoutMs,
+                TimeUnit.MILLISECONDS);
         if (!open.containsKey(id)) {
             r.disposeExpiry();
         }
-        publish.accept(event);
         return r;
+    }
+
+    /** Ends a request that could not be sent: its calls end {@code NOT_APPROVED} with the message. */
+    void abandon(Request r, String message) {
+        if (end(r, null, message)) {
+            r.disposeExpiry();
+        }
     }
 
     /**
@@ -190,17 +197,21 @@ final class PendingApprovals {
         return open.size();
     }
 
-    private void expire(Request r) {
+    /** Claims the request and ends its calls {@code NOT_APPROVED}; whether this call claimed it. */
+    private boolean end(Request r, io.micrometer.core.instrument.Counter counter, String message) {
         if (!open.remove(r.id, r)) {
-            return;
+            return false;
         }
         for (Entry e : r.drain()) {
-            metrics.expired.increment();
+            if (counter != null) {
+                counter.increment();
+            }
             try {
-                e.waiter().notApproved(texts.expired(r.timeoutMs));
+                e.waiter().notApproved(message);
             } catch (RuntimeException ex) {
-                log.error("ending call {} after approval {} expired failed", e.toolCallId(), r.id, ex);
+                log.error("ending call {} of approval {} failed", e.toolCallId(), r.id, ex);
             }
         }
+        return true;
     }
 }

@@ -25,7 +25,6 @@ class PendingApprovalsTest {
             () -> ApprovalSettings.builder().mode("auto").timeoutMs(5_000).build(), () -> vts.now(TimeUnit.NANOSECONDS));
     private final PendingApprovals pending = new PendingApprovals("abcd1234", rules,
             new ApprovalTexts(DescriptionLocale.EN), new ApprovalMetrics(meters), vts);
-    private final List<ApprovalRequestEvent> published = new CopyOnWriteArrayList<>();
     private final List<String> outcomes = new CopyOnWriteArrayList<>();
 
     private PendingApprovals.Entry entry(String id, String tool, Risk risk) {
@@ -49,14 +48,14 @@ class PendingApprovalsTest {
     @Test
     void oneRequestForAllCallsWithIdsOfThisInstance() {
         PendingApprovals.Request r = pending.open("s1", "t1", "bob",
-                List.of(entry("c1", "wipe", Risk.HIGH), entry("c2", "echo", Risk.MEDIUM)), published::add);
-        assertThat(published).singleElement().satisfies(e -> {
+                List.of(entry("c1", "wipe", Risk.HIGH), entry("c2", "echo", Risk.MEDIUM)));
+        assertThat(List.of(r.event)).singleElement().satisfies(e -> {
             assertThat(e.approvalId()).isEqualTo("ap-abcd1234-1").isEqualTo(r.id);
             assertThat(e.expiresAtMs()).isEqualTo(vts.now(TimeUnit.MILLISECONDS) + 5_000);
             assertThat(e.calls()).extracting(ApprovalRequestEvent.Call::toolCallId).containsExactly("c1", "c2");
             assertThat(e.text()).startsWith("The model requested these tools:\n[1] wipe risk: high");
         });
-        assertThat(pending.open("s1", "t2", "bob", List.of(entry("c3", "echo", Risk.MEDIUM)), published::add).id)
+        assertThat(pending.open("s1", "t2", "bob", List.of(entry("c3", "echo", Risk.MEDIUM))).id)
                 .isEqualTo("ap-abcd1234-2");
         assertThat(count("asked")).isEqualTo(3);
     }
@@ -64,7 +63,7 @@ class PendingApprovalsTest {
     @Test
     void approveResumesEveryCallOnce_andTheIdIsThenUnknown() {
         String id = pending.open("s1", "t1", "bob", List.of(entry("c1", "wipe", Risk.HIGH),
-                entry("c2", "echo", Risk.MEDIUM)), published::add).id;
+                entry("c2", "echo", Risk.MEDIUM))).id;
         assertThat(pending.answer("s2", id, ApprovalDecision.APPROVE)).as("other stream")
                 .isEqualTo(PendingApprovals.Answer.UNKNOWN);
         assertThat(outcomes).isEmpty();
@@ -80,8 +79,8 @@ class PendingApprovalsTest {
 
     @Test
     void denyAndExpiryEndTheCallsNotApproved() {
-        String denied = pending.open("s1", "t1", "bob", List.of(entry("c1", "wipe", Risk.HIGH)), published::add).id;
-        pending.open("s1", "t2", "bob", List.of(entry("c2", "wipe", Risk.HIGH)), published::add);
+        String denied = pending.open("s1", "t1", "bob", List.of(entry("c1", "wipe", Risk.HIGH))).id;
+        pending.open("s1", "t2", "bob", List.of(entry("c2", "wipe", Risk.HIGH)));
         pending.answer("s1", denied, ApprovalDecision.DENY);
         assertThat(outcomes).containsExactly("c1:Tool not executed: the user declined.");
         vts.advanceTimeBy(Duration.ofMillis(4_999));
@@ -97,7 +96,7 @@ class PendingApprovalsTest {
     @Test
     void approveSessionGrantsWhatTheMaxRiskAllows() {
         String id = pending.open("s1", "t1", "bob", List.of(entry("c1", "wipe", Risk.HIGH),
-                entry("c2", "echo", Risk.MEDIUM)), published::add).id;
+                entry("c2", "echo", Risk.MEDIUM))).id;
         pending.answer("s1", id, ApprovalDecision.APPROVE_SESSION);
         assertThat(outcomes).containsExactly("c1:approved", "c2:approved");
         CallContext bob = new CallContext("bob", "", "", "", "", "", "", "", Map.of());
@@ -107,10 +106,20 @@ class PendingApprovalsTest {
     }
 
     @Test
+    void anUnsentRequestEndsItsCallsNotApproved() {
+        PendingApprovals.Request r = pending.open("s1", "t1", "bob", List.of(entry("c1", "wipe", Risk.HIGH)));
+        pending.abandon(r, "unsent");
+        assertThat(outcomes).containsExactly("c1:unsent");
+        assertThat(pending.answer("s1", r.id, ApprovalDecision.APPROVE)).isEqualTo(PendingApprovals.Answer.UNKNOWN);
+        vts.advanceTimeBy(Duration.ofMinutes(1));
+        assertThat(outcomes).hasSize(1);
+    }
+
+    @Test
     void withdrawingTheLastCallClosesTheRequest() {
         PendingApprovals.Entry a = entry("c1", "wipe", Risk.HIGH);
         PendingApprovals.Entry b = entry("c2", "wipe", Risk.HIGH);
-        PendingApprovals.Request r = pending.open("s1", "t1", "bob", List.of(a, b), published::add);
+        PendingApprovals.Request r = pending.open("s1", "t1", "bob", List.of(a, b));
         assertThat(r.withdraw(a.waiter())).isTrue();
         assertThat(r.withdraw(a.waiter())).isFalse();
         assertThat(pending.isOpen(r.id)).isTrue();
