@@ -26,7 +26,7 @@ final class ApprovalMetrics {
     }
 
     private static Counter counter(MeterRegistry registry, String outcome) {
-        return Counter.builder(ToolMetrics.APPROVALS).tag("outcome", outcome)
+        return Counter.builder(ToolMetrics.CONTROL_APPROVALS).tag("outcome", outcome)
                 .description("Tool calls by approval outcome").register(registry);
     }
 }

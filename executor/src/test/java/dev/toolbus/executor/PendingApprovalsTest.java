@@ -42,7 +42,7 @@ class PendingApprovalsTest {
     }
 
     private double count(String outcome) {
-        return meters.get("toolbus.approvals").tag("outcome", outcome).counter().count();
+        return meters.get("toolbus.control.approvals").tag("outcome", outcome).counter().count();
     }
 
     @Test
