@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -34,11 +35,14 @@ final class CallChannel {
     private ToolProgressEvent heldProgress;
     private Sinks.Empty<Void> heldDone;
     private Disposable progressTimer;
+    private final LongConsumer extendDeadline;
     private List<PendingInputs.Pending> questions;
+    private volatile boolean asked;
     private boolean closed;
 
-    CallChannel(Pipeline p, TurnRun turn, String toolCallId, String name) {
+    CallChannel(Pipeline p, TurnRun turn, String toolCallId, String name, LongConsumer extendDeadline) {
         this.p = p;
+        this.extendDeadline = extendDeadline;
         this.turn = turn;
         this.toolCallId = toolCallId;
         this.name = name;
@@ -126,8 +130,11 @@ final class CallChannel {
             }
             questions.removeIf(x -> !x.waiting());
             questions.add(q);
-            e = new InputRequestEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId, q.id,
-                    p.timer.now(TimeUnit.MILLISECONDS) + ms, message, schema);
+            asked = true;
+            long expiresAt = p.timer.now(TimeUnit.MILLISECONDS) + ms;
+            extendDeadline.accept(expiresAt);
+            e = new InputRequestEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId, q.id, expiresAt,
+                    message, schema);
             Mono<Void> m = turn.live(e);
             if (m == null) {
                 q.fail(LiveChannel.overflow());
@@ -136,6 +143,11 @@ final class CallChannel {
             }
         }
         return q.answer.asMono();
+    }
+
+    /** Whether the call asked the user anything (its result then depends on the answer: never cached). */
+    boolean asked() {
+        return asked;
     }
 
     /** The call ended: flush held progress, end open questions CANCEL, refuse what comes later. */

@@ -343,7 +343,13 @@ final class CallRun implements ToolConversation {
 
     private void success(ToolResult result) {
         if (flight != null) {
-            p.cache.land(cacheKey, flight, new ResultCache.Flight(result, null));
+            CallChannel ch = channelIfAny();
+            if (ch != null && ch.asked()) {
+                // the result depends on the user's answer: never served to later calls
+                p.cache.landUncached(cacheKey, flight, new ResultCache.Flight(result, null));
+            } else {
+                p.cache.land(cacheKey, flight, new ResultCache.Flight(result, null));
+            }
         }
         emit(result, false);
     }
@@ -461,12 +467,25 @@ final class CallRun implements ToolConversation {
             synchronized (this) {
                 c = channel;
                 if (c == null) {
-                    c = new CallChannel(p, turn, call.toolCallId(), def.name());
+                    c = new CallChannel(p, turn, call.toolCallId(), def.name(), this::extendDeadline);
                     channel = c;
                 }
             }
+            if (done != 0) {
+                // the call ended before it first spoke: complete() may not have seen this channel
+                c.close();
+            }
         }
         return c;
+    }
+
+    /** A question waits until {@code untilMs}: the running attempt's timeout fires no earlier than its full timeout after that. */
+    private void extendDeadline(long untilMs) {
+        HandlerRun r = running;
+        if (r != null) {
+            long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
+            r.extendDeadline(untilMs + timeoutMs, p.timer);
+        }
     }
 
     private CallChannel channelIfAny() {

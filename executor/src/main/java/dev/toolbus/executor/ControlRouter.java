@@ -43,7 +43,9 @@ final class ControlRouter {
     private ControlOutcome cancel(CancelEvent c) {
         List<TurnRun> turns = lanes.turns(c.streamId());
         boolean applied = false;
-        for (TurnRun t : turns) {
+        // queued turns first (last to first): ending the running turn starts the next one at once
+        for (int i = turns.size() - 1; i >= 0; i--) {
+            TurnRun t = turns.get(i);
             if (c.turnId() == null || c.turnId().equals(t.turn.turnId())) {
                 applied |= t.cancelCalls(c.toolCallId());
             }

@@ -18,8 +18,9 @@ import reactor.core.publisher.Sinks;
  *
  * <p>A running tool can talk to the conversation: {@link #progress} ({@code tool_progress}),
  * {@link #send} ({@code send_message}) and {@link #ask} ({@code input_request}, answered by the user).
- * A context built without a {@link ToolConversation} completes progress and send without publishing
- * anything and fails ask with {@link IllegalStateException}.
+ * They act when called (subscribing is not needed); the returned Mono tells when the event was
+ * published, or brings the answer. A context built without a {@link ToolConversation} completes
+ * progress and send without publishing anything and fails ask with {@link IllegalStateException}.
  *
  * <pre>{@code
  * ctx.progress(3, 10.0, "frame 3").block();
