@@ -42,7 +42,7 @@ final class ApprovalRules {
 
     /** The settings in force and their compiled lists. */
     private Compiled current() {
-        ApprovalSettings s = settings.get();
+        ApprovalSettings s = java.util.Objects.requireNonNull(settings.get(), "approval settings supplier returned null");
         Compiled c = compiled;
         if (c == null || c.settings != s) {
             c = new Compiled(s, new RiskRules(s));

@@ -72,9 +72,11 @@ public record ApprovalSettings(
         warnings = List.copyOf(warnings);
     }
 
-    /** The defaults: mode off. */
+    private static final ApprovalSettings DEFAULTS = new Builder().build();
+
+    /** The defaults: mode off (one shared instance). */
     public static ApprovalSettings defaults() {
-        return builder().build();
+        return DEFAULTS;
     }
 
     /** Starts a builder with the defaults. */

@@ -65,6 +65,8 @@ final class CallRun implements ToolConversation {
     private int attempts;
     private volatile HandlerRun running;
     private volatile Disposable gateWait;
+    /** What the approval step did, for the call log. */
+    private volatile String approval = "";
     private volatile boolean cancelled;
     private volatile int done;
     private volatile CallChannel channel;
@@ -116,7 +118,7 @@ final class CallRun implements ToolConversation {
         }
         args = ToolArguments.of(filled);
         if (p.gate != null) {
-            Mono<ErrorInfo> verdict = p.gate.admit(new GatedCall(turn, index, call, def, filled));
+            Mono<ErrorInfo> verdict = p.gate.admit(new GatedCall(turn, index, call, def, filled, this::noteApproval));
             if (verdict != null) {
                 awaitGate(verdict, filled);
                 return;
@@ -206,12 +208,20 @@ final class CallRun implements ToolConversation {
         return true;
     }
 
+    private void noteApproval(String outcome) {
+        approval = outcome;
+    }
+
     /** Abandons the call (its turn was cancelled). */
     void cancel() {
         cancelled = true;
         HandlerRun r = running;
         if (r != null) {
             r.cancel();
+        }
+        Disposable g = gateWait;
+        if (g != null) {
+            g.dispose();
         }
     }
 
@@ -442,7 +452,7 @@ final class CallRun implements ToolConversation {
         ToolCallsEvent t = turn.turn;
         p.callLog.add(new CallRecord(Instant.ofEpochMilli(p.timer.now(TimeUnit.MILLISECONDS)), call.name(),
                 t.streamId(), t.turnId(), call.toolCallId(), t.context().userId(), outcome, nanos / 1_000_000,
-                event.attempts(), event.cached()));
+                event.attempts(), event.cached(), approval));
         turn.complete(index, event, messages, now);
     }
 

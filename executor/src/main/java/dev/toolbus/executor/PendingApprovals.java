@@ -27,9 +27,16 @@ final class PendingApprovals {
 
     /** A call waiting for the answer; each method is called at most once, and only one of them. */
     interface Waiter {
-        void approved();
+        /** Run the call; {@code session}: the answer was {@code approve_session}. */
+        void approved(boolean session);
 
-        void notApproved(String message);
+        /**
+         * End the call {@code NOT_APPROVED}.
+         *
+         * @param outcome {@code denied}, {@code expired} or {@code unsent} (for the call log)
+         * @param message what the model reads
+         */
+        void notApproved(String outcome, String message);
     }
 
     /**
@@ -138,7 +145,7 @@ final class PendingApprovals {
         Request r = new Request(id, streamId, turnId, userId, timeoutMs, entries, event);
         metrics.asked.increment(entries.size());
         open.put(id, r);
-        r.expiry = timer.schedule(() -> end(r, metrics.expired, texts.expired(timeoutMs)), timeoutMs,
+        r.expiry = timer.schedule(() -> end(r, metrics.expired, "expired", texts.expired(timeoutMs)), timeoutMs,
                 TimeUnit.MILLISECONDS);
         if (!open.containsKey(id)) {
             r.disposeExpiry();
@@ -148,7 +155,7 @@ final class PendingApprovals {
 
     /** Ends a request that could not be sent: its calls end {@code NOT_APPROVED} with the message. */
     void abandon(Request r, String message) {
-        if (end(r, null, message)) {
+        if (end(r, null, "unsent", message)) {
             r.disposeExpiry();
         }
     }
@@ -168,16 +175,16 @@ final class PendingApprovals {
                 switch (decision) {
                     case APPROVE -> {
                         metrics.approved.increment();
-                        e.waiter().approved();
+                        e.waiter().approved(false);
                     }
                     case APPROVE_SESSION -> {
                         metrics.approved.increment();
                         rules.grant(r.streamId, r.userId, e.name(), e.risk());
-                        e.waiter().approved();
+                        e.waiter().approved(true);
                     }
                     case DENY -> {
                         metrics.denied.increment();
-                        e.waiter().notApproved(texts.denied());
+                        e.waiter().notApproved("denied", texts.denied());
                     }
                 }
             } catch (RuntimeException ex) {
@@ -198,7 +205,7 @@ final class PendingApprovals {
     }
 
     /** Claims the request and ends its calls {@code NOT_APPROVED}; whether this call claimed it. */
-    private boolean end(Request r, io.micrometer.core.instrument.Counter counter, String message) {
+    private boolean end(Request r, io.micrometer.core.instrument.Counter counter, String outcome, String message) {
         if (!open.remove(r.id, r)) {
             return false;
         }
@@ -207,7 +214,7 @@ final class PendingApprovals {
                 counter.increment();
             }
             try {
-                e.waiter().notApproved(message);
+                e.waiter().notApproved(outcome, message);
             } catch (RuntimeException ex) {
                 log.error("ending call {} of approval {} failed", e.toolCallId(), r.id, ex);
             }

@@ -30,12 +30,12 @@ class PendingApprovalsTest {
     private PendingApprovals.Entry entry(String id, String tool, Risk risk) {
         return new PendingApprovals.Entry(id, tool, risk, "{}", new PendingApprovals.Waiter() {
             @Override
-            public void approved() {
-                outcomes.add(id + ":approved");
+            public void approved(boolean session) {
+                outcomes.add(id + (session ? ":approved_session" : ":approved"));
             }
 
             @Override
-            public void notApproved(String message) {
+            public void notApproved(String outcome, String message) {
                 outcomes.add(id + ":" + message);
             }
         });
@@ -98,7 +98,7 @@ class PendingApprovalsTest {
         String id = pending.open("s1", "t1", "bob", List.of(entry("c1", "wipe", Risk.HIGH),
                 entry("c2", "echo", Risk.MEDIUM))).id;
         pending.answer("s1", id, ApprovalDecision.APPROVE_SESSION);
-        assertThat(outcomes).containsExactly("c1:approved", "c2:approved");
+        assertThat(outcomes).containsExactly("c1:approved_session", "c2:approved_session");
         CallContext bob = new CallContext("bob", "", "", "", "", "", "", "", Map.of());
         assertThat(rules.check(ToolDefinition.builder("echo").build(), null, "s1", bob).byGrant()).isTrue();
         assertThat(rules.check(ToolDefinition.builder("wipe").build(), Risk.HIGH, "s1", bob).kind())
