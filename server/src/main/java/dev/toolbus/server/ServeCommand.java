@@ -115,6 +115,9 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     ExecutionOptions execution;
 
+    @Mixin
+    ApprovalOptions approval;
+
     @Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -152,6 +155,7 @@ final class ServeCommand implements Callable<Integer> {
         GatewayPlan plan = gatewayPlan(fileConfig, busAddress);
         ExecutionSettings settings = execution.settings(config.execution());
         ExecutionOptions.printWarnings(settings, System.err);
+        approval.printWarnings(System.err);
         EventCodec codec = maxEventBytes == EventCodec.defaults().maxEventBytes() ? EventCodec.defaults()
                 : EventCodec.create(maxEventBytes, () -> UUID.randomUUID().toString());
 
@@ -167,7 +171,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(live.policy()).settings(settings)
-                .codec(codec).meterRegistry(meters).build();
+                .approval(approval.over(live.approval())).codec(codec).meterRegistry(meters).build();
 
         GatewayServer server = null;
         if (plan != null) {
