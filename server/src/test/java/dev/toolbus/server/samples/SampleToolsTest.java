@@ -30,7 +30,8 @@ class SampleToolsTest {
         Map<String, ToolDefinition> defs = tools.specs().stream()
                 .collect(Collectors.toMap(ToolSpec::name, ToolSpec::definition));
 
-        assertThat(defs).containsOnlyKeys("echo", "add", "sleep", "fail", "draw");
+        assertThat(defs).containsOnlyKeys("echo", "add", "sleep", "fail", "draw", "wipe");
+        assertThat(schemaTypes(defs.get("wipe"))).containsExactly(entry("target", "string"));
         assertThat(schemaTypes(defs.get("add"))).containsExactly(entry("a", "integer"), entry("b", "integer"));
         assertThat(schemaTypes(defs.get("sleep"))).containsExactly(entry("ms", "integer"));
         assertThat(schemaTypes(defs.get("echo"))).containsExactly(entry("text", "string"));
@@ -43,6 +44,18 @@ class SampleToolsTest {
         Map<String, String> types = new java.util.LinkedHashMap<>();
         def.parameters().forEach(p -> types.put(p.name(), p.type().jsonType()));
         return types;
+    }
+
+    @Test
+    void wipe_isSideEffectingHighRiskButNotDangerous() {
+        ToolDefinition wipe = tools.specs().stream().filter(t -> t.name().equals("wipe")).findFirst().orElseThrow()
+                .definition();
+        assertThat(wipe.risk()).isEqualTo(dev.toolbus.tool.Risk.HIGH);
+        assertThat(wipe.sideEffecting()).isTrue();
+        assertThat(wipe.dangerous()).isFalse();
+        assertThat(tools.wipe("disk")).isEqualTo("wiped disk");
+        assertThat(tools.specs().stream().filter(t -> !t.name().equals("wipe")))
+                .allSatisfy(t -> assertThat(t.definition().risk()).as(t.name()).isNull());
     }
 
     @Test
