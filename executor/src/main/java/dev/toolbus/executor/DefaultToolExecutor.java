@@ -68,8 +68,9 @@ final class DefaultToolExecutor implements ToolExecutor {
                 : null;
         Scheduler blocking = b.blockingScheduler != null ? b.blockingScheduler : ownedBlocking;
         MeterRegistry meters = b.meterRegistry != null ? b.meterRegistry : new SimpleMeterRegistry();
+        // without approval settings there is no approval step at all: plain calls pay nothing for it
         CallGate gate = b.callGate != null ? b.callGate
-                : new ApprovalGate(b.approval, settings.locale(), meters, clock);
+                : b.approvalGiven ? new ApprovalGate(b.approval, settings.locale(), meters, clock) : null;
         this.pipeline = new Pipeline(settings, registry, b.policy, timer, blocking, clock, meters,
                 CallLog.create(b.callLogSize), b.instanceId, gate);
         this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control);

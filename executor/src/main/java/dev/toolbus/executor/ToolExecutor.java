@@ -126,7 +126,7 @@ public interface ToolExecutor extends AutoCloseable {
         int maxInflightTurns = 256;
         String instanceId;
         CallGate callGate;
-        Supplier<ApprovalSettings> approval = ApprovalSettings::defaults;
+        Supplier<ApprovalSettings> approval;
         boolean approvalGiven;
 
         private Builder() {
@@ -238,8 +238,9 @@ public interface ToolExecutor extends AutoCloseable {
         }
 
         /**
-         * The approval settings (default {@link ApprovalSettings#defaults()}: mode {@code off}, though a
-         * turn's {@code context.approval_mode} still applies).
+         * Turns the approval step on with these settings. Without this (the default) calls pass no
+         * approval step at all, and a turn's {@code context.approval_mode} is ignored; with it, even
+         * mode {@code off} honours {@code context.approval_mode} and per-agent modes.
          */
         public Builder approval(ApprovalSettings settings) {
             Objects.requireNonNull(settings, "settings");
