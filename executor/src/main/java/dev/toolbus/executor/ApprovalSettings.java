@@ -116,11 +116,6 @@ public record ApprovalSettings(
         return agent != null ? agent : mode;
     }
 
-    /** Whether any configured or per-turn mode can ask (false only when everything is off). */
-    boolean mayAsk() {
-        return mode != ApprovalMode.OFF || !agents.isEmpty();
-    }
-
     /** Parses {@code low} / {@code medium} / {@code high} (case-insensitive); {@code null} for anything else. */
     public static Risk parseRisk(Object value) {
         if (value instanceof Risk r) {

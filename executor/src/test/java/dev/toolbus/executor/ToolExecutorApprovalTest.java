@@ -235,6 +235,16 @@ class ToolExecutorApprovalTest {
     }
 
     @Test
+    void anExecutorWithoutApprovalSettingsHasNoApprovalStep() {
+        ToolExecutor plain = ToolExecutor.builder().timer(vts).tool(wipe()).build();
+        List<OutboundEvent> out = start(plain, turnWith("s", "t1", ctx("u", "", "confirm_all"),
+                call("c1", "wipe", "{\"target\":\"a\"}"))).join();
+        assertThat(out).extracting(OutboundEvent::type).containsExactly("tool_result", "turn_completed");
+        assertThat(plain.control(new ApprovalResponseEvent("s", "ap-x-1", ApprovalDecision.APPROVE)).block())
+                .isEqualTo(ControlOutcome.UNKNOWN_REQUEST);
+    }
+
+    @Test
     void theBypassListNeverAsks() {
         settings.set(ApprovalSettings.builder().mode("confirm_all").bypass(List.of("wipe")).build());
         assertThat(TestTools.results(start(turn("s", "t1", call("c1", "wipe", "{\"target\":\"a\"}"))).join()).get(0)
