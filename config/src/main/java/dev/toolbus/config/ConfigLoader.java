@@ -160,6 +160,8 @@ public final class ConfigLoader {
                 "cacheTTL", e.cacheTtl().toMillis());
         ex.putAll(map("cacheMaxEntries", e.cacheMaxEntries(), "locale", e.locale().name().toLowerCase(Locale.ROOT),
                 "maxMediaBytes", e.maxMediaBytes(), "maxQueuedCalls", e.maxQueuedCalls()));
+        ex.putAll(map("progressIntervalMs", e.progressInterval().toMillis(), "inputTimeoutMs",
+                e.inputTimeout().toMillis()));
         m.put("execution", ex);
         Config.Bus b = c.bus();
         Map<String, Object> bus = map("type", b.type(), "url", maskUrl(b.url()), "calls", b.calls(), "results", b.results());

@@ -70,6 +70,8 @@ final class CallRun implements ToolConversation {
     private volatile boolean cancelled;
     private volatile int done;
     private volatile CallChannel channel;
+    /** Set when a control cancel ended the call: the call log's detail. */
+    private volatile String cancelDetail;
 
     CallRun(Pipeline p, TurnRun turn, int index, ToolCall call) {
         this.p = p;
@@ -179,7 +181,8 @@ final class CallRun implements ToolConversation {
     }
 
     /** Marks a call of a turn that has not started yet as cancelled: it ends {@code CANCELLED} at start. */
-    void stopBeforeStart() {
+    void stopBeforeStart(String reason) {
+        cancelDetail = cancelDetail(reason);
         cancelled = true;
     }
 
@@ -189,10 +192,11 @@ final class CallRun implements ToolConversation {
      *
      * @return whether the call was unfinished
      */
-    boolean stop() {
+    boolean stop(String reason) {
         if (done != 0) {
             return false;
         }
+        cancelDetail = cancelDetail(reason);
         cancelled = true;
         HandlerRun r = running;
         if (r != null) {
@@ -212,6 +216,14 @@ final class CallRun implements ToolConversation {
         approval = outcome;
     }
 
+    /** The call log's detail of a control cancel; the reason bounded to 200 characters. */
+    private static String cancelDetail(String reason) {
+        if (reason == null || reason.isEmpty()) {
+            return "cancel event";
+        }
+        return "cancel event: " + (reason.length() > 200 ? reason.substring(0, 200) + "…" : reason);
+    }
+
     /** Abandons the call (its turn was cancelled). */
     void cancel() {
         cancelled = true;
@@ -222,6 +234,7 @@ final class CallRun implements ToolConversation {
         Disposable g = gateWait;
         if (g != null) {
             g.dispose();
+            failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
         }
     }
 
@@ -452,7 +465,8 @@ final class CallRun implements ToolConversation {
         ToolCallsEvent t = turn.turn;
         p.callLog.add(new CallRecord(Instant.ofEpochMilli(p.timer.now(TimeUnit.MILLISECONDS)), call.name(),
                 t.streamId(), t.turnId(), call.toolCallId(), t.context().userId(), outcome, nanos / 1_000_000,
-                event.attempts(), event.cached(), approval));
+                event.attempts(), event.cached(), event.isError() && event.error().code() == ErrorCode.CANCELLED
+                        ? cancelDetail : null, approval));
         turn.complete(index, event, messages, now);
     }
 

@@ -47,7 +47,7 @@ final class ControlRouter {
         for (int i = turns.size() - 1; i >= 0; i--) {
             TurnRun t = turns.get(i);
             if (c.turnId() == null || c.turnId().equals(t.turn.turnId())) {
-                applied |= t.cancelCalls(c.toolCallId());
+                applied |= t.cancelCalls(c.toolCallId(), c.reason());
             }
         }
         metrics.cancelEvent(applied);

@@ -97,7 +97,8 @@ final class LiveChannel {
             Mono<Void> m;
             try {
                 m = publish.apply(List.of(e.event));
-            } catch (RuntimeException ex) {
+            } catch (Throwable ex) {
+                // an Error too: the entry must settle, or the turn's final batch would wait forever
                 m = Mono.error(ex);
             }
             Publishing p = new Publishing(e);

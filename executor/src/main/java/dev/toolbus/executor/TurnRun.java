@@ -59,6 +59,7 @@ final class TurnRun implements GatedTurn {
     private boolean stopAll;
     /** Calls a control cancel named before the turn started. */
     private Set<String> stopIds;
+    private String stopReason;
     private volatile boolean started;
     volatile boolean cancelled;
 
@@ -93,7 +94,7 @@ final class TurnRun implements GatedTurn {
             for (int i = 0; i < list.size(); i++) {
                 CallRun c = new CallRun(pipeline, this, i, list.get(i));
                 if (stopAll || (stopIds != null && stopIds.contains(c.id()))) {
-                    c.stopBeforeStart();
+                    c.stopBeforeStart(stopReason);
                 }
                 calls[i] = c;
             }
@@ -113,12 +114,13 @@ final class TurnRun implements GatedTurn {
      *
      * @return whether anything unfinished was cancelled
      */
-    boolean cancelCalls(String toolCallId) {
+    boolean cancelCalls(String toolCallId, String reason) {
         synchronized (this) {
             if (finished || cancelled) {
                 return false;
             }
             if (!callsCreated) {
+                stopReason = reason;
                 if (toolCallId == null) {
                     boolean first = !stopAll;
                     stopAll = true;
@@ -136,7 +138,7 @@ final class TurnRun implements GatedTurn {
         boolean any = false;
         for (CallRun c : calls) {
             if (toolCallId == null || c.id().equals(toolCallId)) {
-                any |= c.stop();
+                any |= c.stop(reason);
             }
         }
         return any;

@@ -64,6 +64,11 @@ class ToolExecutorCancelTest {
         assertThat(cancelled).hasValue(1);
         assertThat(ex.inflight()).isZero();
         assertThat(((DefaultToolExecutor) ex).queued()).isZero();
+        assertThat(ex.callLog().recent(r -> r.toolCallId().equals("b"), 1)).singleElement().satisfies(r -> {
+            assertThat(r.outcome()).isEqualTo("cancelled");
+            assertThat(r.detail()).isEqualTo("cancel event: stop");
+        });
+        assertThat(ex.callLog().recent(r -> r.toolCallId().equals("a"), 1).get(0).detail()).isEmpty();
         // finished: a second cancel of the same call is a no-op
         assertThat(ex.control(new CancelEvent("s", "t1", "b", "")).block()).isEqualTo(ControlOutcome.NOTHING_TO_DO);
     }
@@ -193,6 +198,25 @@ class ToolExecutorCancelTest {
         ex.control(new CancelEvent("A", null, null, "")).block();
         assertThat(result(a.join().get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
         assertThat(ex.inflight()).isZero();
+    }
+
+    @Test
+    void onABusACancelActsAtOnceWhileTheStreamsLaneIsBusy() throws Exception {
+        dev.toolbus.bus.InMemoryBus bus = dev.toolbus.bus.InMemoryBus.create();
+        ToolExecutor ex = ToolExecutor.builder().tool(TestTools.hang(new AtomicInteger(), new AtomicInteger()))
+                .tool(TestTools.echo()).build();
+        var events = bus.events("s").take(4).collectList().toFuture();
+        var d = ex.attach(bus);
+        bus.send(turn("s", "t1", call("h", "hang", "{}")));
+        // queued behind t1 on the same stream; the cancel must not wait behind it
+        bus.send(turn("s", "t2", call("e", "echo", "{\"text\":\"next\"}")));
+        bus.send(new CancelEvent("s", "t1", "h", "stop"));
+        List<OutboundEvent> out = events.get(10, TimeUnit.SECONDS);
+        assertThat(out).extracting(OutboundEvent::type)
+                .containsExactly("tool_result", "turn_completed", "tool_result", "turn_completed");
+        assertThat(result(out.get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(result(out.get(2)).content()).isEqualTo("next");
+        d.dispose();
     }
 
     @Test

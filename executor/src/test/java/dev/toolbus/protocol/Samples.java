@@ -99,6 +99,21 @@ final class Samples {
 
     static List<OutboundEvent> outbound() {
         return List.of(toolResult(), toolResultError(), toolResultMedia(), userMessageImage(), userMessageAudio(),
-                turnCompleted(), tools(), error(), errorWithoutStream());
+                turnCompleted(), tools(), error(), errorWithoutStream(),
+                new ApprovalRequestEvent("s", "t", "ap-a1-1", 1767225600000L, List.of(new ApprovalRequestEvent.Call(
+                        "c", "wipe", dev.toolbus.tool.Risk.HIGH, "{\"target\":\"x\"}")), "The model requested: wipe"),
+                new ToolProgressEvent("s", "t", "c", "render", 2.5, null, null),
+                new ToolProgressEvent("s", "t", "c", "render", 3, 10.0, "frame 3"),
+                new SendMessageEvent("s", "t", "c", "c:msg:1", List.of(ContentPart.text("hi"),
+                        ContentPart.image("image/png", PNG_1X1))),
+                new InputRequestEvent("s", "t", "c", "in-a1-1", 1767225600000L, "Which city?", null),
+                new ErrorEvent("s", null, ErrorCode.UNKNOWN_REQUEST, "no question"));
+    }
+
+    static List<InboundEvent> control() {
+        return List.of(new CancelEvent("s", null, null, ""), new CancelEvent("s", "t", "c", "stop"),
+                new ApprovalResponseEvent("s", "ap-a1-1", ApprovalDecision.APPROVE_SESSION),
+                new InputResponseEvent("s", "in-a1-1", InputAction.ACCEPT, json("{\"city\":\"Paris\"}")),
+                new InputResponseEvent("s", "in-a1-2", InputAction.CANCEL, null));
     }
 }

@@ -31,8 +31,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SchemaConformanceTest {
 
     static final List<String> EVENTS = List.of("tool_calls", "tool_call", "list_tools", "tool_result",
-            "user_message", "turn_completed", "tools", "error");
-    static final Set<String> INBOUND = Set.of("tool_calls", "tool_call", "list_tools");
+            "user_message", "turn_completed", "tools", "error", "cancel", "approval_response", "input_response",
+            "approval_request", "tool_progress", "send_message", "input_request");
+    static final Set<String> INBOUND = Set.of("tool_calls", "tool_call", "list_tools", "cancel", "approval_response",
+            "input_response");
 
     private static final Path DOCS = findDocs();
     private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
@@ -145,6 +147,11 @@ class SchemaConformanceTest {
     void encodedInbound_matchesSchema() {
         assertThat(errors("tool_calls", Samples.json(codec.encode(Samples.toolCalls())))).isEmpty();
         assertThat(errors("list_tools", Samples.json(codec.encode(Samples.listTools())))).isEmpty();
+        for (InboundEvent e : Samples.control()) {
+            JsonNode tree = Samples.json(codec.encode(e));
+            assertThat(errors(tree.get("type").textValue(), tree)).as(tree.toString()).isEmpty();
+            assertThat(codec.decode(tree.toString())).isEqualTo(e);
+        }
     }
 
     @Test
@@ -180,7 +187,13 @@ class SchemaConformanceTest {
                 new String[] {"tool_calls", "{\"type\":\"tool_calls\",\"stream_id\":\"s\",\"calls\":[{\"function\":\"f\"}]}"},
                 new String[] {"tool_calls", "{\"type\":\"tool_calls\",\"stream_id\":\"s\",\"turn_id\":{},\"calls\":[]}"},
                 new String[] {"list_tools", "{\"type\":\"list_tools\",\"stream_id\":\"s\",\"format\":\"gemini\"}"},
-                new String[] {"tool_call", "{\"type\":\"tool_call\",\"stream_id\":\"s\",\"name\":\"x\",\"context\":1}"});
+                new String[] {"tool_call", "{\"type\":\"tool_call\",\"stream_id\":\"s\",\"name\":\"x\",\"context\":1}"},
+                new String[] {"cancel", "{\"type\":\"cancel\",\"stream_id\":\"s\",\"tool_call_id\":\"c\"}"},
+                new String[] {"cancel", "{\"type\":\"cancel\",\"stream_id\":\"s\",\"turn_id\":[]}"},
+                new String[] {"approval_response", "{\"type\":\"approval_response\",\"stream_id\":\"s\",\"approval_id\":\"a\",\"decision\":\"ok\"}"},
+                new String[] {"approval_response", "{\"type\":\"approval_response\",\"stream_id\":\"s\",\"decision\":\"deny\"}"},
+                new String[] {"input_response", "{\"type\":\"input_response\",\"stream_id\":\"s\",\"input_id\":\"i\",\"action\":\"yes\"}"},
+                new String[] {"input_response", "{\"type\":\"input_response\",\"stream_id\":\"s\",\"input_id\":\"i\",\"action\":\"accept\",\"content\":[]}"});
     }
 
     @ParameterizedTest(name = "{1}")

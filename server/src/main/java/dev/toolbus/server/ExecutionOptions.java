@@ -37,6 +37,16 @@ final class ExecutionOptions {
                     + ExecutionSettings.DEFAULT_CACHE_TTL_MS + " or the config's execution.cacheTTL).")
     String cacheTtlMs;
 
+    @Option(names = "--progress-interval-ms", paramLabel = "MS",
+            description = "Shortest time between two tool_progress events of one call; 0 for no limit (default: "
+                    + ExecutionSettings.DEFAULT_PROGRESS_INTERVAL_MS + " or the config's execution.progressIntervalMs).")
+    String progressIntervalMs;
+
+    @Option(names = "--input-timeout-ms", paramLabel = "MS",
+            description = "How long a tool's question waits for the user's answer, at least 1000 (default: "
+                    + ExecutionSettings.DEFAULT_INPUT_TIMEOUT_MS + " or the config's execution.inputTimeoutMs).")
+    String inputTimeoutMs;
+
     @Option(names = "--locale", paramLabel = "en|zh",
             description = "Language of generated text (default: en or the config's execution.locale).")
     String locale;
@@ -66,6 +76,12 @@ final class ExecutionOptions {
         }
         if (locale != null) {
             b.locale(locale);
+        }
+        if (progressIntervalMs != null) {
+            b.progressIntervalMs(progressIntervalMs);
+        }
+        if (inputTimeoutMs != null) {
+            b.inputTimeoutMs(inputTimeoutMs);
         }
         return b.build();
     }

@@ -91,7 +91,7 @@ final class ServeCommand implements Callable<Integer> {
             description = "The consumer group of the executor instances on a broker (default: bus.group, else toolbus).")
     String group;
 
-    @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail and draw.")
+    @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail, draw, progress, greet, ask_city and wipe.")
     boolean sampleTools;
 
     @Option(names = "--plugins", paramLabel = "DIR",

@@ -1,9 +1,13 @@
 package dev.toolbus.server.samples;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.protocol.Json;
 import dev.toolbus.tool.ContentItem;
 import dev.toolbus.tool.Param;
 import dev.toolbus.tool.Risk;
 import dev.toolbus.tool.Tool;
+import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
 import dev.toolbus.tool.Tools;
@@ -12,13 +16,17 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
  * The sample tools of the demo, the {@code --sample-tools} sidecar and the tests: {@code echo},
- * {@code add}, {@code sleep}, {@code fail} and {@code draw}. None of them blocks a thread.
+ * {@code add}, {@code sleep}, {@code fail}, {@code draw}, and the conversation-control ones:
+ * {@code progress} (reports {@code tool_progress}), {@code greet} (posts a {@code send_message}) and
+ * {@code ask_city} (asks with an {@code input_request}), and {@code wipe} (side-effecting, declares risk
+ * high: the approval step's example). None of them blocks a thread.
  */
 public final class SampleTools {
 
@@ -27,6 +35,11 @@ public final class SampleTools {
             "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGPQqr8CAAJUAX5aQspHAAAAAElFTkSuQmCC";
 
     private static final byte[] PNG = Base64.getDecoder().decode(PNG_BASE64);
+
+    /** The most steps {@code progress} takes. */
+    public static final int MAX_PROGRESS_STEPS = 10_000;
+
+    private static final JsonNode CITY_SCHEMA = citySchema();
 
     private final Scheduler timer;
 
@@ -90,5 +103,44 @@ public final class SampleTools {
                 .content("drew " + label)
                 .item(ContentItem.image(PNG, "image/png"))
                 .build();
+    }
+
+    @Tool(name = "progress", description = "Reports progress i of steps every ms milliseconds, then answers done <steps>.",
+            blocking = false)
+    public Mono<ToolResult> progress(@Param(description = "How many steps to take.") long steps,
+                                     @Param(description = "Milliseconds between two steps.") long ms,
+                                     ToolContext ctx) {
+        if (steps < 0 || steps > MAX_PROGRESS_STEPS || ms < 0) {
+            return Mono.just(ToolResult.error("steps must be 0.." + MAX_PROGRESS_STEPS + " and ms not negative, got "
+                    + steps + " and " + ms));
+        }
+        double total = steps;
+        return Flux.interval(Duration.ofMillis(ms), Duration.ofMillis(ms), timer).take(steps)
+                // progress acts when called; a step is not held back until its event is published
+                .doOnNext(i -> ctx.progress(i + 1, total, "step " + (i + 1) + " of " + steps))
+                .then(Mono.fromSupplier(() -> ToolResult.text("done " + steps)));
+    }
+
+    @Tool(name = "greet", description = "Sends the text to the conversation as a message, then answers greeted.",
+            blocking = false)
+    public Mono<String> greet(@Param(description = "The message to send.") String text, ToolContext ctx) {
+        return ctx.send(text).thenReturn("greeted");
+    }
+
+    @Tool(name = "ask_city", description = "Asks the user which city they mean and answers city <answer>.",
+            blocking = false)
+    public Mono<String> askCity(ToolContext ctx) {
+        return ctx.ask("Which city?", CITY_SCHEMA).map(a -> {
+            JsonNode city = a.accepted() && a.content() != null ? a.content().get("city") : null;
+            return city != null && city.isTextual() && !city.textValue().isBlank()
+                    ? "city " + city.textValue() : "no answer";
+        });
+    }
+
+    private static JsonNode citySchema() {
+        ObjectNode schema = Json.mapper().createObjectNode().put("type", "object");
+        schema.putObject("properties").putObject("city").put("type", "string").put("description", "The city");
+        schema.putArray("required").add("city");
+        return schema;
     }
 }

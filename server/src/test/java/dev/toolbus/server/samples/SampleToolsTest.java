@@ -30,8 +30,13 @@ class SampleToolsTest {
         Map<String, ToolDefinition> defs = tools.specs().stream()
                 .collect(Collectors.toMap(ToolSpec::name, ToolSpec::definition));
 
-        assertThat(defs).containsOnlyKeys("echo", "add", "sleep", "fail", "draw", "wipe");
+        assertThat(defs).containsOnlyKeys("echo", "add", "sleep", "fail", "draw", "progress", "greet", "ask_city",
+                "wipe");
         assertThat(schemaTypes(defs.get("wipe"))).containsExactly(entry("target", "string"));
+        assertThat(schemaTypes(defs.get("progress"))).containsExactly(entry("steps", "integer"), entry("ms", "integer"));
+        assertThat(schemaTypes(defs.get("greet"))).containsExactly(entry("text", "string"));
+        assertThat(defs.get("ask_city").parameters()).isEmpty();
+        assertThat(defs.values()).filteredOn(d -> !d.name().equals("wipe")).allSatisfy(d -> assertThat(d.risk()).isNull());
         assertThat(schemaTypes(defs.get("add"))).containsExactly(entry("a", "integer"), entry("b", "integer"));
         assertThat(schemaTypes(defs.get("sleep"))).containsExactly(entry("ms", "integer"));
         assertThat(schemaTypes(defs.get("echo"))).containsExactly(entry("text", "string"));
