@@ -2,6 +2,7 @@ package dev.toolbus.config;
 
 import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.auth.TokenScope;
+import dev.toolbus.executor.ApprovalSettings;
 import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.policy.PermissionLevel;
 import dev.toolbus.policy.PolicyConfig;
@@ -24,6 +25,7 @@ import java.util.Objects;
  * @param bus which bus carries turns
  * @param gateway the WebSocket/HTTP gateway
  * @param documents skill documents
+ * @param approval the approval step (applies live on reload)
  */
 public record Config(
         SourceMode mode,
@@ -34,7 +36,8 @@ public record Config(
         ExecutionSettings execution,
         Bus bus,
         Gateway gateway,
-        Documents documents) {
+        Documents documents,
+        ApprovalSettings approval) {
 
     public Config {
         Objects.requireNonNull(mode, "mode");
@@ -45,6 +48,7 @@ public record Config(
         Objects.requireNonNull(bus, "bus");
         Objects.requireNonNull(gateway, "gateway");
         Objects.requireNonNull(documents, "documents");
+        Objects.requireNonNull(approval, "approval");
         groups = List.copyOf(groups);
     }
 
@@ -52,7 +56,13 @@ public record Config(
     public static Config defaults() {
         return new Config(SourceMode.HYBRID, Sources.DEFAULTS, List.of(), PolicyConfig.Security.DEFAULTS,
                 Tools.DEFAULTS, ExecutionSettings.defaults(), Bus.defaults("in-memory"), Gateway.DEFAULTS,
-                Documents.DEFAULTS);
+                Documents.DEFAULTS, ApprovalSettings.builder()
+                        .dangerousTools(PolicyConfig.Security.DEFAULTS.dangerousTools()).build());
+    }
+
+    /** This config with other approval settings. */
+    public Config withApproval(ApprovalSettings next) {
+        return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, next);
     }
 
     /** The policy part: mode, source switches, the union of every source's disabledTools, groups, security, tools. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.toolbus.executor.ApprovalSettings;
 import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.policy.PermissionLevel;
 import dev.toolbus.policy.PolicyConfig;
@@ -48,7 +49,7 @@ public final class ConfigLoader {
             .build();
 
     private static final Set<String> TOP = Set.of("mode", "sources", "groups", "security", "tools", "execution", "bus",
-            "gateway", "documents");
+            "gateway", "documents", ApprovalSection.KEY);
 
     private ConfigLoader() {
     }
@@ -184,6 +185,7 @@ public final class ConfigLoader {
                 "maxDepth", d.maxDepth());
         docs.putAll(map("maxFileBytes", d.maxFileBytes(), "maxPromptChars", d.maxPromptChars()));
         m.put("documents", docs);
+        m.put(ApprovalSection.KEY, ApprovalSection.effective(c.approval()));
         try {
             return YAML.writeValueAsString(m);
         } catch (JsonProcessingException ex2) {
@@ -492,7 +494,8 @@ public final class ConfigLoader {
             Config.Bus bus = bus(root);
             Config.Gateway gateway = GatewaySection.read(this, root);
             Config.Documents documents = documents(root);
-            Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents);
+            ApprovalSettings approval = ApprovalSection.read(this, root, security.dangerousTools());
+            Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval);
             for (String w : ToolPolicies.check(c.policy())) {
                 warnings.add(w);
             }

@@ -1,5 +1,6 @@
 package dev.toolbus.config;
 
+import dev.toolbus.executor.ApprovalSettings;
 import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.policy.SwitchablePolicy;
 import dev.toolbus.policy.ToolDiscovery;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -17,7 +19,10 @@ import reactor.core.Disposable;
  * The config in force, swapped atomically on reload.
  *
  * <p>What applies live: everything the policy reads ({@code mode}, source switches and
- * {@code disabledTools}, {@code groups}, {@code security}, {@code tools}). Give {@link #policy()} to
+ * {@code disabledTools}, {@code groups}, {@code security}, {@code tools}), and {@code approval}
+ * (give {@link #approval()} to the executor; each call reads the settings in force). A reloaded
+ * {@code approval} section with any warning keeps the last good one (fail closed: a typo in a mode
+ * never switches approval off); the warning is logged. Give {@link #policy()} to
  * the executor once; each decision reads the current rules with one volatile read, so a new call is
  * decided wholly under the old or the new config, and a call already past its check finishes
  * whatever happens later. Discoveries of deferred tools survive reloads.
@@ -57,12 +62,24 @@ public final class LiveConfig {
         return policy;
     }
 
+    /** The approval settings in force, for {@code ToolExecutor.Builder.approval}; follows {@link #apply}. */
+    public Supplier<ApprovalSettings> approval() {
+        return () -> current.get().approval();
+    }
+
     /**
      * Applies a new config: the policy is swapped atomically; settings that cannot change while
-     * running are reported.
+     * running are reported. An {@code approval} section with warnings is replaced by the last good one.
      */
     public Reload apply(Config next) {
         Objects.requireNonNull(next, "next");
+        Config before = current.get();
+        if (!next.approval().warnings().isEmpty()) {
+            log.warn("config reloaded with problems in the approval section; keeping the last good approval settings: {}",
+                    next.approval().warnings());
+            next = next.withApproval(before.approval().toBuilder()
+                    .dangerousTools(next.security().dangerousTools()).build());
+        }
         Config prev = current.getAndSet(next);
         ConfiguredPolicy p = ToolPolicies.from(next.policy(), registry, policy.discovery());
         policy.set(p);

@@ -65,6 +65,8 @@ final class CallRun implements ToolConversation {
     private int attempts;
     private volatile HandlerRun running;
     private volatile Disposable gateWait;
+    /** What the approval step did, for the call log. */
+    private volatile String approval = "";
     private volatile boolean cancelled;
     private volatile int done;
     private volatile CallChannel channel;
@@ -118,7 +120,7 @@ final class CallRun implements ToolConversation {
         }
         args = ToolArguments.of(filled);
         if (p.gate != null) {
-            Mono<ErrorInfo> verdict = p.gate.admit(new GatedCall(turn, index, call, def, filled));
+            Mono<ErrorInfo> verdict = p.gate.admit(new GatedCall(turn, index, call, def, filled, this::noteApproval));
             if (verdict != null) {
                 awaitGate(verdict, filled);
                 return;
@@ -208,6 +210,10 @@ final class CallRun implements ToolConversation {
             failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def == null ? call.name() : def.name())));
         }
         return true;
+    }
+
+    private void noteApproval(String outcome) {
+        approval = outcome;
     }
 
     /** The call log's detail of a control cancel; the reason bounded to 200 characters. */
@@ -460,7 +466,7 @@ final class CallRun implements ToolConversation {
         p.callLog.add(new CallRecord(Instant.ofEpochMilli(p.timer.now(TimeUnit.MILLISECONDS)), call.name(),
                 t.streamId(), t.turnId(), call.toolCallId(), t.context().userId(), outcome, nanos / 1_000_000,
                 event.attempts(), event.cached(), event.isError() && event.error().code() == ErrorCode.CANCELLED
-                        ? cancelDetail : null));
+                        ? cancelDetail : null, approval));
         turn.complete(index, event, messages, now);
     }
 

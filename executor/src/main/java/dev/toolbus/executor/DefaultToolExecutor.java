@@ -68,9 +68,12 @@ final class DefaultToolExecutor implements ToolExecutor {
                 : null;
         Scheduler blocking = b.blockingScheduler != null ? b.blockingScheduler : ownedBlocking;
         MeterRegistry meters = b.meterRegistry != null ? b.meterRegistry : new SimpleMeterRegistry();
+        // without approval settings there is no approval step at all: plain calls pay nothing for it
+        CallGate gate = b.callGate != null ? b.callGate
+                : b.approvalGiven ? new ApprovalGate(b.approval, settings.locale(), meters, clock) : null;
         this.pipeline = new Pipeline(settings, registry, b.policy, timer, blocking, clock, meters,
-                CallLog.create(b.callLogSize), b.instanceId, b.callGate);
-        this.router = new ControlRouter(lanes, pipeline.inputs, b.callGate, pipeline.control);
+                CallLog.create(b.callLogSize), b.instanceId, gate);
+        this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control);
         this.codec = b.codec;
         this.maxInflightTurns = b.maxInflightTurns;
     }
@@ -131,6 +134,11 @@ final class DefaultToolExecutor implements ToolExecutor {
     /** Cancels by a subscriber that went away (counted). */
     void subscriberCancelled() {
         pipeline.control.cancelBySubscriber();
+    }
+
+    /** Approval requests waiting for an answer (tests). */
+    int pendingApprovals() {
+        return pipeline.gate instanceof ApprovalGate g ? g.pendingRequests() : 0;
     }
 
     /** Questions waiting for an answer (tests). */

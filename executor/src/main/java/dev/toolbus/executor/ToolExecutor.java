@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -125,6 +126,8 @@ public interface ToolExecutor extends AutoCloseable {
         int maxInflightTurns = 256;
         String instanceId;
         CallGate callGate;
+        Supplier<ApprovalSettings> approval;
+        boolean approvalGiven;
 
         private Builder() {
         }
@@ -225,13 +228,39 @@ public interface ToolExecutor extends AutoCloseable {
             return this;
         }
 
-        /** The step calls pass before they take a slot (the approval step); default none. */
+        /**
+         * The step calls pass before they take a slot, replacing the built-in approval step (then
+         * {@link #approval} must not be given).
+         */
         public Builder callGate(CallGate gate) {
             this.callGate = Objects.requireNonNull(gate, "gate");
             return this;
         }
 
+        /**
+         * Turns the approval step on with these settings. Without this (the default) calls pass no
+         * approval step at all, and a turn's {@code context.approval_mode} is ignored; with it, even
+         * mode {@code off} honours {@code context.approval_mode} and per-agent modes.
+         */
+        public Builder approval(ApprovalSettings settings) {
+            Objects.requireNonNull(settings, "settings");
+            return approval(() -> settings);
+        }
+
+        /**
+         * Live approval settings, read once per call (give {@code LiveConfig.approval()} so a reload
+         * applies to the next call). The supplier must be cheap and must not return {@code null}.
+         */
+        public Builder approval(Supplier<ApprovalSettings> settings) {
+            this.approval = Objects.requireNonNull(settings, "settings");
+            this.approvalGiven = true;
+            return this;
+        }
+
         public ToolExecutor build() {
+            if (callGate != null && approvalGiven) {
+                throw new IllegalStateException("give either callGate or approval settings, not both");
+            }
             if (instanceId == null) {
                 instanceId = String.format("%08x", ThreadLocalRandom.current().nextInt());
             }

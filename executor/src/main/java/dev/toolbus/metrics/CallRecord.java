@@ -17,12 +17,24 @@ import java.time.Instant;
  * @param cached whether it was a cache hit
  * @param detail what ended the call when the outcome alone does not say it (e.g. {@code cancel event: user
  *     said stop}), else empty
+ * @param approval what the approval step did: empty (no step, or the call ran without asking),
+ *     {@code asked} (still waiting when the call ended, e.g. cancelled), {@code approved},
+ *     {@code approved_session}, {@code denied}, {@code expired}, {@code unsent} (the request could not be
+ *     published), {@code by_session_grant}, {@code ask_mode}
  */
 public record CallRecord(Instant at, String tool, String streamId, String turnId, String toolCallId, String userId,
-                         String outcome, long durationMs, int attempts, boolean cached, String detail) {
+                         String outcome, long durationMs, int attempts, boolean cached, String detail,
+                         String approval) {
 
     public CallRecord {
         detail = detail == null ? "" : detail;
+        approval = approval == null ? "" : approval;
+    }
+
+    /** A record without an approval step. */
+    public CallRecord(Instant at, String tool, String streamId, String turnId, String toolCallId, String userId,
+                      String outcome, long durationMs, int attempts, boolean cached, String detail) {
+        this(at, tool, streamId, turnId, toolCallId, userId, outcome, durationMs, attempts, cached, detail, "");
     }
 
     /** A record without detail. */

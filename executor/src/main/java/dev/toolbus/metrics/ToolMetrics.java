@@ -31,6 +31,13 @@ public final class ToolMetrics {
     public static final String CONTROL_INPUTS = "toolbus.control.inputs";
     /** Counter of answers to approval or input ids nobody waits for, tag kind ({@code approval}, {@code input}). */
     public static final String CONTROL_UNKNOWN = "toolbus.control.unknown";
+    /**
+     * Counter of calls by approval outcome, tag outcome: {@code asked} (put in an approval request),
+     * {@code approved}, {@code denied}, {@code expired}, {@code by_session_grant} (ran without asking
+     * thanks to a grant), {@code ask_mode} (answered {@code NOT_APPROVED} in {@code ask} mode),
+     * {@code cancelled} (its turn was cancelled while it waited).
+     */
+    public static final String CONTROL_APPROVALS = "toolbus.control.approvals";
 
     private ToolMetrics() {
     }

@@ -94,7 +94,7 @@ final class ServeCommand implements Callable<Integer> {
             description = "The consumer group of the executor instances on a broker (default: bus.group, else toolbus).")
     String group;
 
-    @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail and draw.")
+    @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail, draw, progress, greet, ask_city and wipe.")
     boolean sampleTools;
 
     @Option(names = "--plugins", paramLabel = "DIR",
@@ -117,6 +117,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @Mixin
     ExecutionOptions execution;
+
+    @Mixin
+    ApprovalOptions approval;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -155,6 +158,7 @@ final class ServeCommand implements Callable<Integer> {
         GatewayPlan plan = gatewayPlan(fileConfig, busAddress);
         ExecutionSettings settings = execution.settings(config.execution());
         ExecutionOptions.printWarnings(settings, System.err);
+        approval.printWarnings(System.err);
         EventCodec codec = maxEventBytes == EventCodec.defaults().maxEventBytes() ? EventCodec.defaults()
                 : EventCodec.create(maxEventBytes, () -> UUID.randomUUID().toString());
 
@@ -170,7 +174,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(live.policy()).settings(settings)
-                .codec(codec).meterRegistry(meters).build();
+                .approval(approval.over(live.approval())).codec(codec).meterRegistry(meters).build();
 
         GatewayServer server = null;
         if (plan != null) {

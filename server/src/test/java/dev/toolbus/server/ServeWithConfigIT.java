@@ -137,7 +137,8 @@ class ServeWithConfigIT {
 
         assertThat(remote.exitCode()).as(remote.stderr()).isZero();
         assertThat(local.exitCode()).as(local.stderr()).isZero();
-        assertThat(remote.lines()).containsExactlyInAnyOrder("echo", "add", "sleep", "fail", "draw");
+        assertThat(remote.lines()).containsExactlyInAnyOrder("echo", "add", "sleep", "fail", "draw", "progress", "greet",
+                "ask_city", "wipe");
         assertThat(local.lines()).containsExactlyInAnyOrderElementsOf(remote.lines());
     }
 

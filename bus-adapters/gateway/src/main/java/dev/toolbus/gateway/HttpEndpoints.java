@@ -346,6 +346,9 @@ final class HttpEndpoints {
             n.put("duration_ms", r.durationMs());
             n.put("attempts", r.attempts());
             n.put("cached", r.cached());
+            if (!r.approval().isEmpty()) {
+                n.put("approval", r.approval());
+            }
         }
         root.put("count", records.size());
         root.put("capacity", capacity);

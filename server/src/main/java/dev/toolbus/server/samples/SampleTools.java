@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.tool.ContentItem;
 import dev.toolbus.tool.Param;
+import dev.toolbus.tool.Risk;
 import dev.toolbus.tool.Tool;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolResult;
@@ -24,7 +25,8 @@ import reactor.core.scheduler.Schedulers;
  * The sample tools of the demo, the {@code --sample-tools} sidecar and the tests: {@code echo},
  * {@code add}, {@code sleep}, {@code fail}, {@code draw}, and the conversation-control ones:
  * {@code progress} (reports {@code tool_progress}), {@code greet} (posts a {@code send_message}) and
- * {@code ask_city} (asks with an {@code input_request}). None of them blocks a thread.
+ * {@code ask_city} (asks with an {@code input_request}), and {@code wipe} (side-effecting, declares risk
+ * high: the approval step's example). None of them blocks a thread.
  */
 public final class SampleTools {
 
@@ -72,6 +74,12 @@ public final class SampleTools {
     public Map<String, Object> add(@Param(description = "The first addend.") long a,
                                    @Param(description = "The second addend.") long b) {
         return Map.of("sum", Math.addExact(a, b));
+    }
+
+    @Tool(name = "wipe", description = "Wipes the target (a harmless stand-in for a destructive tool: it only "
+            + "answers wiped <target>).", blocking = false, sideEffecting = true, risk = Risk.HIGH)
+    public String wipe(@Param(description = "What to wipe.") String target) {
+        return "wiped " + target;
     }
 
     @Tool(name = "sleep", description = "Waits the given number of milliseconds, then answers.", blocking = false)

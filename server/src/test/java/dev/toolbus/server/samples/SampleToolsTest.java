@@ -30,11 +30,13 @@ class SampleToolsTest {
         Map<String, ToolDefinition> defs = tools.specs().stream()
                 .collect(Collectors.toMap(ToolSpec::name, ToolSpec::definition));
 
-        assertThat(defs).containsOnlyKeys("echo", "add", "sleep", "fail", "draw", "progress", "greet", "ask_city");
+        assertThat(defs).containsOnlyKeys("echo", "add", "sleep", "fail", "draw", "progress", "greet", "ask_city",
+                "wipe");
+        assertThat(schemaTypes(defs.get("wipe"))).containsExactly(entry("target", "string"));
         assertThat(schemaTypes(defs.get("progress"))).containsExactly(entry("steps", "integer"), entry("ms", "integer"));
         assertThat(schemaTypes(defs.get("greet"))).containsExactly(entry("text", "string"));
         assertThat(defs.get("ask_city").parameters()).isEmpty();
-        assertThat(defs.values()).allSatisfy(d -> assertThat(d.risk()).isNull());
+        assertThat(defs.values()).filteredOn(d -> !d.name().equals("wipe")).allSatisfy(d -> assertThat(d.risk()).isNull());
         assertThat(schemaTypes(defs.get("add"))).containsExactly(entry("a", "integer"), entry("b", "integer"));
         assertThat(schemaTypes(defs.get("sleep"))).containsExactly(entry("ms", "integer"));
         assertThat(schemaTypes(defs.get("echo"))).containsExactly(entry("text", "string"));
@@ -47,6 +49,18 @@ class SampleToolsTest {
         Map<String, String> types = new java.util.LinkedHashMap<>();
         def.parameters().forEach(p -> types.put(p.name(), p.type().jsonType()));
         return types;
+    }
+
+    @Test
+    void wipe_isSideEffectingHighRiskButNotDangerous() {
+        ToolDefinition wipe = tools.specs().stream().filter(t -> t.name().equals("wipe")).findFirst().orElseThrow()
+                .definition();
+        assertThat(wipe.risk()).isEqualTo(dev.toolbus.tool.Risk.HIGH);
+        assertThat(wipe.sideEffecting()).isTrue();
+        assertThat(wipe.dangerous()).isFalse();
+        assertThat(tools.wipe("disk")).isEqualTo("wiped disk");
+        assertThat(tools.specs().stream().filter(t -> !t.name().equals("wipe")))
+                .allSatisfy(t -> assertThat(t.definition().risk()).as(t.name()).isNull());
     }
 
     @Test
