@@ -30,6 +30,8 @@ final class LiveChannel {
     private final Function<List<OutboundEvent>, Mono<Void>> publish;
     private final ArrayDeque<Entry> queue = new ArrayDeque<>();
     private long bytes;
+    /** Offered and not yet settled (queued plus the one being published). */
+    private int pending;
     private boolean busy;
     private Runnable onIdle;
 
@@ -46,10 +48,11 @@ final class LiveChannel {
         Entry e = new Entry(event, size, Sinks.empty());
         boolean start;
         synchronized (this) {
-            if (queue.size() >= MAX_PENDING || bytes + size > MAX_PENDING_BYTES) {
+            if (pending >= MAX_PENDING || bytes + size > MAX_PENDING_BYTES) {
                 return null;
             }
             queue.add(e);
+            pending++;
             bytes += size;
             start = !busy;
             busy = true;
@@ -148,6 +151,7 @@ final class LiveChannel {
         private void settle(Throwable error) {
             synchronized (LiveChannel.this) {
                 bytes -= entry.bytes;
+                pending--;
             }
             if (error == null) {
                 entry.done.tryEmitEmpty();
