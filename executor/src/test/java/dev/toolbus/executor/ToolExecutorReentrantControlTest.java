@@ -182,6 +182,39 @@ class ToolExecutorReentrantControlTest {
         }
     }
 
+    /** The subscriber answers the question from inside onNext of its input_request (same thread, or another one it waits for). */
+    private void answerInsideOnNext(ToolSpec tool, boolean otherThread) {
+        ToolExecutor ex = ToolExecutor.builder().tool(tool).build();
+        AtomicReference<ControlOutcome> outcome = new AtomicReference<>();
+        AtomicReference<Boolean> inTime = new AtomicReference<>(true);
+        StepVerifier.create(ex.execute(turn("s", "t", call("c1", "slow", "{}"))).doOnNext(e -> {
+                    if (e instanceof dev.toolbus.protocol.InputRequestEvent q) {
+                        var answer = new dev.toolbus.protocol.InputResponseEvent("s", q.inputId(),
+                                dev.toolbus.protocol.InputAction.DECLINE, null);
+                        if (otherThread) {
+                            inTime.set(waitFor(() -> outcome.set(ex.control(answer).block())));
+                        } else {
+                            ex.control(answer).subscribe(outcome::set);
+                        }
+                    }
+                }))
+                .expectNextMatches(e -> e.type().equals("input_request"))
+                .assertNext(e -> assertThat(((ToolResultEvent) e).isError()).isFalse())
+                .expectNextMatches(e -> e.type().equals("turn_completed"))
+                .expectComplete()
+                .verify(Duration.ofSeconds(15));
+        assertThat(inTime.get()).isTrue();
+        assertThat(outcome.get()).isEqualTo(ControlOutcome.APPLIED);
+    }
+
+    @Test
+    void anInputResponseInsideOnNextOfTheQuestionCompletesTheTurn() {
+        answerInsideOnNext(nonBlocking(Says.ASK), false);
+        answerInsideOnNext(blocking(Says.ASK), false);
+        answerInsideOnNext(nonBlocking(Says.ASK), true);
+        answerInsideOnNext(blocking(Says.ASK), true);
+    }
+
     /** A bus that runs {@code onLive} synchronously inside publish of a live event (before it completes). */
     private static ToolBus reentrant(InMemoryBus bus, Consumer<OutboundEvent> onLive) {
         return new ToolBus() {
