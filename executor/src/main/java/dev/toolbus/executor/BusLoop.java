@@ -116,7 +116,7 @@ final class BusLoop {
             }
             if (now != null) {
                 synchronized (this) {
-                    outstanding--;
+                    outstanding = Math.max(0, outstanding - 1);
                     controls++;
                 }
                 track(settle(msg, now), this::controlDone);
@@ -125,7 +125,7 @@ final class BusLoop {
             }
             long bytes = msg.payload().length;
             synchronized (this) {
-                outstanding--;
+                outstanding = Math.max(0, outstanding - 1);
                 waiting.add(new Job(msg, event, bytes));
                 waitingBytes += bytes;
             }
