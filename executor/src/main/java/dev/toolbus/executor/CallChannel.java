@@ -49,47 +49,64 @@ final class CallChannel {
         this.intervalMs = p.settings.progressInterval().toMillis();
     }
 
-    synchronized Mono<Void> progress(double progress, Double total, String message) {
-        if (closed) {
-            return Mono.empty();
+    Mono<Void> progress(double progress, Double total, String message) {
+        Mono<Void> out;
+        Sinks.Empty<Void> replaced = null;
+        synchronized (this) {
+            if (closed) {
+                return Mono.empty();
+            }
+            ToolProgressEvent e;
+            try {
+                e = new ToolProgressEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId, name, progress, total,
+                        message);
+            } catch (IllegalArgumentException bad) {
+                return Mono.error(bad);
+            }
+            long now = now();
+            if (heldProgress == null && (!anyProgress || now - lastProgressMs >= intervalMs)) {
+                out = publishProgress(e, now);
+            } else {
+                if (heldProgress != null) {
+                    p.control.progress(false);
+                    replaced = heldDone;
+                }
+                heldProgress = e;
+                heldDone = Sinks.empty();
+                if (progressTimer == null) {
+                    long wait = Math.max(0, lastProgressMs + intervalMs - now);
+                    progressTimer = p.timer.schedule(this::releaseHeld, wait, TimeUnit.MILLISECONDS);
+                }
+                out = heldDone.asMono();
+            }
         }
-        ToolProgressEvent e;
-        try {
-            e = new ToolProgressEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId, name, progress, total,
-                    message);
-        } catch (IllegalArgumentException bad) {
-            return Mono.error(bad);
+        // outside the lock: publishing and completing the handler's Monos run code that may call back
+        if (replaced != null) {
+            replaced.tryEmitEmpty();
         }
-        long now = now();
-        if (heldProgress == null && (!anyProgress || now - lastProgressMs >= intervalMs)) {
-            return publishProgress(e, now);
-        }
-        if (heldProgress != null) {
-            p.control.progress(false);
-            heldDone.tryEmitEmpty();
-        }
-        heldProgress = e;
-        heldDone = Sinks.empty();
-        if (progressTimer == null) {
-            long wait = Math.max(0, lastProgressMs + intervalMs - now);
-            progressTimer = p.timer.schedule(this::releaseHeld, wait, TimeUnit.MILLISECONDS);
-        }
-        return heldDone.asMono();
+        turn.flushLive();
+        return out;
     }
 
-    private synchronized void releaseHeld() {
-        progressTimer = null;
-        if (closed || heldProgress == null) {
-            return;
+    private void releaseHeld() {
+        Mono<Void> m;
+        Sinks.Empty<Void> done;
+        synchronized (this) {
+            progressTimer = null;
+            if (closed || heldProgress == null) {
+                return;
+            }
+            ToolProgressEvent e = heldProgress;
+            done = heldDone;
+            heldProgress = null;
+            heldDone = null;
+            m = publishProgress(e, now());
         }
-        ToolProgressEvent e = heldProgress;
-        Sinks.Empty<Void> done = heldDone;
-        heldProgress = null;
-        heldDone = null;
-        publishProgress(e, now()).subscribe(null, done::tryEmitError, done::tryEmitEmpty);
+        turn.flushLive();
+        m.subscribe(null, done::tryEmitError, done::tryEmitEmpty);
     }
 
-    /** Publishes progress now (the caller holds the monitor). Dropped, not failed, beyond the turn's bound. */
+    /** Queues progress for publishing (the caller holds the monitor, then flushes). Dropped, not failed, beyond the turn's bound. */
     private Mono<Void> publishProgress(ToolProgressEvent e, long now) {
         anyProgress = true;
         lastProgressMs = now;
@@ -98,24 +115,29 @@ final class CallChannel {
         return m == null ? Mono.empty() : m;
     }
 
-    synchronized Mono<Void> send(List<ContentPart> content) {
-        if (closed) {
-            return Mono.error(new IllegalStateException("the call " + toolCallId + " has ended; nothing more can be sent"));
+    Mono<Void> send(List<ContentPart> content) {
+        Mono<Void> m;
+        synchronized (this) {
+            if (closed) {
+                return Mono.error(new IllegalStateException("the call " + toolCallId
+                        + " has ended; nothing more can be sent"));
+            }
+            SendMessageEvent e = new SendMessageEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId,
+                    SendMessageEvent.messageId(toolCallId, ++messages), content);
+            m = turn.live(e);
+            if (m == null) {
+                return Mono.error(LiveChannel.overflow());
+            }
+            p.control.message();
         }
-        SendMessageEvent e = new SendMessageEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId,
-                SendMessageEvent.messageId(toolCallId, ++messages), content);
-        Mono<Void> m = turn.live(e);
-        if (m == null) {
-            return Mono.error(LiveChannel.overflow());
-        }
-        p.control.message();
+        turn.flushLive();
         return m;
     }
 
     Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
         long ms = timeout == null ? p.settings.inputTimeout().toMillis() : Math.max(1, timeout.toMillis());
         PendingInputs.Pending q;
-        InputRequestEvent e;
+        Mono<Void> m;
         synchronized (this) {
             if (closed) {
                 return Mono.error(new IllegalStateException("the call " + toolCallId + " has ended; it cannot ask"));
@@ -133,14 +155,15 @@ final class CallChannel {
             asked = true;
             long expiresAt = p.timer.now(TimeUnit.MILLISECONDS) + ms;
             extendDeadline.accept(expiresAt);
-            e = new InputRequestEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId, q.id, expiresAt,
-                    message, schema);
-            Mono<Void> m = turn.live(e);
-            if (m == null) {
-                q.fail(LiveChannel.overflow());
-            } else {
-                m.subscribe(null, q::fail);
-            }
+            InputRequestEvent e = new InputRequestEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId, q.id,
+                    expiresAt, message, schema);
+            m = turn.live(e);
+        }
+        if (m == null) {
+            q.fail(LiveChannel.overflow());
+        } else {
+            turn.flushLive();
+            m.subscribe(null, q::fail);
         }
         return q.answer.asMono();
     }
@@ -153,12 +176,14 @@ final class CallChannel {
     /** The call ended: flush held progress, end open questions CANCEL, refuse what comes later. */
     void close() {
         List<PendingInputs.Pending> open;
+        Mono<Void> flushed = null;
+        Sinks.Empty<Void> done = null;
         synchronized (this) {
             if (closed) {
                 return;
             }
             ToolProgressEvent held = heldProgress;
-            Sinks.Empty<Void> done = heldDone;
+            done = heldDone;
             heldProgress = null;
             heldDone = null;
             if (progressTimer != null) {
@@ -166,11 +191,15 @@ final class CallChannel {
                 progressTimer = null;
             }
             if (held != null) {
-                publishProgress(held, now()).subscribe(null, done::tryEmitError, done::tryEmitEmpty);
+                flushed = publishProgress(held, now());
             }
             closed = true;
             open = questions;
             questions = null;
+        }
+        if (flushed != null) {
+            turn.flushLive();
+            flushed.subscribe(null, done::tryEmitError, done::tryEmitEmpty);
         }
         if (open != null) {
             for (PendingInputs.Pending q : open) {

@@ -191,14 +191,25 @@ final class DefaultToolExecutor implements ToolExecutor {
 
                 @Override
                 public Mono<Void> live(OutboundEvent event) {
+                    return channel().enqueue(event);
+                }
+
+                @Override
+                public void flush() {
                     LiveChannel ch;
                     synchronized (this) {
-                        if (live == null) {
-                            live = new LiveChannel(publish);
-                        }
                         ch = live;
                     }
-                    return ch.offer(event);
+                    if (ch != null) {
+                        ch.flush();
+                    }
+                }
+
+                private synchronized LiveChannel channel() {
+                    if (live == null) {
+                        live = new LiveChannel(publish);
+                    }
+                    return live;
                 }
 
                 @Override

@@ -30,6 +30,8 @@ final class LiveChannel {
     private final Function<List<OutboundEvent>, Mono<Void>> publish;
     private final ArrayDeque<Entry> queue = new ArrayDeque<>();
     private long bytes;
+    /** Offered and not yet settled (queued plus the one being published). */
+    private int pending;
     private boolean busy;
     private Runnable onIdle;
 
@@ -40,35 +42,48 @@ final class LiveChannel {
     private record Entry(OutboundEvent event, long bytes, Sinks.Empty<Void> done) {
     }
 
-    /** Queues the event for publishing now; the Mono completes when it is published; {@code null} when refused. */
+    /** Queues the event and publishes it now (see {@link #enqueue}, {@link #flush}). */
     Mono<Void> offer(OutboundEvent event) {
+        Mono<Void> m = enqueue(event);
+        flush();
+        return m;
+    }
+
+    /**
+     * Queues the event without publishing (no publish runs on the caller's thread; callers may hold a
+     * lock); {@link #flush} publishes. The Mono completes when it is published; {@code null} when refused.
+     */
+    Mono<Void> enqueue(OutboundEvent event) {
         long size = sizeOf(event);
         Entry e = new Entry(event, size, Sinks.empty());
-        boolean start;
         synchronized (this) {
-            if (queue.size() >= MAX_PENDING || bytes + size > MAX_PENDING_BYTES) {
+            if (pending >= MAX_PENDING || bytes + size > MAX_PENDING_BYTES) {
                 return null;
             }
             queue.add(e);
+            pending++;
             bytes += size;
-            start = !busy;
-            busy = true;
-        }
-        if (start) {
-            drain();
         }
         return e.done.asMono();
+    }
+
+    /** Publishes what is queued, unless a publish is already under way (it then goes on); call holding no lock. */
+    void flush() {
+        synchronized (this) {
+            if (busy) {
+                return;
+            }
+            busy = true;
+        }
+        drain();
     }
 
     /** Runs {@code r} once nothing is pending (now, if nothing is); one waiter. */
     void whenIdle(Runnable r) {
         synchronized (this) {
-            if (busy) {
-                onIdle = r;
-                return;
-            }
+            onIdle = r;
         }
-        r.run();
+        flush();
     }
 
     static LiveOverflowException overflow() {
@@ -148,6 +163,7 @@ final class LiveChannel {
         private void settle(Throwable error) {
             synchronized (LiveChannel.this) {
                 bytes -= entry.bytes;
+                pending--;
             }
             if (error == null) {
                 entry.done.tryEmitEmpty();

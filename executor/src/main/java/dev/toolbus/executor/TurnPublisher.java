@@ -30,13 +30,17 @@ final class TurnPublisher extends Flux<OutboundEvent> {
         actual.onSubscribe(new TurnSubscription(actual, executor, turn));
     }
 
-    /** One subscriber's turn. All state is guarded by the subscription's monitor. */
+    /**
+     * One subscriber's turn. All state is guarded by the subscription's monitor; the subscriber is
+     * only ever called outside it, by one thread at a time (a drain loop: events offered while the
+     * subscriber runs, e.g. by a cancel it issues from {@code onNext}, are emitted when it returns).
+     */
     static final class TurnSubscription implements Subscription, TurnRun.Sink {
 
         private final CoreSubscriber<? super OutboundEvent> actual;
         private final DefaultToolExecutor executor;
         private final ToolCallsEvent turn;
-        private ArrayDeque<OutboundEvent> buffer;
+        private final ArrayDeque<OutboundEvent> buffer = new ArrayDeque<>(4);
         private long requested;
         private boolean started;
         private boolean completed;
@@ -65,8 +69,8 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                 requested = Operators.addCap(requested, n);
                 start = !started && !cancelled;
                 started = true;
-                drain();
             }
+            flush();
             if (start) {
                 TurnRun r = executor.newTurn(turn, this);
                 synchronized (this) {
@@ -85,7 +89,7 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                     return;
                 }
                 cancelled = true;
-                buffer = null;
+                buffer.clear();
                 r = run;
             }
             if (r != null) {
@@ -97,10 +101,12 @@ final class TurnPublisher extends Flux<OutboundEvent> {
         @Override
         public Mono<Void> live(OutboundEvent event) {
             synchronized (this) {
-                if (buffer != null && buffer.size() >= LiveChannel.MAX_PENDING) {
+                if (buffer.size() >= LiveChannel.MAX_PENDING) {
                     return null;
                 }
-                next(event);
+                if (!cancelled) {
+                    buffer.add(event);
+                }
             }
             return Mono.empty();
         }
@@ -108,26 +114,9 @@ final class TurnPublisher extends Flux<OutboundEvent> {
         @Override
         public void next(OutboundEvent event) {
             synchronized (this) {
-                if (cancelled) {
-                    return;
+                if (!cancelled) {
+                    buffer.add(event);
                 }
-                if (!emitting && requested > 0 && (buffer == null || buffer.isEmpty())) {
-                    if (requested != Long.MAX_VALUE) {
-                        requested--;
-                    }
-                    emitting = true;
-                    try {
-                        actual.onNext(event);
-                    } finally {
-                        emitting = false;
-                    }
-                    return;
-                }
-                if (buffer == null) {
-                    buffer = new ArrayDeque<>(4);
-                }
-                buffer.add(event);
-                drain();
             }
         }
 
@@ -136,33 +125,52 @@ final class TurnPublisher extends Flux<OutboundEvent> {
             TurnRun r;
             synchronized (this) {
                 completed = true;
-                drain();
                 r = run;
             }
+            flush();
             if (r != null) {
                 r.done();
             }
         }
 
         /** Emits buffered events while there is demand; completes when the turn is done and drained. */
-        private void drain() {
-            if (emitting) {
-                return;
+        @Override
+        public void flush() {
+            synchronized (this) {
+                if (emitting) {
+                    return;
+                }
+                emitting = true;
             }
-            emitting = true;
-            try {
-                while (!cancelled && buffer != null && !buffer.isEmpty() && requested > 0) {
-                    if (requested != Long.MAX_VALUE) {
-                        requested--;
+            for (;;) {
+                OutboundEvent e = null;
+                boolean end = false;
+                synchronized (this) {
+                    if (!cancelled && !buffer.isEmpty() && requested > 0) {
+                        if (requested != Long.MAX_VALUE) {
+                            requested--;
+                        }
+                        e = buffer.poll();
+                    } else if (completed && !terminated && !cancelled && buffer.isEmpty()) {
+                        terminated = true;
+                        end = true;
+                    } else {
+                        emitting = false;
+                        return;
                     }
-                    actual.onNext(buffer.poll());
                 }
-                if (completed && !terminated && !cancelled && (buffer == null || buffer.isEmpty())) {
-                    terminated = true;
-                    actual.onComplete();
+                try {
+                    if (end) {
+                        actual.onComplete();
+                        return;
+                    }
+                    actual.onNext(e);
+                } catch (Throwable t) {
+                    synchronized (this) {
+                        emitting = false;
+                    }
+                    throw t;
                 }
-            } finally {
-                emitting = false;
             }
         }
     }

@@ -26,19 +26,27 @@ import reactor.core.scheduler.Scheduler;
  */
 final class TurnRun implements GatedTurn {
 
-    /** Where a turn's events go. */
+    /**
+     * Where a turn's events go. {@link #next} and {@link #live} only queue (they run no code of the
+     * subscriber or bus and may be called holding a lock); {@link #flush} and {@link #complete} deliver
+     * and are called holding no lock of the executor.
+     */
     interface Sink {
+        /** Queues an event in order. */
         void next(OutboundEvent event);
 
         /**
-         * Publishes a live event now (not held for call order), before anything emitted later.
+         * Queues a live event for publishing now (not held for call order), before anything queued later.
          *
          * @return completes when published; {@code null} when refused (the turn's bound of pending live
          *     events is reached)
          */
         Mono<Void> live(OutboundEvent event);
 
-        /** All events were emitted; called once. The sink's owner then calls {@link TurnRun#done()}. */
+        /** Delivers what is queued. */
+        void flush();
+
+        /** All events were queued; called once. Delivers them; the sink's owner then calls {@link TurnRun#done()}. */
         void complete();
     }
 
@@ -88,6 +96,7 @@ final class TurnRun implements GatedTurn {
             synchronized (this) {
                 finish(pipeline.nanoClock.getAsLong());
             }
+            sink.complete();
             return;
         }
         synchronized (this) {
@@ -153,9 +162,17 @@ final class TurnRun implements GatedTurn {
         return false;
     }
 
-    /** Publishes a live event of this turn now; {@code null} when refused (see {@link Sink#live}). */
+    /**
+     * Queues a live event of this turn (the caller may hold a lock; it calls {@link #flushLive} after
+     * releasing it); {@code null} when refused (see {@link Sink#live}).
+     */
     Mono<Void> live(OutboundEvent event) {
         return sink.live(event);
+    }
+
+    /** Delivers the queued live events; call holding no lock. */
+    void flushLive() {
+        sink.flush();
     }
 
     @Override
@@ -176,24 +193,37 @@ final class TurnRun implements GatedTurn {
     @Override
     public Mono<Void> publish(OutboundEvent event) {
         Mono<Void> m = sink.live(event);
-        return m == null ? Mono.error(LiveChannel.overflow()) : m;
+        if (m == null) {
+            return Mono.error(LiveChannel.overflow());
+        }
+        sink.flush();
+        return m;
     }
 
-    /** Records a call's result and emits whatever is now in order. */
-    synchronized void complete(int index, ToolResultEvent result, List<UserMessageEvent> messages, long nowNanos) {
-        if (finished || results[index] != null) {
-            return;
+    /** Records a call's result and emits whatever is now in order (queued under the lock, delivered after). */
+    void complete(int index, ToolResultEvent result, List<UserMessageEvent> messages, long nowNanos) {
+        boolean last;
+        synchronized (this) {
+            if (finished || results[index] != null) {
+                return;
+            }
+            results[index] = result;
+            media[index] = messages;
+            if (result.isError()) {
+                errors++;
+            }
+            while (nextEmit < results.length && results[nextEmit] != null) {
+                sink.next(results[nextEmit++]);
+            }
+            last = nextEmit == results.length;
+            if (last) {
+                finish(nowNanos);
+            }
         }
-        results[index] = result;
-        media[index] = messages;
-        if (result.isError()) {
-            errors++;
-        }
-        while (nextEmit < results.length && results[nextEmit] != null) {
-            sink.next(results[nextEmit++]);
-        }
-        if (nextEmit == results.length) {
-            finish(nowNanos);
+        if (last) {
+            sink.complete();
+        } else {
+            sink.flush();
         }
     }
 
@@ -225,6 +255,7 @@ final class TurnRun implements GatedTurn {
         return onDone == null;
     }
 
+    /** Queues the media follow-ups and {@code turn_completed} (the caller holds the lock, then calls {@link Sink#complete}). */
     private void finish(long nowNanos) {
         finished = true;
         for (List<UserMessageEvent> m : media) {
@@ -237,7 +268,6 @@ final class TurnRun implements GatedTurn {
         sink.next(new TurnCompletedEvent(turn.streamId(), turn.turnId(), callIds(turn.calls()), errors,
                 (nowNanos - startNanos) / 1_000_000));
         pipeline.metrics.turn();
-        sink.complete();
     }
 
     private static List<String> callIds(List<ToolCall> calls) {

@@ -144,6 +144,34 @@ class ToolExecutorLiveEventsTest {
     }
 
     @Test
+    void sendsBeyondTheTurnsBoundOfUndeliveredEventsFailAndProgressIsDropped() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        int[] failed = new int[1];
+        ToolSpec flood = new ToolSpec(ToolDefinition.builder("flood").description("f").build(),
+                (a, c) -> {
+                    for (int i = 0; i < LiveChannel.MAX_PENDING + 10; i++) {
+                        c.send("m" + i).subscribe(null, e -> failed[0]++);
+                    }
+                    c.progress(1, null, null);
+                    return Mono.just(ToolResult.text("sent"));
+                });
+        ToolExecutor ex = ToolExecutor.builder().meterRegistry(meters).tool(flood)
+                .settings(ExecutionSettings.builder().progressIntervalMs(0).build()).build();
+        // the subscriber asks for one event only: the rest waits in the turn's buffer
+        StepVerifier.create(ex.execute(turn("s", "t", call("f", "flood", "{}"))), 1)
+                .expectNextCount(1)
+                // one delivered, MAX_PENDING buffered, the other 9 refused
+                .then(() -> assertThat(failed[0]).isEqualTo(9))
+                .thenRequest(Long.MAX_VALUE)
+                .expectNextCount(LiveChannel.MAX_PENDING)
+                .assertNext(e -> assertThat(((ToolResultEvent) e).content()).isEqualTo("sent"))
+                .expectNextCount(1)
+                .verifyComplete();
+        assertThat(meters.counter(ToolMetrics.CONTROL_PROGRESS, "result", "dropped").count()).isEqualTo(1);
+        assertThat(meters.counter(ToolMetrics.CONTROL_MESSAGES).count()).isEqualTo(LiveChannel.MAX_PENDING + 1);
+    }
+
+    @Test
     void aContextWithoutConversationCompletesProgressAndSendEmptyAndFailsAsk() {
         var ctx = dev.toolbus.tool.ToolContext.builder().streamId("s").build();
         StepVerifier.create(ctx.progress(1, null, null)).verifyComplete();
