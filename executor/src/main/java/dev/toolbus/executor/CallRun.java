@@ -28,7 +28,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
 
 /**
@@ -38,6 +37,7 @@ import reactor.core.publisher.Mono;
  */
 final class CallRun {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CallRun.class);
     private static final String UNKNOWN_TAG = "unknown";
     static final long MAX_BACKOFF_MS = 3_000;
     static final long BASE_BACKOFF_MS = 200;
@@ -108,7 +108,13 @@ final class CallRun {
                 if (prior.isDone()) {
                     fromFlight(prior.join());
                 } else {
-                    prior.whenComplete((f, err) -> fromFlight(f));
+                    prior.whenComplete((f, err) -> {
+                        try {
+                            fromFlight(f);
+                        } catch (Throwable e) {
+                            crash(e);
+                        }
+                    });
                 }
                 return;
             }
@@ -159,40 +165,63 @@ final class CallRun {
         }
     }
 
-    /** Runs with a slot held; the slot is released when the attempt ends. */
+    /**
+     * Runs with a slot held; the slot is released when the attempt ends. Never throws: anything thrown
+     * on the way (an {@code Error} included) ends the attempt {@code TOOL_FAILED} and frees the slot.
+     */
     private void runAttempt(int n) {
         if (cancelled || turn.cancelled) {
             p.slots.release();
-            failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+            try {
+                failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+            } catch (Throwable t) {
+                crash(t);
+            }
             return;
         }
-        attempts = n;
-        p.inflight.incrementAndGet();
-        ToolContext ctx = context(n);
-        HandlerRun run = new HandlerRun(ctx, o -> onAttempt(n, o));
-        running = run;
-        long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-        run.start(invoke(ctx), timeoutMs, p.timer);
-        if (cancelled) {
-            run.cancel();
+        HandlerRun run = null;
+        try {
+            attempts = n;
+            ToolContext ctx = context(n);
+            run = new HandlerRun(ctx, o -> onAttempt(n, o));
+            running = run;
+            p.inflight.incrementAndGet();
+            long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
+            p.running.add(run, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
+            run.start(invoke(ctx), timeoutMs, p.timer);
+            if (cancelled) {
+                run.cancel();
+            }
+        } catch (Throwable t) {
+            if (run != null) {
+                run.fail(t);
+            } else {
+                p.slots.release();
+                crash(t);
+            }
         }
     }
 
     private Mono<ToolResult> invoke(ToolContext ctx) {
         if (handler.isBlocking()) {
-            return Mono.defer(() -> handler.call(args, ctx)).subscribeOn(p.blocking);
+            return new ThrowSafeMono(Mono.defer(() -> call(ctx))).subscribeOn(p.blocking);
         }
+        return call(ctx);
+    }
+
+    /** The handler's Mono; whatever it throws (an {@code Error} included) becomes the Mono's error. */
+    private Mono<ToolResult> call(ToolContext ctx) {
         Mono<ToolResult> m;
         try {
             m = handler.call(args, ctx);
         } catch (Throwable e) {
-            Exceptions.throwIfJvmFatal(e);
             return Mono.error(e);
         }
         return m != null ? m : Mono.error(new IllegalStateException("the handler of " + def.name() + " returned null"));
     }
 
     private void onAttempt(int n, AttemptOutcome o) {
+        p.running.remove(running);
         running = null;
         p.inflight.decrementAndGet();
         try {
@@ -211,6 +240,8 @@ final class CallRun {
                 }
                 case CANCELLED -> failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
             }
+        } catch (Throwable t) {
+            crash(t);
         } finally {
             p.slots.release();
         }
@@ -261,6 +292,22 @@ final class CallRun {
             p.cache.land(cacheKey, flight, new ResultCache.Flight(null, f));
         }
         fail(def == null ? UNKNOWN_TAG : def.name(), f.code(), f.message());
+    }
+
+    /**
+     * Ends the call {@code TOOL_FAILED} after something threw where nothing should (an {@code Error}
+     * included), landing its flight so identical calls do not wait forever. The caller frees any slot.
+     */
+    void crash(Throwable t) {
+        LOG.error("call {} of {} failed unexpectedly", call.toolCallId(), call.name(), t);
+        if (done) {
+            return;
+        }
+        try {
+            failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(call.name(), t)));
+        } catch (Throwable again) {
+            LOG.error("call {} could not be answered", call.toolCallId(), again);
+        }
     }
 
     private void fromFlight(ResultCache.Flight f) {

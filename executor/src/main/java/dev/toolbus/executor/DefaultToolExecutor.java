@@ -208,6 +208,14 @@ final class DefaultToolExecutor implements ToolExecutor {
         return pipeline.inflight.get();
     }
 
+    @Override
+    public ExecutorHealth health() {
+        Slots slots = pipeline.slots;
+        long[] r = pipeline.running.snapshot(pipeline.nanoClock.getAsLong());
+        return new ExecutorHealth(slots.size(), slots.inUse(), slots.queued(), pipeline.settings.maxQueuedCalls(),
+                activeTurns.get(), (int) r[0], r[1], (int) r[2], closing);
+    }
+
     /** Calls waiting for a slot. */
     int queued() {
         return pipeline.slots.queued();

@@ -24,6 +24,7 @@ final class Pipeline {
     final ErrorTexts texts;
     final MediaSplitter splitter;
     final AtomicInteger inflight = new AtomicInteger();
+    final RunningCalls running = new RunningCalls();
     /** Compiled checks per definition instance; weak keys, so replaced definitions are forgotten. */
     private final com.github.benmanes.caffeine.cache.Cache<ToolDefinition, ArgumentRules> rules =
             com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();

@@ -83,6 +83,13 @@ public interface ToolExecutor extends AutoCloseable {
     int inflight();
 
     /**
+     * What the executor can do now: slots in use, queued calls, and whether a call holds its slot past
+     * its timeout (then it is wedged, and a health endpoint should say so). Cheap: reads counters and
+     * at most {@code maxParallel} running calls.
+     */
+    ExecutorHealth health();
+
+    /**
      * Stops taking new turns (they are answered {@code REJECTED}), lets running turns finish, then
      * releases owned resources.
      */

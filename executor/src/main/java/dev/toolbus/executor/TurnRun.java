@@ -70,7 +70,11 @@ final class TurnRun {
         for (int i = 0; i < list.size() && !cancelled; i++) {
             CallRun c = new CallRun(pipeline, this, i, list.get(i));
             calls[i] = c;
-            c.start();
+            try {
+                c.start();
+            } catch (Throwable t) {
+                c.crash(t);
+            }
         }
     }
 
