@@ -159,6 +159,8 @@ public final class ConfigLoader {
                 "cacheTTL", e.cacheTtl().toMillis());
         ex.putAll(map("cacheMaxEntries", e.cacheMaxEntries(), "locale", e.locale().name().toLowerCase(Locale.ROOT),
                 "maxMediaBytes", e.maxMediaBytes(), "maxQueuedCalls", e.maxQueuedCalls()));
+        ex.putAll(map("cacheMaxBytes", e.cacheMaxBytes(), "cacheMaxKeyBytes", e.cacheMaxKeyBytes(),
+                "cacheMaxResultBytes", e.cacheMaxResultBytes(), "maxCallsPerTurn", e.maxCallsPerTurn()));
         m.put("execution", ex);
         Config.Bus b = c.bus();
         Map<String, Object> bus = map("type", b.type(), "url", maskUrl(b.url()), "calls", b.calls(), "results", b.results());

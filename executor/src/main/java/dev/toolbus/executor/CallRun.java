@@ -99,8 +99,8 @@ final class CallRun {
             return;
         }
         args = ToolArguments.of(filled);
-        if (p.cache != null && cacheable(def)) {
-            cacheKey = ResultCache.key(name, filled, def.cacheScope(), t.streamId(), ctx.userId());
+        if (p.cache != null && cacheable(def)
+                && (cacheKey = p.cache.key(name, filled, def.cacheScope(), t.streamId(), ctx.userId())) != null) {
             CompletableFuture<ResultCache.Flight> mine = new CompletableFuture<>();
             CompletableFuture<ResultCache.Flight> prior = p.cache.join(cacheKey, mine);
             if (prior != null) {

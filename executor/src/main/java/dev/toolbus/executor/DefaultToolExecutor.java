@@ -216,6 +216,11 @@ final class DefaultToolExecutor implements ToolExecutor {
                 activeTurns.get(), (int) r[0], r[1], (int) r[2], closing);
     }
 
+    /** The result cache, or null when caching is off (for tests). */
+    ResultCache cache() {
+        return pipeline.cache;
+    }
+
     /** Calls waiting for a slot. */
     int queued() {
         return pipeline.slots.queued();

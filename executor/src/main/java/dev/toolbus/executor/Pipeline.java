@@ -39,7 +39,8 @@ final class Pipeline {
         this.blocking = blocking;
         this.nanoClock = nanoClock;
         this.cache = settings.cacheResults() && !settings.cacheTtl().isZero()
-                ? new ResultCache(settings.cacheTtl(), settings.cacheMaxEntries(), nanoClock) : null;
+                ? new ResultCache(settings.cacheTtl(), settings.cacheMaxEntries(),
+                        settings.cacheMaxBytes(), settings.cacheMaxKeyBytes(), settings.cacheMaxResultBytes(), nanoClock) : null;
         this.metrics = new ExecutorMetrics(meters, inflight::get, slots::queued);
         this.callLog = callLog;
         this.texts = new ErrorTexts(settings.locale());

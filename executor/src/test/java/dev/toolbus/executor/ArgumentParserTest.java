@@ -34,6 +34,6 @@ class ArgumentParserTest {
     }
 
     private static String key(String json) throws Exception {
-        return ResultCache.key("t", ArgumentParser.parse(json), dev.toolbus.tool.CacheScope.GLOBAL, "s", "u");
+        return CacheKeys.key("t", ArgumentParser.parse(json), dev.toolbus.tool.CacheScope.GLOBAL, "s", "u", 1 << 20);
     }
 }
