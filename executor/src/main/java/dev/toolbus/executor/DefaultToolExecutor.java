@@ -3,6 +3,7 @@ package dev.toolbus.executor;
 import dev.toolbus.bus.ToolBus;
 import dev.toolbus.metrics.CallLog;
 import dev.toolbus.protocol.ErrorCode;
+import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.ErrorInfo;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.InboundEvent;
@@ -67,6 +68,10 @@ final class DefaultToolExecutor implements ToolExecutor {
 
     @Override
     public Flux<OutboundEvent> execute(ToolCallsEvent turn) {
+        ErrorEvent refused = TurnChecks.refusal(turn, pipeline.settings);
+        if (refused != null) {
+            return Flux.just(refused);
+        }
         return new TurnPublisher(this, turn);
     }
 
@@ -131,6 +136,10 @@ final class DefaultToolExecutor implements ToolExecutor {
 
     /** Runs a turn for a bus: events collected, handed to {@code publish}, the lane held until it completes. */
     Mono<Void> runForBus(ToolCallsEvent turn, java.util.function.Function<List<OutboundEvent>, Mono<Void>> publish) {
+        ErrorEvent refused = TurnChecks.refusal(turn, pipeline.settings);
+        if (refused != null) {
+            return Mono.defer(() -> publish.apply(List.of(refused)));
+        }
         return Mono.create(result -> {
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
             TurnRun[] run = new TurnRun[1];

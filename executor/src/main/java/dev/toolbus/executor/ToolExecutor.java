@@ -181,10 +181,14 @@ public interface ToolExecutor extends AutoCloseable {
             return this;
         }
 
-        /** How many calls the recent-call log keeps (default 1000). */
+        /**
+         * How many calls the recent-call log keeps (default 1000, at most 100000). A record's text fields
+         * are cut to {@value dev.toolbus.metrics.CallRecord#MAX_FIELD_CHARS} characters, so the log holds at
+         * most about 1.5 KB per record.
+         */
         public Builder callLogSize(int size) {
-            if (size < 1) {
-                throw new IllegalArgumentException("callLogSize must be at least 1");
+            if (size < 1 || size > 100_000) {
+                throw new IllegalArgumentException("callLogSize must be 1..100000, got " + size);
             }
             this.callLogSize = size;
             return this;
