@@ -46,6 +46,9 @@ public final class ConfigLoader {
                     .build())
             .build();
 
+    /** Parsers that resolve aliases and merge keys. */
+    private static final AnchorYamlFactory PARSERS = new AnchorYamlFactory();
+
     private static final Set<String> TOP = Set.of("mode", "sources", "groups", "security", "tools", "execution", "bus",
             "gateway", "documents");
 
@@ -57,11 +60,35 @@ public final class ConfigLoader {
      *
      * @param config the effective config
      * @param warnings one message per fallback, ignored key or problem of the rules, in file order
+     * @param policyErrors the fallbacks in sections the tool policy reads ({@code mode}, {@code sources},
+     *     {@code groups}, {@code security}, {@code tools}) that replaced a value of the wrong type or
+     *     shape by its default: falling back there could allow what the file meant to forbid, so
+     *     {@link ConfigWatcher} refuses such a file (at start and on reload) and keeps the last good one
+     * @param empty whether the file held no YAML content at all (0 bytes, blanks or comments)
      */
-    public record Loaded(Config config, List<String> warnings) {
+    public record Loaded(Config config, List<String> warnings, List<String> policyErrors, boolean empty) {
         public Loaded {
             Objects.requireNonNull(config, "config");
             warnings = List.copyOf(warnings);
+            policyErrors = List.copyOf(policyErrors);
+        }
+
+        /** A config loaded without policy errors. */
+        public Loaded(Config config, List<String> warnings) {
+            this(config, warnings, List.of(), false);
+        }
+
+        /**
+         * Why this file may not replace a running config, or an empty list: its policy errors, and an
+         * empty file (most often one caught mid-write; write {@code {}} to mean "all defaults").
+         */
+        public List<String> reloadProblems() {
+            if (!empty) {
+                return policyErrors;
+            }
+            List<String> out = new ArrayList<>(policyErrors);
+            out.add(0, "the file is empty; write {} to reset every setting to its default");
+            return out;
         }
     }
 
@@ -98,8 +125,10 @@ public final class ConfigLoader {
     public static Loaded parse(String yaml, Function<String, String> env) {
         Reader r = new Reader(env);
         Object tree;
-        try (JsonParser p = YAML.getFactory().createParser(yaml)) {
-            tree = p.nextToken() == null ? null : r.read(p, "");
+        boolean empty;
+        try (JsonParser p = PARSERS.createParser(yaml)) {
+            empty = p.nextToken() == null;
+            tree = empty ? null : r.read(p, "");
         } catch (JsonProcessingException e) {
             throw new ConfigException("invalid YAML: " + e.getOriginalMessage()
                     + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()
@@ -107,7 +136,7 @@ public final class ConfigLoader {
         } catch (IOException e) {
             throw new ConfigException("invalid YAML: " + e.getMessage(), e);
         }
-        return new Loaded(r.config(tree), r.warnings);
+        return new Loaded(r.config(tree), r.warnings, r.errors, empty);
     }
 
     /** The config as YAML, every key present, secrets ({@code gateway.token}, passwords in {@code bus.url}) masked. */
@@ -205,10 +234,19 @@ public final class ConfigLoader {
 
     // ---- reading with fallbacks -------------------------------------------------------------------
 
+    /** Where a message goes: a plain warning or a fallback. */
+    @FunctionalInterface
+    interface Warn {
+        void emit(String path, String message);
+    }
+
     /** Reads a plain tree (maps, lists, strings, numbers, booleans, nulls) into a Config. */
     static final class Reader {
         final List<String> warnings = new ArrayList<>();
+        final List<String> errors = new ArrayList<>();
         private final Function<String, String> env;
+        /** Whether the section being read is one the tool policy reads (fallbacks there are errors). */
+        boolean policy;
 
         Reader(Function<String, String> env) {
             this.env = env;
@@ -216,6 +254,14 @@ public final class ConfigLoader {
 
         void warn(String path, String message) {
             warnings.add(path + ": " + message);
+        }
+
+        /** A value of the wrong type or shape replaced by its default: an error in a policy section. */
+        void fallback(String path, String message) {
+            warn(path, message);
+            if (policy) {
+                errors.add(path + ": " + message);
+            }
         }
 
         /**
@@ -296,7 +342,7 @@ public final class ConfigLoader {
                 return Map.of();
             }
             if (!(v instanceof Map)) {
-                warn(p, "must be a mapping, got " + describe(v) + "; using the defaults");
+                fallback(p, "must be a mapping, got " + describe(v) + "; using the defaults");
                 return Map.of();
             }
             Map<String, Object> m = (Map<String, Object>) v;
@@ -341,7 +387,7 @@ public final class ConfigLoader {
                     return t.equals("true");
                 }
             }
-            warn(join(path, key), describe(v) + " is not true or false; using " + def);
+            fallback(join(path, key), describe(v) + " is not true or false; using " + def);
             return def;
         }
 
@@ -356,7 +402,8 @@ public final class ConfigLoader {
             if (v instanceof Number || v instanceof Boolean) {
                 return String.valueOf(v);
             }
-            warn(join(path, key), (v == null ? "is empty" : describe(v) + " is not a string") + "; using "
+            (v == null ? (Warn) this::warn : (Warn) this::fallback).emit(join(path, key),
+                    (v == null ? "is empty" : describe(v) + " is not a string") + "; using "
                     + (def == null || def.isEmpty() ? "none" : "'" + def + "'"));
             return def;
         }
@@ -368,7 +415,7 @@ public final class ConfigLoader {
             }
             String t = s.strip().toLowerCase(Locale.ROOT);
             if (!allowed.contains(t)) {
-                warn(join(path, key), "'" + s + "' is not one of " + String.join(", ", allowed) + "; using " + def);
+                fallback(join(path, key), "'" + s + "' is not one of " + String.join(", ", allowed) + "; using " + def);
                 return def;
             }
             return t;
@@ -392,7 +439,8 @@ public final class ConfigLoader {
             }
             String p = join(path, key);
             if (d == null || d.isNaN() || d.isInfinite() || d != Math.rint(d)) {
-                warn(p, (v == null ? "is empty" : describe(v) + " is not an integer") + "; using " + def);
+                (v == null ? (Warn) this::warn : (Warn) this::fallback).emit(p,
+                        (v == null ? "is empty" : describe(v) + " is not an integer") + "; using " + def);
                 return def;
             }
             if (d < min) {
@@ -427,7 +475,7 @@ public final class ConfigLoader {
                 return s.isBlank() ? List.of() : List.of(s.strip());
             }
             if (!(v instanceof List<?> l)) {
-                warn(p, "must be a list, got " + describe(v) + "; using " + (def.isEmpty() ? "an empty list" : def));
+                fallback(p, "must be a list, got " + describe(v) + "; using " + (def.isEmpty() ? "an empty list" : def));
                 return def;
             }
             List<String> out = new ArrayList<>();
@@ -439,7 +487,8 @@ public final class ConfigLoader {
                         out.add(s);
                     }
                 } else {
-                    warn(p + "[" + i + "]", (e == null ? "is empty" : describe(e) + " is not a string") + "; skipped");
+                    (e == null ? (Warn) this::warn : (Warn) this::fallback).emit(p + "[" + i + "]",
+                            (e == null ? "is empty" : describe(e) + " is not a string") + "; skipped");
                 }
             }
             return out;
@@ -452,6 +501,7 @@ public final class ConfigLoader {
             }
             if (!(tree instanceof Map)) {
                 warn("(root)", "the file must hold a mapping, got " + describe(tree) + "; using the defaults");
+                errors.add("(root): the file must hold a mapping, got " + describe(tree));
                 return Config.defaults();
             }
             Map<String, Object> root = (Map<String, Object>) tree;
@@ -467,12 +517,13 @@ public final class ConfigLoader {
                 root = copy;
             }
             unknown(root, "", TOP);
+            policy = true;
             SourceMode mode = SourceMode.HYBRID;
             if (root.containsKey("mode")) {
                 String s = string(root, "mode", "", "hybrid");
                 mode = SourceMode.parse(s);
                 if (mode == null) {
-                    warn("mode", "'" + s + "' is not hybrid, skills-only or mcp-only; using hybrid");
+                    fallback("mode", "'" + s + "' is not hybrid, skills-only or mcp-only; using hybrid");
                     mode = SourceMode.HYBRID;
                 }
             }
@@ -480,6 +531,7 @@ public final class ConfigLoader {
             List<PolicyConfig.Group> groups = groups(root);
             PolicyConfig.Security security = security(root);
             Config.Tools tools = tools(root);
+            policy = false;
             ExecutionSettings execution = execution(root);
             Config.Bus bus = bus(root);
             Config.Gateway gateway = gateway(root);
@@ -529,14 +581,15 @@ public final class ConfigLoader {
             }
             Object v = root.get("groups");
             if (!(v instanceof List<?> list)) {
-                warn("groups", (v == null ? "is empty" : "must be a list, got " + describe(v)) + "; no groups");
+                (v == null ? (Warn) this::warn : (Warn) this::fallback).emit("groups",
+                        (v == null ? "is empty" : "must be a list, got " + describe(v)) + "; no groups");
                 return List.of();
             }
             List<PolicyConfig.Group> out = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) {
                 String p = "groups[" + i + "]";
                 if (!(list.get(i) instanceof Map)) {
-                    warn(p, "must be a mapping, got " + describe(list.get(i)) + "; skipped");
+                    fallback(p, "must be a mapping, got " + describe(list.get(i)) + "; skipped");
                     continue;
                 }
                 Map<String, Object> g = (Map<String, Object>) list.get(i);
@@ -589,7 +642,8 @@ public final class ConfigLoader {
             m.forEach((name, v) -> {
                 String p = join(join(path, key), name);
                 if (!(v instanceof Map)) {
-                    warn(p, (v == null ? "is empty" : "must be a mapping, got " + describe(v)) + "; ignored");
+                    (v == null ? (Warn) this::warn : (Warn) this::fallback).emit(p,
+                            (v == null ? "is empty" : "must be a mapping, got " + describe(v)) + "; ignored");
                     return;
                 }
                 Map<String, Object> r = (Map<String, Object>) v;
@@ -614,7 +668,8 @@ public final class ConfigLoader {
             a.forEach((id, v) -> {
                 String p = "tools.agents." + id;
                 if (!(v instanceof Map)) {
-                    warn(p, (v == null ? "is empty" : "must be a mapping, got " + describe(v)) + "; ignored");
+                    (v == null ? (Warn) this::warn : (Warn) this::fallback).emit(p,
+                            (v == null ? "is empty" : "must be a mapping, got " + describe(v)) + "; ignored");
                     return;
                 }
                 Map<String, Object> am = (Map<String, Object>) v;
