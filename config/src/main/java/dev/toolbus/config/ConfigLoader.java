@@ -674,7 +674,11 @@ public final class ConfigLoader {
                 }
                 Map<String, Object> am = (Map<String, Object>) v;
                 unknown(am, p, Set.of("allow", "alsoAllow", "deny", "profile", "byProvider"));
-                agents.put(id, new PolicyConfig.AgentRules(rules(am, p, true), rulesMap(am, "byProvider", p, true, true)));
+                String key = id.strip().toLowerCase(Locale.ROOT);
+                if (agents.putIfAbsent(key, new PolicyConfig.AgentRules(rules(am, p, true),
+                        rulesMap(am, "byProvider", p, true, true))) != null) {
+                    fallback(p, "duplicates '" + key + "' (agent ids are case-insensitive); ignored");
+                }
             });
             Map<String, Object> s = section(t, "search", "tools",
                     Set.of("requireDiscovery", "discoveryTtl", "maxStreams", "maxResults"));

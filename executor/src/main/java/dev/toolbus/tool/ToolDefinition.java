@@ -49,6 +49,7 @@ public final class ToolDefinition {
     private final CacheScope cacheScope;
     private final Visibility visibility;
     private final String pluginId;
+    private final String originalName;
     private final Set<String> channels;
     private final boolean optional;
     private final Set<String> groups;
@@ -82,6 +83,8 @@ public final class ToolDefinition {
         this.cacheScope = b.cacheScope;
         this.visibility = b.visibility;
         this.pluginId = b.pluginId;
+        this.originalName = b.originalName == null || b.originalName.isBlank() || b.originalName.equals(b.name)
+                ? null : b.originalName;
         this.channels = Collections.unmodifiableSet(new LinkedHashSet<>(b.channels));
         this.optional = b.optional;
         this.groups = Collections.unmodifiableSet(new LinkedHashSet<>(b.groups));
@@ -232,6 +235,15 @@ public final class ToolDefinition {
         return pluginId;
     }
 
+    /**
+     * The name the tool's source gave it when toolbus registers it under another one (an MCP tool
+     * renamed {@code <server>__<tool>} on a clash, or with its characters sanitised), else {@code null}.
+     * Policy lists match it, and {@code <pluginId>:<originalName>}, as well as {@link #name()}.
+     */
+    public String originalName() {
+        return originalName;
+    }
+
     /** Channels this tool is limited to; empty for every channel. */
     public Set<String> channels() {
         return channels;
@@ -284,6 +296,7 @@ public final class ToolDefinition {
         b.cacheScope = cacheScope;
         b.visibility = visibility;
         b.pluginId = pluginId;
+        b.originalName = originalName;
         b.channels.addAll(channels);
         b.optional = optional;
         b.groups.addAll(groups);
@@ -355,6 +368,7 @@ public final class ToolDefinition {
         private CacheScope cacheScope = CacheScope.STREAM_USER;
         private Visibility visibility = Visibility.VISIBLE;
         private String pluginId;
+        private String originalName;
         private final Set<String> channels = new LinkedHashSet<>();
         private boolean optional;
         private final Set<String> groups = new LinkedHashSet<>();
@@ -476,6 +490,12 @@ public final class ToolDefinition {
 
         public Builder pluginId(String pluginId) {
             this.pluginId = pluginId;
+            return this;
+        }
+
+        /** The name the tool's source gave it, when it is registered under another (see {@link ToolDefinition#originalName()}). */
+        public Builder originalName(String originalName) {
+            this.originalName = originalName;
             return this;
         }
 
