@@ -63,7 +63,11 @@ final class TurnRun {
         List<ToolCall> list = turn.calls();
         if (list.isEmpty()) {
             synchronized (this) {
-                finish(pipeline.nanoClock.getAsLong());
+                try {
+                    finish(pipeline.nanoClock.getAsLong());
+                } catch (Throwable t) {
+                    abandon(t);
+                }
             }
             return;
         }
@@ -88,12 +92,24 @@ final class TurnRun {
         if (result.isError()) {
             errors++;
         }
-        while (nextEmit < results.length && results[nextEmit] != null) {
-            sink.next(results[nextEmit++]);
+        try {
+            while (nextEmit < results.length && results[nextEmit] != null) {
+                sink.next(results[nextEmit++]);
+            }
+            if (nextEmit == results.length) {
+                finish(nowNanos);
+            }
+        } catch (Throwable t) {
+            abandon(t);
         }
-        if (nextEmit == results.length) {
-            finish(nowNanos);
-        }
+    }
+
+    /** The sink threw (an {@code Error} included): the turn emits nothing more, and its stream is freed. */
+    private void abandon(Throwable t) {
+        org.slf4j.LoggerFactory.getLogger(TurnRun.class).error("turn {} of stream {} could not deliver its events; "
+                + "its stream is freed", turn.turnId(), turn.streamId(), t);
+        finished = true;
+        done();
     }
 
     /** Cancels running calls; the turn emits nothing more and frees its stream. */

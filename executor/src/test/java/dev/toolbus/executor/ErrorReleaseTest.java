@@ -184,6 +184,21 @@ class ErrorReleaseTest {
     }
 
     @Test
+    void aSubscriberThrowingAnErrorOnAResultFreesTheStreamForItsNextTurn() {
+        ToolExecutor ex = ToolExecutor.builder().tool(TestTools.echo()).build();
+        try {
+            ex.execute(turn("s", "t1", call("c1", "echo", "{\"text\":\"a\"}"))).subscribe(e -> {
+                throw new OutOfMemoryError("simulated");
+            });
+        } catch (Throwable t) {
+            // Reactor may rethrow the fatal error to the subscriber's caller
+        }
+        List<OutboundEvent> next = ex.execute(turn("s", "t2", call("c2", "echo", "{\"text\":\"after\"}")))
+                .collectList().block(Duration.ofSeconds(10));
+        assertThat(results(next).get(0).content()).isEqualTo("after");
+    }
+
+    @Test
     void healthReportsACallHoldingItsSlotPastItsTimeoutAsStuck() {
         // a timer that never fires stands for a release path that did not run; the clock moves on
         VirtualTimeScheduler frozen = VirtualTimeScheduler.create();

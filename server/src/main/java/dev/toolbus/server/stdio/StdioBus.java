@@ -15,11 +15,11 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -143,7 +143,22 @@ public final class StdioBus implements ToolBus {
     @Override
     public Mono<Void> publish(List<OutboundEvent> events) {
         List<OutboundEvent> batch = List.copyOf(events);
-        return Mono.<Void>fromRunnable(() -> write(batch)).subscribeOn(writer);
+        // straight on the writer's executor, not subscribeOn: a Mono subscribed on a disposed scheduler
+        // never terminates, and the turn waiting for it would never free its stream
+        return Mono.create(sink -> {
+            try {
+                writerThread.execute(() -> {
+                    try {
+                        write(batch);
+                        sink.success();
+                    } catch (Throwable t) {
+                        sink.error(t);
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                sink.error(new IllegalStateException("the stdio bus is closed", e));
+            }
+        });
     }
 
     /** Flushes pending output and stops the reader and writer threads; the streams stay open. */
@@ -154,7 +169,9 @@ public final class StdioBus implements ToolBus {
                 .onErrorResume(e -> Mono.empty())
                 .then(Mono.fromRunnable(() -> {
                     closed = true;
-                    writer.dispose();
+                    // not shutdownNow: a batch still queued runs (and fails, the bus being closed), so the
+                    // turn waiting for it ends; a later publish is rejected with an error
+                    writerThread.shutdown();
                     reader.dispose();
                     readerThread.shutdownNow();
                 }));
@@ -177,13 +194,10 @@ public final class StdioBus implements ToolBus {
         if (failed != null) {
             throw new UncheckedIOException("the output is broken", failed);
         }
-        List<String> lines = new ArrayList<>(events.size());
-        for (OutboundEvent event : events) {
-            lines.add(codec.encode(event));
-        }
         try {
-            for (String line : lines) {
-                out.write(line);
+            // one encoded line at a time: a large answer is never held twice (events and all their lines)
+            for (OutboundEvent event : events) {
+                out.write(codec.encode(event));
                 out.write('\n');
                 out.flush();
             }
