@@ -43,6 +43,9 @@ final class ArgumentParser {
             return value;
         } catch (JsonProcessingException e) {
             throw e;
+        } catch (NumberFormatException | ArithmeticException e) {
+            // a number the parser reads but cannot represent (1e99999999999999: too many exponent digits)
+            throw new com.fasterxml.jackson.core.JsonParseException(null, "a number cannot be read: " + e.getMessage(), e);
         } catch (IOException e) {
             throw new com.fasterxml.jackson.core.JsonParseException(null, e.getMessage(), e);
         }

@@ -75,6 +75,19 @@ class InputLimitsTest {
         assertThat(ok.calls().get(0).arguments().get("text").textValue()).isEqualTo("😀");
     }
 
+    @Test
+    void aNumberThatCannotBeRepresentedIsABadEventOrInvalidArguments() {
+        // found by DecoderFuzzTest: Jackson reads the token, BigDecimal refuses its exponent
+        EventDecodeException e = reject("{\"type\":\"tool_call\",\"stream_id\":\"s\",\"name\":\"echo\","
+                + "\"arguments\":{\"text\":1e99999999999999}}");
+        assertThat(e.getMessage()).startsWith("a number cannot be read");
+        assertThat(e.streamId()).isEqualTo("s");
+        ToolExecutor ex = ToolExecutor.builder().tool(TestTools.echo()).build();
+        ToolResultEvent r = runOne(ex, ToolCall.ofJson("c", "echo", "{\"text\":1e99999999999999}"));
+        assertThat(r.error().code()).isEqualTo(ErrorCode.INVALID_ARGUMENTS);
+        assertThat(r.content()).contains("a number cannot be read");
+    }
+
     private static ToolResultEvent runOne(ToolExecutor ex, ToolCall call) {
         return results(ex.execute(ToolCallsEvent.of("s", "t", List.of(call))).collectList()
                 .block(Duration.ofSeconds(10))).get(0);
