@@ -3,12 +3,8 @@ package dev.toolbus.config;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.toolbus.executor.ApprovalSettings;
 import dev.toolbus.executor.ExecutionSettings;
-import dev.toolbus.policy.PermissionLevel;
 import dev.toolbus.policy.PolicyConfig;
 import dev.toolbus.policy.SourceMode;
 import dev.toolbus.policy.ToolPolicies;
@@ -16,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -41,12 +35,9 @@ import java.util.function.Function;
  */
 public final class ConfigLoader {
 
-    private static final YAMLMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
-                    .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-                    .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
-                    .build())
-            .build();
+
+    /** Parsers that resolve aliases and merge keys. */
+    private static final AnchorYamlFactory PARSERS = new AnchorYamlFactory();
 
     private static final Set<String> TOP = Set.of("mode", "sources", "groups", "security", "tools", "execution", "bus",
             "gateway", "documents", ApprovalSection.KEY);
@@ -59,11 +50,35 @@ public final class ConfigLoader {
      *
      * @param config the effective config
      * @param warnings one message per fallback, ignored key or problem of the rules, in file order
+     * @param policyErrors the fallbacks in sections the tool policy reads ({@code mode}, {@code sources},
+     *     {@code groups}, {@code security}, {@code tools}) that replaced a value of the wrong type or
+     *     shape by its default: falling back there could allow what the file meant to forbid, so
+     *     {@link ConfigWatcher} refuses such a file (at start and on reload) and keeps the last good one
+     * @param empty whether the file held no YAML content at all (0 bytes, blanks or comments)
      */
-    public record Loaded(Config config, List<String> warnings) {
+    public record Loaded(Config config, List<String> warnings, List<String> policyErrors, boolean empty) {
         public Loaded {
             Objects.requireNonNull(config, "config");
             warnings = List.copyOf(warnings);
+            policyErrors = List.copyOf(policyErrors);
+        }
+
+        /** A config loaded without policy errors. */
+        public Loaded(Config config, List<String> warnings) {
+            this(config, warnings, List.of(), false);
+        }
+
+        /**
+         * Why this file may not replace a running config, or an empty list: its policy errors, and an
+         * empty file (most often one caught mid-write; write {@code {}} to mean "all defaults").
+         */
+        public List<String> reloadProblems() {
+            if (!empty) {
+                return policyErrors;
+            }
+            List<String> out = new ArrayList<>(policyErrors);
+            out.add(0, "the file is empty; write {} to reset every setting to its default");
+            return out;
         }
     }
 
@@ -100,8 +115,10 @@ public final class ConfigLoader {
     public static Loaded parse(String yaml, Function<String, String> env) {
         Reader r = new Reader(env);
         Object tree;
-        try (JsonParser p = YAML.getFactory().createParser(yaml)) {
-            tree = p.nextToken() == null ? null : r.read(p, "");
+        boolean empty;
+        try (JsonParser p = PARSERS.createParser(yaml)) {
+            empty = p.nextToken() == null;
+            tree = empty ? null : r.read(p, "");
         } catch (JsonProcessingException e) {
             throw new ConfigException("invalid YAML: " + e.getOriginalMessage()
                     + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()
@@ -109,116 +126,33 @@ public final class ConfigLoader {
         } catch (IOException e) {
             throw new ConfigException("invalid YAML: " + e.getMessage(), e);
         }
-        return new Loaded(r.config(tree), r.warnings);
+        return new Loaded(r.config(tree), r.warnings, r.errors, empty);
     }
 
     /** The config as YAML, every key present, secrets ({@code gateway.token}, passwords in {@code bus.url}) masked. */
     public static String effectiveYaml(Config c) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("mode", c.mode().wireName());
-        Map<String, Object> sources = new LinkedHashMap<>();
-        sources.put("builtin", map("enabled", c.sources().builtin().enabled(),
-                "disabledTools", c.sources().builtin().disabledTools()));
-        sources.put("custom", map("enabled", c.sources().custom().enabled(), "pluginDirs", c.sources().custom().pluginDirs(),
-                "autoReload", c.sources().custom().autoReload(), "disabledTools", c.sources().custom().disabledTools()));
-        sources.put("mcp", map("enabled", c.sources().mcp().enabled(), "serversFile", c.sources().mcp().serversFile(),
-                "servers", c.sources().mcp().servers(), "disabledServers", c.sources().mcp().disabledServers(),
-                "disabledTools", c.sources().mcp().disabledTools()));
-        m.put("sources", sources);
-        List<Object> groups = new ArrayList<>();
-        for (PolicyConfig.Group g : c.groups()) {
-            groups.add(map("name", g.name(), "description", g.description(), "tools", g.tools(), "enabled", g.enabled(),
-                    "requiredPermission", g.requiredPermission()));
-        }
-        m.put("groups", groups);
-        m.put("security", map("dangerousTools", c.security().dangerousTools(),
-                "allowDangerous", c.security().allowDangerous(),
-                "dangerousRequiredPermission", c.security().dangerousRequiredPermission()));
-        Map<String, Object> tools = new LinkedHashMap<>(rules(new PolicyConfig.Rules(c.tools().allow(),
-                c.tools().alsoAllow(), c.tools().deny(), c.tools().profile()), true));
-        Map<String, Object> profiles = new TreeMap<>();
-        c.tools().profiles().forEach((k, v) -> profiles.put(k, rules(v, false)));
-        tools.put("profiles", profiles);
-        Map<String, Object> byProvider = new TreeMap<>();
-        c.tools().byProvider().forEach((k, v) -> byProvider.put(k, rules(v, true)));
-        tools.put("byProvider", byProvider);
-        Map<String, Object> agents = new TreeMap<>();
-        c.tools().agents().forEach((id, a) -> {
-            Map<String, Object> am = new LinkedHashMap<>(rules(a.rules(), true));
-            Map<String, Object> ab = new TreeMap<>();
-            a.byProvider().forEach((k, v) -> ab.put(k, rules(v, true)));
-            am.put("byProvider", ab);
-            agents.put(id, am);
-        });
-        tools.put("agents", agents);
-        PolicyConfig.Search s = c.tools().search();
-        tools.put("search", map("requireDiscovery", s.requireDiscovery(), "discoveryTtl", s.discoveryTtl().toMillis(),
-                "maxStreams", s.maxStreams(), "maxResults", s.maxResults()));
-        m.put("tools", tools);
-        ExecutionSettings e = c.execution();
-        Map<String, Object> ex = map("timeout", e.timeout().toMillis(), "maxParallel", e.maxParallel(),
-                "retryOnError", e.retryOnError(), "maxRetries", e.maxRetries(), "cacheResults", e.cacheResults(),
-                "cacheTTL", e.cacheTtl().toMillis());
-        ex.putAll(map("cacheMaxEntries", e.cacheMaxEntries(), "locale", e.locale().name().toLowerCase(Locale.ROOT),
-                "maxMediaBytes", e.maxMediaBytes(), "maxQueuedCalls", e.maxQueuedCalls()));
-        ex.putAll(map("progressIntervalMs", e.progressInterval().toMillis(), "inputTimeoutMs",
-                e.inputTimeout().toMillis()));
-        m.put("execution", ex);
-        Config.Bus b = c.bus();
-        Map<String, Object> bus = map("type", b.type(), "url", maskUrl(b.url()), "calls", b.calls(), "results", b.results());
-        bus.putAll(map("deadLetter", b.deadLetter(), "group", b.group(), "consumer", b.consumer()));
-        m.put("bus", bus);
-        Config.Gateway g = c.gateway();
-        Map<String, Object> gw = map("enabled", g.enabled(), "host", g.host(), "port", g.port(),
-                "token", g.token().isEmpty() ? "" : "***");
-        gw.putAll(map("maxRequestBytes", g.maxRequestBytes(), "maxOutboundEvents", g.maxOutboundEvents()));
-        List<Object> scoped = new ArrayList<>();
-        for (Config.GatewayToken t : g.tokens()) {
-            scoped.add(map("name", t.name(), "token", "***", "maxPermission", t.maxPermission().wireName(),
-                    "agents", t.agents(), "channels", t.channels(), "streams", t.streams()));
-        }
-        gw.putAll(map("tokens", scoped, "onExcess", g.onExcess(), "maxConnections", g.maxConnections(),
-                "headerTimeout", g.headerTimeoutMs(), "bodyTimeout", g.bodyTimeoutMs()));
-        m.put("gateway", gw);
-        Config.Documents d = c.documents();
-        Map<String, Object> docs = map("enabled", d.enabled(), "mode", d.mode(), "paths", d.paths(),
-                "maxDepth", d.maxDepth());
-        docs.putAll(map("maxFileBytes", d.maxFileBytes(), "maxPromptChars", d.maxPromptChars()));
-        m.put("documents", docs);
-        m.put(ApprovalSection.KEY, ApprovalSection.effective(c.approval()));
-        try {
-            return YAML.writeValueAsString(m);
-        } catch (JsonProcessingException ex2) {
-            throw new IllegalStateException(ex2);
-        }
-    }
-
-    private static Map<String, Object> rules(PolicyConfig.Rules r, boolean withProfile) {
-        Map<String, Object> m = map("allow", r.allow(), "alsoAllow", r.alsoAllow(), "deny", r.deny());
-        if (withProfile) {
-            m.put("profile", r.profile() == null ? "" : r.profile());
-        }
-        return m;
-    }
-
-    private static Map<String, Object> map(Object... kv) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put((String) kv[i], kv[i + 1] == null ? "" : kv[i + 1]);
-        }
-        return m;
+        return EffectiveYaml.of(c);
     }
 
     static String maskUrl(String url) {
-        return url.replaceAll("(://[^:/@]*:)[^@/]+@", "$1***@");
+        return EffectiveYaml.maskUrl(url);
     }
 
     // ---- reading with fallbacks -------------------------------------------------------------------
 
+    /** Where a message goes: a plain warning or a fallback. */
+    @FunctionalInterface
+    interface Warn {
+        void emit(String path, String message);
+    }
+
     /** Reads a plain tree (maps, lists, strings, numbers, booleans, nulls) into a Config. */
     static final class Reader {
         final List<String> warnings = new ArrayList<>();
+        final List<String> errors = new ArrayList<>();
         private final Function<String, String> env;
+        /** Whether the section being read is one the tool policy reads (fallbacks there are errors). */
+        boolean policy;
 
         Reader(Function<String, String> env) {
             this.env = env;
@@ -226,6 +160,14 @@ public final class ConfigLoader {
 
         void warn(String path, String message) {
             warnings.add(path + ": " + message);
+        }
+
+        /** A value of the wrong type or shape replaced by its default: an error in a policy section. */
+        void fallback(String path, String message) {
+            warn(path, message);
+            if (policy) {
+                errors.add(path + ": " + message);
+            }
         }
 
         /**
@@ -306,7 +248,7 @@ public final class ConfigLoader {
                 return Map.of();
             }
             if (!(v instanceof Map)) {
-                warn(p, "must be a mapping, got " + describe(v) + "; using the defaults");
+                fallback(p, "must be a mapping, got " + describe(v) + "; using the defaults");
                 return Map.of();
             }
             Map<String, Object> m = (Map<String, Object>) v;
@@ -322,6 +264,10 @@ public final class ConfigLoader {
                     warn(join(path, k), "is not a known setting; ignored");
                 }
             }
+        }
+
+        static String nonBlank(String v, String def) {
+            return v == null || v.isBlank() ? def : v.strip();
         }
 
         static String describe(Object v) {
@@ -351,7 +297,7 @@ public final class ConfigLoader {
                     return t.equals("true");
                 }
             }
-            warn(join(path, key), describe(v) + " is not true or false; using " + def);
+            fallback(join(path, key), describe(v) + " is not true or false; using " + def);
             return def;
         }
 
@@ -366,7 +312,8 @@ public final class ConfigLoader {
             if (v instanceof Number || v instanceof Boolean) {
                 return String.valueOf(v);
             }
-            warn(join(path, key), (v == null ? "is empty" : describe(v) + " is not a string") + "; using "
+            (v == null ? (Warn) this::warn : (Warn) this::fallback).emit(join(path, key),
+                    (v == null ? "is empty" : describe(v) + " is not a string") + "; using "
                     + (def == null || def.isEmpty() ? "none" : "'" + def + "'"));
             return def;
         }
@@ -378,7 +325,7 @@ public final class ConfigLoader {
             }
             String t = s.strip().toLowerCase(Locale.ROOT);
             if (!allowed.contains(t)) {
-                warn(join(path, key), "'" + s + "' is not one of " + String.join(", ", allowed) + "; using " + def);
+                fallback(join(path, key), "'" + s + "' is not one of " + String.join(", ", allowed) + "; using " + def);
                 return def;
             }
             return t;
@@ -402,7 +349,8 @@ public final class ConfigLoader {
             }
             String p = join(path, key);
             if (d == null || d.isNaN() || d.isInfinite() || d != Math.rint(d)) {
-                warn(p, (v == null ? "is empty" : describe(v) + " is not an integer") + "; using " + def);
+                (v == null ? (Warn) this::warn : (Warn) this::fallback).emit(p,
+                        (v == null ? "is empty" : describe(v) + " is not an integer") + "; using " + def);
                 return def;
             }
             if (d < min) {
@@ -437,7 +385,7 @@ public final class ConfigLoader {
                 return s.isBlank() ? List.of() : List.of(s.strip());
             }
             if (!(v instanceof List<?> l)) {
-                warn(p, "must be a list, got " + describe(v) + "; using " + (def.isEmpty() ? "an empty list" : def));
+                fallback(p, "must be a list, got " + describe(v) + "; using " + (def.isEmpty() ? "an empty list" : def));
                 return def;
             }
             List<String> out = new ArrayList<>();
@@ -449,7 +397,8 @@ public final class ConfigLoader {
                         out.add(s);
                     }
                 } else {
-                    warn(p + "[" + i + "]", (e == null ? "is empty" : describe(e) + " is not a string") + "; skipped");
+                    (e == null ? (Warn) this::warn : (Warn) this::fallback).emit(p + "[" + i + "]",
+                            (e == null ? "is empty" : describe(e) + " is not a string") + "; skipped");
                 }
             }
             return out;
@@ -462,6 +411,7 @@ public final class ConfigLoader {
             }
             if (!(tree instanceof Map)) {
                 warn("(root)", "the file must hold a mapping, got " + describe(tree) + "; using the defaults");
+                errors.add("(root): the file must hold a mapping, got " + describe(tree));
                 return Config.defaults();
             }
             Map<String, Object> root = (Map<String, Object>) tree;
@@ -477,23 +427,25 @@ public final class ConfigLoader {
                 root = copy;
             }
             unknown(root, "", TOP);
+            policy = true;
             SourceMode mode = SourceMode.HYBRID;
             if (root.containsKey("mode")) {
                 String s = string(root, "mode", "", "hybrid");
                 mode = SourceMode.parse(s);
                 if (mode == null) {
-                    warn("mode", "'" + s + "' is not hybrid, skills-only or mcp-only; using hybrid");
+                    fallback("mode", "'" + s + "' is not hybrid, skills-only or mcp-only; using hybrid");
                     mode = SourceMode.HYBRID;
                 }
             }
-            Config.Sources sources = sources(root);
-            List<PolicyConfig.Group> groups = groups(root);
-            PolicyConfig.Security security = security(root);
-            Config.Tools tools = tools(root);
-            ExecutionSettings execution = execution(root);
-            Config.Bus bus = bus(root);
+            Config.Sources sources = SourcesSection.read(this, root);
+            List<PolicyConfig.Group> groups = GroupsSection.read(this, root);
+            PolicyConfig.Security security = SecuritySection.read(this, root);
+            Config.Tools tools = ToolsSection.read(this, root);
+            policy = false;
+            ExecutionSettings execution = ExecutionSection.read(this, root);
+            Config.Bus bus = BusSection.read(this, root);
             Config.Gateway gateway = GatewaySection.read(this, root);
-            Config.Documents documents = documents(root);
+            Config.Documents documents = DocumentsSection.read(this, root);
             ApprovalSettings approval = ApprovalSection.read(this, root, security.dangerousTools());
             Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval);
             for (String w : ToolPolicies.check(c.policy())) {
@@ -502,220 +454,5 @@ public final class ConfigLoader {
             return c;
         }
 
-        private Config.Sources sources(Map<String, Object> root) {
-            Map<String, Object> s = section(root, "sources", "", Set.of("builtin", "custom", "mcp"));
-            Map<String, Object> b = section(s, "builtin", "sources", Set.of("enabled", "disabledTools"));
-            Map<String, Object> c = section(s, "custom", "sources",
-                    Set.of("enabled", "pluginDirs", "path", "autoReload", "disabledTools"));
-            Map<String, Object> m = section(s, "mcp", "sources",
-                    Set.of("enabled", "serversFile", "servers", "disabledServers", "disabledTools"));
-            Config.Builtin builtin = new Config.Builtin(bool(b, "enabled", "sources.builtin", true),
-                    strings(b, "disabledTools", "sources.builtin", List.of()));
-            List<String> dirs = Config.Custom.DEFAULTS.pluginDirs();
-            if (c.containsKey("pluginDirs")) {
-                dirs = strings(c, "pluginDirs", "sources.custom", dirs);
-                if (c.containsKey("path")) {
-                    warn("sources.custom.path", "is ignored because pluginDirs is set");
-                }
-            } else if (c.containsKey("path")) {
-                String p = string(c, "path", "sources.custom", null);
-                dirs = p == null || p.isBlank() ? dirs : List.of(p);
-            }
-            Config.Custom custom = new Config.Custom(bool(c, "enabled", "sources.custom", true), dirs,
-                    bool(c, "autoReload", "sources.custom", true), strings(c, "disabledTools", "sources.custom", List.of()));
-            String file = string(m, "serversFile", "sources.mcp", Config.Mcp.DEFAULTS.serversFile());
-            if (file == null || file.isBlank()) {
-                file = Config.Mcp.DEFAULTS.serversFile();
-            }
-            Config.Mcp mcp = new Config.Mcp(bool(m, "enabled", "sources.mcp", true), file,
-                    strings(m, "servers", "sources.mcp", List.of()), strings(m, "disabledServers", "sources.mcp", List.of()),
-                    strings(m, "disabledTools", "sources.mcp", List.of()));
-            return new Config.Sources(builtin, custom, mcp);
-        }
-
-        @SuppressWarnings("unchecked")
-        private List<PolicyConfig.Group> groups(Map<String, Object> root) {
-            if (!root.containsKey("groups")) {
-                return List.of();
-            }
-            Object v = root.get("groups");
-            if (!(v instanceof List<?> list)) {
-                warn("groups", (v == null ? "is empty" : "must be a list, got " + describe(v)) + "; no groups");
-                return List.of();
-            }
-            List<PolicyConfig.Group> out = new ArrayList<>();
-            for (int i = 0; i < list.size(); i++) {
-                String p = "groups[" + i + "]";
-                if (!(list.get(i) instanceof Map)) {
-                    warn(p, "must be a mapping, got " + describe(list.get(i)) + "; skipped");
-                    continue;
-                }
-                Map<String, Object> g = (Map<String, Object>) list.get(i);
-                unknown(g, p, Set.of("index", "name", "description", "tools", "enabled", "requiredPermission"));
-                String name = string(g, "name", p, null);
-                if (name == null || name.isBlank()) {
-                    name = "#" + i;
-                    warn(p, "has no name; called '" + name + "' (group:" + name + " cannot be referenced)");
-                }
-                if (g.containsKey("index")) {
-                    integer(g, "index", p, 0, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2);
-                }
-                List<String> tools = strings(g, "tools", p, List.of());
-                String req = string(g, "requiredPermission", p, null);
-                out.add(new PolicyConfig.Group(name, string(g, "description", p, ""), tools,
-                        bool(g, "enabled", p, true), req));
-            }
-            return out;
-        }
-
-        private PolicyConfig.Security security(Map<String, Object> root) {
-            Map<String, Object> s = section(root, "security", "",
-                    Set.of("dangerousTools", "allowDangerous", "dangerousRequiredPermission"));
-            PolicyConfig.Security d = PolicyConfig.Security.DEFAULTS;
-            return new PolicyConfig.Security(strings(s, "dangerousTools", "security", d.dangerousTools()),
-                    bool(s, "allowDangerous", "security", false),
-                    string(s, "dangerousRequiredPermission", "security", "admin"));
-        }
-
-        private static final Set<String> RULE_KEYS = Set.of("allow", "alsoAllow", "deny", "profile");
-
-        private PolicyConfig.Rules rules(Map<String, Object> m, String path, boolean profileAllowed) {
-            String profile = null;
-            if (m.containsKey("profile")) {
-                if (profileAllowed) {
-                    profile = string(m, "profile", path, null);
-                } else {
-                    warn(join(path, "profile"), "a profile cannot select another profile; ignored");
-                }
-            }
-            return new PolicyConfig.Rules(strings(m, "allow", path, List.of()), strings(m, "alsoAllow", path, List.of()),
-                    strings(m, "deny", path, List.of()), profile);
-        }
-
-        @SuppressWarnings("unchecked")
-        private Map<String, PolicyConfig.Rules> rulesMap(Map<String, Object> parent, String key, String path,
-                                                         boolean profileAllowed, boolean lowerKeys) {
-            Map<String, Object> m = section(parent, key, path, null);
-            Map<String, PolicyConfig.Rules> out = new LinkedHashMap<>();
-            m.forEach((name, v) -> {
-                String p = join(join(path, key), name);
-                if (!(v instanceof Map)) {
-                    warn(p, (v == null ? "is empty" : "must be a mapping, got " + describe(v)) + "; ignored");
-                    return;
-                }
-                Map<String, Object> r = (Map<String, Object>) v;
-                unknown(r, p, RULE_KEYS);
-                String k = lowerKeys ? name.strip().toLowerCase(Locale.ROOT) : name;
-                if (out.putIfAbsent(k, rules(r, p, profileAllowed)) != null) {
-                    warn(p, "duplicates '" + k + "' (keys are case-insensitive); ignored");
-                }
-            });
-            return out;
-        }
-
-        @SuppressWarnings("unchecked")
-        private Config.Tools tools(Map<String, Object> root) {
-            Map<String, Object> t = section(root, "tools", "", Set.of("allow", "alsoAllow", "deny", "profile", "profiles",
-                    "byProvider", "agents", "search"));
-            PolicyConfig.Rules global = rules(t, "tools", true);
-            Map<String, PolicyConfig.Rules> profiles = rulesMap(t, "profiles", "tools", false, false);
-            Map<String, PolicyConfig.Rules> byProvider = rulesMap(t, "byProvider", "tools", true, true);
-            Map<String, Object> a = section(t, "agents", "tools", null);
-            Map<String, PolicyConfig.AgentRules> agents = new LinkedHashMap<>();
-            a.forEach((id, v) -> {
-                String p = "tools.agents." + id;
-                if (!(v instanceof Map)) {
-                    warn(p, (v == null ? "is empty" : "must be a mapping, got " + describe(v)) + "; ignored");
-                    return;
-                }
-                Map<String, Object> am = (Map<String, Object>) v;
-                unknown(am, p, Set.of("allow", "alsoAllow", "deny", "profile", "byProvider"));
-                agents.put(id, new PolicyConfig.AgentRules(rules(am, p, true), rulesMap(am, "byProvider", p, true, true)));
-            });
-            Map<String, Object> s = section(t, "search", "tools",
-                    Set.of("requireDiscovery", "discoveryTtl", "maxStreams", "maxResults"));
-            PolicyConfig.Search d = PolicyConfig.Search.DEFAULTS;
-            PolicyConfig.Search search = new PolicyConfig.Search(bool(s, "requireDiscovery", "tools.search", true),
-                    Duration.ofMillis(integer(s, "discoveryTtl", "tools.search", d.discoveryTtl().toMillis(), 1_000,
-                            7L * 24 * 3600 * 1000)),
-                    (int) integer(s, "maxStreams", "tools.search", d.maxStreams(), 1, 10_000_000),
-                    (int) integer(s, "maxResults", "tools.search", d.maxResults(), 1, 50));
-            return new Config.Tools(global.allow(), global.alsoAllow(), global.deny(), global.profile(), profiles,
-                    byProvider, agents, search);
-        }
-
-        private ExecutionSettings execution(Map<String, Object> root) {
-            Object v = root.get("execution");
-            if (v == null) {
-                if (root.containsKey("execution")) {
-                    warn("execution", "is empty; using the defaults");
-                }
-                return ExecutionSettings.defaults();
-            }
-            if (!(v instanceof Map<?, ?> m)) {
-                warn("execution", "must be a mapping, got " + describe(v) + "; using the defaults");
-                return ExecutionSettings.defaults();
-            }
-            Map<String, Object> raw = new LinkedHashMap<>();
-            m.forEach((k, x) -> raw.put(String.valueOf(k), x));
-            ExecutionSettings s = ExecutionSettings.fromMap(raw);
-            for (String w : s.warnings()) {
-                warnings.add(w.startsWith("execution.") ? w : "execution." + w);
-            }
-            return s;
-        }
-
-        private Config.Bus bus(Map<String, Object> root) {
-            Map<String, Object> b = section(root, "bus", "",
-                    Set.of("type", "url", "calls", "results", "deadLetter", "group", "consumer"));
-            String type = choice(b, "type", "bus", Config.Bus.TYPES, "in-memory");
-            Config.Bus d = Config.Bus.defaults(type);
-            return new Config.Bus(type, nonBlank(string(b, "url", "bus", d.url()), d.url()),
-                    nonBlank(string(b, "calls", "bus", d.calls()), d.calls()),
-                    nonBlank(string(b, "results", "bus", d.results()), d.results()),
-                    nonBlank(string(b, "deadLetter", "bus", d.deadLetter()), d.deadLetter()),
-                    nonBlank(string(b, "group", "bus", d.group()), d.group()),
-                    Objects.requireNonNullElse(string(b, "consumer", "bus", ""), ""));
-        }
-
-        static String nonBlank(String v, String def) {
-            return v == null || v.isBlank() ? def : v.strip();
-        }
-
-        private Config.Documents documents(Map<String, Object> root) {
-            Map<String, Object> m = section(root, "documents", "",
-                    Set.of("enabled", "mode", "paths", "maxDepth", "maxFileBytes", "maxPromptChars"));
-            Config.Documents d = Config.Documents.DEFAULTS;
-            List<String> paths = d.paths();
-            if (m.containsKey("paths")) {
-                Object v = m.get("paths");
-                if (v instanceof List) {
-                    paths = strings(m, "paths", "documents", d.paths());
-                } else {
-                    warn("documents.paths", (v == null ? "is empty" : "must be a list, got " + describe(v))
-                            + "; using the default paths");
-                }
-            }
-            return new Config.Documents(bool(m, "enabled", "documents", true),
-                    choice(m, "mode", "documents", Config.Documents.MODES, "auto"), paths,
-                    (int) lowFallback(m, "maxDepth", 0, d.maxDepth(), 64),
-                    lowFallback(m, "maxFileBytes", 1024, 1024, 64L * 1024 * 1024),
-                    (int) lowFallback(m, "maxPromptChars", 1000, 1000, 10_000_000));
-        }
-
-        /** ChatAI's documents rules: below {@code min} → {@code below}; not an integer → default. */
-        private long lowFallback(Map<String, Object> m, String key, long min, long below, long max) {
-            long def = switch (key) {
-                case "maxDepth" -> Config.Documents.DEFAULTS.maxDepth();
-                case "maxFileBytes" -> Config.Documents.DEFAULTS.maxFileBytes();
-                default -> Config.Documents.DEFAULTS.maxPromptChars();
-            };
-            long v = integer(m, key, "documents", def, Long.MIN_VALUE / 2, max);
-            if (v < min) {
-                warn("documents." + key, v + " is below " + min + "; using " + below);
-                return below;
-            }
-            return v;
-        }
     }
 }

@@ -21,10 +21,15 @@ import reactor.core.publisher.Sinks;
  * Watches a config file and publishes each new valid config.
  *
  * <p>A {@link WatchService} on the file's directory (so editors that replace the file by renaming
- * are seen) runs on its own daemon thread. Changes are debounced: the file is re-read once no event
- * arrived for {@code debounce}. A file that cannot be read or is not valid YAML keeps the last good
- * config; the reason is logged and kept in {@link #lastError()}. A re-read that yields the same config
- * publishes nothing. Close the watcher to stop the thread; {@link #updates()} then completes.
+ * are seen) runs on its own daemon thread; when the file is a symbolic link, the directory of the file
+ * it resolves to is watched as well, so an edit of the link's target is seen. Changes are debounced:
+ * the file is re-read once no event arrived for {@code debounce}.
+ *
+ * <p>Fails closed: a file that cannot be read, is not valid YAML, is empty, or has a value of the
+ * wrong type in a section the tool policy reads ({@link ConfigLoader.Loaded#policyErrors()}) keeps the
+ * last good config; the reason is logged and kept in {@link #lastError()}. At start such a file is
+ * refused (there is no last good config to keep). A re-read that yields the same config publishes
+ * nothing. Close the watcher to stop the thread; {@link #updates()} then completes.
  */
 public final class ConfigWatcher implements AutoCloseable {
 
@@ -51,17 +56,35 @@ public final class ConfigWatcher implements AutoCloseable {
         this.current = initial;
         sink.tryEmitNext(initial);
         this.watch = FileSystems.getDefault().newWatchService();
-        file.getParent().register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
-                StandardWatchEventKinds.ENTRY_DELETE);
+        register(file.getParent());
+        Path real = realPath(file);
+        if (!real.getParent().equals(file.getParent())) {
+            register(real.getParent());
+        }
         this.thread = new Thread(this::loop, "toolbus-config-watcher");
         thread.setDaemon(true);
         thread.start();
     }
 
+    private void register(Path dir) throws IOException {
+        dir.register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
+                StandardWatchEventKinds.ENTRY_DELETE);
+    }
+
+    /** Where the file's links lead (the file itself when it is none, or when they cannot be followed). */
+    private static Path realPath(Path file) {
+        try {
+            return file.toRealPath();
+        } catch (IOException e) {
+            return file;
+        }
+    }
+
     /**
      * Loads the file and starts watching it.
      *
-     * @throws ConfigException when the file cannot be loaded at start (there is no last good config yet)
+     * @throws ConfigException when the file cannot be loaded at start (there is no last good config
+     *     yet), or has policy errors
      */
     public static ConfigWatcher start(Path file) {
         return start(file, DEFAULT_DEBOUNCE, System::getenv);
@@ -78,6 +101,10 @@ public final class ConfigWatcher implements AutoCloseable {
         Path abs = Objects.requireNonNull(file, "file").toAbsolutePath().normalize();
         Objects.requireNonNull(debounce, "debounce");
         ConfigLoader.Loaded initial = ConfigLoader.load(abs, env);
+        if (!initial.policyErrors().isEmpty()) {
+            throw new ConfigException(abs + ": the tool policy cannot be read as written (fix these, nothing"
+                    + " falls back to defaults there): " + String.join("; ", initial.policyErrors()), null);
+        }
         try {
             return new ConfigWatcher(abs, initial, debounce, env);
         } catch (IOException e) {
@@ -106,7 +133,6 @@ public final class ConfigWatcher implements AutoCloseable {
     }
 
     private void loop() {
-        Path name = file.getFileName();
         long dueNanos = -1;
         try {
             while (!closed) {
@@ -119,14 +145,21 @@ public final class ConfigWatcher implements AutoCloseable {
                 }
                 if (key != null) {
                     boolean relevant = false;
+                    Path dir = (Path) key.watchable();
+                    // the link and its target (which may change when the link is re-pointed)
+                    Path real = realPath(file);
                     for (WatchEvent<?> ev : key.pollEvents()) {
-                        if (ev.kind() == StandardWatchEventKinds.OVERFLOW || name.equals(ev.context())) {
+                        if (ev.kind() == StandardWatchEventKinds.OVERFLOW
+                                || ev.context() instanceof Path changed && (dir.resolve(changed).equals(file)
+                                || dir.resolve(changed).equals(real))) {
                             relevant = true;
                         }
                     }
                     if (!key.reset()) {
-                        log.warn("config directory {} is no longer watchable; hot reload stops", file.getParent());
-                        return;
+                        log.warn("config directory {} is no longer watchable; hot reload stops", dir);
+                        if (dir.equals(file.getParent())) {
+                            return;
+                        }
                     }
                     if (relevant) {
                         dueNanos = System.nanoTime() + debounce.toNanos();
@@ -151,6 +184,11 @@ public final class ConfigWatcher implements AutoCloseable {
         } catch (ConfigException e) {
             lastError = e.getMessage();
             log.warn("config {} not reloaded, keeping the last good config: {}", file, e.getMessage());
+            return;
+        }
+        if (!next.reloadProblems().isEmpty()) {
+            lastError = file + ": " + String.join("; ", next.reloadProblems());
+            log.warn("config {} not reloaded, keeping the last good config: {}", file, lastError);
             return;
         }
         lastError = null;

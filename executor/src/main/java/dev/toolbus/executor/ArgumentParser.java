@@ -15,7 +15,9 @@ import java.io.IOException;
  * Parses the model's argument string straight from the streaming parser into a tree, without the
  * databind machinery {@code ObjectMapper.readTree} sets up per call (a deserialization context and a
  * root deserializer lookup). Same result as {@code readTree} with the shared mapper's settings
- * (floats as {@code BigDecimal}, its read constraints); content after the value is an error.
+ * (floats as {@code BigDecimal}, its read constraints); content after the value is an error, and so
+ * are what the event decoder also refuses: a key twice in one object, and a lone UTF-16 surrogate
+ * ({@code \ud800} without its pair) in a key or string.
  */
 final class ArgumentParser {
 
@@ -41,9 +43,25 @@ final class ArgumentParser {
             return value;
         } catch (JsonProcessingException e) {
             throw e;
+        } catch (NumberFormatException | ArithmeticException e) {
+            // a number the parser reads but cannot represent (1e99999999999999: too many exponent digits)
+            throw new com.fasterxml.jackson.core.JsonParseException(null, "a number cannot be read: " + e.getMessage(), e);
         } catch (IOException e) {
             throw new com.fasterxml.jackson.core.JsonParseException(null, e.getMessage(), e);
         }
+    }
+
+    private static String checkText(JsonParser p, String s) throws IOException {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new com.fasterxml.jackson.core.JsonParseException(p, String.format(java.util.Locale.ROOT,
+                        "lone UTF-16 surrogate \\u%04x (without its pair): send valid text", (int) c));
+            }
+        }
+        return s;
     }
 
     private static JsonNode read(JsonParser p, JsonToken t) throws IOException {
@@ -52,7 +70,11 @@ final class ArgumentParser {
                 ObjectNode o = NODES.objectNode();
                 for (JsonToken k = p.nextToken(); k == JsonToken.FIELD_NAME; k = p.nextToken()) {
                     String name = p.currentName();
-                    o.set(name, read(p, p.nextToken()));
+                    checkText(p, name);
+                    if (o.replace(name, read(p, p.nextToken())) != null) {
+                        throw new com.fasterxml.jackson.core.JsonParseException(p, "duplicate key '"
+                                + (name.length() > 100 ? name.substring(0, 100) + "…" : name) + "'");
+                    }
                 }
                 return o;
             }
@@ -64,7 +86,7 @@ final class ArgumentParser {
                 return a;
             }
             case VALUE_STRING:
-                return NODES.textNode(p.getText());
+                return NODES.textNode(checkText(p, p.getText()));
             case VALUE_NUMBER_INT:
                 return switch (p.getNumberType()) {
                     case INT -> NODES.numberNode(p.getIntValue());

@@ -48,6 +48,7 @@ final class CallRun implements ToolConversation {
     private static final AtomicIntegerFieldUpdater<CallRun> DONE =
             AtomicIntegerFieldUpdater.newUpdater(CallRun.class, "done");
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CallRun.class);
     private static final String UNKNOWN_TAG = "unknown";
     static final long MAX_BACKOFF_MS = 3_000;
     static final long BASE_BACKOFF_MS = 200;
@@ -137,8 +138,8 @@ final class CallRun implements ToolConversation {
         }
         ToolCallsEvent t = turn.turn;
         String name = def.name();
-        if (p.cache != null && cacheable(def)) {
-            cacheKey = ResultCache.key(name, filled, def.cacheScope(), t.streamId(), t.context().userId());
+        if (p.cache != null && cacheable(def)
+                && (cacheKey = p.cache.key(name, filled, def.cacheScope(), t.streamId(), t.context().userId())) != null) {
             CompletableFuture<ResultCache.Flight> mine = new CompletableFuture<>();
             CompletableFuture<ResultCache.Flight> prior = p.cache.join(cacheKey, mine);
             if (prior != null) {
@@ -146,7 +147,13 @@ final class CallRun implements ToolConversation {
                 if (prior.isDone()) {
                     fromFlight(prior.join());
                 } else {
-                    prior.whenComplete((f, err) -> fromFlight(f));
+                    prior.whenComplete((f, err) -> {
+                        try {
+                            fromFlight(f);
+                        } catch (Throwable e) {
+                            crash(e);
+                        }
+                    });
                 }
                 return;
             }
@@ -273,40 +280,63 @@ final class CallRun implements ToolConversation {
         }
     }
 
-    /** Runs with a slot held; the slot is released when the attempt ends. */
+    /**
+     * Runs with a slot held; the slot is released when the attempt ends. Never throws: anything thrown
+     * on the way (an {@code Error} included) ends the attempt {@code TOOL_FAILED} and frees the slot.
+     */
     private void runAttempt(int n) {
         if (cancelled || turn.cancelled || done != 0) {
             p.slots.release();
-            failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+            try {
+                failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+            } catch (Throwable t) {
+                crash(t);
+            }
             return;
         }
-        attempts = n;
-        p.inflight.incrementAndGet();
-        ToolContext ctx = context(n);
-        HandlerRun run = new HandlerRun(ctx, o -> onAttempt(n, o));
-        running = run;
-        long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-        run.start(invoke(ctx), timeoutMs, p.timer);
-        if (cancelled) {
-            run.cancel();
+        HandlerRun run = null;
+        try {
+            attempts = n;
+            ToolContext ctx = context(n);
+            run = new HandlerRun(ctx, o -> onAttempt(n, o));
+            running = run;
+            p.inflight.incrementAndGet();
+            long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
+            p.running.add(run, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
+            run.start(invoke(ctx), timeoutMs, p.timer);
+            if (cancelled) {
+                run.cancel();
+            }
+        } catch (Throwable t) {
+            if (run != null) {
+                run.fail(t);
+            } else {
+                p.slots.release();
+                crash(t);
+            }
         }
     }
 
     private Mono<ToolResult> invoke(ToolContext ctx) {
         if (handler.isBlocking()) {
-            return Mono.defer(() -> handler.call(args, ctx)).subscribeOn(p.blocking);
+            return new ThrowSafeMono(Mono.defer(() -> call(ctx))).subscribeOn(p.blocking);
         }
+        return call(ctx);
+    }
+
+    /** The handler's Mono; whatever it throws (an {@code Error} included) becomes the Mono's error. */
+    private Mono<ToolResult> call(ToolContext ctx) {
         Mono<ToolResult> m;
         try {
             m = handler.call(args, ctx);
         } catch (Throwable e) {
-            Exceptions.throwIfJvmFatal(e);
             return Mono.error(e);
         }
         return m != null ? m : Mono.error(new IllegalStateException("the handler of " + def.name() + " returned null"));
     }
 
     private void onAttempt(int n, AttemptOutcome o) {
+        p.running.remove(running);
         running = null;
         p.inflight.decrementAndGet();
         try {
@@ -325,6 +355,8 @@ final class CallRun implements ToolConversation {
                 }
                 case CANCELLED -> failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
             }
+        } catch (Throwable t) {
+            crash(t);
         } finally {
             p.slots.release();
         }
@@ -382,6 +414,22 @@ final class CallRun implements ToolConversation {
             p.cache.land(cacheKey, flight, new ResultCache.Flight(null, f));
         }
         fail(def == null ? UNKNOWN_TAG : def.name(), f.code(), f.message());
+    }
+
+    /**
+     * Ends the call {@code TOOL_FAILED} after something threw where nothing should (an {@code Error}
+     * included), landing its flight so identical calls do not wait forever. The caller frees any slot.
+     */
+    void crash(Throwable t) {
+        LOG.error("call {} of {} failed unexpectedly", call.toolCallId(), call.name(), t);
+        if (done != 0) {
+            return;
+        }
+        try {
+            failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(call.name(), t)));
+        } catch (Throwable again) {
+            LOG.error("call {} could not be answered", call.toolCallId(), again);
+        }
     }
 
     private void fromFlight(ResultCache.Flight f) {

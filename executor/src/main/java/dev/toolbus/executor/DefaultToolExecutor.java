@@ -3,6 +3,7 @@ package dev.toolbus.executor;
 import dev.toolbus.bus.ToolBus;
 import dev.toolbus.metrics.CallLog;
 import dev.toolbus.protocol.ErrorCode;
+import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.ErrorInfo;
 import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.ErrorEvent;
@@ -80,6 +81,10 @@ final class DefaultToolExecutor implements ToolExecutor {
 
     @Override
     public Flux<OutboundEvent> execute(ToolCallsEvent turn) {
+        ErrorEvent refused = TurnChecks.refusal(turn, pipeline.settings);
+        if (refused != null) {
+            return Flux.just(refused);
+        }
         return new TurnPublisher(this, turn);
     }
 
@@ -178,6 +183,10 @@ final class DefaultToolExecutor implements ToolExecutor {
      * that completes.
      */
     Mono<Void> runForBus(ToolCallsEvent turn, Function<List<OutboundEvent>, Mono<Void>> publish) {
+        ErrorEvent refused = TurnChecks.refusal(turn, pipeline.settings);
+        if (refused != null) {
+            return Mono.defer(() -> publish.apply(List.of(refused)));
+        }
         return Mono.create(result -> {
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
             TurnRun[] run = new TurnRun[1];
@@ -290,6 +299,19 @@ final class DefaultToolExecutor implements ToolExecutor {
     @Override
     public int inflight() {
         return pipeline.inflight.get();
+    }
+
+    @Override
+    public ExecutorHealth health() {
+        Slots slots = pipeline.slots;
+        long[] r = pipeline.running.snapshot(pipeline.nanoClock.getAsLong());
+        return new ExecutorHealth(slots.size(), slots.inUse(), slots.queued(), pipeline.settings.maxQueuedCalls(),
+                activeTurns.get(), (int) r[0], r[1], (int) r[2], closing);
+    }
+
+    /** The result cache, or null when caching is off (for tests). */
+    ResultCache cache() {
+        return pipeline.cache;
     }
 
     /** Calls waiting for a slot. */

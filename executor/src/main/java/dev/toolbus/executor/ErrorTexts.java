@@ -55,6 +55,8 @@ final class ErrorTexts {
         String m = t.getMessage();
         if (m == null || m.isBlank()) {
             m = t.getClass().getSimpleName();
+        } else if (t instanceof Error) {
+            m = t.getClass().getSimpleName() + ": " + m;
         }
         return m;
     }

@@ -23,6 +23,10 @@ import java.util.Objects;
  *   <tr><td>cacheTtl</td><td>60000 ms</td><td>&lt; 0 → 0 (disabled); not a number → default</td></tr>
  *   <tr><td>progressIntervalMs</td><td>100 ms</td><td>&lt; 0 → 0 (no rate limit); not a number → default</td></tr>
  *   <tr><td>inputTimeoutMs</td><td>60000 ms</td><td>&lt; 1000 → 1000; not a number → default</td></tr>
+ *   <tr><td>cacheMaxBytes</td><td>64 MiB</td><td>&lt; 1 → default</td></tr>
+ *   <tr><td>cacheMaxKeyBytes</td><td>16 KiB</td><td>&lt; 1 → default</td></tr>
+ *   <tr><td>cacheMaxResultBytes</td><td>256 KiB</td><td>&lt; 1 → default</td></tr>
+ *   <tr><td>maxCallsPerTurn</td><td>128</td><td>&lt; 1 → default</td></tr>
  * </table>
  *
  * @param timeout per-call timeout (a tool's own timeout overrides it)
@@ -38,6 +42,12 @@ import java.util.Objects;
  * @param progressInterval the shortest time between two {@code tool_progress} events of one call (zero:
  *     no rate limit)
  * @param inputTimeout how long a tool's question ({@code input_request}) waits for an answer by default
+ * @param cacheMaxBytes the cache's bound in (estimated) bytes of keys and results
+ * @param cacheMaxKeyBytes calls whose cache key (tool, scope and canonical arguments) is longer are not
+ *     cached
+ * @param cacheMaxResultBytes results larger than this (estimated) are handed to identical waiting calls
+ *     but not kept
+ * @param maxCallsPerTurn a turn with more calls is answered with one error per call, none is run
  * @param warnings the fallbacks applied while building these settings
  */
 public record ExecutionSettings(
@@ -53,6 +63,10 @@ public record ExecutionSettings(
         int maxQueuedCalls,
         Duration progressInterval,
         Duration inputTimeout,
+        long cacheMaxBytes,
+        int cacheMaxKeyBytes,
+        long cacheMaxResultBytes,
+        int maxCallsPerTurn,
         List<String> warnings) {
 
     public static final long DEFAULT_TIMEOUT_MS = 30_000;
@@ -68,6 +82,10 @@ public record ExecutionSettings(
     public static final long DEFAULT_PROGRESS_INTERVAL_MS = 100;
     public static final long DEFAULT_INPUT_TIMEOUT_MS = 60_000;
     public static final long MIN_INPUT_TIMEOUT_MS = 1_000;
+    public static final long DEFAULT_CACHE_MAX_BYTES = 64L * 1024 * 1024;
+    public static final int DEFAULT_CACHE_MAX_KEY_BYTES = 16 * 1024;
+    public static final long DEFAULT_CACHE_MAX_RESULT_BYTES = 256L * 1024;
+    public static final int DEFAULT_MAX_CALLS_PER_TURN = 128;
 
     public ExecutionSettings {
         Objects.requireNonNull(timeout, "timeout");
@@ -77,7 +95,8 @@ public record ExecutionSettings(
         Objects.requireNonNull(inputTimeout, "inputTimeout");
         if (progressInterval.isNegative() || inputTimeout.toMillis() < 1 || timeout.toMillis() < 1 || maxParallel < 1 || maxParallel > MAX_PARALLEL_LIMIT || maxRetries < 0
                 || maxRetries > MAX_RETRIES_LIMIT || cacheTtl.isNegative() || cacheMaxEntries < 1
-                || maxMediaBytes < 1 || maxQueuedCalls < 1) {
+                || maxMediaBytes < 1 || maxQueuedCalls < 1 || cacheMaxBytes < 1 || cacheMaxKeyBytes < 1
+                || cacheMaxResultBytes < 1 || maxCallsPerTurn < 1) {
             throw new IllegalArgumentException("settings out of range; build them with ExecutionSettings.builder()");
         }
         warnings = List.copyOf(warnings);
@@ -108,6 +127,10 @@ public record ExecutionSettings(
         b.maxQueuedCalls = maxQueuedCalls;
         b.progressIntervalMs = progressInterval.toMillis();
         b.inputTimeoutMs = inputTimeout.toMillis();
+        b.cacheMaxBytes = cacheMaxBytes;
+        b.cacheMaxKeyBytes = cacheMaxKeyBytes;
+        b.cacheMaxResultBytes = cacheMaxResultBytes;
+        b.maxCallsPerTurn = maxCallsPerTurn;
         return b;
     }
 
@@ -115,7 +138,8 @@ public record ExecutionSettings(
      * Settings from loosely typed values, as a config file or flags give them (numbers, strings,
      * booleans). Keys: {@code timeout}, {@code maxParallel}, {@code retryOnError}, {@code maxRetries},
      * {@code cacheResults}, {@code cacheTTL}, {@code cacheMaxEntries}, {@code locale},
-     * {@code maxMediaBytes}, {@code maxQueuedCalls}, {@code progressIntervalMs}, {@code inputTimeoutMs}.
+     * {@code maxMediaBytes}, {@code maxQueuedCalls}, {@code progressIntervalMs}, {@code inputTimeoutMs},
+     * {@code cacheMaxBytes}, {@code cacheMaxKeyBytes}, {@code cacheMaxResultBytes}, {@code maxCallsPerTurn}.
      * Unknown keys are warned about.
      */
     public static ExecutionSettings fromMap(Map<String, ?> raw) {
@@ -134,6 +158,10 @@ public record ExecutionSettings(
                 case "maxQueuedCalls" -> b.maxQueuedCalls(v);
                 case "progressIntervalMs" -> b.progressIntervalMs(v);
                 case "inputTimeoutMs" -> b.inputTimeoutMs(v);
+                case "cacheMaxBytes" -> b.cacheMaxBytes(v);
+                case "cacheMaxKeyBytes" -> b.cacheMaxKeyBytes(v);
+                case "cacheMaxResultBytes" -> b.cacheMaxResultBytes(v);
+                case "maxCallsPerTurn" -> b.maxCallsPerTurn(v);
                 default -> b.warn("execution." + k + " is not a known setting; ignored");
             }
         });
@@ -157,6 +185,10 @@ public record ExecutionSettings(
         private int maxQueuedCalls = DEFAULT_MAX_QUEUED_CALLS;
         private long progressIntervalMs = DEFAULT_PROGRESS_INTERVAL_MS;
         private long inputTimeoutMs = DEFAULT_INPUT_TIMEOUT_MS;
+        private long cacheMaxBytes = DEFAULT_CACHE_MAX_BYTES;
+        private int cacheMaxKeyBytes = DEFAULT_CACHE_MAX_KEY_BYTES;
+        private long cacheMaxResultBytes = DEFAULT_CACHE_MAX_RESULT_BYTES;
+        private int maxCallsPerTurn = DEFAULT_MAX_CALLS_PER_TURN;
         private final List<String> warnings = new ArrayList<>();
 
         private Builder() {
@@ -348,11 +380,48 @@ public record ExecutionSettings(
             return this;
         }
 
+        /** The cache's bound in estimated bytes of keys and kept results: below 1 → 64 MiB. */
+        public Builder cacheMaxBytes(Object value) {
+            cacheMaxBytes = positive("cacheMaxBytes", value, DEFAULT_CACHE_MAX_BYTES, Long.MAX_VALUE);
+            return this;
+        }
+
+        /** Calls with a longer cache key (tool, scope, canonical arguments) are not cached: below 1 → 16 KiB. */
+        public Builder cacheMaxKeyBytes(Object value) {
+            cacheMaxKeyBytes = (int) positive("cacheMaxKeyBytes", value, DEFAULT_CACHE_MAX_KEY_BYTES, 64L * 1024 * 1024);
+            return this;
+        }
+
+        /** Results estimated larger than this are not kept: below 1 → 256 KiB. */
+        public Builder cacheMaxResultBytes(Object value) {
+            cacheMaxResultBytes = positive("cacheMaxResultBytes", value, DEFAULT_CACHE_MAX_RESULT_BYTES, Long.MAX_VALUE);
+            return this;
+        }
+
+        /** Calls one turn may carry; a longer turn is answered with one error per call: below 1 → 128. */
+        public Builder maxCallsPerTurn(Object value) {
+            maxCallsPerTurn = (int) positive("maxCallsPerTurn", value, DEFAULT_MAX_CALLS_PER_TURN, 100_000);
+            return this;
+        }
+
+        private long positive(String key, Object value, long fallback, long max) {
+            Long n = integer(value);
+            if (n == null || n < 1) {
+                warn(key + " '" + value + "' is not a positive integer; using " + fallback);
+                return fallback;
+            }
+            if (n > max) {
+                warn(key + " " + n + " is above " + max + "; using " + max);
+                return max;
+            }
+            return n;
+        }
+
         public ExecutionSettings build() {
             return new ExecutionSettings(Duration.ofMillis(timeoutMs), maxParallel, retryOnError, maxRetries,
                     cacheResults, Duration.ofMillis(cacheTtlMs), cacheMaxEntries, locale, maxMediaBytes,
                     maxQueuedCalls, Duration.ofMillis(progressIntervalMs), Duration.ofMillis(inputTimeoutMs),
-                    warnings);
+                    cacheMaxBytes, cacheMaxKeyBytes, cacheMaxResultBytes, maxCallsPerTurn, warnings);
         }
 
         private static String fmt(double d) {

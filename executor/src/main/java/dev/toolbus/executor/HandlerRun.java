@@ -89,6 +89,14 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
         }
     }
 
+    /** Ends the run as failed by {@code t} (thrown while starting it); the subscription is cancelled. */
+    void fail(Throwable t) {
+        if (DONE.compareAndSet(this, 0, 1)) {
+            stop();
+            onDone.accept(AttemptOutcome.failed(t));
+        }
+    }
+
     /** Timer expiry. */
     @Override
     public void run() {

@@ -28,6 +28,7 @@ final class Pipeline {
     final CallGate gate;
     final ControlMetrics control;
     final PendingInputs inputs;
+    final RunningCalls running = new RunningCalls();
     /** Compiled checks per definition instance; weak keys, so replaced definitions are forgotten. */
     private final com.github.benmanes.caffeine.cache.Cache<ToolDefinition, ArgumentRules> rules =
             com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
@@ -43,7 +44,8 @@ final class Pipeline {
         this.blocking = blocking;
         this.nanoClock = nanoClock;
         this.cache = settings.cacheResults() && !settings.cacheTtl().isZero()
-                ? new ResultCache(settings.cacheTtl(), settings.cacheMaxEntries(), nanoClock) : null;
+                ? new ResultCache(settings.cacheTtl(), settings.cacheMaxEntries(),
+                        settings.cacheMaxBytes(), settings.cacheMaxKeyBytes(), settings.cacheMaxResultBytes(), nanoClock) : null;
         this.metrics = new ExecutorMetrics(meters, inflight::get, slots::queued);
         this.callLog = callLog;
         this.texts = new ErrorTexts(settings.locale());

@@ -6,41 +6,42 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.toolbus.tool.CacheScope;
 import dev.toolbus.tool.ToolResult;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Iterator;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
- * The TTL cache of successful results, keyed by tool, canonical arguments (keys sorted) and scope.
- * Identical concurrent calls share one run (single flight): the first caller runs the tool, the others
- * wait for its future. Error results are never kept: the flight is completed for its waiters and then
- * removed.
+ * The TTL cache of successful results, keyed by tool, canonical arguments (keys sorted) and scope, and
+ * bounded by weight: each entry weighs its key plus its result's estimated size, and at least
+ * {@code maxBytes / maxEntries}, so neither bound can be exceeded. Identical concurrent calls share one
+ * run (single flight): the first caller runs the tool, the others wait for its future. Error results
+ * and results above {@code maxResultBytes} are never kept: the flight is completed for its waiters and
+ * then removed. Keys longer than the key cap are not built at all ({@link #key} answers null: the call
+ * runs uncached).
  */
 final class ResultCache {
 
     private final AsyncCache<String, Flight> cache;
+    private final int maxKeyChars;
+    private final long maxResultBytes;
 
-    ResultCache(Duration ttl, long maxEntries, LongSupplier nanoClock) {
+    ResultCache(Duration ttl, long maxEntries, long maxBytes, int maxKeyChars, long maxResultBytes,
+                LongSupplier nanoClock) {
+        this.maxKeyChars = maxKeyChars;
+        this.maxResultBytes = maxResultBytes;
+        long floor = Math.max(1, maxBytes / maxEntries);
         this.cache = Caffeine.newBuilder()
                 .expireAfterWrite(ttl)
-                .maximumSize(maxEntries)
+                .maximumWeight(maxBytes)
+                .weigher((String k, Flight f) -> (int) Math.min(Integer.MAX_VALUE,
+                        Math.max(floor, ResultWeights.ENTRY_OVERHEAD + 2L * k.length() + f.weight())))
                 .ticker(nanoClock::getAsLong)
                 .executor(Runnable::run)
                 .buildAsync();
     }
 
-    /** The cache key of a call. */
-    static String key(String tool, JsonNode args, CacheScope scope, String streamId, String userId) {
-        StringBuilder sb = new StringBuilder(64).append(tool).append('\u0000');
-        if (scope == CacheScope.STREAM_USER) {
-            sb.append(streamId).append('\u0000').append(userId);
-        }
-        sb.append('\u0000');
-        canonical(args, sb);
-        return sb.toString();
+    /** The cache key of a call, or {@code null} when it is longer than the key cap (then it is not cached). */
+    String key(String tool, JsonNode args, CacheScope scope, String streamId, String userId) {
+        return CacheKeys.key(tool, args, scope, streamId, userId, maxKeyChars);
     }
 
     /**
@@ -53,16 +54,17 @@ final class ResultCache {
         return cache.asMap().putIfAbsent(key, mine);
     }
 
-    /** Completes a led flight; error outcomes are handed to waiters and then forgotten. */
     /** Hands the flight to its waiting followers without keeping it (a result that depended on a user's answer). */
     void landUncached(String key, CompletableFuture<Flight> mine, Flight flight) {
         mine.complete(flight);
         cache.asMap().remove(key, mine);
     }
 
+    /** Completes a led flight; error outcomes and oversized results are handed to waiters and then forgotten. */
     void land(String key, CompletableFuture<Flight> mine, Flight flight) {
+        boolean keep = flight.success() && flight.weigh(maxResultBytes) <= maxResultBytes;
         mine.complete(flight);
-        if (!flight.success()) {
+        if (!keep) {
             cache.asMap().remove(key, mine);
         }
     }
@@ -72,72 +74,52 @@ final class ResultCache {
         return cache.synchronous().estimatedSize();
     }
 
+    /** The total weight kept, in estimated bytes (for tests and metrics). */
+    long weight() {
+        return cache.synchronous().policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+    }
+
     /** Drops everything. */
     void clear() {
         cache.synchronous().invalidateAll();
     }
 
-    /** Appends JSON with object keys sorted, so key order in the model's arguments does not matter. */
-    static void canonical(JsonNode n, StringBuilder sb) {
-        if (n.isObject()) {
-            List<String> names = new ArrayList<>(n.size());
-            Iterator<String> it = n.fieldNames();
-            while (it.hasNext()) {
-                names.add(it.next());
-            }
-            Collections.sort(names);
-            sb.append('{');
-            for (int i = 0; i < names.size(); i++) {
-                if (i > 0) {
-                    sb.append(',');
-                }
-                quote(names.get(i), sb);
-                sb.append(':');
-                canonical(n.get(names.get(i)), sb);
-            }
-            sb.append('}');
-        } else if (n.isArray()) {
-            sb.append('[');
-            for (int i = 0; i < n.size(); i++) {
-                if (i > 0) {
-                    sb.append(',');
-                }
-                canonical(n.get(i), sb);
-            }
-            sb.append(']');
-        } else if (n.isTextual()) {
-            quote(n.textValue(), sb);
-        } else if (n.isIntegralNumber() && n.canConvertToLong()) {
-            sb.append(n.longValue());
-        } else if (n.isNumber()) {
-            sb.append(n.decimalValue().stripTrailingZeros().toPlainString());
-        } else if (n.isBoolean()) {
-            sb.append(n.booleanValue());
-        } else if (n.isNull()) {
-            sb.append("null");
-        } else {
-            sb.append(n.toString());
-        }
-    }
-
-    private static void quote(String s, StringBuilder sb) {
-        sb.append('"');
-        JSON_STRINGS.quoteAsString(s, sb);
-        sb.append('"');
-    }
-
-    private static final com.fasterxml.jackson.core.io.JsonStringEncoder JSON_STRINGS =
-            com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance();
-
     /**
-     * A finished run shared through the cache.
-     *
-     * @param result the result when the run produced one
-     * @param outcome how the leader's run ended (for waiters when it failed)
+     * A finished run shared through the cache: the result when the run produced one, else how the
+     * leader's run ended (for waiters when it failed).
      */
-    record Flight(ToolResult result, CallFailure outcome) {
+    static final class Flight {
+        private final ToolResult result;
+        private final CallFailure outcome;
+        private long weight = -1;
+
+        Flight(ToolResult result, CallFailure outcome) {
+            this.result = result;
+            this.outcome = outcome;
+        }
+
+        ToolResult result() {
+            return result;
+        }
+
+        CallFailure outcome() {
+            return outcome;
+        }
+
         boolean success() {
             return outcome == null && result != null && !result.isError();
+        }
+
+        /** The estimated result size, counted up to just past {@code limit}; remembered once known. */
+        long weigh(long limit) {
+            if (weight < 0) {
+                weight = result == null ? 0 : ResultWeights.of(result, limit);
+            }
+            return weight;
+        }
+
+        long weight() {
+            return Math.max(0, weight);
         }
     }
 }

@@ -2,12 +2,17 @@ package dev.toolbus.executor;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The global bound on running handlers: a FIFO of waiting tasks and a fixed number of slots. A task
  * runs while holding a slot and must call {@link #release()} exactly once. The drain loop is
  * serialized and iterative, so a chain of synchronously completing tasks never deepens the stack; when
  * nobody waits and a slot is free, a task runs at once without being queued.
+ *
+ * <p>A task that throws out of {@code run()} (an {@code Error} included) is taken not to hold its
+ * slot any more: the slot is freed for it and the drain goes on, so one failing task never wedges the
+ * executor. Tasks that return normally own their slot until they call {@link #release()}.
  */
 final class Slots {
 
@@ -32,7 +37,7 @@ final class Slots {
             boolean accepted = true;
             if (waiting.isEmpty() && free.get() > 0) {
                 free.decrementAndGet();
-                task.run();
+                runHeld(task);
             } else {
                 accepted = enqueue(task, maxQueued);
             }
@@ -62,6 +67,21 @@ final class Slots {
         return queued.get();
     }
 
+    /** Slots in all. */
+    int size() {
+        return size;
+    }
+
+    /** Runs a task that holds a slot; a throwing task gets its slot back, and the drain goes on. */
+    private void runHeld(Runnable task) {
+        try {
+            task.run();
+        } catch (Throwable t) {
+            free.incrementAndGet();
+            LoggerFactory.getLogger(Slots.class).error("an executor task failed; its slot is freed", t);
+        }
+    }
+
     private boolean enqueue(Runnable task, int maxQueued) {
         if (queued.incrementAndGet() > maxQueued) {
             queued.decrementAndGet();
@@ -88,7 +108,7 @@ final class Slots {
                 }
                 free.decrementAndGet();
                 queued.decrementAndGet();
-                task.run();
+                runHeld(task);
             }
             missed = wip.addAndGet(-missed);
             if (missed == 0) {

@@ -101,6 +101,13 @@ public interface ToolExecutor extends AutoCloseable {
     int inflight();
 
     /**
+     * What the executor can do now: slots in use, queued calls, and whether a call holds its slot past
+     * its timeout (then it is wedged, and a health endpoint should say so). Cheap: reads counters and
+     * at most {@code maxParallel} running calls.
+     */
+    ExecutorHealth health();
+
+    /**
      * Stops taking new turns (they are answered {@code REJECTED}), lets running turns finish, then
      * releases owned resources.
      */
@@ -196,10 +203,14 @@ public interface ToolExecutor extends AutoCloseable {
             return this;
         }
 
-        /** How many calls the recent-call log keeps (default 1000). */
+        /**
+         * How many calls the recent-call log keeps (default 1000, at most 100000). A record's text fields
+         * are cut to {@value dev.toolbus.metrics.CallRecord#MAX_FIELD_CHARS} characters, so the log holds at
+         * most about 1.5 KB per record.
+         */
         public Builder callLogSize(int size) {
-            if (size < 1) {
-                throw new IllegalArgumentException("callLogSize must be at least 1");
+            if (size < 1 || size > 100_000) {
+                throw new IllegalArgumentException("callLogSize must be 1..100000, got " + size);
             }
             this.callLogSize = size;
             return this;

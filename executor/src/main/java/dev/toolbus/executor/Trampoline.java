@@ -27,8 +27,8 @@ final class Trampoline {
             while (next != null) {
                 try {
                     next.run();
-                } catch (RuntimeException | LinkageError e) {
-                    // one failing task must not lose the tasks queued behind it
+                } catch (Throwable e) {
+                    // one failing task (an Error included) must not lose the tasks queued behind it
                     LoggerFactory.getLogger(Trampoline.class).error("a queued executor task failed", e);
                 }
                 next = t.queue.poll();

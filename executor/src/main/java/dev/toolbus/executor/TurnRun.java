@@ -94,9 +94,17 @@ final class TurnRun implements GatedTurn {
         List<ToolCall> list = turn.calls();
         if (list.isEmpty()) {
             synchronized (this) {
-                finish(pipeline.nanoClock.getAsLong());
+                try {
+                    finish(pipeline.nanoClock.getAsLong());
+                } catch (Throwable t) {
+                    abandon(t);
+                }
             }
-            sink.complete();
+            try {
+                sink.complete();
+            } catch (Throwable t) {
+                abandon(t);
+            }
             return;
         }
         synchronized (this) {
@@ -110,7 +118,11 @@ final class TurnRun implements GatedTurn {
             callsCreated = true;
         }
         for (int i = 0; i < calls.length && !cancelled; i++) {
-            calls[i].start();
+            try {
+                calls[i].start();
+            } catch (Throwable t) {
+                calls[i].crash(t);
+            }
         }
         if (pipeline.gate != null && !cancelled) {
             pipeline.gate.turnAdmitted(this);
@@ -212,19 +224,38 @@ final class TurnRun implements GatedTurn {
             if (result.isError()) {
                 errors++;
             }
-            while (nextEmit < results.length && results[nextEmit] != null) {
-                sink.next(results[nextEmit++]);
+            try {
+                while (nextEmit < results.length && results[nextEmit] != null) {
+                    sink.next(results[nextEmit++]);
+                }
+                last = nextEmit == results.length;
+                if (last) {
+                    finish(nowNanos);
+                }
+            } catch (Throwable t) {
+                abandon(t);
+                return;
             }
-            last = nextEmit == results.length;
+        }
+        try {
             if (last) {
-                finish(nowNanos);
+                sink.complete();
+            } else {
+                sink.flush();
             }
+        } catch (Throwable t) {
+            abandon(t);
         }
-        if (last) {
-            sink.complete();
-        } else {
-            sink.flush();
+    }
+
+    /** The sink threw (an {@code Error} included): the turn emits nothing more, and its stream is freed. */
+    private void abandon(Throwable t) {
+        org.slf4j.LoggerFactory.getLogger(TurnRun.class).error("turn {} of stream {} could not deliver its events; "
+                + "its stream is freed", turn.turnId(), turn.streamId(), t);
+        synchronized (this) {
+            finished = true;
         }
+        done();
     }
 
     /** Cancels running calls; the turn emits nothing more and frees its stream. */

@@ -3,7 +3,8 @@ package dev.toolbus.metrics;
 import java.time.Instant;
 
 /**
- * One finished call, as the recent-call log keeps it.
+ * One finished call, as the recent-call log keeps it; text fields are cut to {@value #MAX_FIELD_CHARS}
+ * characters, so the log's size in bytes is bounded by its capacity.
  *
  * @param at when the call finished
  * @param tool the tool name as called
@@ -26,9 +27,19 @@ public record CallRecord(Instant at, String tool, String streamId, String turnId
                          String outcome, long durationMs, int attempts, boolean cached, String detail,
                          String approval) {
 
+    /** The longest text a record keeps per field; longer values are cut and end in {@code …}. */
+    public static final int MAX_FIELD_CHARS = 128;
+
+    /** Cuts every text field to {@link #MAX_FIELD_CHARS} (the detail to 200), so a record stays small. */
     public CallRecord {
-        detail = detail == null ? "" : detail;
-        approval = approval == null ? "" : approval;
+        tool = cut(tool, MAX_FIELD_CHARS);
+        streamId = cut(streamId, MAX_FIELD_CHARS);
+        turnId = cut(turnId, MAX_FIELD_CHARS);
+        toolCallId = cut(toolCallId, MAX_FIELD_CHARS);
+        userId = cut(userId, MAX_FIELD_CHARS);
+        outcome = cut(outcome, MAX_FIELD_CHARS);
+        detail = detail == null ? "" : cut(detail, 200);
+        approval = approval == null ? "" : cut(approval, MAX_FIELD_CHARS);
     }
 
     /** A record without an approval step. */
@@ -41,5 +52,16 @@ public record CallRecord(Instant at, String tool, String streamId, String turnId
     public CallRecord(Instant at, String tool, String streamId, String turnId, String toolCallId, String userId,
                       String outcome, long durationMs, int attempts, boolean cached) {
         this(at, tool, streamId, turnId, toolCallId, userId, outcome, durationMs, attempts, cached, "");
+    }
+
+    private static String cut(String s, int max) {
+        if (s == null || s.length() <= max) {
+            return s;
+        }
+        int end = max - 1;
+        if (Character.isHighSurrogate(s.charAt(end - 1))) {
+            end--;
+        }
+        return s.substring(0, end) + "…";
     }
 }

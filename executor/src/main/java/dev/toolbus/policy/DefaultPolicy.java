@@ -269,13 +269,14 @@ final class DefaultPolicy implements ConfiguredPolicy {
         for (String g : tool.groups()) {
             gs.add(Pattern.norm(g));
         }
-        Facts bare = new Facts(tool, Pattern.norm(tool.name()), pid, source, plugin, Set.of());
+        Facts bare = new Facts(tool, Pattern.norm(tool.name()), pid, source, plugin, Set.of(),
+                Facts.aliasesOf(tool, pid));
         for (Map.Entry<String, CompiledGroup> e : groups.entrySet()) {
             if (Pattern.any(e.getValue().members(), bare)) {
                 gs.add(e.getKey());
             }
         }
-        return new Facts(tool, bare.name(), pid, source, plugin, gs);
+        return new Facts(tool, bare.name(), pid, source, plugin, gs, bare.aliases());
     }
 
     /** Whether an allow list of these layers names the tool explicitly (name, plugin id, group:plugins). */
@@ -283,7 +284,7 @@ final class DefaultPolicy implements ConfiguredPolicy {
         for (RawLayer l : layers) {
             for (String raw : l.explicit()) {
                 String e = Pattern.norm(raw);
-                if (e.equals(t.name()) || e.equals(t.pluginId()) || (t.plugin() && e.equals(Pattern.PLUGINS))) {
+                if (t.isGranted(e) || e.equals(t.pluginId()) || (t.plugin() && e.equals(Pattern.PLUGINS))) {
                     return true;
                 }
             }
@@ -300,7 +301,8 @@ final class DefaultPolicy implements ConfiguredPolicy {
     List<RawLayer> layers(CallContext ctx) {
         List<RawLayer> out = new ArrayList<>(6);
         PolicyConfig.Rules global = config.tools();
-        String agentId = ctx.agentId().strip();
+        // agent ids match like names: case and surrounding blanks do not matter
+        String agentId = Pattern.norm(ctx.agentId());
         PolicyConfig.AgentRules agent = agentId.isEmpty() ? null : config.agents().get(agentId);
         String gKey = providerKey(config.byProvider(), ctx);
         String aKey = agent == null ? null : providerKey(agent.byProvider(), ctx);
@@ -438,7 +440,7 @@ final class DefaultPolicy implements ConfiguredPolicy {
             if (Pattern.any(deny, t)) {
                 return false;
             }
-            return allow == null || searchTool || Pattern.any(allow, t);
+            return allow == null || searchTool || Pattern.anyGrants(allow, t);
         }
     }
 
@@ -487,7 +489,7 @@ final class DefaultPolicy implements ConfiguredPolicy {
 
         private boolean anyMatch(List<Facts> tools, Pattern p) {
             for (Facts f : tools) {
-                if (p.matches(f)) {
+                if (p.grants(f)) {
                     return true;
                 }
             }

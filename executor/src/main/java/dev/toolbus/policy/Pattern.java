@@ -65,15 +65,52 @@ record Pattern(String text, Kind kind, java.util.regex.Pattern regex) {
         return out;
     }
 
-    /** Whether this entry matches the tool, without looking into groups' own patterns for GROUP. */
+    /**
+     * Whether this entry of a restricting list (deny, disabled, dangerous) matches the tool, without
+     * looking into groups' own patterns for GROUP. A tool renamed on a clash is matched by its original
+     * name and {@code <pluginId>:<tool>} as well.
+     */
     boolean matches(Facts t) {
+        return matches(t, false);
+    }
+
+    /** Whether this entry of an allow list matches: as {@link #matches(Facts)}, but not by a bare original name. */
+    boolean grants(Facts t) {
+        return matches(t, true);
+    }
+
+    private boolean matches(Facts t, boolean granting) {
         return switch (kind) {
             case ALL -> true;
             case PLUGINS -> t.plugin();
             case GROUP -> t.groups().contains(text);
-            case GLOB -> regex.matcher(t.name()).matches();
-            case EXACT -> text.equals(t.name()) || text.equals(t.pluginId());
+            case GLOB -> globMatches(t, granting);
+            case EXACT -> (granting ? t.isGranted(text) : t.isNamed(text)) || text.equals(t.pluginId());
         };
+    }
+
+    private boolean globMatches(Facts t, boolean granting) {
+        if (regex.matcher(t.name()).matches()) {
+            return true;
+        }
+        for (String a : t.aliases()) {
+            // a server:tool alias answers only to globs that name a server part too
+            boolean colon = a.indexOf(':') >= 0;
+            if ((colon ? text.indexOf(':') >= 0 : !granting) && regex.matcher(a).matches()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether an entry of this allow list grants the tool. */
+    static boolean anyGrants(List<Pattern> patterns, Facts t) {
+        for (Pattern p : patterns) {
+            if (p.grants(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static boolean any(List<Pattern> patterns, Facts t) {

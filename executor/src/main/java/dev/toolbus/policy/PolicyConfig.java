@@ -60,7 +60,7 @@ public record PolicyConfig(
         groups = List.copyOf(groups);
         profiles = copy(profiles, false);
         byProvider = copy(byProvider, true);
-        agents = copy(agents, false);
+        agents = copy(agents, true);
     }
 
     /** Everything at its default: hybrid, nothing disabled, no groups, the default dangerous list. */
@@ -76,7 +76,8 @@ public record PolicyConfig(
     private static <V> Map<String, V> copy(Map<String, V> m, boolean lowerKeys) {
         Map<String, V> out = new LinkedHashMap<>();
         if (m != null) {
-            m.forEach((k, v) -> out.put(lowerKeys ? k.strip().toLowerCase(Locale.ROOT) : k, Objects.requireNonNull(v)));
+            // lower-cased keys: the first of keys differing only in case wins (the loader warns about the rest)
+            m.forEach((k, v) -> out.putIfAbsent(lowerKeys ? k.strip().toLowerCase(Locale.ROOT) : k, Objects.requireNonNull(v)));
         }
         return Collections.unmodifiableMap(out);
     }

@@ -100,7 +100,11 @@ public final class EventCodec {
         if (length > maxEventBytes) {
             throw tooLarge(length + " bytes", input.sniff(utf8, offset, length));
         }
-        return inbound.decode(input.readObject(utf8, offset, length));
+        ObjectNode root = input.readObject(utf8, offset, length);
+        if (InboundLimits.maySurrogate(utf8, offset, length)) {
+            InboundLimits.checkSurrogates(root);
+        }
+        return InboundLimits.checkLengths(inbound.decode(root));
     }
 
     /**
@@ -114,7 +118,11 @@ public final class EventCodec {
             throw tooLarge(json.length() > maxEventBytes ? "more than " + maxEventBytes + " bytes" : bytes + " bytes",
                     input.sniff(json));
         }
-        return inbound.decode(input.readObject(json));
+        ObjectNode root = input.readObject(json);
+        if (InboundLimits.maySurrogate(json)) {
+            InboundLimits.checkSurrogates(root);
+        }
+        return InboundLimits.checkLengths(inbound.decode(root));
     }
 
     /**
@@ -140,7 +148,8 @@ public final class EventCodec {
      * @throws EventDecodeException when the object is not a valid event
      */
     public InboundEvent decode(ObjectNode root) {
-        return inbound.decode(root);
+        InboundLimits.checkSurrogates(root);
+        return InboundLimits.checkLengths(inbound.decode(root));
     }
 
     private EventDecodeException tooLarge(String size, JsonInput.Ids ids) {

@@ -95,6 +95,10 @@ final class JsonInput {
             throw new EventDecodeException(explain(e), ids.streamId(), ids.turnId());
         } catch (IOException e) {
             throw new EventDecodeException("cannot read input: " + e.getMessage(), null, null);
+        } catch (NumberFormatException | ArithmeticException e) {
+            // a number the parser reads but cannot represent (1e99999999999999: too many exponent digits)
+            Ids ids = sniff(source);
+            throw new EventDecodeException("a number cannot be read: " + e.getMessage(), ids.streamId(), ids.turnId());
         } finally {
             close(p);
         }

@@ -72,10 +72,21 @@ public final class ToolArguments {
         return s == null ? fallback : s;
     }
 
-    /** An integer argument, or the fallback when absent. */
+    /**
+     * An integer argument, or the fallback when absent. A number outside the {@code long} range reads as
+     * {@code Long.MAX_VALUE} or {@code Long.MIN_VALUE} (never by expanding it: {@code 1e999999999} would
+     * be a billion digits).
+     */
     public long integer(String name, long fallback) {
         JsonNode v = node.get(name);
-        return v == null || v.isNull() ? fallback : v.asLong(fallback);
+        if (v == null || v.isNull()) {
+            return fallback;
+        }
+        if (v.isNumber() && !v.canConvertToLong()) {
+            return v.isDouble() || v.isFloat() ? (long) v.doubleValue()
+                    : v.decimalValue().signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        return v.asLong(fallback);
     }
 
     /** A number argument, or the fallback when absent. */

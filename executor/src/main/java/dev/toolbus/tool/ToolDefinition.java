@@ -51,6 +51,7 @@ public final class ToolDefinition {
     private final boolean cacheable;
     private final Visibility visibility;
     private final String pluginId;
+    private final String originalName;
     private final Set<String> channels;
     private final boolean optional;
     private final Set<String> groups;
@@ -86,6 +87,8 @@ public final class ToolDefinition {
         this.cacheable = b.cacheable;
         this.visibility = b.visibility;
         this.pluginId = b.pluginId;
+        this.originalName = b.originalName == null || b.originalName.isBlank() || b.originalName.equals(b.name)
+                ? null : b.originalName;
         this.channels = Collections.unmodifiableSet(new LinkedHashSet<>(b.channels));
         this.optional = b.optional;
         this.groups = Collections.unmodifiableSet(new LinkedHashSet<>(b.groups));
@@ -250,6 +253,15 @@ public final class ToolDefinition {
         return pluginId;
     }
 
+    /**
+     * The name the tool's source gave it when toolbus registers it under another one (an MCP tool
+     * renamed {@code <server>__<tool>} on a clash, or with its characters sanitised), else {@code null}.
+     * Policy lists match it, and {@code <pluginId>:<originalName>}, as well as {@link #name()}.
+     */
+    public String originalName() {
+        return originalName;
+    }
+
     /** Channels this tool is limited to; empty for every channel. */
     public Set<String> channels() {
         return channels;
@@ -304,6 +316,7 @@ public final class ToolDefinition {
         b.cacheable = cacheable;
         b.visibility = visibility;
         b.pluginId = pluginId;
+        b.originalName = originalName;
         b.channels.addAll(channels);
         b.optional = optional;
         b.groups.addAll(groups);
@@ -377,6 +390,7 @@ public final class ToolDefinition {
         private boolean cacheable = true;
         private Visibility visibility = Visibility.VISIBLE;
         private String pluginId;
+        private String originalName;
         private final Set<String> channels = new LinkedHashSet<>();
         private boolean optional;
         private final Set<String> groups = new LinkedHashSet<>();
@@ -510,6 +524,12 @@ public final class ToolDefinition {
 
         public Builder pluginId(String pluginId) {
             this.pluginId = pluginId;
+            return this;
+        }
+
+        /** The name the tool's source gave it, when it is registered under another (see {@link ToolDefinition#originalName()}). */
+        public Builder originalName(String originalName) {
+            this.originalName = originalName;
             return this;
         }
 

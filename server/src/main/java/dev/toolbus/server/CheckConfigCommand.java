@@ -64,6 +64,15 @@ final class CheckConfigCommand implements Callable<Integer> {
         for (String w : warnings) {
             System.err.println("toolbus: warning: " + w);
         }
+        if (!loaded.policyErrors().isEmpty()) {
+            // serve --config refuses such a file (and a running server keeps its last good one)
+            for (String e : loaded.policyErrors()) {
+                System.err.println("toolbus: error: " + e);
+            }
+            System.err.println("toolbus: " + file + " is refused: the tool policy cannot be read as written ("
+                    + loaded.policyErrors().size() + (loaded.policyErrors().size() == 1 ? " error)" : " errors)"));
+            return 1;
+        }
         System.err.println("toolbus: " + file + " is valid (" + warnings.size()
                 + (warnings.size() == 1 ? " warning)" : " warnings)"));
         return 0;

@@ -206,15 +206,21 @@ final class ServeCommand implements Callable<Integer> {
         CompletableFuture<Void> inputEnded = new CompletableFuture<>();
         Disposable run = executor.run(toolBus).subscribe(null, inputEnded::completeExceptionally,
                 () -> inputEnded.complete(null));
+        if (toolBus instanceof StdioBus stdio) {
+            // nobody reads our output any more: stop as if the bus had failed (exit 1, docs/cli.md)
+            stdio.outputFailure().subscribe(inputEnded::completeExceptionally);
+        }
         Stopper stopper = new Stopper(server, toolBus, inputEnded, run, executor, tools, reload);
         // SIGTERM / Ctrl-C: the hook runs the same ordered stop, and the JVM waits for it
         Thread hook = new Thread(stopper::stop, "toolbus-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        int exit = 0;
         try {
             inputEnded.join();
             log.info("input ended");
         } catch (RuntimeException e) {
             log.error("the bus failed", e);
+            exit = 1;
         }
         stopper.stop();
         try {
@@ -222,7 +228,7 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IllegalStateException shuttingDown) {
             // the hook is running the stop
         }
-        return 0;
+        return exit;
     }
 
     /**

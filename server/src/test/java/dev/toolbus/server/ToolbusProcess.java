@@ -46,6 +46,12 @@ final class ToolbusProcess implements AutoCloseable {
 
     /** Starts {@code java -jar toolbus-server.jar args…} with extra environment variables. */
     static ToolbusProcess start(String name, java.util.Map<String, String> env, String... args) throws IOException {
+        return start(name, List.of(), env, args);
+    }
+
+    /** Starts {@code java jvmArgs… -jar toolbus-server.jar args…} (e.g. {@code -Xmx256m}). */
+    static ToolbusProcess start(String name, List<String> jvmArgs, java.util.Map<String, String> env, String... args)
+            throws IOException {
         String jar = System.getProperty("toolbus.jar", "target/toolbus-server.jar");
         if (!Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("runnable jar " + jar + " is missing: run mvn verify (package builds it)");
@@ -54,6 +60,7 @@ final class ToolbusProcess implements AutoCloseable {
         Path stderr = logs.resolve(name + ".stderr.log");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmArgs);
         command.add("-jar");
         command.add(jar);
         command.addAll(List.of(args));
@@ -84,6 +91,16 @@ final class ToolbusProcess implements AutoCloseable {
     ToolbusProcess closeInput() {
         try {
             stdin.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** Closes our end of its stdout: its next write meets a broken pipe. */
+    ToolbusProcess closeOutput() {
+        try {
+            process.getInputStream().close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -117,9 +117,15 @@ final class HttpEndpoints {
                 if (!isGet(req)) {
                     return notAllowed(res, "GET");
                 }
-                return server.closing()
-                        ? json(res, HttpResponseStatus.SERVICE_UNAVAILABLE, "{\"status\":\"DOWN\"}")
-                        : json(res, HttpResponseStatus.OK, "{\"status\":\"UP\"}");
+                if (server.closing()) {
+                    return json(res, HttpResponseStatus.SERVICE_UNAVAILABLE, "{\"status\":\"DOWN\"}");
+                }
+                // what the executor can really do: a call holding its slot past its timeout is DOWN
+                dev.toolbus.executor.ExecutorHealth h = config.executor.health();
+                return json(res, h.healthy() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        "{\"status\":\"" + (h.healthy() ? "UP" : "DOWN") + "\",\"executor\":\"" + h.status()
+                                + "\",\"slotsInUse\":" + h.slotsInUse() + ",\"slots\":" + h.slots()
+                                + ",\"queued\":" + h.queuedCalls() + ",\"stuck\":" + h.stuckCalls() + "}");
             case "other":
                 return error(res, HttpResponseStatus.NOT_FOUND, badRequest("no endpoint " + clip(path)
                         + ": use /v1/ws, /v1/turns, /v1/control, /v1/tools, /v1/calls, /metrics or /healthz"));

@@ -7,23 +7,26 @@ import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -37,6 +40,10 @@ import reactor.core.scheduler.Schedulers;
  * being held whole and answered with a {@code BAD_EVENT} {@code error} event (on its stream when its
  * first bytes name one). Blank lines are ignored. Output is written by one dedicated thread, so lines
  * never interleave and no Reactor thread waits on a full pipe.
+ *
+ * <p>A write that fails (the reader of the output went away: {@code EPIPE}) breaks the bus for good:
+ * {@link #outputFailure()} completes with the error, every later publish fails at once, and reading
+ * stops at the next line. {@code serve} then stops and exits 1.
  *
  * <pre>{@code
  * StdioBus bus = StdioBus.system(EventCodec.defaults());
@@ -55,6 +62,8 @@ public final class StdioBus implements ToolBus {
     private final ExecutorService writerThread;
     private final Scheduler writer;
     private final AtomicBoolean subscribed = new AtomicBoolean();
+    private final Sinks.One<IOException> outputFailed = Sinks.one();
+    private volatile IOException broken;
     private volatile boolean closed;
 
     private StdioBus(InputStream in, OutputStream out, EventCodec codec) {
@@ -79,9 +88,21 @@ public final class StdioBus implements ToolBus {
         return new StdioBus(in, out, codec);
     }
 
-    /** A bus over this process's stdin and stdout. */
+    /**
+     * A bus over this process's stdin and stdout. Output goes straight to file descriptor 1, not
+     * through {@code System.out}, whose {@code PrintStream} swallows write errors: a closed pipe must be
+     * noticed.
+     */
     public static StdioBus system(EventCodec codec) {
-        return new StdioBus(System.in, System.out, codec);
+        return new StdioBus(System.in, new FileOutputStream(FileDescriptor.out), codec);
+    }
+
+    /**
+     * Completes with the write error when the output breaks (its reader closed it); never completes
+     * while the output works.
+     */
+    public Mono<IOException> outputFailure() {
+        return outputFailed.asMono();
     }
 
     /**
@@ -97,7 +118,7 @@ public final class StdioBus implements ToolBus {
         long[] lineNumber = {0};
         return Flux.<BusMessage>generate(sink -> {
             try {
-                while (!closed) {
+                while (!closed && broken == null) {
                     BoundedLineReader.Line line = lines.next();
                     if (line == null) {
                         break;
@@ -122,7 +143,22 @@ public final class StdioBus implements ToolBus {
     @Override
     public Mono<Void> publish(List<OutboundEvent> events) {
         List<OutboundEvent> batch = List.copyOf(events);
-        return Mono.<Void>fromRunnable(() -> write(batch)).subscribeOn(writer);
+        // straight on the writer's executor, not subscribeOn: a Mono subscribed on a disposed scheduler
+        // never terminates, and the turn waiting for it would never free its stream
+        return Mono.create(sink -> {
+            try {
+                writerThread.execute(() -> {
+                    try {
+                        write(batch);
+                        sink.success();
+                    } catch (Throwable t) {
+                        sink.error(t);
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                sink.error(new IllegalStateException("the stdio bus is closed", e));
+            }
+        });
     }
 
     /** Flushes pending output and stops the reader and writer threads; the streams stay open. */
@@ -133,7 +169,9 @@ public final class StdioBus implements ToolBus {
                 .onErrorResume(e -> Mono.empty())
                 .then(Mono.fromRunnable(() -> {
                     closed = true;
-                    writer.dispose();
+                    // not shutdownNow: a batch still queued runs (and fails, the bus being closed), so the
+                    // turn waiting for it ends; a later publish is rejected with an error
+                    writerThread.shutdown();
                     reader.dispose();
                     readerThread.shutdownNow();
                 }));
@@ -152,17 +190,23 @@ public final class StdioBus implements ToolBus {
         if (closed) {
             throw new IllegalStateException("the stdio bus is closed");
         }
-        List<String> lines = new ArrayList<>(events.size());
-        for (OutboundEvent event : events) {
-            lines.add(codec.encode(event));
+        IOException failed = broken;
+        if (failed != null) {
+            throw new UncheckedIOException("the output is broken", failed);
         }
         try {
-            for (String line : lines) {
-                out.write(line);
+            // one encoded line at a time: a large answer is never held twice (events and all their lines)
+            for (OutboundEvent event : events) {
+                out.write(codec.encode(event));
                 out.write('\n');
                 out.flush();
             }
         } catch (IOException e) {
+            if (broken == null) {
+                broken = e;
+                log.error("writing to the output failed ({}); no more events can be delivered", e.toString());
+                outputFailed.tryEmitValue(e);
+            }
             throw new UncheckedIOException("writing output events failed", e);
         }
     }

@@ -183,6 +183,7 @@ public final class McpToolSource implements AutoCloseable {
                 .description(description)
                 .inputSchema(input)
                 .pluginId(config.name())
+                .originalName(tool.name())
                 .timeout(config.toolTimeout())
                 .sideEffecting(!readOnly)
                 .metadata("mcp_server", config.name())

@@ -12,6 +12,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,8 +52,11 @@ public final class SampleTools {
                 .parameter(ToolParameter.of("b", ToolParamType.NUMBER, "The second number"))
                 .build();
         return new ToolSpec(def, (args, ctx) -> {
-            BigDecimal sum = args.get("a").decimalValue().add(args.get("b").decimalValue()).stripTrailingZeros();
-            String text = sum.scale() <= 0 ? sum.toBigInteger().toString() : sum.toPlainString();
+            // 34 significant digits and plain digits only for sane exponents: 1e999999999 must not expand
+            BigDecimal sum = args.get("a").decimalValue().add(args.get("b").decimalValue(), MathContext.DECIMAL128)
+                    .stripTrailingZeros();
+            String text = Math.abs((long) sum.scale()) > 64 ? sum.toString()
+                    : sum.scale() <= 0 ? sum.toBigInteger().toString() : sum.toPlainString();
             return Mono.just(ToolResult.builder().content(text).data(Map.of("sum", sum)).build());
         });
     }

@@ -71,6 +71,9 @@ class McpToolSourceStdioTest {
         assertThat(r.find("add").tool().definition().pluginId()).isEqualTo("fixture");
         assertThat(r.find("echo").source()).isEqualTo(ToolSource.CORE);
         assertThat(r.find("fixture__echo").source()).isEqualTo(ToolSource.MCP);
+        // the renamed tool keeps its original name, which deny, disabledTools and dangerousTools match
+        assertThat(r.find("fixture__echo").tool().definition().originalName()).isEqualTo("echo");
+        assertThat(r.find("add").tool().definition().originalName()).isNull();
         assertThat(source.diagnostics()).anySatisfy(d -> {
             assertThat(d.kind()).isEqualTo(McpToolSource.Diagnostic.Kind.RENAMED);
             assertThat(d.registeredAs()).isEqualTo("fixture__echo");

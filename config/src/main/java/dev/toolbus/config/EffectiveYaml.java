@@ -1,0 +1,131 @@
+package dev.toolbus.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.policy.PolicyConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The effective config as YAML, for {@code check-config}: every key present, secrets masked. */
+final class EffectiveYaml {
+
+    private static final YAMLMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
+                    .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+                    .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+                    .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+                    .build())
+            .build();
+
+    private EffectiveYaml() {
+    }
+
+    /** The config as YAML. */
+    static String of(Config c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mode", c.mode().wireName());
+        Map<String, Object> sources = new LinkedHashMap<>();
+        sources.put("builtin", map("enabled", c.sources().builtin().enabled(),
+                "disabledTools", c.sources().builtin().disabledTools()));
+        sources.put("custom", map("enabled", c.sources().custom().enabled(), "pluginDirs", c.sources().custom().pluginDirs(),
+                "autoReload", c.sources().custom().autoReload(), "disabledTools", c.sources().custom().disabledTools()));
+        sources.put("mcp", map("enabled", c.sources().mcp().enabled(), "serversFile", c.sources().mcp().serversFile(),
+                "servers", c.sources().mcp().servers(), "disabledServers", c.sources().mcp().disabledServers(),
+                "disabledTools", c.sources().mcp().disabledTools()));
+        m.put("sources", sources);
+        List<Object> groups = new ArrayList<>();
+        for (PolicyConfig.Group g : c.groups()) {
+            groups.add(map("name", g.name(), "description", g.description(), "tools", g.tools(), "enabled", g.enabled(),
+                    "requiredPermission", g.requiredPermission()));
+        }
+        m.put("groups", groups);
+        m.put("security", map("dangerousTools", c.security().dangerousTools(),
+                "allowDangerous", c.security().allowDangerous(),
+                "dangerousRequiredPermission", c.security().dangerousRequiredPermission()));
+        Map<String, Object> tools = new LinkedHashMap<>(rules(new PolicyConfig.Rules(c.tools().allow(),
+                c.tools().alsoAllow(), c.tools().deny(), c.tools().profile()), true));
+        Map<String, Object> profiles = new TreeMap<>();
+        c.tools().profiles().forEach((k, v) -> profiles.put(k, rules(v, false)));
+        tools.put("profiles", profiles);
+        Map<String, Object> byProvider = new TreeMap<>();
+        c.tools().byProvider().forEach((k, v) -> byProvider.put(k, rules(v, true)));
+        tools.put("byProvider", byProvider);
+        Map<String, Object> agents = new TreeMap<>();
+        c.tools().agents().forEach((id, a) -> {
+            Map<String, Object> am = new LinkedHashMap<>(rules(a.rules(), true));
+            Map<String, Object> ab = new TreeMap<>();
+            a.byProvider().forEach((k, v) -> ab.put(k, rules(v, true)));
+            am.put("byProvider", ab);
+            agents.put(id, am);
+        });
+        tools.put("agents", agents);
+        PolicyConfig.Search s = c.tools().search();
+        tools.put("search", map("requireDiscovery", s.requireDiscovery(), "discoveryTtl", s.discoveryTtl().toMillis(),
+                "maxStreams", s.maxStreams(), "maxResults", s.maxResults()));
+        m.put("tools", tools);
+        ExecutionSettings e = c.execution();
+        Map<String, Object> ex = map("timeout", e.timeout().toMillis(), "maxParallel", e.maxParallel(),
+                "retryOnError", e.retryOnError(), "maxRetries", e.maxRetries(), "cacheResults", e.cacheResults(),
+                "cacheTTL", e.cacheTtl().toMillis());
+        ex.putAll(map("cacheMaxEntries", e.cacheMaxEntries(), "locale", e.locale().name().toLowerCase(Locale.ROOT),
+                "maxMediaBytes", e.maxMediaBytes(), "maxQueuedCalls", e.maxQueuedCalls()));
+        ex.putAll(map("progressIntervalMs", e.progressInterval().toMillis(), "inputTimeoutMs",
+                e.inputTimeout().toMillis()));
+        ex.putAll(map("cacheMaxBytes", e.cacheMaxBytes(), "cacheMaxKeyBytes", e.cacheMaxKeyBytes(),
+                "cacheMaxResultBytes", e.cacheMaxResultBytes(), "maxCallsPerTurn", e.maxCallsPerTurn()));
+        m.put("execution", ex);
+        Config.Bus b = c.bus();
+        Map<String, Object> bus = map("type", b.type(), "url", maskUrl(b.url()), "calls", b.calls(), "results", b.results());
+        bus.putAll(map("deadLetter", b.deadLetter(), "group", b.group(), "consumer", b.consumer()));
+        m.put("bus", bus);
+        Config.Gateway g = c.gateway();
+        Map<String, Object> gw = map("enabled", g.enabled(), "host", g.host(), "port", g.port(),
+                "token", g.token().isEmpty() ? "" : "***");
+        gw.putAll(map("maxRequestBytes", g.maxRequestBytes(), "maxOutboundEvents", g.maxOutboundEvents()));
+        List<Object> scoped = new ArrayList<>();
+        for (Config.GatewayToken t : g.tokens()) {
+            scoped.add(map("name", t.name(), "token", "***", "maxPermission", t.maxPermission().wireName(),
+                    "agents", t.agents(), "channels", t.channels(), "streams", t.streams()));
+        }
+        gw.putAll(map("tokens", scoped, "onExcess", g.onExcess(), "maxConnections", g.maxConnections(),
+                "headerTimeout", g.headerTimeoutMs(), "bodyTimeout", g.bodyTimeoutMs()));
+        m.put("gateway", gw);
+        Config.Documents d = c.documents();
+        Map<String, Object> docs = map("enabled", d.enabled(), "mode", d.mode(), "paths", d.paths(),
+                "maxDepth", d.maxDepth());
+        docs.putAll(map("maxFileBytes", d.maxFileBytes(), "maxPromptChars", d.maxPromptChars()));
+        m.put("documents", docs);
+        m.put(ApprovalSection.KEY, ApprovalSection.effective(c.approval()));
+        try {
+            return YAML.writeValueAsString(m);
+        } catch (JsonProcessingException ex2) {
+            throw new IllegalStateException(ex2);
+        }
+    }
+
+    private static Map<String, Object> rules(PolicyConfig.Rules r, boolean withProfile) {
+        Map<String, Object> m = map("allow", r.allow(), "alsoAllow", r.alsoAllow(), "deny", r.deny());
+        if (withProfile) {
+            m.put("profile", r.profile() == null ? "" : r.profile());
+        }
+        return m;
+    }
+
+    private static Map<String, Object> map(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1] == null ? "" : kv[i + 1]);
+        }
+        return m;
+    }
+
+    static String maskUrl(String url) {
+        return url.replaceAll("(://[^:/@]*:)[^@/]+@", "$1***@");
+    }
+}
