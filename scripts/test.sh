@@ -10,6 +10,8 @@ source scripts/lib/services.sh
 trap stop_services EXIT
 start_services
 mvn -B -ntp verify "$@"
+# The Python and Node clients, against the server jar just built, on every transport.
+bash scripts/client-tests.sh
 # One very short iteration of every JMH benchmark, so a broken benchmark fails CI (its numbers mean
 # nothing; scripts/bench.sh is the real measurement). The jar was built by `verify` above.
 BENCH_SKIP_BUILD=1 bash scripts/bench-smoke.sh

@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { AuthenticationError, Client } from '../src/index.js';
 import { TOKEN, checkAnthropic, checkOpenAI, serverCommand, startBrokerServer, startServer, until, writeConfig } from './support.js';
 
+// in CI every transport must be tested, never skipped
+const REQUIRE_ALL = process.env.TOOLBUS_REQUIRE_ALL_TRANSPORTS === '1';
+
 const THREE_CALLS = [
   { id: 'c1', type: 'function', function: { name: 'add', arguments: '{"a": 2, "b": 40}' } },
   { id: 'c2', type: 'function', function: { name: 'draw', arguments: '{"label": "a cat"}' } },
@@ -57,7 +60,7 @@ test('stdio sidecar: a three-call turn', async () => {
   } finally { await tb.close(); }
 });
 
-describe('redis', { skip: !process.env.TOOLBUS_REDIS_URL && 'TOOLBUS_REDIS_URL not set (scripts/lib/services.sh starts Redis)' }, () => {
+describe('redis', { skip: !process.env.TOOLBUS_REDIS_URL && !REQUIRE_ALL && 'TOOLBUS_REDIS_URL not set (scripts/lib/services.sh starts Redis)' }, () => {
   const prefix = `jsclient${process.pid}`;
   let server;
   before(async () => {
@@ -74,7 +77,7 @@ describe('redis', { skip: !process.env.TOOLBUS_REDIS_URL && 'TOOLBUS_REDIS_URL n
   });
 });
 
-describe('kafka', { skip: !process.env.TOOLBUS_KAFKA_BOOTSTRAP && 'TOOLBUS_KAFKA_BOOTSTRAP not set (scripts/lib/services.sh starts Kafka)' }, () => {
+describe('kafka', { skip: !process.env.TOOLBUS_KAFKA_BOOTSTRAP && !REQUIRE_ALL && 'TOOLBUS_KAFKA_BOOTSTRAP not set (scripts/lib/services.sh starts Kafka)' }, () => {
   const prefix = `jsclient${process.pid}`;
   let server;
   before(async () => {
