@@ -9,7 +9,9 @@ export TOOLBUS_ROOT="$ROOT"
 source scripts/lib/services.sh
 trap stop_services EXIT
 start_services
-mvn -B -ntp verify "$@"
+# install, not only verify: the Java example of docs/examples builds against the installed artifacts
+mvn -B -ntp install "$@"
+bash scripts/java-example.sh
 # The Python and Node clients, against the server jar just built, on every transport.
 bash scripts/client-tests.sh
 # One very short iteration of every JMH benchmark, so a broken benchmark fails CI (its numbers mean
