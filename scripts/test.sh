@@ -13,7 +13,11 @@ start_services
 bash scripts/test-hosts.sh
 # The MCP conformance suite and the Node >= 22 it needs (tool-sources/mcp's ConformanceSuiteTest runs it).
 if command -v npm >/dev/null; then bash scripts/lib/mcp-conformance.sh install >/dev/null; fi
-mvn -B -ntp verify "$@"
+# install, not only verify: the Java example of docs/examples builds against the installed artifacts
+mvn -B -ntp install "$@"
+bash scripts/java-example.sh
+# The Python and Node clients, against the server jar just built, on every transport.
+bash scripts/client-tests.sh
 # One very short iteration of every JMH benchmark, so a broken benchmark fails CI (its numbers mean
 # nothing; scripts/bench.sh is the real measurement). The jar was built by `verify` above.
 BENCH_SKIP_BUILD=1 bash scripts/bench-smoke.sh

@@ -48,4 +48,79 @@ public record CallContext(
     public Map<String, Object> extra() {
         return extra;
     }
+
+    /** Starts a builder; every field is optional. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Builder of {@link CallContext}, for code that builds turns in process:
+     * {@code CallContext.builder().userId("42").permission("admin").channel("qq").build()}.
+     */
+    public static final class Builder {
+        private String userId;
+        private String groupId;
+        private String platform;
+        private String permission;
+        private String channel;
+        private String provider;
+        private String model;
+        private String agentId;
+        private final Map<String, Object> extra = new java.util.LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        public Builder userId(String v) {
+            this.userId = v;
+            return this;
+        }
+
+        public Builder groupId(String v) {
+            this.groupId = v;
+            return this;
+        }
+
+        public Builder platform(String v) {
+            this.platform = v;
+            return this;
+        }
+
+        /** member, admin, owner or master. */
+        public Builder permission(String v) {
+            this.permission = v;
+            return this;
+        }
+
+        public Builder channel(String v) {
+            this.channel = v;
+            return this;
+        }
+
+        public Builder provider(String v) {
+            this.provider = v;
+            return this;
+        }
+
+        public Builder model(String v) {
+            this.model = v;
+            return this;
+        }
+
+        public Builder agentId(String v) {
+            this.agentId = v;
+            return this;
+        }
+
+        /** Any other key, passed through to tools and policy (for example {@code approval_mode}). */
+        public Builder put(String key, Object value) {
+            this.extra.put(java.util.Objects.requireNonNull(key, "key"), value);
+            return this;
+        }
+
+        public CallContext build() {
+            return new CallContext(userId, groupId, platform, permission, channel, provider, model, agentId, extra);
+        }
+    }
 }

@@ -51,9 +51,29 @@ final class MethodToolHandler {
         return blocking ? ToolHandler.blocking(call) : ToolHandler.sync(call);
     }
 
-    /** A returned value as a result: a {@link ToolResult} as is, anything else via {@link ToolResult#fromValue}. */
+    /**
+     * A returned value as a result: a {@link ToolResult} as is; a record or bean as the JSON object of
+     * its properties (so the model reads the same JSON the bot core gets as {@code data}, not a
+     * {@code toString()}); anything else via {@link ToolResult#fromValue}.
+     */
     static ToolResult toResult(Object value) {
-        return value instanceof ToolResult r ? r : ToolResult.fromValue(value);
+        if (value instanceof ToolResult r) {
+            return r;
+        }
+        if (value != null && !plainValue(value)) {
+            try {
+                value = dev.toolbus.protocol.Json.mapper().valueToTree(value);
+            } catch (IllegalArgumentException e) {
+                // not serialisable as JSON: its text is all there is
+            }
+        }
+        return ToolResult.fromValue(value);
+    }
+
+    private static boolean plainValue(Object v) {
+        return v instanceof CharSequence || v instanceof Number || v instanceof Boolean || v instanceof Character
+                || v instanceof java.util.Map || v instanceof java.util.Collection || v instanceof Enum
+                || v instanceof com.fasterxml.jackson.databind.JsonNode || v.getClass().isArray();
     }
 
     private Object invoke(ToolArguments args, ToolContext ctx) throws Exception {

@@ -1,0 +1,112 @@
+// Types of the toolbus client. Events keep the wire's snake_case field names (docs/protocol.md).
+
+export interface MediaRef { index: string; type: string; mime_type?: string; name?: string; uri?: string }
+export interface ContentPart { type: 'text' | 'image' | 'audio' | string; text?: string; mime_type?: string; data?: string }
+
+export interface ToolResultEvent {
+  type: 'tool_result'; stream_id: string; turn_id: string; tool_call_id: string; name: string; content: string;
+  is_error: boolean; error?: { code: string; message: string }; data?: unknown; metadata: Record<string, unknown>;
+  media: MediaRef[]; attempts: number; cached: boolean; elapsed_ms: number;
+}
+export interface UserMessageEvent {
+  type: 'user_message'; stream_id: string; turn_id: string; message_id: string; tool_call_id: string;
+  source: string; content: ContentPart[]; visible_text: string;
+}
+export interface TurnCompletedEvent { type: 'turn_completed'; stream_id: string; turn_id: string; tool_call_ids: string[]; error_count: number; elapsed_ms: number }
+export interface ToolProgressEvent { type: 'tool_progress'; stream_id: string; turn_id: string; tool_call_id: string; name: string; progress: number; total?: number; message?: string }
+export interface SendMessageEvent { type: 'send_message'; stream_id: string; turn_id: string; tool_call_id: string; message_id: string; content: ContentPart[]; text(): string }
+export interface ApprovalCall { tool_call_id: string; name: string; risk: 'low' | 'medium' | 'high'; arguments_summary: string }
+export interface ApprovalRequestEvent {
+  type: 'approval_request'; stream_id: string; turn_id: string; approval_id: string; expires_at_ms: number;
+  calls: ApprovalCall[]; text: string;
+  approve(): Promise<void>; deny(): Promise<void>; approveSession(): Promise<void>;
+}
+export interface InputRequestEvent {
+  type: 'input_request'; stream_id: string; turn_id: string; tool_call_id: string; input_id: string; expires_at_ms: number;
+  message: string; schema: Record<string, unknown>;
+  accept(content: Record<string, unknown>): Promise<void>; decline(): Promise<void>; cancel(): Promise<void>;
+}
+export interface ErrorEvent { type: 'error'; stream_id?: string; turn_id?: string; code: string; message: string }
+export type ToolbusEvent = ToolResultEvent | UserMessageEvent | TurnCompletedEvent | ToolProgressEvent | SendMessageEvent
+  | ApprovalRequestEvent | InputRequestEvent | ErrorEvent;
+
+/** A toolbus call, an OpenAI tool_calls item, an OpenAI Responses function_call or an Anthropic tool_use block. */
+export type Call =
+  | { tool_call_id?: string; name: string; arguments?: Record<string, unknown> | string }
+  | { id: string; type: 'function'; function: { name: string; arguments: string } }
+  | { type: 'function_call'; call_id: string; name: string; arguments: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+export interface Callbacks {
+  onApprovalRequest?: (e: ApprovalRequestEvent) => unknown;
+  onInputRequest?: (e: InputRequestEvent) => unknown;
+  onSendMessage?: (e: SendMessageEvent) => unknown;
+  onProgress?: (e: ToolProgressEvent) => unknown;
+  onError?: (e: ErrorEvent) => unknown;
+}
+
+export interface ClientOptions extends Callbacks {
+  token?: string;
+  /** stdio: the command that starts the sidecar, e.g. ['./toolbus', 'serve', '--bus', 'stdio']. */
+  command?: string[];
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  reconnect?: boolean;
+  callsStream?: string;
+  resultsKey?: string;
+  callsTopic?: string;
+  resultsTopic?: string;
+  groupId?: string;
+  dedupCapacity?: number;
+}
+
+export interface RunTurnOptions extends Callbacks {
+  context?: Record<string, string>;
+  message?: unknown;
+  turnId?: string;
+  timeoutMs?: number;
+}
+
+export class Turn {
+  readonly streamId: string;
+  readonly turnId: string;
+  readonly events: ToolbusEvent[];
+  get results(): ToolResultEvent[];
+  get media(): UserMessageEvent[];
+  get completed(): TurnCompletedEvent | null;
+  get errorCount(): number;
+  result(toolCallId: string): ToolResultEvent | null;
+  /** OpenAI Chat Completions messages: role "tool" in call order, then role "user" with image_url parts. */
+  toOpenAI(): Array<Record<string, unknown>>;
+  toOpenAIResponses(): Array<Record<string, unknown>>;
+  /** Anthropic Messages: one user message, tool_result blocks first, then image blocks. */
+  toAnthropic(): Array<Record<string, unknown>>;
+  toGemini(): Array<Record<string, unknown>>;
+}
+
+export class Client {
+  constructor(url: string, options?: ClientOptions);
+  readonly duplicatesDropped: number;
+  connect(): Promise<this>;
+  close(): Promise<void>;
+  runTurn(streamId: string, calls: Call[], options?: RunTurnOptions): Promise<Turn>;
+  cancel(streamId: string, target?: { turnId?: string; toolCallId?: string; reason?: string }): Promise<void>;
+  respondApproval(request: ApprovalRequestEvent, decision: 'approve' | 'deny' | 'approve_session'): Promise<void>;
+  respondInput(request: InputRequestEvent, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>): Promise<void>;
+  listTools(streamId: string, options?: { context?: Record<string, string>; format?: 'openai' | 'anthropic' | 'mcp'; timeoutMs?: number }): Promise<Array<Record<string, unknown>>>;
+}
+
+export function connect(url: string, options?: ClientOptions): Promise<Client>;
+
+export function openaiChat(results: ToolResultEvent[], media: UserMessageEvent[]): Array<Record<string, unknown>>;
+export function openaiResponses(results: ToolResultEvent[], media: UserMessageEvent[]): Array<Record<string, unknown>>;
+export function anthropic(results: ToolResultEvent[], media: UserMessageEvent[]): Array<Record<string, unknown>>;
+export function gemini(results: ToolResultEvent[], media: UserMessageEvent[]): Array<Record<string, unknown>>;
+
+export class ToolbusError extends Error {}
+export class TransportError extends ToolbusError {}
+export class AuthenticationError extends ToolbusError {}
+export class ForbiddenError extends ToolbusError {}
+export class BadEventError extends ToolbusError {}
+export class RejectedError extends ToolbusError {}
+export class TurnTimeoutError extends ToolbusError {}

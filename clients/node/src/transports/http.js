@@ -1,0 +1,103 @@
+// HTTP + Server-Sent Events to the gateway, with Node's fetch: each turn is one POST /v1/turns with
+// Accept: text/event-stream (its events arrive as they happen); control events go to POST /v1/control.
+import { TransportError, errorForStatus } from '../errors.js';
+
+export class HttpTransport {
+  constructor(url, token, deliver) {
+    this.base = url.replace(/\/+$/, '');
+    this.token = token;
+    this.deliver = deliver;
+    this.controllers = new Set();
+  }
+
+  async start() {}
+
+  async close() {
+    for (const c of this.controllers) c.abort();
+    this.controllers.clear();
+  }
+
+  headers(accept) {
+    const h = { 'content-type': 'application/json', accept };
+    if (this.token) h.authorization = `Bearer ${this.token}`;
+    return h;
+  }
+
+  async post(path, event, accept, signal) {
+    try {
+      return await fetch(this.base + path, { method: 'POST', headers: this.headers(accept), body: JSON.stringify(event), signal });
+    } catch (e) {
+      throw new TransportError(`HTTP request to toolbus failed: ${e.message}`, { cause: e });
+    }
+  }
+
+  async sendTurn(event) {
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    let res;
+    try {
+      res = await this.post('/v1/turns', event, 'text/event-stream', controller.signal);
+    } catch (e) {
+      this.controllers.delete(controller);
+      throw e;
+    }
+    if (res.status !== 200) {
+      this.controllers.delete(controller);
+      throw errorForStatus(res.status, await res.text());
+    }
+    this.pump(res, event, controller);
+  }
+
+  async pump(res, event, controller) {
+    const decoder = new TextDecoder();
+    let buf = '';
+    let data = [];
+    try {
+      for await (const chunk of res.body) {
+        buf += decoder.decode(chunk, { stream: true });
+        let i;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i).replace(/\r$/, '');
+          buf = buf.slice(i + 1);
+          if (line === '') {
+            if (data.length) this.emit(data.join('\n'));
+            data = [];
+          } else if (line.startsWith('data:')) {
+            data.push(line.slice(5).replace(/^ /, ''));
+          }
+        }
+      }
+      if (data.length) this.emit(data.join('\n'));
+    } catch (e) {
+      if (!controller.signal.aborted) {
+        this.deliver({ type: '_transport_lost', stream_id: event.stream_id, turn_id: event.turn_id, reason: e.message });
+      }
+    } finally {
+      this.controllers.delete(controller);
+    }
+  }
+
+  emit(text) {
+    try {
+      this.deliver(JSON.parse(text));
+    } catch { /* not JSON: skip */ }
+  }
+
+  async sendControl(event) {
+    const res = await this.post('/v1/control', event, 'application/json');
+    const body = await res.text();
+    if (res.status >= 300) throw errorForStatus(res.status, body);
+    if (!body.trim()) return;
+    try {
+      const answer = JSON.parse(body);
+      for (const e of Array.isArray(answer) ? answer : [answer]) if (e && e.type === 'error') this.deliver(e);
+    } catch { /* an empty or non-JSON acknowledgement */ }
+  }
+
+  async request(event) {
+    const res = await this.post('/v1/turns', event, 'application/json');
+    const body = await res.text();
+    if (res.status >= 300) throw errorForStatus(res.status, body);
+    for (const e of JSON.parse(body)) this.deliver(e);
+  }
+}

@@ -1,0 +1,187 @@
+"""The client against a real ``toolbus serve``, on every transport the client supports."""
+
+import asyncio
+import json
+import os
+import tempfile
+import unittest
+
+import provider_shapes
+from support import JAR, TOKEN, CuttableProxy, Server, eventually, require_jar
+
+from toolbus import AuthenticationError, BadEventError, Client, ToolResult
+
+THREE_CALLS = [
+    {"id": "c1", "type": "function", "function": {"name": "add", "arguments": "{\"a\": 2, \"b\": 40}"}},
+    {"id": "c2", "type": "function", "function": {"name": "draw", "arguments": "{\"label\": \"a cat\"}"}},
+    {"id": "c3", "type": "function", "function": {"name": "echo", "arguments": "{\"text\": \"hi\"}"}},
+]
+
+
+REQUIRE_ALL = os.environ.get("TOOLBUS_REQUIRE_ALL_TRANSPORTS") == "1"
+
+
+def _have(module):
+    """Whether an optional transport can be tested; in CI (TOOLBUS_REQUIRE_ALL_TRANSPORTS=1) it must be."""
+    if REQUIRE_ALL:
+        return True
+    try:
+        __import__(module)
+        return True
+    except ImportError:
+        return False
+
+
+class ThreeCallTurn:
+    """Shared assertions: three calls, one image, mapped for OpenAI and Anthropic."""
+
+    def check_turn(self, turn):
+        self.assertEqual([r.tool_call_id for r in turn.results], ["c1", "c2", "c3"])
+        self.assertTrue(all(isinstance(r, ToolResult) and not r.is_error for r in turn.results))
+        self.assertEqual(turn.results[0].data, {"sum": 42})
+        self.assertEqual(len(turn.media), 1)
+        self.assertEqual(turn.media[0].message_id, "tool_result:c2:1")
+        self.assertEqual(turn.completed.tool_call_ids, ["c1", "c2", "c3"])
+        ids = ["c1", "c2", "c3"]
+        openai = turn.to_openai()
+        provider_shapes.openai_chat(openai, ids)
+        self.assertEqual([m["role"] for m in openai], ["tool", "tool", "tool", "user"])
+        self.assertEqual(openai[3]["content"][1]["type"], "image_url")
+        provider_shapes.anthropic(turn.to_anthropic(), ids)
+        provider_shapes.openai_responses(turn.to_openai_responses(), ids)
+        provider_shapes.gemini(turn.to_gemini(), ids)
+
+
+class HttpTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
+    @classmethod
+    def setUpClass(cls):
+        require_jar(cls)
+        cls.server = Server().start()
+        cls.url = "http://127.0.0.1:%d" % cls.server.port
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    async def test_three_call_turn_with_an_image(self):
+        async with Client(self.url, token=TOKEN) as tb:
+            turn = await tb.run_turn("py:http:1", THREE_CALLS, context={"user_id": "42"})
+        self.check_turn(turn)
+
+    async def test_list_tools(self):
+        async with Client(self.url, token=TOKEN) as tb:
+            tools = await tb.list_tools("py:http:tools")
+        self.assertIn("echo", [t["function"]["name"] for t in tools])
+
+    async def test_a_wrong_token_is_a_typed_error(self):
+        async with Client(self.url, token="wrong") as tb:
+            with self.assertRaises(AuthenticationError):
+                await tb.run_turn("py:http:auth", THREE_CALLS[:1])
+
+    async def test_a_bad_event_is_a_typed_error(self):
+        async with Client(self.url, token=TOKEN) as tb:
+            with self.assertRaises(BadEventError):
+                await tb.run_turn("py:http:bad", [THREE_CALLS[0], THREE_CALLS[0]])
+
+
+@unittest.skipUnless(_have("websockets"), "needs the websockets package (Debian python3-websockets)")
+class WebSocketTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
+    @classmethod
+    def setUpClass(cls):
+        require_jar(cls)
+        cls.server = Server().start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    async def test_three_call_turn_with_an_image(self):
+        async with Client("ws://127.0.0.1:%d/v1/ws" % self.server.port, token=TOKEN) as tb:
+            turn = await tb.run_turn("py:ws:1", THREE_CALLS)
+        self.check_turn(turn)
+
+    async def test_a_dropped_websocket_is_reconnected_without_losing_the_turn(self):
+        proxy = await CuttableProxy(self.server.port).start()
+        try:
+            async with Client("ws://127.0.0.1:%d/v1/ws" % proxy.port, token=TOKEN) as tb:
+                run = asyncio.ensure_future(tb.run_turn("py:ws:drop", [
+                    {"tool_call_id": "fast", "name": "echo", "arguments": {"text": "x"}},
+                    {"tool_call_id": "slow", "name": "sleep", "arguments": {"ms": 1500}}], turn_id="drop-1"))
+                # the first result proves the server runs the turn; then the network fails
+                await eventually(lambda: any(p.turn.results for p in tb._pending.values()))
+                proxy.cut()
+                turn = await asyncio.wait_for(run, 30)
+                self.assertGreaterEqual(tb.transport.reconnects, 1)
+                self.assertEqual([r.tool_call_id for r in turn.results], ["fast", "slow"])
+                self.assertFalse(any(r.is_error for r in turn.results), [r.raw for r in turn.results])
+                # the re-sent turn ran again: its second 'fast' result was a duplicate, and dropped
+                await eventually(lambda: tb.duplicates_dropped >= 1)
+        finally:
+            await proxy.close()
+
+
+class StdioTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
+    def setUp(self):
+        require_jar(self)
+
+    async def test_three_call_turn_on_the_sidecar(self):
+        command = Server(gateway=False, *["--bus", "stdio"]).command()
+        async with Client("stdio:", command=command) as tb:
+            turn = await tb.run_turn("py:stdio:1", THREE_CALLS)
+        self.check_turn(turn)
+
+
+@unittest.skipUnless(_have("redis") and (REQUIRE_ALL or os.environ.get("TOOLBUS_REDIS_URL")),
+                     "needs the redis package and TOOLBUS_REDIS_URL (scripts/lib/services.sh starts Redis)")
+class RedisTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
+    @classmethod
+    def setUpClass(cls):
+        require_jar(cls)
+        cls.redis_url = os.environ["TOOLBUS_REDIS_URL"]
+        cls.prefix = "pyclient%d" % os.getpid()
+        cls.calls = cls.prefix + ":calls"
+        cls.results = cls.prefix + ":results:{stream_id}"
+        cls.config = os.path.join(tempfile.mkdtemp(prefix="toolbus-py-"), "toolbus.yaml")
+        with open(cls.config, "w") as f:
+            f.write("bus:\n  type: redis\n  url: %s\n  calls: '%s'\n  results: '%s'\n  group: %s\n"
+                    "gateway:\n  enabled: false\n" % (cls.redis_url, cls.calls, cls.results, cls.prefix))
+        cls.server = Server("--config", cls.config, gateway=False).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def client(self):
+        return Client(self.redis_url, calls_stream=self.calls, results_key=self.results)
+
+    async def test_three_call_turn_over_redis(self):
+        async with self.client() as tb:
+            turn = await tb.run_turn("py:redis:%d" % os.getpid(), THREE_CALLS)
+        self.check_turn(turn)
+
+    async def test_duplicate_events_are_dropped(self):
+        import redis.asyncio as aioredis
+        stream = "py:redis:dup:%d" % os.getpid()
+        async with self.client() as tb:
+            turn = await tb.run_turn(stream, THREE_CALLS[:1], turn_id="dup-1")
+            self.assertEqual(len(turn.results), 1)
+            # the results stream now holds the turn; write its events again, as a redelivery would
+            r = aioredis.from_url(self.redis_url)
+            key = self.results.replace("{stream_id}", stream)
+            entries = await r.xrange(key)
+            before = tb.duplicates_dropped
+            turn2 = asyncio.ensure_future(tb.run_turn(stream, [{"tool_call_id": "c9", "name": "sleep",
+                                                                "arguments": {"ms": 300}}], turn_id="dup-2"))
+            await eventually(lambda: stream in tb.transport._readers)
+            for _, fields in entries:
+                await r.xadd(key, {"event": fields[b"event"]})
+            second = await asyncio.wait_for(turn2, 30)
+            await r.close()
+            await r.connection_pool.disconnect()
+            self.assertEqual([x.tool_call_id for x in second.results], ["c9"])
+            await eventually(lambda: tb.duplicates_dropped >= before + len(entries))
+            self.assertEqual(len(turn.results), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,23 @@
+"""Python client of toolbus: run LLM tool-call turns and map their results into the next request.
+
+    from toolbus import Client
+    async with Client("http://127.0.0.1:8765", token="...") as tb:
+        turn = await tb.run_turn("qq:group:1", assistant["tool_calls"], context={"user_id": "42"})
+        messages += turn.to_openai()
+"""
+
+from .client import Client
+from .errors import (AuthenticationError, BadEventError, ForbiddenError, RejectedError, ToolbusError,
+                     TransportError, TurnTimeoutError, UnknownRequestError)
+from .events import (ApprovalRequest, ErrorEvent, Event, InputRequest, SendMessage, ToolProgress, ToolResult,
+                     ToolsEvent, TurnCompleted, UserMessage, parse_event)
+from .turn import Turn
+
+__all__ = [
+    "Client", "Turn", "parse_event",
+    "Event", "ToolResult", "UserMessage", "TurnCompleted", "ToolProgress", "SendMessage", "ApprovalRequest",
+    "InputRequest", "ErrorEvent", "ToolsEvent",
+    "ToolbusError", "TransportError", "AuthenticationError", "ForbiddenError", "BadEventError", "RejectedError",
+    "TurnTimeoutError", "UnknownRequestError",
+]
+__version__ = "0.1.0"

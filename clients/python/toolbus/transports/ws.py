@@ -1,0 +1,118 @@
+"""The gateway's WebSocket ``/v1/ws`` (needs the ``websockets`` package: the ``websocket`` extra).
+
+One connection carries every stream. When it drops, the transport reconnects with backoff and sends
+the turns still in flight again under their own ids; the client drops the duplicates this causes.
+"""
+
+import asyncio
+import json
+
+from ..errors import AuthenticationError, TransportError
+
+
+class WebSocketTransport:
+    def __init__(self, url, token, deliver, in_flight, reconnect=True, max_reconnect_attempts=20):
+        try:
+            import websockets  # noqa: F401
+        except ImportError as e:  # pragma: no cover - depends on the installation
+            raise TransportError("the WebSocket transport needs the 'websockets' package "
+                                 "(pip install 'toolbus-client[websocket]', or Debian's python3-websockets)") from e
+        self._url = url
+        self._token = token
+        self._deliver = deliver
+        self._in_flight = in_flight
+        self._reconnect = reconnect
+        self._max_attempts = max_reconnect_attempts
+        self._ws = None
+        self._reader = None
+        self._closing = False
+        self._connected = asyncio.Event()
+        self.reconnects = 0
+
+    async def start(self):
+        await self._connect()
+        self._reader = asyncio.ensure_future(self._read_loop())
+
+    async def close(self):
+        self._closing = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            try:
+                await self._reader
+            except BaseException:  # noqa: BLE001
+                pass
+
+    async def send_turn(self, event):
+        await self._send(event)
+
+    async def send_control(self, event):
+        await self._send(event)
+
+    async def request(self, event):
+        await self._send(event)
+
+    async def _send(self, event):
+        text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+        for _ in range(self._max_attempts + 1):
+            await self._connected.wait()
+            try:
+                await self._ws.send(text)
+                return
+            except Exception:  # noqa: BLE001 - a dropped socket; the read loop reconnects
+                self._connected.clear()
+                if not self._reconnect or self._closing:
+                    raise TransportError("the WebSocket to toolbus is closed")
+        raise TransportError("could not send to toolbus: the WebSocket keeps dropping")
+
+    async def _connect(self):
+        import websockets
+        headers = {"Authorization": "Bearer %s" % self._token} if self._token else {}
+        try:
+            self._ws = await websockets.connect(self._url, extra_headers=headers, max_size=64 * 1024 * 1024,
+                                                ping_interval=20, open_timeout=10)
+        except websockets.exceptions.InvalidStatusCode as e:
+            if e.status_code == 401:
+                raise AuthenticationError("toolbus refused the token (401)") from e
+            raise TransportError("WebSocket upgrade refused: HTTP %d" % e.status_code) from e
+        except OSError as e:
+            raise TransportError("cannot reach toolbus at %s: %s" % (self._url, e)) from e
+        self._connected.set()
+
+    async def _read_loop(self):
+        while not self._closing:
+            try:
+                async for frame in self._ws:
+                    if isinstance(frame, bytes):
+                        frame = frame.decode("utf-8", "replace")
+                    try:
+                        self._deliver(json.loads(frame))
+                    except ValueError:
+                        continue
+            except Exception:  # noqa: BLE001 - any drop ends up here
+                pass
+            self._connected.clear()
+            if self._closing:
+                return
+            if not self._reconnect or not await self._reconnect_with_backoff():
+                self._deliver({"type": "_transport_lost", "reason": "the WebSocket to toolbus closed"})
+                return
+
+    async def _reconnect_with_backoff(self):
+        delay = 0.05
+        for _ in range(self._max_attempts):
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+            try:
+                await self._connect()
+            except TransportError:
+                continue
+            self.reconnects += 1
+            for event in self._in_flight():
+                try:
+                    await self._ws.send(json.dumps(event, ensure_ascii=False, separators=(",", ":")))
+                except Exception:  # noqa: BLE001 - dropped again; the loop tries once more
+                    break
+            return True
+        return False
