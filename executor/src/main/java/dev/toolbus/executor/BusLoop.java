@@ -58,7 +58,7 @@ final class BusLoop {
             return settle(msg, msg.deadLetter("cannot decode: " + e));
         }
         if (event instanceof ListToolsEvent l) {
-            return settle(msg, Mono.defer(() -> bus.publish(List.of(executor.listTools(l)))));
+            return settle(msg, executor.answerListTools(l).flatMap(tools -> bus.publish(List.of(tools))));
         }
         if (event instanceof ControlEvent c) {
             // acts at once, whatever the stream's lane is doing
