@@ -12,9 +12,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A tool's argument checks compiled from its top-level JSON Schema: required names, the type of each
- * declared property, and enums. Nested schemas are left to the tool. A {@code null} value of an
- * optional argument counts as absent.
+ * A tool's argument checks, compiled once per definition. The top level first, with messages of our
+ * own: required names, the type of each declared property, enums. Then, unless the schema holds
+ * nothing more than that, the whole schema through networknt json-schema-validator (nested objects,
+ * array items, bounds, patterns, lengths, {@code additionalProperties}, {@code oneOf}/{@code anyOf},
+ * formats, {@code $ref}s), reported as the path and the rule. A {@code null} value of an optional
+ * argument counts as absent in both.
  */
 final class ArgumentRules {
 
@@ -23,6 +26,8 @@ final class ArgumentRules {
     private final Map<String, List<JsonNode>> enums = new HashMap<>();
     private final Set<String> declared = new HashSet<>();
     private final boolean declaresContext;
+    /** The whole schema, or {@code null} when the top-level checks decide all it says. */
+    private final com.networknt.schema.Schema full;
 
     private ArgumentRules(ToolDefinition def) {
         JsonNode schema = def.inputSchema();
@@ -38,6 +43,16 @@ final class ArgumentRules {
             ctx |= schema.path("properties").has(f);
         }
         this.declaresContext = ctx;
+        com.networknt.schema.Schema compiled = null;
+        if (!dev.toolbus.internal.JsonSchemas.simple(schema)) {
+            try {
+                compiled = dev.toolbus.internal.JsonSchemas.compile(schema);
+            } catch (RuntimeException e) {
+                // the registry refuses invalid schemas; one that slipped past is checked at the top level only
+                compiled = null;
+            }
+        }
+        this.full = compiled;
         Iterator<Map.Entry<String, JsonNode>> it = schema.path("properties").fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -86,7 +101,7 @@ final class ArgumentRules {
             }
         }
         if (types.isEmpty() && enums.isEmpty()) {
-            return null;
+            return full == null ? null : checkFull(args);
         }
         Iterator<Map.Entry<String, JsonNode>> it = args.fields();
         while (it.hasNext()) {
@@ -106,7 +121,42 @@ final class ArgumentRules {
                 return new Violation(Violation.Kind.ENUM, e.getKey(), String.join(", ", names), null);
             }
         }
-        return null;
+        return full == null ? null : checkFull(args);
+    }
+
+    /** The whole schema, on the arguments without their {@code null} optional values. */
+    private Violation checkFull(ObjectNode args) {
+        ObjectNode input = args;
+        for (Iterator<Map.Entry<String, JsonNode>> it = args.fields(); it.hasNext(); ) {
+            if (it.next().getValue().isNull()) {
+                input = args.deepCopy();
+                List<String> nulls = new ArrayList<>();
+                input.fields().forEachRemaining(x -> {
+                    if (x.getValue().isNull()) {
+                        nulls.add(x.getKey());
+                    }
+                });
+                input.remove(nulls);
+                break;
+            }
+        }
+        List<com.networknt.schema.Error> errors = full.validate(input);
+        if (errors.isEmpty()) {
+            return null;
+        }
+        StringBuilder detail = new StringBuilder();
+        int shown = 0;
+        for (com.networknt.schema.Error e : errors) {
+            if (shown == 3) {
+                detail.append("; and ").append(errors.size() - 3).append(" more");
+                break;
+            }
+            if (shown++ > 0) {
+                detail.append("; ");
+            }
+            detail.append(dev.toolbus.internal.JsonSchemas.describe(e));
+        }
+        return new Violation(Violation.Kind.SCHEMA, "", detail.toString(), null);
     }
 
     private static boolean contains(List<JsonNode> allowed, JsonNode v) {
@@ -179,6 +229,6 @@ final class ArgumentRules {
      * @param actual the actual JSON type, for {@link Kind#TYPE}
      */
     record Violation(Kind kind, String argument, String expected, String actual) {
-        enum Kind { MISSING, TYPE, ENUM }
+        enum Kind { MISSING, TYPE, ENUM, SCHEMA }
     }
 }

@@ -231,7 +231,7 @@ final class BusLoop {
     /** A turn or a {@code list_tools}, run under the limit. */
     private Mono<Void> handle(Job j) {
         if (j.event instanceof ListToolsEvent l) {
-            return settle(j.msg, Mono.defer(() -> bus.publish(List.of(executor.listTools(l)))));
+            return settle(j.msg, executor.answerListTools(l).flatMap(tools -> bus.publish(List.of(tools))));
         }
         return settle(j.msg, executor.runForBus((ToolCallsEvent) j.event, bus::publish));
     }

@@ -52,6 +52,7 @@ final class DefaultToolExecutor implements ToolExecutor {
     private final AtomicInteger activeTurns = new AtomicInteger();
     private final Sinks.Empty<Void> drained = Sinks.empty();
     private final ControlRouter router;
+    private final DispatchedListing dispatch;
     private final Consumer<TurnRun> released = run -> {
         lanes.release(run);
         leave();
@@ -77,6 +78,7 @@ final class DefaultToolExecutor implements ToolExecutor {
         this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control);
         this.codec = b.codec;
         this.maxInflightTurns = b.maxInflightTurns;
+        this.dispatch = b.dispatch == null ? null : new DispatchedListing(b.dispatch, b.dispatchCacheTtl, clock, meters);
     }
 
     @Override
@@ -118,7 +120,7 @@ final class DefaultToolExecutor implements ToolExecutor {
             return control(c).flatMapMany(o -> o == ControlOutcome.UNKNOWN_REQUEST
                     ? Flux.just(unknownRequest(c)) : Flux.empty());
         }
-        return Flux.just(listTools((ListToolsEvent) event));
+        return answerListTools((ListToolsEvent) event).<OutboundEvent>map(t -> t).flux();
     }
 
     @Override
@@ -153,7 +155,22 @@ final class DefaultToolExecutor implements ToolExecutor {
 
     @Override
     public ToolsEvent listTools(ListToolsEvent request) {
-        List<JsonNode> out = new ArrayList<>();
+        return export(request, allowed(request));
+    }
+
+    @Override
+    public Mono<ToolsEvent> answerListTools(ListToolsEvent request) {
+        if (dispatch == null || request.text() == null) {
+            return Mono.fromSupplier(() -> listTools(request));
+        }
+        return Mono.defer(() -> dispatch.narrow(request.streamId(), request.text(), request.context(), allowed(request),
+                pipeline.settings.locale()))
+                .map(entries -> export(request, entries));
+    }
+
+    /** The visible entries the policy lets this session see, in registry order. */
+    private List<ToolRegistry.Entry> allowed(ListToolsEvent request) {
+        List<ToolRegistry.Entry> out = new ArrayList<>();
         for (ToolRegistry.Entry e : pipeline.registry.entries()) {
             ToolDefinition def = e.tool().definition();
             if (def.visibility() != Visibility.VISIBLE) {
@@ -162,7 +179,15 @@ final class DefaultToolExecutor implements ToolExecutor {
             if (!pipeline.policy.decide(def, request.streamId(), request.context()).allowed()) {
                 continue;
             }
-            out.add(ToolExport.export(def, request.format(), pipeline.settings.locale()));
+            out.add(e);
+        }
+        return out;
+    }
+
+    private ToolsEvent export(ListToolsEvent request, List<ToolRegistry.Entry> entries) {
+        List<JsonNode> out = new ArrayList<>(entries.size());
+        for (ToolRegistry.Entry e : entries) {
+            out.add(ToolExport.export(e.tool().definition(), request.format(), pipeline.settings.locale()));
         }
         return new ToolsEvent(request.streamId(), request.requestId(), request.format().wireName(), out);
     }

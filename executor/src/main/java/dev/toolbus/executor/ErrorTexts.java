@@ -40,6 +40,8 @@ final class ErrorTexts {
                     + v.actual() + "。"
                     : "Invalid arguments for " + name + ": argument '" + v.argument() + "' must be " + v.expected()
                     + ", got " + v.actual() + ".";
+            case SCHEMA -> zh ? "工具 " + name + " 的参数无效：" + v.expected() + "。"
+                    : "Invalid arguments for " + name + ": " + v.expected() + ".";
             case ENUM -> zh ? "工具 " + name + " 的参数 " + v.argument() + " 必须是以下值之一：" + v.expected() + "。"
                     : "Invalid arguments for " + name + ": argument '" + v.argument() + "' must be one of: "
                     + v.expected() + ".";

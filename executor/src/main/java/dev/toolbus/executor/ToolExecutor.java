@@ -75,8 +75,18 @@ public interface ToolExecutor extends AutoCloseable {
     /** This executor's instance id: the middle part of its approval and input ids. */
     String instanceId();
 
-    /** The definitions a session may see, in the requested format. */
+    /** The definitions a session may see, in the requested format (the policy alone; no dispatch). */
     ToolsEvent listTools(ListToolsEvent request);
+
+    /**
+     * The answer to {@code list_tools}: {@link #listTools}, narrowed by the configured
+     * {@link dev.toolbus.policy.ToolDispatch} to the tool groups the request's {@code text} needs. Without
+     * a dispatcher or a text it is {@code listTools}; when the dispatcher fails it is {@code listTools}
+     * too (dispatch only ever narrows what the policy allows).
+     */
+    default Mono<ToolsEvent> answerListTools(ListToolsEvent request) {
+        return Mono.fromSupplier(() -> listTools(request));
+    }
 
     /**
      * Runs this executor on a bus until the bus's input ends or the returned Disposable is disposed.
@@ -132,6 +142,8 @@ public interface ToolExecutor extends AutoCloseable {
         int callLogSize = 1000;
         int maxInflightTurns = 256;
         String instanceId;
+        dev.toolbus.policy.ToolDispatch dispatch;
+        java.time.Duration dispatchCacheTtl = java.time.Duration.ofSeconds(30);
         CallGate callGate;
         Supplier<ApprovalSettings> approval;
         boolean approvalGiven;
@@ -229,6 +241,20 @@ public interface ToolExecutor extends AutoCloseable {
          * The instance id in approval ids ({@code ap-<id>-<n>}) and input ids ({@code in-<id>-<n>}); default
          * a random 8-hex id. Letters, digits, {@code _} and {@code .} only.
          */
+        /**
+         * Narrows {@code list_tools} answers that carry a conversation {@code text} (see
+         * {@link ToolExecutor#answerListTools}); choices are cached per stream and text for
+         * {@code cacheTtl} (default 30 s; zero: not cached).
+         */
+        public Builder dispatch(dev.toolbus.policy.ToolDispatch dispatch, java.time.Duration cacheTtl) {
+            this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
+            if (cacheTtl.isNegative()) {
+                throw new IllegalArgumentException("cacheTtl must not be negative");
+            }
+            this.dispatchCacheTtl = cacheTtl;
+            return this;
+        }
+
         public Builder instanceId(String id) {
             Objects.requireNonNull(id, "id");
             if (!id.matches("[A-Za-z0-9_.]{1,64}")) {

@@ -208,6 +208,9 @@ public final class EventCodec {
             }
             putContext(n, l.context());
             n.put("format", l.format().wireName());
+            if (l.text() != null) {
+                n.put("text", l.text());
+            }
         } else if (event instanceof CancelEvent c) {
             n.put("type", "cancel");
             n.put("stream_id", c.streamId());

@@ -126,8 +126,13 @@ final class InboundDecoder {
                         streamId, turnIdRaw);
             }
         }
+        JsonNode text = root.get("text");
+        if (text != null && !text.isNull() && !text.isTextual()) {
+            throw new EventDecodeException("text must be a string (the conversation text), got " + kind(text),
+                    streamId, turnIdRaw);
+        }
         return new ListToolsEvent(streamId, idText(req), decodeContext(root.get("context"), streamId, turnIdRaw),
-                format);
+                format, text == null || text.isNull() ? null : text.textValue());
     }
 
     private ToolCall decodeCall(JsonNode c, String where, int index, String turnId, Set<String> used,

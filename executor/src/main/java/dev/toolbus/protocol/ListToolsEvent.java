@@ -10,15 +10,23 @@ import java.util.Objects;
  * @param requestId echoed in the answer
  * @param context who and where (decides what is visible)
  * @param format the export format
+ * @param text the conversation text the tools are for, or {@code null}; with dispatch configured a
+ *     small model narrows the answer to the tool groups this text needs
  */
-public record ListToolsEvent(String streamId, String requestId, CallContext context, Format format)
+public record ListToolsEvent(String streamId, String requestId, CallContext context, Format format, String text)
         implements InboundEvent {
+
+    /** A request without conversation text (no dispatch). */
+    public ListToolsEvent(String streamId, String requestId, CallContext context, Format format) {
+        this(streamId, requestId, context, format, null);
+    }
 
     public ListToolsEvent {
         Objects.requireNonNull(streamId, "streamId");
         requestId = requestId == null ? "" : requestId;
         context = context == null ? CallContext.EMPTY : context;
         format = format == null ? Format.OPENAI : format;
+        text = text == null || text.isBlank() ? null : text;
     }
 
     /** Tool definition formats. */

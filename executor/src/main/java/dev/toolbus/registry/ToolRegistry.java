@@ -53,8 +53,18 @@ public final class ToolRegistry {
     public boolean register(ToolSpec tool, ToolSource source) {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(source, "source");
+        java.util.List<String> problems = dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema());
         synchronized (lock) {
             String name = tool.name();
+            if (!problems.isEmpty()) {
+                Entry refused = new Entry(tool, source);
+                Diagnostic d = new Diagnostic(name, source, pluginOf(refused), null, null, "tool '" + name + "' from "
+                        + describe(refused) + " is skipped: its input schema is not a valid JSON Schema ("
+                        + String.join("; ", problems.subList(0, Math.min(3, problems.size()))) + ")");
+                diagnostics.add(d);
+                log.warn(d.message());
+                return false;
+            }
             Entry existing = entries.get(name);
             if (existing != null) {
                 boolean replace = source == ToolSource.CORE && existing.source() != ToolSource.CORE;

@@ -142,7 +142,7 @@ class CacheBoundsTest {
         assertThat(s.warnings()).hasSize(2);
         assertThat(s.toBuilder().build()).isEqualTo(new ExecutionSettings(s.timeout(), s.maxParallel(),
                 s.retryOnError(), s.maxRetries(), s.cacheResults(), s.cacheTtl(), s.cacheMaxEntries(), s.locale(),
-                s.maxMediaBytes(), s.maxQueuedCalls(), s.cacheMaxBytes(), s.cacheMaxKeyBytes(),
+                s.maxMediaBytes(), s.maxQueuedCalls(), s.progressInterval(), s.inputTimeout(), s.cacheMaxBytes(), s.cacheMaxKeyBytes(),
                 s.cacheMaxResultBytes(), s.maxCallsPerTurn(), java.util.List.of()));
     }
 }

@@ -1,0 +1,163 @@
+package dev.toolbus.executor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.internal.JsonSchemas;
+import dev.toolbus.protocol.Json;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ToolCall;
+import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolHandler;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSource;
+import dev.toolbus.tool.ToolSpec;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The whole input schema is checked (networknt), with messages that name the path and the rule. */
+class FullSchemaValidationTest {
+
+    private static ObjectNode json(String s) {
+        try {
+            return (ObjectNode) Json.mapper().readTree(s);
+        } catch (Exception e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    private final AtomicInteger handlerRuns = new AtomicInteger();
+
+    private ToolResultEvent call(String schema, String arguments) {
+        ToolRegistry registry = ToolRegistry.create();
+        boolean registered = registry.register(new ToolSpec(ToolDefinition.builder("t").description("d")
+                .inputSchema(json(schema)).build(), ToolHandler.sync((a, c) -> {
+                    handlerRuns.incrementAndGet();
+                    return ToolResult.text("ran");
+                })), ToolSource.PLUGIN);
+        assertThat(registered).as("schema accepted").isTrue();
+        try (ToolExecutor ex = ToolExecutor.builder().registry(registry).build()) {
+            List<OutboundEvent> events = ex.execute(ToolCallsEvent.of("s", "turn",
+                    List.of(ToolCall.ofJson("c", "t", arguments)))).collectList().block();
+            return (ToolResultEvent) events.get(0);
+        }
+    }
+
+    private static final String SEARCH = """
+            {"type":"object","properties":{
+              "query":{"type":"string","minLength":2,"pattern":"^[^<>]*$"},
+              "limit":{"type":"integer","minimum":1,"maximum":50},
+              "filters":{"type":"object","properties":{"site":{"type":"string","format":"hostname"}},
+                         "required":["site"],"additionalProperties":false},
+              "tags":{"type":"array","items":{"type":"string","enum":["news","blog"]},"maxItems":3},
+              "when":{"$ref":"#/$defs/date"},
+              "mode":{"oneOf":[{"const":"fast"},{"const":"deep"}]}},
+             "required":["query"],"additionalProperties":false,
+             "$defs":{"date":{"type":"string","format":"date"}}}""";
+
+    @Test
+    void nested_rules_reach_the_model_as_path_and_rule() {
+        assertThat(call(SEARCH, "{\"query\":\"reactor\",\"limit\":0}").content())
+                .isEqualTo("Invalid arguments for t: limit: must have a minimum value of 1.");
+        assertThat(call(SEARCH, "{\"query\":\"r\"}").content()).contains("query: must be at least 2 characters long");
+        assertThat(call(SEARCH, "{\"query\":\"<b>\"}").content()).contains("query: does not match the regex pattern");
+        assertThat(call(SEARCH, "{\"query\":\"ok\",\"filters\":{}}").content())
+                .contains("filters: required property 'site' not found");
+        assertThat(call(SEARCH, "{\"query\":\"ok\",\"filters\":{\"site\":\"a.com\",\"x\":1}}").content())
+                .contains("filters: property 'x' is not defined in the schema");
+        assertThat(call(SEARCH, "{\"query\":\"ok\",\"tags\":[\"news\",\"video\"]}").content()).contains("tags[1]");
+        assertThat(call(SEARCH, "{\"query\":\"ok\",\"when\":\"yesterday\"}").content())
+                .contains("when: does not match the date pattern");
+        assertThat(call(SEARCH, "{\"query\":\"ok\",\"mode\":\"slow\"}").content()).contains("mode:");
+        assertThat(call(SEARCH, "{\"query\":\"ok\",\"extra\":true}").content())
+                .contains("property 'extra' is not defined in the schema");
+        ToolResultEvent r = call(SEARCH, "{\"query\":\"ok\",\"limit\":0}");
+        assertThat(r.error().code().name()).isEqualTo("INVALID_ARGUMENTS");
+        assertThat(handlerRuns).hasValue(0);
+    }
+
+    @Test
+    void valid_arguments_and_null_optionals_run() {
+        assertThat(call(SEARCH, "{\"query\":\"ok\",\"limit\":5,\"filters\":{\"site\":\"example.com\"},"
+                + "\"tags\":[\"news\"],\"when\":\"2026-12-01\",\"mode\":\"deep\"}").content()).isEqualTo("ran");
+        assertThat(call(SEARCH, "{\"query\":\"ok\",\"limit\":null}").content()).isEqualTo("ran");
+        assertThat(handlerRuns).hasValue(2);
+    }
+
+    @Test
+    void the_top_level_messages_stay_for_simple_rules() {
+        assertThat(call(SEARCH, "{\"limit\":3}").content())
+                .isEqualTo("Invalid arguments for t: missing required argument 'query'.");
+        assertThat(call(SEARCH, "{\"query\":5}").content())
+                .isEqualTo("Invalid arguments for t: argument 'query' must be string, got integer.");
+    }
+
+    @Test
+    void draft_07_schemas_are_read_as_draft_07() {
+        // in draft-07 "$ref" beside other keywords overrides them; "dependencies" exists there only
+        String d7 = """
+                {"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+                 "properties":{"a":{"type":"string"},"b":{"type":"string"}},"dependencies":{"a":["b"]}}""";
+        assertThat(call(d7, "{\"a\":\"x\"}").content()).contains("b");
+        assertThat(call(d7, "{\"a\":\"x\",\"b\":\"y\"}").content()).isEqualTo("ran");
+    }
+
+    @Test
+    void an_invalid_schema_is_refused_at_registration_with_a_diagnostic() {
+        ToolRegistry registry = ToolRegistry.create();
+        boolean ok = registry.register(new ToolSpec(ToolDefinition.builder("bad").description("d")
+                .inputSchema(json("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integr\",\"minimum\":\"one\"}}}"))
+                .build(), ToolHandler.sync((a, c) -> ToolResult.text("x"))), ToolSource.PLUGIN);
+        assertThat(ok).isFalse();
+        assertThat(registry.find("bad")).isNull();
+        assertThat(registry.diagnostics()).anySatisfy(d -> assertThat(d.message())
+                .contains("tool 'bad'").contains("not a valid JSON Schema"));
+    }
+
+    /** The fast path for simple schemas decides exactly what the library decides (a seeded corpus). */
+    @Test
+    void the_fast_path_agrees_with_the_library_on_simple_schemas() {
+        String schema = """
+                {"type":"object","properties":{"s":{"type":"string"},"i":{"type":"integer"},"n":{"type":"number"},
+                 "b":{"type":"boolean"},"e":{"type":"string","enum":["x","y"]},"u":{"type":["string","integer"]}},
+                 "required":["s"]}""";
+        ObjectNode s = json(schema);
+        assertThat(JsonSchemas.simple(s)).isTrue();
+        ArgumentRules rules = ArgumentRules.of(ToolDefinition.builder("t").description("d").inputSchema(s).build());
+        var library = JsonSchemas.compile(s);
+        Random random = new Random(42);
+        JsonNode[] values = {Json.mapper().valueToTree("x"), Json.mapper().valueToTree("z"),
+                Json.mapper().valueToTree(3), Json.mapper().valueToTree(2.5), Json.mapper().valueToTree(2.0),
+                Json.mapper().valueToTree(true), Json.mapper().createArrayNode(), Json.mapper().createObjectNode()};
+        String[] keys = {"s", "i", "n", "b", "e", "u", "other"};
+        int disagreements = 0;
+        for (int round = 0; round < 5000; round++) {
+            ObjectNode args = Json.mapper().createObjectNode();
+            for (String k : keys) {
+                if (random.nextInt(3) == 0) {
+                    args.set(k, values[random.nextInt(values.length)]);
+                }
+            }
+            boolean fast = rules.check(args) == null;
+            boolean lib = library.validate(args).isEmpty();
+            if (fast != lib) {
+                disagreements++;
+            }
+        }
+        assertThat(disagreements).isZero();
+    }
+
+    @Test
+    void schemas_with_more_than_top_level_rules_are_not_simple() {
+        assertThat(JsonSchemas.simple(json(SEARCH))).isFalse();
+        assertThat(JsonSchemas.simple(json("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"minLength\":1}}}")))
+                .isFalse();
+        assertThat(JsonSchemas.simple(json("{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"array\"}}}"))).isFalse();
+    }
+}
