@@ -36,6 +36,8 @@ import java.util.UUID;
  *   <tr><td>revokeTimeout</td><td>10 s</td><td>how long a revocation waits for running turns of the revoked partitions</td></tr>
  *   <tr><td>maxEventBytes</td><td>1 MiB</td><td>larger records are dead-lettered by the bus without being decoded</td></tr>
  *   <tr><td>shutdownTimeout</td><td>30 s</td><td>how long {@code closeGracefully} waits for delivered turns to complete</td></tr>
+ *   <tr><td>delivery</td><td>EXACTLY_ONCE</td><td>{@link KafkaDelivery}: results and offsets in one transaction, or results then a commit</td></tr>
+ *   <tr><td>transactionInterval</td><td>50 ms</td><td>how often staged results and offsets are committed in one transaction (exactly-once)</td></tr>
  *   <tr><td>consumerProperties / producerProperties</td><td>none</td><td>kafka-clients settings that override the bus's</td></tr>
  * </table>
  *
@@ -55,6 +57,8 @@ import java.util.UUID;
  * @param revokeTimeout wait for running turns of revoked partitions
  * @param maxEventBytes largest accepted record value
  * @param shutdownTimeout wait for running turns at shutdown
+ * @param delivery the delivery contract of results
+ * @param transactionInterval period of transactions in exactly-once mode
  * @param consumerProperties consumer overrides
  * @param producerProperties producer overrides
  */
@@ -75,6 +79,8 @@ public record KafkaBusConfig(
         Duration revokeTimeout,
         int maxEventBytes,
         Duration shutdownTimeout,
+        KafkaDelivery delivery,
+        Duration transactionInterval,
         Map<String, String> consumerProperties,
         Map<String, String> producerProperties) {
 
@@ -91,6 +97,7 @@ public record KafkaBusConfig(
     public static final Duration DEFAULT_REVOKE_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_MAX_EVENT_BYTES = EventCodec.DEFAULT_MAX_EVENT_BYTES;
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_TRANSACTION_INTERVAL = Duration.ofMillis(50);
 
     public KafkaBusConfig {
         requireText(bootstrapServers, "bootstrapServers");
@@ -108,6 +115,8 @@ public record KafkaBusConfig(
         requireNotNegative(revokeTimeout, "revokeTimeout");
         requireArgument(maxEventBytes >= 1024, "maxEventBytes must be at least 1024");
         requireNotNegative(shutdownTimeout, "shutdownTimeout");
+        Objects.requireNonNull(delivery, "delivery");
+        requirePositive(transactionInterval, "transactionInterval");
         consumerProperties = Map.copyOf(consumerProperties);
         producerProperties = Map.copyOf(producerProperties);
         requireArgument(!callsTopic.equals(resultsTopic), "resultsTopic must differ from callsTopic");
@@ -130,7 +139,8 @@ public record KafkaBusConfig(
                 .deadLetterTopic(deadLetterTopic).groupId(groupId).clientId(clientId).createTopics(createTopics)
                 .topicPartitions(topicPartitions).replicationFactor(replicationFactor).maxPollRecords(maxPollRecords)
                 .maxBufferedRecords(maxBufferedRecords).pollTimeout(pollTimeout).commitInterval(commitInterval)
-                .revokeTimeout(revokeTimeout).maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout);
+                .revokeTimeout(revokeTimeout).maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout)
+                .delivery(delivery).transactionInterval(transactionInterval);
         consumerProperties.forEach(b::consumerProperty);
         producerProperties.forEach(b::producerProperty);
         return b;
@@ -165,6 +175,8 @@ public record KafkaBusConfig(
         private Duration revokeTimeout = DEFAULT_REVOKE_TIMEOUT;
         private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private KafkaDelivery delivery = KafkaDelivery.EXACTLY_ONCE;
+        private Duration transactionInterval = DEFAULT_TRANSACTION_INTERVAL;
         private final Map<String, String> consumerProperties = new LinkedHashMap<>();
         private final Map<String, String> producerProperties = new LinkedHashMap<>();
 
@@ -276,6 +288,19 @@ public record KafkaBusConfig(
             return this;
         }
 
+        /** Exactly-once results (the default) or at least once. */
+        public Builder delivery(KafkaDelivery d) {
+            this.delivery = Objects.requireNonNull(d, "delivery");
+            return this;
+        }
+
+        /** How often, in exactly-once mode, staged results and offsets are committed in one transaction. */
+        public Builder transactionInterval(Duration d) {
+            requirePositive(d, "transactionInterval");
+            this.transactionInterval = d;
+            return this;
+        }
+
         /** A kafka-clients consumer setting that overrides the bus's (for example {@code session.timeout.ms}). */
         public Builder consumerProperty(String key, String value) {
             requireText(key, "consumer property name");
@@ -294,7 +319,7 @@ public record KafkaBusConfig(
             return new KafkaBusConfig(bootstrapServers, callsTopic, resultsTopic, deadLetterTopic, groupId,
                     clientId != null ? clientId : uniqueClientId(), createTopics, topicPartitions, replicationFactor,
                     maxPollRecords, maxBufferedRecords, pollTimeout, commitInterval, revokeTimeout, maxEventBytes,
-                    shutdownTimeout, consumerProperties, producerProperties);
+                    shutdownTimeout, delivery, transactionInterval, consumerProperties, producerProperties);
         }
     }
 }

@@ -94,6 +94,7 @@ final class KafkaTestSupport implements AutoCloseable {
         if (reader == null) {
             Properties p = new Properties();
             p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // what a bot core of an exactly-once bus uses
             reader = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
             List<TopicPartition> all = new ArrayList<>();
             for (String t : List.of(prefix + "results", prefix + "dead")) {

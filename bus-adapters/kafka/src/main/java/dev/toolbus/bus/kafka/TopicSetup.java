@@ -1,0 +1,58 @@
+package dev.toolbus.bus.kafka;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Creates the calls, results and dead-letter topics when they are missing (AdminClient). */
+final class TopicSetup {
+
+    private static final Logger log = LoggerFactory.getLogger(TopicSetup.class);
+
+    private TopicSetup() {
+    }
+
+    static void createMissing(KafkaBusConfig config) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(AdminClientConfig.CLIENT_ID_CONFIG, config.clientId() + "-admin");
+        try (Admin admin = Admin.create(p)) {
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            List<NewTopic> missing = new ArrayList<>();
+            Optional<Short> rf = config.replicationFactor() == 0 ? Optional.empty() : Optional.of(config.replicationFactor());
+            for (String topic : List.of(config.callsTopic(), config.resultsTopic(), config.deadLetterTopic())) {
+                if (!existing.contains(topic)) {
+                    missing.add(new NewTopic(topic, Optional.of(config.topicPartitions()), rf));
+                }
+            }
+            admin.createTopics(missing).values().forEach((topic, f) -> {
+                try {
+                    f.get(30, TimeUnit.SECONDS);
+                    log.info("kafka bus {}: created topic {}", config.clientId(), topic);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + topic + ": " + e.getCause(), e.getCause());
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException("cannot create topic " + topic + ": " + e, e);
+                }
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot list topics on " + config.bootstrapServers() + ": " + e, e);
+        }
+    }
+}
