@@ -86,9 +86,30 @@ public final class KafkaBus implements ToolBus {
         return fromUri(uri, KafkaBusConfig.defaults());
     }
 
-    /** A bus on the brokers of this URI with these settings (their bootstrap servers are replaced by the URI's). */
+    /**
+     * A bus on the brokers of this URI with these settings (their bootstrap servers are replaced by the
+     * URI's). The query may set the delivery: {@code kafka://host:9092?delivery=at-least-once} (or
+     * {@code exactly-once}); any other query parameter is an error.
+     */
     public static KafkaBus fromUri(String uri, KafkaBusConfig config) {
-        return builder().config(config.toBuilder().bootstrapServers(uri).build()).build();
+        KafkaBusConfig.Builder b = config.toBuilder();
+        int q = uri.indexOf('?');
+        if (q >= 0) {
+            for (String param : uri.substring(q + 1).split("&")) {
+                if (param.isEmpty()) {
+                    continue;
+                }
+                String[] kv = param.split("=", 2);
+                String value = kv.length == 2 ? kv[1].toLowerCase(java.util.Locale.ROOT) : "";
+                if (!kv[0].equals("delivery") || !(value.equals("at-least-once") || value.equals("exactly-once"))) {
+                    throw new IllegalArgumentException("unsupported Kafka URI parameter '" + param
+                            + "' (supported: delivery=exactly-once|at-least-once)");
+                }
+                b.delivery(value.equals("at-least-once") ? KafkaDelivery.AT_LEAST_ONCE : KafkaDelivery.EXACTLY_ONCE);
+            }
+            uri = uri.substring(0, q);
+        }
+        return builder().config(b.bootstrapServers(uri).build()).build();
     }
 
     public static Builder builder() {
