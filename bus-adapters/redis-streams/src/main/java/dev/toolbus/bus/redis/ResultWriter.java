@@ -62,6 +62,11 @@ final class ResultWriter {
 
     /** Appends a poison entry to the dead-letter stream with its reason and origin. */
     Mono<Void> deadLetter(byte[] payload, String reason, String sourceId, String consumer) {
+        return deadLetter(payload, reason, sourceId, consumer, 0);
+    }
+
+    /** As above, with the entry's delivery count (field {@code deliveries}, when above 0). */
+    Mono<Void> deadLetter(byte[] payload, String reason, String sourceId, String consumer, long deliveries) {
         Map<String, byte[]> body = new LinkedHashMap<>();
         body.put(RedisStreamsBus.EVENT_FIELD, payload == null ? new byte[0] : payload);
         body.put("reason", utf8(reason));
@@ -70,6 +75,9 @@ final class ResultWriter {
             body.put("source_id", utf8(sourceId));
         }
         body.put("consumer", utf8(consumer));
+        if (deliveries > 0) {
+            body.put("deliveries", ascii(deliveries));
+        }
         body.put("at_ms", ascii(System.currentTimeMillis()));
         XAddArgs args = config.deadLetterMaxLen() > 0
                 ? XAddArgs.Builder.maxlen(config.deadLetterMaxLen()).approximateTrimming() : new XAddArgs();

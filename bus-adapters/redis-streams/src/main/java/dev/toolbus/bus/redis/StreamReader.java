@@ -251,6 +251,65 @@ final class StreamReader {
         if (!gone.isEmpty()) {
             commands.xack(config.callsStream(), config.group(), gone.toArray(String[]::new));
         }
+        if (live.isEmpty()) {
+            return CompletableFuture.completedFuture(live);
+        }
+        return withoutPoison(live).thenCompose(this::withoutFinished);
+    }
+
+    /**
+     * Dead-letters the entries delivered more than {@code maxDeliveries} times (with an {@code error}
+     * event on their stream) and returns the others. Delivery counts come from {@code XPENDING}; when
+     * they cannot be read, every entry is returned.
+     */
+    private CompletableFuture<List<StreamMessage<String, byte[]>>> withoutPoison(List<StreamMessage<String, byte[]>> live) {
+        List<CompletableFuture<Long>> counts = new ArrayList<>(live.size());
+        for (StreamMessage<String, byte[]> m : live) {
+            counts.add(commands.xpending(config.callsStream(), config.group(),
+                            io.lettuce.core.Range.create(m.getId(), m.getId()), io.lettuce.core.Limit.from(1))
+                    .toCompletableFuture()
+                    .thenApply(p -> p.isEmpty() ? 0L : p.get(0).getRedeliveryCount()));
+        }
+        return CompletableFuture.allOf(counts.toArray(CompletableFuture[]::new)).handle((v, error) -> {
+            if (error != null) {
+                log.warn("redis bus {}: delivery counts unreadable, running {} redelivered entries: {}",
+                        config.consumer(), live.size(), error.toString());
+                return live;
+            }
+            List<StreamMessage<String, byte[]>> run = new ArrayList<>(live.size());
+            for (int i = 0; i < live.size(); i++) {
+                long deliveries = counts.get(i).join();
+                if (deliveries > config.maxDeliveries()) {
+                    poison(live.get(i), deliveries);
+                } else {
+                    run.add(live.get(i));
+                }
+            }
+            return run;
+        });
+    }
+
+    private void poison(StreamMessage<String, byte[]> m, long deliveries) {
+        byte[] payload = m.getBody().get(RedisStreamsBus.EVENT_FIELD);
+        EventIds keys = payload == null ? EventIds.NONE : EventIds.peek(payload);
+        String reason = "delivered " + deliveries + " times without being settled (maxDeliveries "
+                + config.maxDeliveries() + ")";
+        log.warn("redis bus {}: entry {} is a poison turn, dead-lettered: {}", config.consumer(), m.getId(), reason);
+        Mono<Void> answer = Mono.empty();
+        if (keys.streamId() != null) {
+            answer = bus.publish(List.of(new ErrorEvent(keys.streamId(), keys.turnId(), ErrorCode.REJECTED,
+                    "turn " + (keys.turnId() != null ? keys.turnId() + " " : "") + "was " + reason
+                            + "; it was moved to the dead-letter stream")));
+        }
+        bus.writer().deadLetter(payload, reason, m.getId(), config.consumer(), deliveries)
+                .then(answer)
+                .then(Mono.fromCompletionStage(() -> commands.xack(config.callsStream(), config.group(), m.getId())))
+                .subscribe(null, e -> log.warn("redis bus {}: dead-lettering poison entry {} failed (it stays pending): {}",
+                        config.consumer(), m.getId(), e.toString()));
+    }
+
+    /** Acknowledges redelivered entries whose turn is marked finished; returns the others. */
+    private CompletableFuture<List<StreamMessage<String, byte[]>>> withoutFinished(List<StreamMessage<String, byte[]>> live) {
         if (live.isEmpty() || !config.doneMarkersEnabled()) {
             return CompletableFuture.completedFuture(live);
         }
