@@ -48,6 +48,8 @@ public final class KafkaBus implements ToolBus {
 
     public static final String HEADER_REASON = "toolbus.reason";
     public static final String HEADER_SOURCE = "toolbus.source";
+    /** Dead-letter header of a poison record: how many owners took it without completing it. */
+    public static final String HEADER_DELIVERIES = "toolbus.deliveries";
 
     private final KafkaBusConfig config;
     private final EventCodec codec;

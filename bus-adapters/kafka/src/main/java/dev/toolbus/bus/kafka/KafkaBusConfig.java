@@ -38,6 +38,7 @@ import java.util.UUID;
  *   <tr><td>shutdownTimeout</td><td>30 s</td><td>how long {@code closeGracefully} waits for delivered turns to complete</td></tr>
  *   <tr><td>delivery</td><td>EXACTLY_ONCE</td><td>{@link KafkaDelivery}: results and offsets in one transaction, or results then a commit</td></tr>
  *   <tr><td>transactionInterval</td><td>50 ms</td><td>how often staged results and offsets are committed in one transaction (exactly-once)</td></tr>
+ *   <tr><td>maxDeliveries</td><td>{@value #DEFAULT_MAX_DELIVERIES}</td><td>a record taken by more owners without completing is dead-lettered, with an {@code error} event on its stream</td></tr>
  *   <tr><td>consumerProperties / producerProperties</td><td>none</td><td>kafka-clients settings that override the bus's</td></tr>
  * </table>
  *
@@ -59,6 +60,7 @@ import java.util.UUID;
  * @param shutdownTimeout wait for running turns at shutdown
  * @param delivery the delivery contract of results
  * @param transactionInterval period of transactions in exactly-once mode
+ * @param maxDeliveries owners that may take a record without completing it before it is dead-lettered
  * @param consumerProperties consumer overrides
  * @param producerProperties producer overrides
  */
@@ -81,6 +83,7 @@ public record KafkaBusConfig(
         Duration shutdownTimeout,
         KafkaDelivery delivery,
         Duration transactionInterval,
+        int maxDeliveries,
         Map<String, String> consumerProperties,
         Map<String, String> producerProperties) {
 
@@ -98,6 +101,7 @@ public record KafkaBusConfig(
     public static final int DEFAULT_MAX_EVENT_BYTES = EventCodec.DEFAULT_MAX_EVENT_BYTES;
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
     public static final Duration DEFAULT_TRANSACTION_INTERVAL = Duration.ofMillis(50);
+    public static final int DEFAULT_MAX_DELIVERIES = 5;
 
     public KafkaBusConfig {
         requireText(bootstrapServers, "bootstrapServers");
@@ -117,6 +121,7 @@ public record KafkaBusConfig(
         requireNotNegative(shutdownTimeout, "shutdownTimeout");
         Objects.requireNonNull(delivery, "delivery");
         requirePositive(transactionInterval, "transactionInterval");
+        requireArgument(maxDeliveries >= 1, "maxDeliveries must be at least 1");
         consumerProperties = Map.copyOf(consumerProperties);
         producerProperties = Map.copyOf(producerProperties);
         requireArgument(!callsTopic.equals(resultsTopic), "resultsTopic must differ from callsTopic");
@@ -140,7 +145,7 @@ public record KafkaBusConfig(
                 .topicPartitions(topicPartitions).replicationFactor(replicationFactor).maxPollRecords(maxPollRecords)
                 .maxBufferedRecords(maxBufferedRecords).pollTimeout(pollTimeout).commitInterval(commitInterval)
                 .revokeTimeout(revokeTimeout).maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout)
-                .delivery(delivery).transactionInterval(transactionInterval);
+                .delivery(delivery).transactionInterval(transactionInterval).maxDeliveries(maxDeliveries);
         consumerProperties.forEach(b::consumerProperty);
         producerProperties.forEach(b::producerProperty);
         return b;
@@ -177,6 +182,7 @@ public record KafkaBusConfig(
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private KafkaDelivery delivery = KafkaDelivery.EXACTLY_ONCE;
         private Duration transactionInterval = DEFAULT_TRANSACTION_INTERVAL;
+        private int maxDeliveries = DEFAULT_MAX_DELIVERIES;
         private final Map<String, String> consumerProperties = new LinkedHashMap<>();
         private final Map<String, String> producerProperties = new LinkedHashMap<>();
 
@@ -301,6 +307,13 @@ public record KafkaBusConfig(
             return this;
         }
 
+        /** Owners that may take a record without completing it before it is dead-lettered. */
+        public Builder maxDeliveries(int n) {
+            requireArgument(n >= 1, "maxDeliveries must be at least 1, got " + n);
+            this.maxDeliveries = n;
+            return this;
+        }
+
         /** A kafka-clients consumer setting that overrides the bus's (for example {@code session.timeout.ms}). */
         public Builder consumerProperty(String key, String value) {
             requireText(key, "consumer property name");
@@ -319,7 +332,7 @@ public record KafkaBusConfig(
             return new KafkaBusConfig(bootstrapServers, callsTopic, resultsTopic, deadLetterTopic, groupId,
                     clientId != null ? clientId : uniqueClientId(), createTopics, topicPartitions, replicationFactor,
                     maxPollRecords, maxBufferedRecords, pollTimeout, commitInterval, revokeTimeout, maxEventBytes,
-                    shutdownTimeout, delivery, transactionInterval, consumerProperties, producerProperties);
+                    shutdownTimeout, delivery, transactionInterval, maxDeliveries, consumerProperties, producerProperties);
         }
     }
 }

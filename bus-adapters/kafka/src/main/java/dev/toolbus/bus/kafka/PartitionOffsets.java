@@ -1,6 +1,7 @@
 package dev.toolbus.bus.kafka;
 
 import java.util.ArrayDeque;
+import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,8 +27,15 @@ final class PartitionOffsets {
     private final NavigableSet<Long> completedAhead = new TreeSet<>();
     /** Offsets a previous owner completed above its committed position (from the commit's metadata). */
     private final NavigableSet<Long> restored;
+    /** The highest offset a previous owner polled, -1 when unknown. */
+    private final long restoredHighest;
+    /** Delivery counts (at least 2) of polled records not yet complete, restored ones included. */
+    private final Map<Long, Integer> counts;
+    private long highestPolled = -1;
     private long next = -1;
     private boolean dirty;
+    /** No record polled since the assignment yet (the first batch's counts are committed before it runs). */
+    boolean fresh = true;
 
     PartitionOffsets(TopicPartition partition, long epoch) {
         this(partition, epoch, null);
@@ -36,20 +44,34 @@ final class PartitionOffsets {
     PartitionOffsets(TopicPartition partition, long epoch, OffsetAndMetadata committed) {
         this.partition = partition;
         this.epoch = epoch;
-        this.restored = committed == null ? new TreeSet<>() : OffsetMetadata.decode(committed.offset(), committed.metadata());
+        OffsetMetadata.State state = committed == null ? OffsetMetadata.State.empty()
+                : OffsetMetadata.state(committed.offset(), committed.metadata());
+        this.restored = state.completed();
+        this.restoredHighest = state.highestPolled();
+        this.counts = state.counts();
     }
 
     /**
-     * A record was polled (offsets arrive in increasing order). Returns false when a previous owner
-     * already completed it: it is then complete here too and must not be run.
+     * A record was polled (offsets arrive in increasing order). Returns its delivery count: how many
+     * owners of the partition took it without completing it, this one included; 0 when a previous
+     * owner already completed it (it is then complete here too and must not be run).
      */
-    boolean polled(long offset) {
+    int polled(long offset) {
         outstanding.addLast(offset);
+        highestPolled = Math.max(highestPolled, offset);
         if (restored.remove(offset)) {
             completed(offset);
-            return false;
+            return 0;
         }
-        return true;
+        Integer before = counts.get(offset);
+        int n = before != null ? before + 1 : offset <= restoredHighest ? 2 : 1;
+        if (n >= 2) {
+            counts.put(offset, n);
+        }
+        if (fresh) {
+            dirty = true;
+        }
+        return n;
     }
 
     /** A record was completed (acknowledged or settled by the bus). */
@@ -58,6 +80,7 @@ final class PartitionOffsets {
             return; // already accounted for
         }
         completedAhead.add(offset);
+        counts.remove(offset);
         while (!outstanding.isEmpty() && completedAhead.remove(outstanding.peekFirst())) {
             next = outstanding.pollFirst() + 1;
         }
@@ -86,7 +109,8 @@ final class PartitionOffsets {
         if (position < 0) {
             return null;
         }
-        return new OffsetAndMetadata(position, OffsetMetadata.encode(position, completedAhead, maxMetadataChars));
+        return new OffsetAndMetadata(position,
+                OffsetMetadata.encode(position, completedAhead, highestPolled, counts, maxMetadataChars));
     }
 
     /** A commit of {@link #toCommit(int)}'s answer succeeded. */

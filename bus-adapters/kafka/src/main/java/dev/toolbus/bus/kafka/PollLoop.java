@@ -205,21 +205,42 @@ final class PollLoop {
     }
 
     private void take(ConsumerRecords<String, byte[]> records) {
+        List<KafkaMessage> taken = new ArrayList<>(records.count());
+        Set<PartitionOffsets> fresh = new HashSet<>();
         for (ConsumerRecord<String, byte[]> r : records) {
             PartitionOffsets offsets = partitions.get(new TopicPartition(r.topic(), r.partition()));
             if (offsets == null || offsets.revoked) {
                 continue;
             }
-            if (!offsets.polled(r.offset())) {
+            if (offsets.fresh) {
+                fresh.add(offsets);
+            }
+            int deliveries = offsets.polled(r.offset());
+            if (deliveries == 0) {
                 continue; // the previous owner of the partition completed it
             }
             byte[] value = r.value();
             if (value == null || value.length > config.maxEventBytes()) {
-                reject(r, offsets);
+                reject(r, offsets, value == null ? "record has no value"
+                        : "event of " + value.length + " bytes is above the " + config.maxEventBytes() + "-byte limit", 0);
                 continue;
             }
-            RecordPeek peek = RecordPeek.of(value);
-            KafkaMessage m = new KafkaMessage(r, offsets, peek, settlement, deadLetters, inflight);
+            if (deliveries > config.maxDeliveries()) {
+                reject(r, offsets, "delivered " + deliveries + " times without completing (maxDeliveries "
+                        + config.maxDeliveries() + ")", deliveries);
+                continue;
+            }
+            taken.add(new KafkaMessage(r, offsets, RecordPeek.of(value), settlement, deadLetters, inflight));
+        }
+        if (!fresh.isEmpty()) {
+            // the first records after an assignment are counted as delivered before any of them runs, so a
+            // record that kills its instance at once is still counted towards maxDeliveries
+            fresh.forEach(po -> po.fresh = false);
+            settlement.flush(consumer, partitions, fresh);
+        }
+        for (KafkaMessage m : taken) {
+            ConsumerRecord<String, byte[]> r = m.record;
+            RecordPeek peek = m.peek;
             String key = r.key() != null ? r.key() : "";
             if (peek.isControl() && !waitingByKey.containsKey(key)) {
                 controls.add(m);
@@ -231,20 +252,29 @@ final class PollLoop {
         }
     }
 
-    /** Too large or without value: dead-lettered (and an error event on its stream when one can be read). */
-    private void reject(ConsumerRecord<String, byte[]> r, PartitionOffsets offsets) {
+    /**
+     * Too large, without value, or a poison record: dead-lettered (and an error event on its stream when
+     * one can be read).
+     */
+    private void reject(ConsumerRecord<String, byte[]> r, PartitionOffsets offsets, String reason, int deliveries) {
         byte[] value = r.value();
-        String reason = value == null ? "record has no value"
-                : "event of " + value.length + " bytes is above the " + config.maxEventBytes() + "-byte limit";
         log.warn("kafka bus {}: {}-{}@{} dead-lettered: {}", config.clientId(), r.topic(), r.partition(), r.offset(), reason);
         byte[] kept = value == null ? new byte[0] : Arrays.copyOf(value, Math.min(value.length, EventIds.SCAN_LIMIT));
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>(2);
-        out.add(deadLetters.record(r, kept, reason, r.key()));
+        ProducerRecord<String, byte[]> dead = deadLetters.record(r, kept, reason, r.key());
+        if (deliveries > 0) {
+            dead.headers().add(KafkaBus.HEADER_DELIVERIES, Integer.toString(deliveries).getBytes(StandardCharsets.UTF_8));
+        }
+        out.add(dead);
         EventIds keys = value == null ? EventIds.NONE : EventIds.peek(value);
         String streamId = keys.streamId() != null ? keys.streamId() : r.key();
         if (streamId != null) {
-            byte[] error = codec.encode(new ErrorEvent(streamId, keys.turnId(), ErrorCode.BAD_EVENT, reason))
-                    .getBytes(StandardCharsets.UTF_8);
+            ErrorEvent event = deliveries > 0
+                    ? new ErrorEvent(streamId, keys.turnId(), ErrorCode.REJECTED, "turn "
+                            + (keys.turnId() != null ? keys.turnId() + " " : "") + "was " + reason
+                            + "; it was moved to the dead-letter topic")
+                    : new ErrorEvent(streamId, keys.turnId(), ErrorCode.BAD_EVENT, reason);
+            byte[] error = codec.encode(event).getBytes(StandardCharsets.UTF_8);
             out.add(new ProducerRecord<>(config.resultsTopic(), streamId, error));
         }
         settlement.reject(r, offsets, out);

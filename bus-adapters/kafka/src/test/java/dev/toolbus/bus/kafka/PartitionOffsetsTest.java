@@ -25,14 +25,14 @@ class PartitionOffsetsTest {
         }
         offsets.completed(11);
         offsets.completed(12);
-        assertThat(offsets.toCommit(3000)).isEqualTo(new OffsetAndMetadata(10, "tb1:1-2"));
+        assertThat(offsets.toCommit(3000)).isEqualTo(new OffsetAndMetadata(10, "tb1:1-2;h=4"));
         offsets.completed(10);
         OffsetAndMetadata c = offsets.toCommit(3000);
-        assertThat(c).isEqualTo(new OffsetAndMetadata(13, ""));
+        assertThat(c).isEqualTo(new OffsetAndMetadata(13, "tb1:;h=1"));
         offsets.committed(c);
         assertThat(offsets.toCommit(3000)).isNull();
         offsets.completed(14);
-        assertThat(offsets.toCommit(3000)).isEqualTo(new OffsetAndMetadata(13, "tb1:1"));
+        assertThat(offsets.toCommit(3000)).isEqualTo(new OffsetAndMetadata(13, "tb1:1;h=1"));
         offsets.completed(13);
         assertThat(position()).isEqualTo(15);
         assertThat(offsets.outstanding()).isZero();
@@ -56,22 +56,29 @@ class PartitionOffsetsTest {
     }
 
     @Test
-    void theNextOwner_skipsWhatThePreviousOneCompletedAboveItsPosition() {
+    void theNextOwner_skipsWhatThePreviousOneCompletedAboveItsPosition_andCountsTheRestAsRedelivered() {
         for (long o = 0; o < 6; o++) {
-            offsets.polled(o);
+            assertThat(offsets.polled(o)).isEqualTo(1);
         }
         offsets.completed(2);
         offsets.completed(4);
         offsets.completed(5);
         OffsetAndMetadata commit = offsets.toCommit(3000);
+        assertThat(commit).isEqualTo(new OffsetAndMetadata(0, "tb1:2,4-5;h=5"));
         PartitionOffsets next = new PartitionOffsets(TP, 2, commit);
-        List<Boolean> run = new java.util.ArrayList<>();
-        for (long o = commit.offset(); o < 6; o++) {
-            run.add(next.polled(o));
+        List<Integer> deliveries = new java.util.ArrayList<>();
+        for (long o = commit.offset(); o < 7; o++) {
+            deliveries.add(next.polled(o));
         }
-        assertThat(run).containsExactly(true, true, false, true, false, false);
+        // 0, 1 and 3 were taken by the first owner too; 2, 4 and 5 are done; 6 is new
+        assertThat(deliveries).containsExactly(2, 2, 0, 2, 0, 0, 1);
         assertThat(PartitionOffsets.covers(commit, 4)).isTrue();
         assertThat(PartitionOffsets.covers(commit, 3)).isFalse();
+
+        next.completed(1);
+        PartitionOffsets third = new PartitionOffsets(TP, 3, next.toCommit(3000));
+        assertThat(third.polled(0)).isEqualTo(3);
+        assertThat(third.polled(1)).isZero();
     }
 
     @Test
