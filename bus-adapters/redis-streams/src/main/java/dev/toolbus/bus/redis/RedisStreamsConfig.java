@@ -118,8 +118,7 @@ public record RedisStreamsConfig(
         requireNotNegative(shutdownTimeout, "shutdownTimeout");
         requireArgument(!callsStream.equals(deadLetterStream), "deadLetterStream must differ from callsStream");
         requireArgument(maxDeliveries >= 1, "maxDeliveries must be at least 1");
-        requireArgument(instanceId == null || (!instanceId.isBlank() && instanceId.indexOf('-') < 0),
-                "instanceId must be non-blank without '-' (ids are ap-<instanceId>-<n>)");
+        requireArgument(instanceId == null || !instanceId.isBlank(), "instanceId must not be blank");
         requireText(controlChannel, "controlChannel");
     }
 
@@ -221,8 +220,7 @@ public record RedisStreamsConfig(
          * it, control events read by this instance reach the instance that runs their turn. Null: off.
          */
         public Builder instanceId(String id) {
-            requireArgument(id == null || (!id.isBlank() && id.indexOf('-') < 0),
-                    "instanceId must be non-blank without '-', got '" + id + "'");
+            requireArgument(id == null || !id.isBlank(), "instanceId must not be blank");
             this.instanceId = id;
             return this;
         }

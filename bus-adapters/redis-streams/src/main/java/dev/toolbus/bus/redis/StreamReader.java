@@ -49,6 +49,7 @@ final class StreamReader {
     private final RedisAsyncCommands<String, byte[]> blocking;
     private final RedisAsyncCommands<String, byte[]> commands;
     private final Scheduler scheduler;
+    private final AckBatcher acks;
 
     private final ConcurrentLinkedQueue<StreamMessage<String, byte[]>> ready = new ConcurrentLinkedQueue<>();
     /**
@@ -79,6 +80,7 @@ final class StreamReader {
         this.blocking = blocking;
         this.commands = commands;
         this.scheduler = scheduler;
+        this.acks = new AckBatcher(commands, config.callsStream(), config.group());
     }
 
     Flux<BusMessage> flux() {
@@ -460,12 +462,11 @@ final class StreamReader {
                 if (acked.get()) {
                     return Mono.empty();
                 }
-                return Mono.fromCompletionStage(commands.xack(config.callsStream(), config.group(), id))
+                return acks.ack(id)
                         .doOnSuccess(n -> {
                             acked.set(true);
                             leases.remove(id);
-                        })
-                        .then();
+                        });
             });
         }
 
