@@ -80,6 +80,7 @@ public final class RedisStreamsBus implements ToolBus {
     private final Scheduler scheduler;
     private final ResultWriter writer;
     private final StreamReader reader;
+    private final ControlRouter router;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final AtomicLong pending = new AtomicLong(-1);
     private final AtomicLong lag = new AtomicLong(-1);
@@ -113,7 +114,8 @@ public final class RedisStreamsBus implements ToolBus {
         this.me = Consumer.from(config.group(), config.consumer());
         this.scheduler = Schedulers.newSingle("toolbus-redis-" + config.consumer(), true);
         this.writer = new ResultWriter(commands, config);
-        this.reader = new StreamReader(this, readConnection.async(), commands, scheduler);
+        this.router = config.instanceId() != null ? new ControlRouter(client, commands, config) : null;
+        this.reader = new StreamReader(this, readConnection.async(), commands, scheduler, router);
         this.groupReady = createGroup().cache();
         if (b.meterRegistry != null) {
             registerMeters(b.meterRegistry);
@@ -234,6 +236,9 @@ public final class RedisStreamsBus implements ToolBus {
     private void release() {
         reader.dispose();
         scheduler.dispose();
+        if (router != null) {
+            router.close();
+        }
         commandConnection.close();
         readConnection.close();
         if (ownsClient) {

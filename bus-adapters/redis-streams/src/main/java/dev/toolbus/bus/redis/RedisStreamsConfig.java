@@ -34,6 +34,7 @@ import java.util.UUID;
  *   <tr><td>doneMarkerTtl</td><td>1 h</td><td>how long a finished-turn marker lives; {@link Duration#ZERO} turns markers off</td></tr>
  *   <tr><td>maxEventBytes</td><td>1 MiB</td><td>larger entries are dead-lettered by the bus without being decoded</td></tr>
  *   <tr><td>shutdownTimeout</td><td>30 s</td><td>how long {@code closeGracefully} waits for delivered turns to be acknowledged</td></tr>
+ *   <tr><td>maxRecordedBytes</td><td>64 KiB</td><td>a finished turn's events up to this size are kept with its marker and published again (marked {@code replayed}) when the same turn arrives again</td></tr>
  *   <tr><td>maxDeliveries</td><td>{@value #DEFAULT_MAX_DELIVERIES}</td><td>an entry delivered more often is dead-lettered, with an {@code error} event on its stream</td></tr>
  *   <tr><td>instanceId</td><td>none</td><td>the executor's {@code instanceId} (the part of approval and input ids that names their instance); control events are shared across instances only when it is set</td></tr>
  *   <tr><td>controlChannel</td><td>{@value #DEFAULT_CONTROL_CHANNEL}</td><td>pub/sub channel of cancels for every instance; {@code <channel>:<instanceId>} carries an instance's answers</td></tr>
@@ -55,6 +56,7 @@ import java.util.UUID;
  * @param doneMarkerTtl lifetime of finished-turn markers, zero for no markers
  * @param maxEventBytes largest accepted entry
  * @param shutdownTimeout bound of a graceful shutdown's wait for acknowledgements
+ * @param maxRecordedBytes largest events of a turn kept with its finished-turn marker
  * @param maxDeliveries deliveries after which an entry is dead-lettered
  * @param instanceId the executor's instance id, or null (control events are not shared)
  * @param controlChannel pub/sub channel prefix of shared control events
@@ -76,6 +78,7 @@ public record RedisStreamsConfig(
         Duration doneMarkerTtl,
         int maxEventBytes,
         Duration shutdownTimeout,
+        int maxRecordedBytes,
         int maxDeliveries,
         String instanceId,
         String controlChannel) {
@@ -97,6 +100,7 @@ public record RedisStreamsConfig(
     public static final int DEFAULT_MAX_EVENT_BYTES = EventCodec.DEFAULT_MAX_EVENT_BYTES;
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
     public static final int DEFAULT_MAX_DELIVERIES = 5;
+    public static final int DEFAULT_MAX_RECORDED_BYTES = 64 * 1024;
     public static final String DEFAULT_CONTROL_CHANNEL = "toolbus:control";
 
     public RedisStreamsConfig {
@@ -118,6 +122,7 @@ public record RedisStreamsConfig(
         requireNotNegative(shutdownTimeout, "shutdownTimeout");
         requireArgument(!callsStream.equals(deadLetterStream), "deadLetterStream must differ from callsStream");
         requireArgument(maxDeliveries >= 1, "maxDeliveries must be at least 1");
+        requireArgument(maxRecordedBytes >= 0, "maxRecordedBytes must not be negative");
         requireArgument(instanceId == null || !instanceId.isBlank(), "instanceId must not be blank");
         requireText(controlChannel, "controlChannel");
     }
@@ -142,7 +147,7 @@ public record RedisStreamsConfig(
                 .claimMinIdle(claimMinIdle).claimInterval(claimInterval).claimBatch(claimBatch)
                 .doneMarkerPrefix(doneMarkerPrefix).doneMarkerTtl(doneMarkerTtl)
                 .maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout)
-                .maxDeliveries(maxDeliveries).instanceId(instanceId).controlChannel(controlChannel);
+                .maxRecordedBytes(maxRecordedBytes).maxDeliveries(maxDeliveries).instanceId(instanceId).controlChannel(controlChannel);
     }
 
     /** The pub/sub channel of control answers for one instance. */
@@ -202,10 +207,18 @@ public record RedisStreamsConfig(
         private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private int maxDeliveries = DEFAULT_MAX_DELIVERIES;
+        private int maxRecordedBytes = DEFAULT_MAX_RECORDED_BYTES;
         private String instanceId;
         private String controlChannel = DEFAULT_CONTROL_CHANNEL;
 
         private Builder() {
+        }
+
+        /** Largest events of a turn kept with its finished-turn marker for a replay (0: keep none). */
+        public Builder maxRecordedBytes(int n) {
+            requireArgument(n >= 0, "maxRecordedBytes must not be negative, got " + n);
+            this.maxRecordedBytes = n;
+            return this;
         }
 
         /** Deliveries after which an entry is dead-lettered instead of delivered again. */
@@ -335,7 +348,7 @@ public record RedisStreamsConfig(
             return new RedisStreamsConfig(callsStream, group, consumer != null ? consumer : uniqueConsumerName(),
                     resultsKeyTemplate, resultsMaxLen, deadLetterStream, deadLetterMaxLen, batchSize, blockTimeout,
                     claimMinIdle, claimInterval, claimBatch, doneMarkerPrefix, doneMarkerTtl, maxEventBytes,
-                    shutdownTimeout, maxDeliveries, instanceId, controlChannel);
+                    shutdownTimeout, maxRecordedBytes, maxDeliveries, instanceId, controlChannel);
         }
     }
 }

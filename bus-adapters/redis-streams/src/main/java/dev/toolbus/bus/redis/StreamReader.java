@@ -52,6 +52,10 @@ final class StreamReader {
     private final AckBatcher acks;
 
     private final ConcurrentLinkedQueue<StreamMessage<String, byte[]>> ready = new ConcurrentLinkedQueue<>();
+    /** Control entries the router gave back to run here (handed over before {@link #ready}). */
+    private final ConcurrentLinkedQueue<StreamMessage<String, byte[]>> routedHere = new ConcurrentLinkedQueue<>();
+    /** Shares control events with the other instances; null when no instance id is configured. */
+    private final ControlRouter router;
     /**
      * Entries handed to the executor and not settled: {delivered at, lease last renewed at}, nanoTime.
      * A lease is renewed for at most {@link #LEASE_RENEWALS} × claimMinIdle after delivery, so an entry
@@ -74,7 +78,11 @@ final class StreamReader {
     private Disposable claimLoop;
 
     StreamReader(RedisStreamsBus bus, RedisAsyncCommands<String, byte[]> blocking,
-                 RedisAsyncCommands<String, byte[]> commands, Scheduler scheduler) {
+                 RedisAsyncCommands<String, byte[]> commands, Scheduler scheduler, ControlRouter router) {
+        this.router = router;
+        if (router != null) {
+            router.onReceived(this::drain);
+        }
         this.bus = bus;
         this.config = bus.cfg();
         this.blocking = blocking;
@@ -138,6 +146,15 @@ final class StreamReader {
             FluxSink<BusMessage> s = sink;
             if (s != null && !completed) {
                 StreamMessage<String, byte[]> m;
+                if (router != null) {
+                    BusMessage shared;
+                    while (!stopped && s.requestedFromDownstream() > 0 && (shared = router.poll()) != null) {
+                        s.next(shared);
+                    }
+                    while (s.requestedFromDownstream() > 0 && (m = routedHere.poll()) != null) {
+                        handOver(s, m, m.getBody().get(RedisStreamsBus.EVENT_FIELD));
+                    }
+                }
                 while (s.requestedFromDownstream() > 0 && (m = ready.poll()) != null) {
                     deliver(s, m);
                 }
@@ -161,9 +178,37 @@ final class StreamReader {
             rejectWithoutDelivery(m, payload);
             return;
         }
+        if (router != null && isControl(payload)) {
+            // leased while the router decides, so the claim loop leaves it alone
+            long now = System.nanoTime();
+            leases.put(m.getId(), new long[] {now, now});
+            router.route(payload).whenComplete((here, error) -> {
+                if (error != null || here) {
+                    leases.remove(m.getId());
+                    routedHere.add(m);
+                    drain();
+                } else {
+                    acks.ack(m.getId()).subscribe(null,
+                            e -> log.warn("redis bus {}: ack of routed control entry {} failed: {}", config.consumer(),
+                                    m.getId(), e.toString()),
+                            () -> leases.remove(m.getId()));
+                }
+            });
+            return;
+        }
+        handOver(s, m, payload);
+    }
+
+    private void handOver(FluxSink<BusMessage> s, StreamMessage<String, byte[]> m, byte[] payload) {
         long now = System.nanoTime();
         leases.put(m.getId(), new long[] {now, now});
         s.next(new Entry(m.getId(), payload));
+    }
+
+    /** A cheap look before parsing: control events carry one of these type names. */
+    private static boolean isControl(byte[] payload) {
+        EntryPeek p = EntryPeek.of(payload);
+        return p.isCancel() || p.isAnswer();
     }
 
     // ---- reading ----
@@ -185,9 +230,11 @@ final class StreamReader {
             }
             backoffMs = MIN_BACKOFF_MS;
             if (!fromHistory) {
-                ready.addAll(messages);
-                reading = false;
-                drain();
+                withoutFinished(messages, false).whenComplete((fresh, e2) -> {
+                    ready.addAll(fresh != null ? fresh : messages);
+                    reading = false;
+                    drain();
+                });
                 return;
             }
             if (messages.isEmpty()) {
@@ -256,7 +303,7 @@ final class StreamReader {
         if (live.isEmpty()) {
             return CompletableFuture.completedFuture(live);
         }
-        return withoutPoison(live).thenCompose(this::withoutFinished);
+        return withoutPoison(live).thenCompose(l -> withoutFinished(l, true));
     }
 
     /**
@@ -310,41 +357,57 @@ final class StreamReader {
                         config.consumer(), m.getId(), e.toString()));
     }
 
-    /** Acknowledges redelivered entries whose turn is marked finished; returns the others. */
-    private CompletableFuture<List<StreamMessage<String, byte[]>>> withoutFinished(List<StreamMessage<String, byte[]>> live) {
+    /**
+     * Of entries read, settles those whose turn is already finished and returns the others, in order. A
+     * redelivered entry of a finished turn is acknowledged (its events were written when it ran); a new
+     * entry of a finished turn (the client sent the turn again) gets the recorded events published
+     * again, marked {@code "replayed":true}, and is acknowledged; a cancel of a finished turn is
+     * acknowledged (nothing to cancel). On an error every entry is returned (run again rather than lost).
+     */
+    private CompletableFuture<List<StreamMessage<String, byte[]>>> withoutFinished(
+            List<StreamMessage<String, byte[]>> live, boolean redelivered) {
         if (live.isEmpty() || !config.doneMarkersEnabled()) {
             return CompletableFuture.completedFuture(live);
         }
-        List<String> keys = new ArrayList<>(live.size());
-        for (StreamMessage<String, byte[]> m : live) {
-            EventIds k = EventIds.peek(m.getBody().get(RedisStreamsBus.EVENT_FIELD));
-            keys.add(k.streamId() != null && k.turnId() != null
-                    ? config.doneMarkerKey(k.streamId(), k.turnId()) : null);
-        }
+        List<EntryPeek> peeks = new ArrayList<>(live.size());
         List<CompletableFuture<Long>> checks = new ArrayList<>(live.size());
-        for (String key : keys) {
-            checks.add(key == null ? CompletableFuture.completedFuture(0L)
-                    : commands.exists(key).toCompletableFuture());
+        boolean any = false;
+        for (StreamMessage<String, byte[]> m : live) {
+            EntryPeek k = EntryPeek.of(m.getBody() == null ? null : m.getBody().get(RedisStreamsBus.EVENT_FIELD));
+            peeks.add(k);
+            boolean check = k.streamId() != null && k.turnId() != null && (k.isIdentifiedTurn() || k.isCancel());
+            any |= check;
+            checks.add(check ? commands.exists(config.doneMarkerKey(k.streamId(), k.turnId())).toCompletableFuture()
+                    : CompletableFuture.completedFuture(0L));
+        }
+        if (!any) {
+            return CompletableFuture.completedFuture(live);
         }
         return CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new)).handle((v, error) -> {
             if (error != null) {
-                log.warn("redis bus {}: finished-turn check failed, running {} redelivered turns again: {}",
+                log.warn("redis bus {}: finished-turn check failed, running {} turns: {}",
                         config.consumer(), live.size(), error.toString());
                 return live;
             }
             List<StreamMessage<String, byte[]>> run = new ArrayList<>(live.size());
-            List<String> done = new ArrayList<>();
+            int settled = 0;
             for (int i = 0; i < live.size(); i++) {
-                if (checks.get(i).join() > 0) {
-                    done.add(live.get(i).getId());
-                } else {
-                    run.add(live.get(i));
+                StreamMessage<String, byte[]> m = live.get(i);
+                if (checks.get(i).join() == 0) {
+                    run.add(m);
+                    continue;
                 }
+                settled++;
+                EntryPeek k = peeks.get(i);
+                Mono<?> answer = redelivered || !k.isIdentifiedTurn() ? Mono.empty()
+                        : bus.writer().replay(config.resultsKey(k.streamId()), config.doneMarkerKey(k.streamId(), k.turnId()));
+                answer.then(acks.ack(m.getId())).subscribe(null, e -> log.warn(
+                        "redis bus {}: settling finished-turn entry {} failed (it stays pending): {}",
+                        config.consumer(), m.getId(), e.toString()));
             }
-            if (!done.isEmpty()) {
-                log.info("redis bus {}: {} redelivered turns were already finished; acknowledged without running",
-                        config.consumer(), done.size());
-                commands.xack(config.callsStream(), config.group(), done.toArray(String[]::new));
+            if (settled > 0) {
+                log.info("redis bus {}: {} {} entries were of finished turns; settled without running",
+                        config.consumer(), settled, redelivered ? "redelivered" : "new");
             }
             return run;
         });

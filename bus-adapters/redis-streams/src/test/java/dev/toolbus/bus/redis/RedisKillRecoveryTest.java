@@ -23,13 +23,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two executor JVMs in one consumer group; one is killed with SIGKILL in the middle of 10,000 turns.
- * Every turn must still get its turn_completed, nothing may stay pending, and duplicates are bounded
- * by what the killed instance had in flight.
+ * Two executor JVMs in one consumer group; one is killed with SIGKILL in the middle of a flood of turns
+ * ({@code -Dtoolbus.killTurns}, 4,000 by default, 10,000 for docs/benchmarks.md). Every turn must
+ * still get its turn_completed, nothing may stay pending, and no turn's events are written twice.
  */
 class RedisKillRecoveryTest {
 
-    static final int TURNS = 10_000;
+    static final int TURNS = Integer.getInteger("toolbus.killTurns", 4_000);
     static final int STREAMS = 50;
     private static final Pattern TURN_ID = Pattern.compile("\"turn_id\":\"(t\\d+)\"");
 
@@ -135,8 +135,8 @@ class RedisKillRecoveryTest {
         long duplicates = seen.values().stream().filter(n -> n > 1).count();
         System.out.printf("redis kill -9: %d turns in %.1f s with one kill, %d turns completed twice%n",
                 TURNS, seconds, duplicates);
-        // a finished turn is never run again (markers); only turns killed before their events were written run twice
-        assertThat(duplicates).isLessThanOrEqualTo(300);
+        // a finished turn is never written again (its record is checked before it runs and in the write itself)
+        assertThat(duplicates).isZero();
         assertThat(redis.pending()).isZero();
     }
 }
