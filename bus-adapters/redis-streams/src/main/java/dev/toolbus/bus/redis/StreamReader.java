@@ -265,6 +265,10 @@ final class StreamReader {
         } else if (!stopped) {
             log.warn("redis bus {}: read failed, retrying in {} ms: {}", config.consumer(), backoffMs, error.toString());
         }
+        // a read whose answer was lost (connection cut) may have delivered entries to this consumer:
+        // read this consumer's pending entries first, so they run before newer ones of their streams
+        history = true;
+        historyCursor = "0-0";
         long delay = backoffMs;
         backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
         waiting = true;
