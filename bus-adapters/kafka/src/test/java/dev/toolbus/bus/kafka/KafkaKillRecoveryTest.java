@@ -114,7 +114,37 @@ class KafkaKillRecoveryTest {
         assertThat(twice).isLessThan(TURNS / 2);
     }
 
+    @Test
+    void exactlyOnce_sigtermOfOneOfTwoInstancesMidFlood_letsItsTurnsFinish_andWritesNoTurnTwice() throws Exception {
+        long twice = stopOneOfTwo(KafkaDelivery.EXACTLY_ONCE, false);
+        assertThat(twice).isZero();
+        assertGroupHealthy();
+    }
+
+    private void assertGroupHealthy() throws Exception {
+        // every record of the calls topic is committed by the group
+        var committed = kafka.committed();
+        var ends = new java.util.HashMap<org.apache.kafka.common.TopicPartition, Long>();
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(java.util.Map.<String, Object>of(
+                "bootstrap.servers", kafka.bootstrap), new org.apache.kafka.common.serialization.StringDeserializer(),
+                new org.apache.kafka.common.serialization.StringDeserializer())) {
+            var parts = consumer.partitionsFor(kafka.prefix + "calls").stream()
+                    .map(pi -> new org.apache.kafka.common.TopicPartition(pi.topic(), pi.partition())).toList();
+            ends.putAll(consumer.endOffsets(parts));
+        }
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            var now = kafka.committed();
+            ends.forEach((tp, end) -> assertThat(now.get(tp)).as("committed %s", tp).isNotNull()
+                    .extracting(org.apache.kafka.clients.consumer.OffsetAndMetadata::offset).isEqualTo(end));
+        });
+        assertThat(committed).isNotEmpty();
+    }
+
     private long killOneOfTwo(KafkaDelivery delivery) throws Exception {
+        return stopOneOfTwo(delivery, true);
+    }
+
+    private long stopOneOfTwo(KafkaDelivery delivery, boolean kill) throws Exception {
         Process w1 = worker("w1", delivery);
         worker("w2", delivery);
         long start = System.nanoTime();
@@ -127,9 +157,13 @@ class KafkaKillRecoveryTest {
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
                 .until(() -> distinct(completed()) >= TURNS / 3);
         long before = distinct(completed());
-        w1.destroyForcibly(); // SIGKILL
+        if (kill) {
+            w1.destroyForcibly(); // SIGKILL
+        } else {
+            w1.destroy(); // SIGTERM: its running turns finish and are committed, the rest move to w2
+        }
         w1.waitFor();
-        System.out.println("killed w1 after " + before + " completed turns");
+        System.out.println((kill ? "killed" : "stopped") + " w1 after " + before + " completed turns");
 
         await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> distinct(completed()) == TURNS);
@@ -141,7 +175,7 @@ class KafkaKillRecoveryTest {
             List<Integer> firstSeen = new ArrayList<>(new LinkedHashSet<>(turns));
             assertThat(firstSeen).as("turn order of %s", stream).isSorted().hasSize(TURNS / STREAMS);
         });
-        System.out.printf("kafka kill -9 (%s): %d turns in %.1f s with one kill, %d turn_completed events written twice%n",
+        System.out.printf("kafka " + (kill ? "kill -9" : "SIGTERM") + " (%s): %d turns in %.1f s with one kill, %d turn_completed events written twice%n",
                 delivery, TURNS, seconds, total - TURNS);
         return total - TURNS;
     }
