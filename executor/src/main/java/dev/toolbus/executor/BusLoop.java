@@ -2,6 +2,7 @@ package dev.toolbus.executor;
 
 import dev.toolbus.bus.BusMessage;
 import dev.toolbus.bus.ToolBus;
+import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
@@ -13,7 +14,9 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * Runs an executor on a bus: decode, run, publish the turn's events in order, then acknowledge. At
+ * Runs an executor on a bus: decode, run, publish the turn's events in order, then acknowledge. Control
+ * events act at once through {@link ToolExecutor#control}; an answer to an id nobody waits for is
+ * answered with an {@code UNKNOWN_REQUEST} error event. At
  * most {@code maxInflightTurns} messages are taken at once (demand is the bus's backpressure).
  * Nothing is dropped: undecodable input is answered on its stream or dead-lettered; a failed publish
  * leaves the message unacknowledged so the bus delivers it again.
@@ -56,6 +59,11 @@ final class BusLoop {
         }
         if (event instanceof ListToolsEvent l) {
             return settle(msg, Mono.defer(() -> bus.publish(List.of(executor.listTools(l)))));
+        }
+        if (event instanceof ControlEvent c) {
+            // acts at once, whatever the stream's lane is doing
+            return settle(msg, executor.control(c).flatMap(o -> o == ControlOutcome.UNKNOWN_REQUEST
+                    ? bus.publish(List.of(DefaultToolExecutor.unknownRequest(c))) : Mono.<Void>empty()));
         }
         ToolCallsEvent turn = (ToolCallsEvent) event;
         return settle(msg, executor.runForBus(turn, bus::publish));

@@ -16,27 +16,37 @@ import dev.toolbus.protocol.UserMessageEvent;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.result.SplitResult;
 import dev.toolbus.tool.CacheScope;
+import dev.toolbus.tool.InputAnswer;
 import dev.toolbus.tool.ToolArguments;
 import dev.toolbus.tool.ToolContext;
+import dev.toolbus.tool.ToolConversation;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolHandler;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.Visibility;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import reactor.core.Disposable;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
 
 /**
  * One call of a turn, from name resolution to its {@code tool_result}: tool lookup, policy, argument
- * parsing, context fields, validation, cache (single flight), a slot, the handler under its timeout,
- * and retries where allowed. Every path ends in exactly one {@link TurnRun#complete}.
+ * parsing, context fields, validation, the {@link CallGate} (if any), cache (single flight), a slot,
+ * the handler under its timeout, and retries where allowed. Every path ends in exactly one
+ * {@link TurnRun#complete}. The call is its handler's {@link ToolConversation}, backed by a
+ * {@link CallChannel} made on first use.
  */
-final class CallRun {
+final class CallRun implements ToolConversation {
+
+    private static final AtomicIntegerFieldUpdater<CallRun> DONE =
+            AtomicIntegerFieldUpdater.newUpdater(CallRun.class, "done");
 
     private static final String UNKNOWN_TAG = "unknown";
     static final long MAX_BACKOFF_MS = 3_000;
@@ -54,8 +64,10 @@ final class CallRun {
     private CompletableFuture<ResultCache.Flight> flight;
     private int attempts;
     private volatile HandlerRun running;
+    private volatile Disposable gateWait;
     private volatile boolean cancelled;
-    private volatile boolean done;
+    private volatile int done;
+    private volatile CallChannel channel;
 
     CallRun(Pipeline p, TurnRun turn, int index, ToolCall call) {
         this.p = p;
@@ -66,6 +78,10 @@ final class CallRun {
     }
 
     void start() {
+        if (cancelled) {
+            fail(UNKNOWN_TAG, ErrorCode.CANCELLED, p.texts.cancelled(call.name()));
+            return;
+        }
         String name = call.name();
         ToolRegistry.Entry entry = name.isEmpty() ? null : p.registry.find(name);
         if (entry == null) {
@@ -99,8 +115,26 @@ final class CallRun {
             return;
         }
         args = ToolArguments.of(filled);
+        if (p.gate != null) {
+            Mono<ErrorInfo> verdict = p.gate.admit(new GatedCall(turn, index, call, def, filled));
+            if (verdict != null) {
+                awaitGate(verdict, filled);
+                return;
+            }
+        }
+        proceed(filled);
+    }
+
+    /** Past the gate: the cache (single flight), else a slot. */
+    private void proceed(ObjectNode filled) {
+        if (cancelled) {
+            failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+            return;
+        }
+        ToolCallsEvent t = turn.turn;
+        String name = def.name();
         if (p.cache != null && cacheable(def)) {
-            cacheKey = ResultCache.key(name, filled, def.cacheScope(), t.streamId(), ctx.userId());
+            cacheKey = ResultCache.key(name, filled, def.cacheScope(), t.streamId(), t.context().userId());
             CompletableFuture<ResultCache.Flight> mine = new CompletableFuture<>();
             CompletableFuture<ResultCache.Flight> prior = p.cache.join(cacheKey, mine);
             if (prior != null) {
@@ -116,6 +150,60 @@ final class CallRun {
             flight = mine;
         }
         attempt(1);
+    }
+
+    /** Waits for the gate's verdict: run on empty, fail with the error it gives. */
+    private void awaitGate(Mono<ErrorInfo> verdict, ObjectNode filled) {
+        boolean[] refused = new boolean[1];
+        gateWait = verdict.subscribe(
+                e -> {
+                    refused[0] = true;
+                    fail(def.name(), e.code(), e.message());
+                },
+                e -> failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(def.name(), e))),
+                () -> {
+                    gateWait = null;
+                    if (!refused[0]) {
+                        proceed(filled);
+                    }
+                });
+        if (cancelled) {
+            gateWait.dispose();
+        }
+    }
+
+    String id() {
+        return call.toolCallId();
+    }
+
+    /** Marks a call of a turn that has not started yet as cancelled: it ends {@code CANCELLED} at start. */
+    void stopBeforeStart() {
+        cancelled = true;
+    }
+
+    /**
+     * A control cancel: stops the handler (disposed, interrupted, context cancelled) or the wait for a
+     * gate, slot or retry, and ends the call {@code CANCELLED} now.
+     *
+     * @return whether the call was unfinished
+     */
+    boolean stop() {
+        if (done != 0) {
+            return false;
+        }
+        cancelled = true;
+        HandlerRun r = running;
+        if (r != null) {
+            r.cancel();
+        }
+        Disposable g = gateWait;
+        if (g != null) {
+            g.dispose();
+        }
+        if (done == 0) {
+            failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def == null ? call.name() : def.name())));
+        }
+        return true;
     }
 
     /** Abandons the call (its turn was cancelled). */
@@ -154,6 +242,9 @@ final class CallRun {
     }
 
     private void attempt(int n) {
+        if (done != 0) {
+            return;
+        }
         if (!p.slots.submit(() -> runAttempt(n), p.settings.maxQueuedCalls())) {
             failure(new CallFailure(ErrorCode.REJECTED, p.texts.overloaded(p.slots.queued())));
         }
@@ -161,7 +252,7 @@ final class CallRun {
 
     /** Runs with a slot held; the slot is released when the attempt ends. */
     private void runAttempt(int n) {
-        if (cancelled || turn.cancelled) {
+        if (cancelled || turn.cancelled || done != 0) {
             p.slots.release();
             failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
             return;
@@ -246,12 +337,19 @@ final class CallRun {
                 .agentId(c.agentId())
                 .message(t.message())
                 .attempt(attempt)
+                .conversation(this)
                 .build();
     }
 
     private void success(ToolResult result) {
         if (flight != null) {
-            p.cache.land(cacheKey, flight, new ResultCache.Flight(result, null));
+            CallChannel ch = channelIfAny();
+            if (ch != null && ch.asked()) {
+                // the result depends on the user's answer: never served to later calls
+                p.cache.landUncached(cacheKey, flight, new ResultCache.Flight(result, null));
+            } else {
+                p.cache.land(cacheKey, flight, new ResultCache.Flight(result, null));
+            }
         }
         emit(result, false);
     }
@@ -264,9 +362,12 @@ final class CallRun {
     }
 
     private void fromFlight(ResultCache.Flight f) {
+        if (done != 0) {
+            return;
+        }
         if (f == null) {
             fail(def.name(), ErrorCode.TOOL_FAILED, "the shared run of an identical call ended without a result");
-        } else if (f.outcome() != null && f.outcome().code() == ErrorCode.CANCELLED) {
+        } else if (f.outcome() != null && f.outcome().code() == ErrorCode.CANCELLED && !cancelled) {
             // the leader's turn was abandoned; that is no reason to fail this call: run it alone
             attempt(1);
         } else if (f.outcome() != null) {
@@ -329,10 +430,13 @@ final class CallRun {
 
     private void complete(String toolTag, String outcome, ToolResultEvent event, List<UserMessageEvent> messages,
                           long now) {
-        if (done) {
+        if (!DONE.compareAndSet(this, 0, 1)) {
             return;
         }
-        done = true;
+        CallChannel ch = channelIfAny();
+        if (ch != null) {
+            ch.close();
+        }
         long nanos = now - startNanos;
         p.metrics.call(toolTag, outcome, nanos);
         ToolCallsEvent t = turn.turn;
@@ -340,6 +444,52 @@ final class CallRun {
                 t.streamId(), t.turnId(), call.toolCallId(), t.context().userId(), outcome, nanos / 1_000_000,
                 event.attempts(), event.cached()));
         turn.complete(index, event, messages, now);
+    }
+
+    @Override
+    public Mono<Void> progress(double progress, Double total, String message) {
+        return channel().progress(progress, total, message);
+    }
+
+    @Override
+    public Mono<Void> send(List<ContentPart> content) {
+        return channel().send(content);
+    }
+
+    @Override
+    public Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
+        return channel().ask(message, schema, timeout);
+    }
+
+    private CallChannel channel() {
+        CallChannel c = channel;
+        if (c == null) {
+            synchronized (this) {
+                c = channel;
+                if (c == null) {
+                    c = new CallChannel(p, turn, call.toolCallId(), def.name(), this::extendDeadline);
+                    channel = c;
+                }
+            }
+            if (done != 0) {
+                // the call ended before it first spoke: complete() may not have seen this channel
+                c.close();
+            }
+        }
+        return c;
+    }
+
+    /** A question waits until {@code untilMs}: the running attempt's timeout fires no earlier than its full timeout after that. */
+    private void extendDeadline(long untilMs) {
+        HandlerRun r = running;
+        if (r != null) {
+            long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
+            r.extendDeadline(untilMs + timeoutMs, p.timer);
+        }
+    }
+
+    private CallChannel channelIfAny() {
+        return channel;
     }
 
     private static final String OK = "ok";

@@ -4,6 +4,8 @@ import dev.toolbus.bus.ToolBus;
 import dev.toolbus.metrics.CallLog;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorInfo;
+import dev.toolbus.protocol.ControlEvent;
+import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.ListToolsEvent;
@@ -24,6 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +50,11 @@ final class DefaultToolExecutor implements ToolExecutor {
     private final Scheduler ownedBlocking;
     private final AtomicInteger activeTurns = new AtomicInteger();
     private final Sinks.Empty<Void> drained = Sinks.empty();
+    private final ControlRouter router;
+    private final Consumer<TurnRun> released = run -> {
+        lanes.release(run);
+        leave();
+    };
     private volatile boolean closing;
 
     DefaultToolExecutor(ToolExecutor.Builder b, ToolRegistry registry) {
@@ -60,7 +69,8 @@ final class DefaultToolExecutor implements ToolExecutor {
         Scheduler blocking = b.blockingScheduler != null ? b.blockingScheduler : ownedBlocking;
         MeterRegistry meters = b.meterRegistry != null ? b.meterRegistry : new SimpleMeterRegistry();
         this.pipeline = new Pipeline(settings, registry, b.policy, timer, blocking, clock, meters,
-                CallLog.create(b.callLogSize));
+                CallLog.create(b.callLogSize), b.instanceId, b.callGate);
+        this.router = new ControlRouter(lanes, pipeline.inputs, b.callGate, pipeline.control);
         this.codec = b.codec;
         this.maxInflightTurns = b.maxInflightTurns;
     }
@@ -78,11 +88,7 @@ final class DefaultToolExecutor implements ToolExecutor {
         if (!enter()) {
             return new TurnRun(turn, pipeline, sink, null);
         }
-        String streamId = turn.streamId();
-        return new TurnRun(turn, pipeline, sink, () -> {
-            lanes.release(streamId);
-            leave();
-        });
+        return new TurnRun(turn, pipeline, sink, released);
     }
 
     /** Queues the turn on its stream's lane (or answers it at once when it was rejected). */
@@ -92,7 +98,7 @@ final class DefaultToolExecutor implements ToolExecutor {
             sink.complete();
             return;
         }
-        lanes.submit(run.turn.streamId(), run::start);
+        lanes.submit(run);
     }
 
     @Override
@@ -100,7 +106,36 @@ final class DefaultToolExecutor implements ToolExecutor {
         if (event instanceof ToolCallsEvent t) {
             return execute(t);
         }
+        if (event instanceof ControlEvent c) {
+            return control(c).flatMapMany(o -> o == ControlOutcome.UNKNOWN_REQUEST
+                    ? Flux.just(unknownRequest(c)) : Flux.empty());
+        }
         return Flux.just(listTools((ListToolsEvent) event));
+    }
+
+    @Override
+    public Mono<ControlOutcome> control(ControlEvent event) {
+        return Mono.fromSupplier(() -> router.route(event));
+    }
+
+    /** The error answering a control event whose id nobody waits for. */
+    static ErrorEvent unknownRequest(ControlEvent event) {
+        return new ErrorEvent(event.streamId(), null, ErrorCode.UNKNOWN_REQUEST, ControlRouter.unknownText(event));
+    }
+
+    @Override
+    public String instanceId() {
+        return pipeline.instanceId;
+    }
+
+    /** Cancels by a subscriber that went away (counted). */
+    void subscriberCancelled() {
+        pipeline.control.cancelBySubscriber();
+    }
+
+    /** Questions waiting for an answer (tests). */
+    int pendingInputs() {
+        return pipeline.inputs.size();
     }
 
     @Override
@@ -129,19 +164,49 @@ final class DefaultToolExecutor implements ToolExecutor {
         return new BusLoop(this, bus, codec, maxInflightTurns).run();
     }
 
-    /** Runs a turn for a bus: events collected, handed to {@code publish}, the lane held until it completes. */
-    Mono<Void> runForBus(ToolCallsEvent turn, java.util.function.Function<List<OutboundEvent>, Mono<Void>> publish) {
+    /**
+     * Runs a turn for a bus: live events published at once (one batch each, in order), the other events
+     * collected and handed to {@code publish} after every live publish completed, the lane held until
+     * that completes.
+     */
+    Mono<Void> runForBus(ToolCallsEvent turn, Function<List<OutboundEvent>, Mono<Void>> publish) {
         return Mono.create(result -> {
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
             TurnRun[] run = new TurnRun[1];
             TurnRun.Sink sink = new TurnRun.Sink() {
+                private LiveChannel live;
+
                 @Override
                 public void next(OutboundEvent event) {
                     events.add(event);
                 }
 
                 @Override
+                public Mono<Void> live(OutboundEvent event) {
+                    LiveChannel ch;
+                    synchronized (this) {
+                        if (live == null) {
+                            live = new LiveChannel(publish);
+                        }
+                        ch = live;
+                    }
+                    return ch.offer(event);
+                }
+
+                @Override
                 public void complete() {
+                    LiveChannel ch;
+                    synchronized (this) {
+                        ch = live;
+                    }
+                    if (ch == null) {
+                        publishFinal();
+                    } else {
+                        ch.whenIdle(this::publishFinal);
+                    }
+                }
+
+                private void publishFinal() {
                     Mono<Void> published;
                     try {
                         published = publish.apply(events);

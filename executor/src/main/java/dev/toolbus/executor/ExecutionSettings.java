@@ -21,6 +21,8 @@ import java.util.Objects;
  *   <tr><td>maxRetries</td><td>2</td><td>clamped to 0..10; not an integer → default</td></tr>
  *   <tr><td>cacheResults</td><td>true</td><td>not a boolean → default</td></tr>
  *   <tr><td>cacheTtl</td><td>60000 ms</td><td>&lt; 0 → 0 (disabled); not a number → default</td></tr>
+ *   <tr><td>progressIntervalMs</td><td>100 ms</td><td>&lt; 0 → 0 (no rate limit); not a number → default</td></tr>
+ *   <tr><td>inputTimeoutMs</td><td>60000 ms</td><td>&lt; 1000 → 1000; not a number → default</td></tr>
  * </table>
  *
  * @param timeout per-call timeout (a tool's own timeout overrides it)
@@ -33,6 +35,9 @@ import java.util.Objects;
  * @param locale the language of generated text
  * @param maxMediaBytes the bound of one decoded media item
  * @param maxQueuedCalls calls waiting for a slot above which new calls are answered {@code REJECTED}
+ * @param progressInterval the shortest time between two {@code tool_progress} events of one call (zero:
+ *     no rate limit)
+ * @param inputTimeout how long a tool's question ({@code input_request}) waits for an answer by default
  * @param warnings the fallbacks applied while building these settings
  */
 public record ExecutionSettings(
@@ -46,6 +51,8 @@ public record ExecutionSettings(
         DescriptionLocale locale,
         long maxMediaBytes,
         int maxQueuedCalls,
+        Duration progressInterval,
+        Duration inputTimeout,
         List<String> warnings) {
 
     public static final long DEFAULT_TIMEOUT_MS = 30_000;
@@ -58,12 +65,17 @@ public record ExecutionSettings(
     public static final long DEFAULT_CACHE_MAX_ENTRIES = 10_000;
     public static final long DEFAULT_MAX_MEDIA_BYTES = 8L * 1024 * 1024;
     public static final int DEFAULT_MAX_QUEUED_CALLS = 100_000;
+    public static final long DEFAULT_PROGRESS_INTERVAL_MS = 100;
+    public static final long DEFAULT_INPUT_TIMEOUT_MS = 60_000;
+    public static final long MIN_INPUT_TIMEOUT_MS = 1_000;
 
     public ExecutionSettings {
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(cacheTtl, "cacheTtl");
         Objects.requireNonNull(locale, "locale");
-        if (timeout.toMillis() < 1 || maxParallel < 1 || maxParallel > MAX_PARALLEL_LIMIT || maxRetries < 0
+        Objects.requireNonNull(progressInterval, "progressInterval");
+        Objects.requireNonNull(inputTimeout, "inputTimeout");
+        if (progressInterval.isNegative() || inputTimeout.toMillis() < 1 || timeout.toMillis() < 1 || maxParallel < 1 || maxParallel > MAX_PARALLEL_LIMIT || maxRetries < 0
                 || maxRetries > MAX_RETRIES_LIMIT || cacheTtl.isNegative() || cacheMaxEntries < 1
                 || maxMediaBytes < 1 || maxQueuedCalls < 1) {
             throw new IllegalArgumentException("settings out of range; build them with ExecutionSettings.builder()");
@@ -94,6 +106,8 @@ public record ExecutionSettings(
         b.locale = locale;
         b.maxMediaBytes = maxMediaBytes;
         b.maxQueuedCalls = maxQueuedCalls;
+        b.progressIntervalMs = progressInterval.toMillis();
+        b.inputTimeoutMs = inputTimeout.toMillis();
         return b;
     }
 
@@ -101,7 +115,8 @@ public record ExecutionSettings(
      * Settings from loosely typed values, as a config file or flags give them (numbers, strings,
      * booleans). Keys: {@code timeout}, {@code maxParallel}, {@code retryOnError}, {@code maxRetries},
      * {@code cacheResults}, {@code cacheTTL}, {@code cacheMaxEntries}, {@code locale},
-     * {@code maxMediaBytes}, {@code maxQueuedCalls}. Unknown keys are warned about.
+     * {@code maxMediaBytes}, {@code maxQueuedCalls}, {@code progressIntervalMs}, {@code inputTimeoutMs}.
+     * Unknown keys are warned about.
      */
     public static ExecutionSettings fromMap(Map<String, ?> raw) {
         Builder b = builder();
@@ -117,6 +132,8 @@ public record ExecutionSettings(
                 case "locale" -> b.locale(v);
                 case "maxMediaBytes" -> b.maxMediaBytes(v);
                 case "maxQueuedCalls" -> b.maxQueuedCalls(v);
+                case "progressIntervalMs" -> b.progressIntervalMs(v);
+                case "inputTimeoutMs" -> b.inputTimeoutMs(v);
                 default -> b.warn("execution." + k + " is not a known setting; ignored");
             }
         });
@@ -138,6 +155,8 @@ public record ExecutionSettings(
         private DescriptionLocale locale = DescriptionLocale.EN;
         private long maxMediaBytes = DEFAULT_MAX_MEDIA_BYTES;
         private int maxQueuedCalls = DEFAULT_MAX_QUEUED_CALLS;
+        private long progressIntervalMs = DEFAULT_PROGRESS_INTERVAL_MS;
+        private long inputTimeoutMs = DEFAULT_INPUT_TIMEOUT_MS;
         private final List<String> warnings = new ArrayList<>();
 
         private Builder() {
@@ -298,10 +317,42 @@ public record ExecutionSettings(
             return this;
         }
 
+        /** Shortest time between two progress events of one call, in ms: below 0 → 0 (none); not a number → 100. */
+        public Builder progressIntervalMs(Object value) {
+            Double d = number(value);
+            if (d == null) {
+                warn("progressIntervalMs '" + value + "' is not a number; using " + DEFAULT_PROGRESS_INTERVAL_MS);
+                progressIntervalMs = DEFAULT_PROGRESS_INTERVAL_MS;
+            } else if (d < 0) {
+                warn("progressIntervalMs " + fmt(d) + " is below 0; using 0 (no rate limit)");
+                progressIntervalMs = 0;
+            } else {
+                progressIntervalMs = (long) Math.min(d, Long.MAX_VALUE / 2_000_000.0);
+            }
+            return this;
+        }
+
+        /** Default wait for the answer to a tool's question, in ms: below 1000 → 1000; not a number → 60000. */
+        public Builder inputTimeoutMs(Object value) {
+            Double d = number(value);
+            if (d == null) {
+                warn("inputTimeoutMs '" + value + "' is not a number; using " + DEFAULT_INPUT_TIMEOUT_MS);
+                inputTimeoutMs = DEFAULT_INPUT_TIMEOUT_MS;
+            } else if (d < MIN_INPUT_TIMEOUT_MS) {
+                warn("inputTimeoutMs " + fmt(d) + " is below " + MIN_INPUT_TIMEOUT_MS + "; using "
+                        + MIN_INPUT_TIMEOUT_MS);
+                inputTimeoutMs = MIN_INPUT_TIMEOUT_MS;
+            } else {
+                inputTimeoutMs = (long) Math.min(d, Long.MAX_VALUE / 2_000_000.0);
+            }
+            return this;
+        }
+
         public ExecutionSettings build() {
             return new ExecutionSettings(Duration.ofMillis(timeoutMs), maxParallel, retryOnError, maxRetries,
                     cacheResults, Duration.ofMillis(cacheTtlMs), cacheMaxEntries, locale, maxMediaBytes,
-                    maxQueuedCalls, warnings);
+                    maxQueuedCalls, Duration.ofMillis(progressIntervalMs), Duration.ofMillis(inputTimeoutMs),
+                    warnings);
         }
 
         private static String fmt(double d) {

@@ -28,6 +28,7 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
     private volatile int done;
     private volatile Subscription upstream;
     private volatile Disposable timer;
+    private long deadline;
     private ToolResult value;
 
     HandlerRun(ToolContext context, Consumer<AttemptOutcome> onDone) {
@@ -39,9 +40,42 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
     void start(Mono<ToolResult> source, long timeoutMs, Scheduler timerScheduler) {
         source.subscribe(this);
         if (done == 0) {
-            Disposable t = timerScheduler.schedule(this, timeoutMs, TimeUnit.MILLISECONDS);
-            timer = t;
+            synchronized (this) {
+                long due = timerScheduler.now(TimeUnit.MILLISECONDS) + timeoutMs;
+                if (deadline > due) {
+                    // a question asked during subscription already moved the deadline
+                    return;
+                }
+                deadline = due;
+                Disposable t = timerScheduler.schedule(this, timeoutMs, TimeUnit.MILLISECONDS);
+                timer = t;
+            }
             if (done != 0) {
+                timer.dispose();
+            }
+        }
+    }
+
+    /**
+     * Moves the timeout so it fires no earlier than {@code deadlineMs} (epoch ms of the timer): the
+     * handler waits for a user's answer meanwhile.
+     */
+    void extendDeadline(long deadlineMs, Scheduler timerScheduler) {
+        synchronized (this) {
+            if (done != 0 || deadlineMs <= deadline) {
+                return;
+            }
+            deadline = deadlineMs;
+            Disposable old = timer;
+            if (old != null) {
+                old.dispose();
+            }
+            long wait = Math.max(0, deadlineMs - timerScheduler.now(TimeUnit.MILLISECONDS));
+            timer = timerScheduler.schedule(this, wait, TimeUnit.MILLISECONDS);
+        }
+        if (done != 0) {
+            Disposable t = timer;
+            if (t != null) {
                 t.dispose();
             }
         }

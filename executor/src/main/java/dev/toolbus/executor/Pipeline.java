@@ -24,12 +24,17 @@ final class Pipeline {
     final ErrorTexts texts;
     final MediaSplitter splitter;
     final AtomicInteger inflight = new AtomicInteger();
+    final String instanceId;
+    final CallGate gate;
+    final ControlMetrics control;
+    final PendingInputs inputs;
     /** Compiled checks per definition instance; weak keys, so replaced definitions are forgotten. */
     private final com.github.benmanes.caffeine.cache.Cache<ToolDefinition, ArgumentRules> rules =
             com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
 
     Pipeline(ExecutionSettings settings, ToolRegistry registry, ToolPolicy policy, Scheduler timer, Scheduler blocking,
-             LongSupplier nanoClock, io.micrometer.core.instrument.MeterRegistry meters, CallLog callLog) {
+             LongSupplier nanoClock, io.micrometer.core.instrument.MeterRegistry meters, CallLog callLog,
+             String instanceId, CallGate gate) {
         this.settings = settings;
         this.registry = registry;
         this.policy = policy;
@@ -43,6 +48,10 @@ final class Pipeline {
         this.callLog = callLog;
         this.texts = new ErrorTexts(settings.locale());
         this.splitter = MediaSplitter.create(settings.locale(), settings.maxMediaBytes());
+        this.instanceId = instanceId;
+        this.gate = gate;
+        this.control = new ControlMetrics(meters);
+        this.inputs = new PendingInputs(instanceId, timer, control);
     }
 
     /** The compiled argument checks of a definition (computed once per definition instance). */

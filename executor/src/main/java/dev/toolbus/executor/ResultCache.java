@@ -54,6 +54,12 @@ final class ResultCache {
     }
 
     /** Completes a led flight; error outcomes are handed to waiters and then forgotten. */
+    /** Hands the flight to its waiting followers without keeping it (a result that depended on a user's answer). */
+    void landUncached(String key, CompletableFuture<Flight> mine, Flight flight) {
+        mine.complete(flight);
+        cache.asMap().remove(key, mine);
+    }
+
     void land(String key, CompletableFuture<Flight> mine, Flight flight) {
         mine.complete(flight);
         if (!flight.success()) {

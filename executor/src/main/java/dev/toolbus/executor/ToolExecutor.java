@@ -2,6 +2,7 @@ package dev.toolbus.executor;
 
 import dev.toolbus.bus.ToolBus;
 import dev.toolbus.metrics.CallLog;
+import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.ListToolsEvent;
@@ -16,6 +17,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -54,8 +56,23 @@ public interface ToolExecutor extends AutoCloseable {
      */
     Flux<OutboundEvent> execute(ToolCallsEvent turn);
 
-    /** Answers any inbound event: a turn's events, or the {@code tools} answer to {@code list_tools}. */
+    /**
+     * Answers any inbound event: a turn's events, the {@code tools} answer to {@code list_tools}, or for
+     * a control event nothing, or an {@code error} event with code {@code UNKNOWN_REQUEST} for an
+     * approval or input id nobody waits for.
+     */
     Flux<OutboundEvent> handle(InboundEvent event);
+
+    /**
+     * Applies a control event at once (it never waits behind the stream's turns): a {@code cancel} ends
+     * the unfinished calls it names {@code CANCELLED} (a no-op when there are none); an
+     * {@code approval_response} or {@code input_response} answers the request of that id on that stream.
+     * The Mono is cold; the event acts on subscription.
+     */
+    Mono<ControlOutcome> control(ControlEvent event);
+
+    /** This executor's instance id: the middle part of its approval and input ids. */
+    String instanceId();
 
     /** The definitions a session may see, in the requested format. */
     ToolsEvent listTools(ListToolsEvent request);
@@ -106,6 +123,8 @@ public interface ToolExecutor extends AutoCloseable {
         EventCodec codec = EventCodec.defaults();
         int callLogSize = 1000;
         int maxInflightTurns = 256;
+        String instanceId;
+        CallGate callGate;
 
         private Builder() {
         }
@@ -192,7 +211,30 @@ public interface ToolExecutor extends AutoCloseable {
             return this;
         }
 
+        /**
+         * The instance id in approval ids ({@code ap-<id>-<n>}) and input ids ({@code in-<id>-<n>}); default
+         * a random 8-hex id. Letters, digits, {@code _} and {@code .} only.
+         */
+        public Builder instanceId(String id) {
+            Objects.requireNonNull(id, "id");
+            if (!id.matches("[A-Za-z0-9_.]{1,64}")) {
+                throw new IllegalArgumentException("instanceId must be 1-64 letters, digits, _ or . but was '" + id
+                        + "'");
+            }
+            this.instanceId = id;
+            return this;
+        }
+
+        /** The step calls pass before they take a slot (the approval step); default none. */
+        public Builder callGate(CallGate gate) {
+            this.callGate = Objects.requireNonNull(gate, "gate");
+            return this;
+        }
+
         public ToolExecutor build() {
+            if (instanceId == null) {
+                instanceId = String.format("%08x", ThreadLocalRandom.current().nextInt());
+            }
             ToolRegistry r = registry != null ? registry : ToolRegistry.create();
             r.registerAll(tools, ToolSource.PLUGIN);
             return new DefaultToolExecutor(this, r);

@@ -6,12 +6,14 @@ import java.util.ArrayDeque;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.publisher.Operators;
 
 /**
  * The Flux of one turn's events: the turn is queued on its stream's lane at the first request, events
- * go straight to the subscriber while it has demand and are buffered otherwise (a turn has few), and
- * cancelling cancels the turn's calls. Cheaper than {@code Flux.create}, which matters per turn.
+ * go straight to the subscriber while it has demand and are buffered otherwise (a turn has few; live
+ * events are refused while {@link LiveChannel#MAX_PENDING} wait), and cancelling cancels the turn's
+ * calls. Cheaper than {@code Flux.create}, which matters per turn.
  */
 final class TurnPublisher extends Flux<OutboundEvent> {
 
@@ -87,8 +89,20 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                 r = run;
             }
             if (r != null) {
+                executor.subscriberCancelled();
                 r.cancel();
             }
+        }
+
+        @Override
+        public Mono<Void> live(OutboundEvent event) {
+            synchronized (this) {
+                if (buffer != null && buffer.size() >= LiveChannel.MAX_PENDING) {
+                    return null;
+                }
+                next(event);
+            }
+            return Mono.empty();
         }
 
         @Override

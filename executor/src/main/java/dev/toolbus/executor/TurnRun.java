@@ -6,20 +6,37 @@ import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.protocol.UserMessageEvent;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * One turn in flight. Calls start together (each then waits for a slot); results are emitted in call
  * order as soon as every earlier call is done; after the last result come the media follow-ups of all
  * calls, then {@code turn_completed}. The owner of the sink calls {@link #done()} once the events are
  * delivered (or published), which frees the stream for its next turn.
+ *
+ * <p>Live events ({@code tool_progress}, {@code send_message}, {@code input_request},
+ * {@code approval_request}) bypass call order: {@link #live} publishes them at once. A control cancel
+ * ({@link #cancelCalls}) ends unfinished calls {@code CANCELLED}; the turn then completes as usual.
  */
-final class TurnRun {
+final class TurnRun implements GatedTurn {
 
     /** Where a turn's events go. */
     interface Sink {
         void next(OutboundEvent event);
+
+        /**
+         * Publishes a live event now (not held for call order), before anything emitted later.
+         *
+         * @return completes when published; {@code null} when refused (the turn's bound of pending live
+         *     events is reached)
+         */
+        Mono<Void> live(OutboundEvent event);
 
         /** All events were emitted; called once. The sink's owner then calls {@link TurnRun#done()}. */
         void complete();
@@ -29,7 +46,7 @@ final class TurnRun {
     final long startNanos;
     private final Pipeline pipeline;
     private final Sink sink;
-    private final Runnable onDone;
+    private final Consumer<TurnRun> onDone;
     private final ToolResultEvent[] results;
     private final List<UserMessageEvent>[] media;
     private final CallRun[] calls;
@@ -37,11 +54,16 @@ final class TurnRun {
     private int nextEmit;
     private int errors;
     private boolean finished;
+    private boolean callsCreated;
+    /** A control cancel of the whole turn arrived before it started. */
+    private boolean stopAll;
+    /** Calls a control cancel named before the turn started. */
+    private Set<String> stopIds;
     private volatile boolean started;
     volatile boolean cancelled;
 
     @SuppressWarnings("unchecked")
-    TurnRun(ToolCallsEvent turn, Pipeline pipeline, Sink sink, Runnable onDone) {
+    TurnRun(ToolCallsEvent turn, Pipeline pipeline, Sink sink, Consumer<TurnRun> onDone) {
         this.turn = turn;
         this.pipeline = pipeline;
         this.sink = sink;
@@ -67,11 +89,92 @@ final class TurnRun {
             }
             return;
         }
-        for (int i = 0; i < list.size() && !cancelled; i++) {
-            CallRun c = new CallRun(pipeline, this, i, list.get(i));
-            calls[i] = c;
-            c.start();
+        synchronized (this) {
+            for (int i = 0; i < list.size(); i++) {
+                CallRun c = new CallRun(pipeline, this, i, list.get(i));
+                if (stopAll || (stopIds != null && stopIds.contains(c.id()))) {
+                    c.stopBeforeStart();
+                }
+                calls[i] = c;
+            }
+            callsCreated = true;
         }
+        for (int i = 0; i < calls.length && !cancelled; i++) {
+            calls[i].start();
+        }
+        if (pipeline.gate != null && !cancelled) {
+            pipeline.gate.turnAdmitted(this);
+        }
+    }
+
+    /**
+     * A control cancel: ends the unfinished calls of this turn (all, or the one named) {@code CANCELLED};
+     * a turn that has not started yet answers them {@code CANCELLED} when it starts.
+     *
+     * @return whether anything unfinished was cancelled
+     */
+    boolean cancelCalls(String toolCallId) {
+        synchronized (this) {
+            if (finished || cancelled) {
+                return false;
+            }
+            if (!callsCreated) {
+                if (toolCallId == null) {
+                    boolean first = !stopAll;
+                    stopAll = true;
+                    return first;
+                }
+                if (stopAll || !hasCall(toolCallId)) {
+                    return false;
+                }
+                if (stopIds == null) {
+                    stopIds = new HashSet<>(4);
+                }
+                return stopIds.add(toolCallId);
+            }
+        }
+        boolean any = false;
+        for (CallRun c : calls) {
+            if (toolCallId == null || c.id().equals(toolCallId)) {
+                any |= c.stop();
+            }
+        }
+        return any;
+    }
+
+    private boolean hasCall(String toolCallId) {
+        for (ToolCall c : turn.calls()) {
+            if (c.toolCallId().equals(toolCallId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Publishes a live event of this turn now; {@code null} when refused (see {@link Sink#live}). */
+    Mono<Void> live(OutboundEvent event) {
+        return sink.live(event);
+    }
+
+    @Override
+    public ToolCallsEvent event() {
+        return turn;
+    }
+
+    @Override
+    public String instanceId() {
+        return pipeline.instanceId;
+    }
+
+    @Override
+    public Scheduler timer() {
+        return pipeline.timer;
+    }
+
+    @Override
+    public Mono<Void> publish(OutboundEvent event) {
+        Mono<Void> m = sink.live(event);
+        return m == null ? Mono.error(LiveChannel.overflow()) : m;
     }
 
     /** Records a call's result and emits whatever is now in order. */
@@ -111,7 +214,7 @@ final class TurnRun {
     /** Frees the stream for its next turn; idempotent. */
     void done() {
         if (onDone != null && doneOnce.compareAndSet(false, true)) {
-            onDone.run();
+            onDone.accept(this);
         }
     }
 

@@ -21,6 +21,16 @@ public final class ToolMetrics {
     public static final String CACHE_REQUESTS = "toolbus.cache.requests";
     /** Counter of completed turns. */
     public static final String TURNS = "toolbus.turns";
+    /** Counter of cancel requests, tags source ({@code event}, {@code subscriber}) and outcome ({@code applied}, {@code nothing_to_do}). */
+    public static final String CONTROL_CANCELS = "toolbus.control.cancels";
+    /** Counter of {@code tool_progress} events, tag result ({@code published}, {@code dropped}). */
+    public static final String CONTROL_PROGRESS = "toolbus.control.progress";
+    /** Counter of {@code send_message} events published. */
+    public static final String CONTROL_MESSAGES = "toolbus.control.messages";
+    /** Counter of tools' questions, tag outcome ({@code asked}, {@code accept}, {@code decline}, {@code cancel}, {@code expired}). */
+    public static final String CONTROL_INPUTS = "toolbus.control.inputs";
+    /** Counter of answers to approval or input ids nobody waits for, tag kind ({@code approval}, {@code input}). */
+    public static final String CONTROL_UNKNOWN = "toolbus.control.unknown";
 
     private ToolMetrics() {
     }

@@ -23,5 +23,9 @@ public enum ErrorCode {
     /** An event that could not be decoded. */
     BAD_EVENT,
     /** A media item above the configured size limit. */
-    MEDIA_TOO_LARGE
+    MEDIA_TOO_LARGE,
+    /** A call that needed approval was denied, or not answered before its request expired. */
+    NOT_APPROVED,
+    /** A control event answering an approval or input id nobody waits for (unknown, expired, answered). */
+    UNKNOWN_REQUEST
 }

@@ -11,7 +11,10 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * Encodes and decodes wire events (JSON, snake_case; docs/protocol.md). Thread-safe and cheap to
+ * Encodes and decodes wire events (JSON, snake_case; docs/protocol.md): turns, {@code list_tools} and
+ * the control events ({@code cancel}, {@code approval_response}, {@code input_response}) inbound; results,
+ * media, {@code turn_completed}, {@code tools}, errors and the live events ({@code approval_request},
+ * {@code tool_progress}, {@code send_message}, {@code input_request}) outbound. Thread-safe and cheap to
  * share.
  *
  * <p>Decoding is lenient where peers differ: {@code arguments} as an object or as a JSON string, the
@@ -196,6 +199,25 @@ public final class EventCodec {
             }
             putContext(n, l.context());
             n.put("format", l.format().wireName());
+        } else if (event instanceof CancelEvent c) {
+            n.put("type", "cancel");
+            n.put("stream_id", c.streamId());
+            putIfNotNull(n, "turn_id", c.turnId());
+            putIfNotNull(n, "tool_call_id", c.toolCallId());
+            putIfPresent(n, "reason", c.reason());
+        } else if (event instanceof ApprovalResponseEvent a) {
+            n.put("type", "approval_response");
+            n.put("stream_id", a.streamId());
+            n.put("approval_id", a.approvalId());
+            n.put("decision", a.decision().wireName());
+        } else if (event instanceof InputResponseEvent i) {
+            n.put("type", "input_response");
+            n.put("stream_id", i.streamId());
+            n.put("input_id", i.inputId());
+            n.put("action", i.action().wireName());
+            if (i.content() != null) {
+                n.set("content", i.content());
+            }
         }
         return n.toString();
     }
@@ -212,6 +234,12 @@ public final class EventCodec {
         putIfPresent(cn, "agent_id", c.agentId());
         for (Map.Entry<String, Object> e : c.extra().entrySet()) {
             cn.set(e.getKey(), mapper.valueToTree(e.getValue()));
+        }
+    }
+
+    private static void putIfNotNull(ObjectNode n, String key, String value) {
+        if (value != null) {
+            n.put(key, value);
         }
     }
 

@@ -12,11 +12,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
-/** Turns a parsed inbound JSON object into a {@link ToolCallsEvent} or {@link ListToolsEvent}. */
+/** Turns a parsed inbound JSON object into a {@link ToolCallsEvent}, {@link ListToolsEvent} or {@link ControlEvent}. */
 final class InboundDecoder {
 
     /** Where a call's id may be, in order of preference ({@code call_id}: OpenAI Responses API). */
     private static final String[] ID_KEYS = {"tool_call_id", "id", "call_id"};
+
+    private static final String EXPECTED =
+            "tool_calls, tool_call, list_tools, cancel, approval_response or input_response";
 
     private final ObjectMapper mapper;
     private final Supplier<String> turnIds;
@@ -42,7 +45,7 @@ final class InboundDecoder {
         }
         JsonNode typeNode = root.get("type");
         if (typeNode == null || typeNode.isNull()) {
-            throw new EventDecodeException("type is missing (expected tool_calls, tool_call or list_tools)",
+            throw new EventDecodeException("type is missing (expected " + EXPECTED + ")",
                     streamId, turnIdRaw);
         }
         if (!typeNode.isTextual()) {
@@ -53,8 +56,11 @@ final class InboundDecoder {
             case "tool_calls" -> decodeTurn(root, streamId, turnIdRaw);
             case "tool_call" -> decodeSingle(root, streamId, turnIdRaw);
             case "list_tools" -> decodeListTools(root, streamId, turnIdRaw);
+            case "cancel" -> ControlDecoder.cancel(root, streamId, turnIdRaw);
+            case "approval_response" -> ControlDecoder.approval(root, streamId, turnIdRaw);
+            case "input_response" -> ControlDecoder.input(root, streamId, turnIdRaw);
             default -> throw new EventDecodeException("unknown event type '" + type
-                    + "' (expected tool_calls, tool_call or list_tools)", streamId, turnIdRaw);
+                    + "' (expected " + EXPECTED + ")", streamId, turnIdRaw);
         };
     }
 

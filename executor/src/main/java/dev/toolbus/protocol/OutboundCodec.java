@@ -66,8 +66,25 @@ final class OutboundCodec {
                 cls = ErrorEvent.class;
                 required = List.of("code");
             }
+            case "approval_request" -> {
+                cls = ApprovalRequestEvent.class;
+                required = List.of("stream_id", "turn_id", "approval_id", "expires_at_ms", "calls");
+            }
+            case "tool_progress" -> {
+                cls = ToolProgressEvent.class;
+                required = List.of("stream_id", "turn_id", "tool_call_id", "progress");
+            }
+            case "send_message" -> {
+                cls = SendMessageEvent.class;
+                required = List.of("stream_id", "turn_id", "tool_call_id", "message_id", "content");
+            }
+            case "input_request" -> {
+                cls = InputRequestEvent.class;
+                required = List.of("stream_id", "turn_id", "tool_call_id", "input_id", "expires_at_ms");
+            }
             default -> throw new EventDecodeException("unknown outbound event type '" + type
-                    + "' (expected tool_result, user_message, turn_completed, tools or error)", streamId, turnId);
+                    + "' (expected tool_result, user_message, turn_completed, tools, error, approval_request,"
+                    + " tool_progress, send_message or input_request)", streamId, turnId);
         }
         for (String field : required) {
             JsonNode n = root.get(field);

@@ -2,7 +2,8 @@ package dev.toolbus.protocol;
 
 /** An event toolbus publishes to a conversation. */
 public sealed interface OutboundEvent
-        permits ToolResultEvent, UserMessageEvent, TurnCompletedEvent, ToolsEvent, ErrorEvent {
+        permits ToolResultEvent, UserMessageEvent, TurnCompletedEvent, ToolsEvent, ErrorEvent,
+        ApprovalRequestEvent, ToolProgressEvent, SendMessageEvent, InputRequestEvent {
 
     /** The wire {@code type}. */
     String type();

@@ -81,6 +81,12 @@ final class AnnotatedTools {
                 .channels(List.of(t.channels()))
                 .pluginId(pluginId)
                 .metadata(metadata(t.metadata()));
+        if (t.risk().length > 1) {
+            throw new IllegalArgumentException("tool '" + t.name() + "' declares more than one risk");
+        }
+        if (t.risk().length == 1) {
+            b.risk(t.risk()[0]);
+        }
         if (t.timeoutMs() > 0) {
             b.timeout(Duration.ofMillis(t.timeoutMs()));
         } else if (t.timeoutMs() != -1) {

@@ -50,6 +50,12 @@ public @interface Tool {
     /** Dangerous tools are never cached and gated by the policy. */
     boolean dangerous() default false;
 
+    /**
+     * The tool's risk for the approval step: {@code @Tool(name = "wipe", risk = Risk.HIGH)}. Empty (the
+     * default) means undeclared: the approval rules classify the tool by name. At most one value.
+     */
+    Risk[] risk() default {};
+
     /** Who shares cached results. */
     CacheScope cacheScope() default CacheScope.STREAM_USER;
 

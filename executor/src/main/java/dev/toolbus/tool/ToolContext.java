@@ -1,6 +1,9 @@
 package dev.toolbus.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.protocol.ContentPart;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -12,6 +15,18 @@ import reactor.core.publisher.Sinks;
  *
  * <p>Blocking handlers are also interrupted on cancellation; non-blocking handlers have their
  * subscription disposed. Long loops can poll {@link #isCancelled()}.
+ *
+ * <p>A running tool can talk to the conversation: {@link #progress} ({@code tool_progress}),
+ * {@link #send} ({@code send_message}) and {@link #ask} ({@code input_request}, answered by the user).
+ * They act when called (subscribing is not needed); the returned Mono tells when the event was
+ * published, or brings the answer. A context built without a {@link ToolConversation} completes
+ * progress and send without publishing anything and fails ask with {@link IllegalStateException}.
+ *
+ * <pre>{@code
+ * ctx.progress(3, 10.0, "frame 3").block();
+ * ctx.send("你好！").block();
+ * InputAnswer a = ctx.ask("Which city?", schema).block();
+ * }</pre>
  */
 public final class ToolContext {
 
@@ -29,6 +44,7 @@ public final class ToolContext {
     private final String agentId;
     private final JsonNode message;
     private final int attempt;
+    private final ToolConversation conversation;
     private volatile boolean cancelled;
     private volatile Sinks.Empty<Void> cancelSink;
 
@@ -47,6 +63,7 @@ public final class ToolContext {
         this.agentId = b.agentId;
         this.message = b.message;
         this.attempt = b.attempt;
+        this.conversation = b.conversation;
     }
 
     /** Starts a builder (for tests and adapters; the executor builds contexts itself). */
@@ -158,6 +175,58 @@ public final class ToolContext {
         return s.asMono();
     }
 
+    /**
+     * Publishes the call's progress ({@code tool_progress}), rate-limited per call.
+     *
+     * @param progress how far the call is
+     * @param total the amount of work, or {@code null} when unknown
+     * @param message a short text, or {@code null}
+     * @return completes when published (or superseded by newer progress); empty without a conversation
+     */
+    public Mono<Void> progress(double progress, Double total, String message) {
+        return conversation == null ? Mono.empty() : conversation.progress(progress, total, message);
+    }
+
+    /**
+     * Posts a message to the chat ({@code send_message}) while the call runs.
+     *
+     * @return completes when published; empty without a conversation
+     */
+    public Mono<Void> send(List<ContentPart> content) {
+        Objects.requireNonNull(content, "content");
+        return conversation == null ? Mono.empty() : conversation.send(content);
+    }
+
+    /** {@link #send(List)} of one text part. */
+    public Mono<Void> send(String text) {
+        return send(List.of(ContentPart.text(text)));
+    }
+
+    /**
+     * Asks the user ({@code input_request}) and waits for the answer, up to the executor's default
+     * timeout (60 s).
+     *
+     * @param message the question
+     * @param schema a JSON Schema of the answer's content, or {@code null}
+     * @return the answer; fails with {@link IllegalStateException} without a conversation
+     */
+    public Mono<InputAnswer> ask(String message, JsonNode schema) {
+        return ask(message, schema, null);
+    }
+
+    /** {@link #ask(String, JsonNode)} with its own timeout ({@code null}: the default). */
+    public Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
+        if (conversation == null) {
+            return Mono.error(new IllegalStateException("this call has no conversation to ask"));
+        }
+        return conversation.ask(message, schema, timeout);
+    }
+
+    /** The conversation, or {@code null} (adapters forwarding a call's messages use the methods above). */
+    public ToolConversation conversation() {
+        return conversation;
+    }
+
     /** A copy of this context for another attempt. */
     public ToolContext withAttempt(int newAttempt) {
         Builder b = toBuilder();
@@ -197,6 +266,7 @@ public final class ToolContext {
         b.agentId = agentId;
         b.message = message;
         b.attempt = attempt;
+        b.conversation = conversation;
         return b;
     }
 
@@ -222,6 +292,7 @@ public final class ToolContext {
         private String agentId = "";
         private JsonNode message;
         private int attempt = 1;
+        private ToolConversation conversation;
 
         private Builder() {
         }
@@ -300,6 +371,12 @@ public final class ToolContext {
                 throw new IllegalArgumentException("attempt must be >= 1");
             }
             this.attempt = v;
+            return this;
+        }
+
+        /** The conversation the call's progress, messages and questions go to ({@code null}: none). */
+        public Builder conversation(ToolConversation v) {
+            this.conversation = v;
             return this;
         }
 

@@ -46,6 +46,7 @@ public final class ToolDefinition {
     private final Duration timeout;
     private final boolean sideEffecting;
     private final boolean dangerous;
+    private final Risk risk;
     private final CacheScope cacheScope;
     private final Visibility visibility;
     private final String pluginId;
@@ -79,6 +80,7 @@ public final class ToolDefinition {
         this.timeout = b.timeout;
         this.sideEffecting = b.sideEffecting;
         this.dangerous = b.dangerous;
+        this.risk = b.risk;
         this.cacheScope = b.cacheScope;
         this.visibility = b.visibility;
         this.pluginId = b.pluginId;
@@ -217,6 +219,11 @@ public final class ToolDefinition {
         return dangerous;
     }
 
+    /** The risk the tool declares for the approval step, or {@code null} when it declares none. */
+    public Risk risk() {
+        return risk;
+    }
+
     /** Who shares cached results of this tool. */
     public CacheScope cacheScope() {
         return cacheScope;
@@ -281,6 +288,7 @@ public final class ToolDefinition {
         b.timeout = timeout;
         b.sideEffecting = sideEffecting;
         b.dangerous = dangerous;
+        b.risk = risk;
         b.cacheScope = cacheScope;
         b.visibility = visibility;
         b.pluginId = pluginId;
@@ -352,6 +360,7 @@ public final class ToolDefinition {
         private Duration timeout;
         private boolean sideEffecting;
         private boolean dangerous;
+        private Risk risk;
         private CacheScope cacheScope = CacheScope.STREAM_USER;
         private Visibility visibility = Visibility.VISIBLE;
         private String pluginId;
@@ -461,6 +470,12 @@ public final class ToolDefinition {
         /** Marks the tool as dangerous: never cached, gated by the policy. */
         public Builder dangerous(boolean value) {
             this.dangerous = value;
+            return this;
+        }
+
+        /** Declares the tool's risk for the approval step; {@code null} leaves it undeclared. */
+        public Builder risk(Risk value) {
+            this.risk = value;
             return this;
         }
 

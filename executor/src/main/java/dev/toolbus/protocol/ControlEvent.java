@@ -1,0 +1,10 @@
+package dev.toolbus.protocol;
+
+/**
+ * An inbound event that steers turns already sent: {@link CancelEvent}, {@link ApprovalResponseEvent}
+ * or {@link InputResponseEvent}. Control events act at once; they never wait behind the turns of their
+ * stream.
+ */
+public sealed interface ControlEvent extends InboundEvent
+        permits CancelEvent, ApprovalResponseEvent, InputResponseEvent {
+}

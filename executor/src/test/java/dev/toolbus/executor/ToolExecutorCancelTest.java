@@ -1,0 +1,205 @@
+package dev.toolbus.executor;
+
+import static dev.toolbus.executor.TestTools.call;
+import static dev.toolbus.executor.TestTools.turn;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.toolbus.metrics.ToolMetrics;
+import dev.toolbus.protocol.CancelEvent;
+import dev.toolbus.protocol.ErrorCode;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSpec;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import reactor.test.StepVerifier;
+import reactor.test.scheduler.VirtualTimeScheduler;
+
+class ToolExecutorCancelTest {
+
+    private static ToolResultEvent result(OutboundEvent e) {
+        assertThat(e).isInstanceOf(ToolResultEvent.class);
+        return (ToolResultEvent) e;
+    }
+
+    @Test
+    void cancelOfOneNonBlockingCallEndsItCancelledKeepsTheOthersInOrderAndFreesTheSlot() {
+        VirtualTimeScheduler vts = VirtualTimeScheduler.create();
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger cancelled = new AtomicInteger();
+        ToolExecutor ex = ToolExecutor.builder().timer(vts)
+                .tool(TestTools.hang(started, cancelled)).tool(TestTools.echo())
+                .settings(ExecutionSettings.builder().maxParallel(1).cacheResults(false).build()).build();
+        // one slot: "c" can only run once the cancelled "b" gave its slot back
+        StepVerifier.withVirtualTime(() -> ex.execute(turn("s", "t1", call("a", "echo", "{\"text\":\"one\"}"),
+                                call("b", "hang", "{}"), call("c", "echo", "{\"text\":\"two\"}"))),
+                        () -> vts, Long.MAX_VALUE)
+                .expectSubscription()
+                .assertNext(e -> assertThat(result(e).content()).isEqualTo("one"))
+                .expectNoEvent(Duration.ofSeconds(5))
+                .then(() -> assertThat(ex.control(new CancelEvent("s", "t1", "b", "stop")).block())
+                        .isEqualTo(ControlOutcome.APPLIED))
+                .assertNext(e -> {
+                    assertThat(result(e).toolCallId()).isEqualTo("b");
+                    assertThat(result(e).error().code()).isEqualTo(ErrorCode.CANCELLED);
+                })
+                .assertNext(e -> assertThat(result(e).content()).isEqualTo("two"))
+                .assertNext(e -> {
+                    TurnCompletedEvent t = (TurnCompletedEvent) e;
+                    assertThat(t.toolCallIds()).containsExactly("a", "b", "c");
+                    assertThat(t.errorCount()).isEqualTo(1);
+                })
+                .expectComplete()
+                .verify(Duration.ofSeconds(10));
+        assertThat(cancelled).hasValue(1);
+        assertThat(ex.inflight()).isZero();
+        assertThat(((DefaultToolExecutor) ex).queued()).isZero();
+        // finished: a second cancel of the same call is a no-op
+        assertThat(ex.control(new CancelEvent("s", "t1", "b", "")).block()).isEqualTo(ControlOutcome.NOTHING_TO_DO);
+    }
+
+    @Test
+    void cancelOfABlockingCallSleeping30sInterruptsItPromptlyAndFiresTheContextCancel() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        AtomicBoolean contextCancelled = new AtomicBoolean();
+        ToolSpec sleeper = TestTools.blocking("sleep", (a, c) -> {
+            c.onCancel().subscribe(null, null, () -> contextCancelled.set(true));
+            running.countDown();
+            try {
+                Thread.sleep(30_000);
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                throw e;
+            }
+            return ToolResult.text("woke");
+        });
+        ToolExecutor ex = ToolExecutor.builder().tool(sleeper).tool(TestTools.echo())
+                .settings(ExecutionSettings.builder().maxParallel(1).timeoutMs(60_000).build()).build();
+        CompletableFuture<List<OutboundEvent>> events = ex.execute(turn("s", "t", call("z", "sleep", "{}"),
+                call("e", "echo", "{\"text\":\"after\"}"))).collectList().toFuture();
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(ex.control(new CancelEvent("s", "t", "z", "user said stop")).block())
+                .isEqualTo(ControlOutcome.APPLIED);
+        // the issue allows one second; a generous bound for a loaded machine
+        List<OutboundEvent> out = events.get(5, TimeUnit.SECONDS);
+        assertThat(out).extracting(OutboundEvent::type).containsExactly("tool_result", "tool_result", "turn_completed");
+        assertThat(result(out.get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(result(out.get(1)).content()).isEqualTo("after");
+        await().atMost(Duration.ofSeconds(5)).untilTrue(interrupted);
+        assertThat(contextCancelled).isTrue();
+        assertThat(ex.inflight()).isZero();
+        ex.close();
+    }
+
+    @Test
+    void cancelWithoutCallIdEndsEveryUnfinishedCallOfTheTurn() {
+        VirtualTimeScheduler vts = VirtualTimeScheduler.create();
+        AtomicInteger cancelled = new AtomicInteger();
+        ToolExecutor ex = ToolExecutor.builder().timer(vts)
+                .tool(TestTools.hang(new AtomicInteger(), cancelled)).tool(TestTools.echo()).build();
+        StepVerifier.withVirtualTime(() -> ex.execute(turn("s", "t1", call("a", "hang", "{}"),
+                                call("b", "echo", "{\"text\":\"kept\"}"), call("c", "hang", "{}"))),
+                        () -> vts, Long.MAX_VALUE)
+                .expectSubscription()
+                .expectNoEvent(Duration.ofSeconds(1))
+                .then(() -> assertThat(ex.control(new CancelEvent("s", "t1", null, "")).block())
+                        .isEqualTo(ControlOutcome.APPLIED))
+                .assertNext(e -> assertThat(result(e).error().code()).isEqualTo(ErrorCode.CANCELLED))
+                .assertNext(e -> assertThat(result(e).content()).isEqualTo("kept"))
+                .assertNext(e -> assertThat(result(e).error().code()).isEqualTo(ErrorCode.CANCELLED))
+                .assertNext(e -> assertThat(e).isInstanceOf(TurnCompletedEvent.class))
+                .expectComplete()
+                .verify(Duration.ofSeconds(10));
+        assertThat(cancelled).hasValue(2);
+    }
+
+    @Test
+    void cancelOfAStreamEndsItsRunningAndQueuedTurnsAndNeverTouchesAnotherStream() {
+        VirtualTimeScheduler vts = VirtualTimeScheduler.create();
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger cancelled = new AtomicInteger();
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ToolExecutor ex = ToolExecutor.builder().timer(vts).meterRegistry(meters)
+                .tool(TestTools.hang(new AtomicInteger(), cancelled)).tool(TestTools.counter("count", runs))
+                .settings(ExecutionSettings.builder().cacheResults(false).build()).build();
+        var a1 = ex.execute(turn("A", "t1", call("h", "hang", "{}"))).collectList().toFuture();
+        var a2 = ex.execute(turn("A", "t2", call("n", "count", "{}"))).collectList().toFuture();
+        var b1 = ex.execute(turn("B", "t1", call("h", "hang", "{}"))).collectList().toFuture();
+        assertThat(ex.control(new CancelEvent("A", null, null, "stop all")).block()).isEqualTo(ControlOutcome.APPLIED);
+        List<OutboundEvent> first = a1.join();
+        List<OutboundEvent> second = a2.join();
+        assertThat(result(first.get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(first.get(1)).isInstanceOf(TurnCompletedEvent.class);
+        // the queued turn's call was answered CANCELLED when it reached the front: it never ran
+        assertThat(result(second.get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(second.get(1)).isInstanceOf(TurnCompletedEvent.class);
+        assertThat(runs).hasValue(0);
+        assertThat(b1).isNotDone();
+        assertThat(cancelled).hasValue(1);
+        // stream B is untouched until its own cancel
+        assertThat(ex.control(new CancelEvent("B", "t1", "h", "")).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(result(b1.join().get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(ex.control(new CancelEvent("A", null, null, "")).block()).isEqualTo(ControlOutcome.NOTHING_TO_DO);
+        assertThat(meters.counter(ToolMetrics.CONTROL_CANCELS, "source", "event", "outcome", "applied").count())
+                .isEqualTo(2);
+        assertThat(meters.counter(ToolMetrics.CONTROL_CANCELS, "source", "event", "outcome", "nothing_to_do")
+                .count()).isEqualTo(1);
+    }
+
+    @Test
+    void cancelOfAQueuedTurnByItsIdLeavesTheRunningTurnAlone() {
+        VirtualTimeScheduler vts = VirtualTimeScheduler.create();
+        AtomicInteger runs = new AtomicInteger();
+        ToolExecutor ex = ToolExecutor.builder().timer(vts)
+                .tool(TestTools.sleep(vts)).tool(TestTools.counter("count", runs))
+                .settings(ExecutionSettings.builder().cacheResults(false).build()).build();
+        var t1 = ex.execute(turn("s", "t1", call("z", "sleep", "{\"ms\":1000}"))).collectList().toFuture();
+        var t2 = ex.execute(turn("s", "t2", call("n", "count", "{}"), call("m", "count", "{}")))
+                .collectList().toFuture();
+        assertThat(ex.control(new CancelEvent("s", "t2", "m", "")).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(ex.control(new CancelEvent("s", "t2", "nope", "")).block())
+                .isEqualTo(ControlOutcome.NOTHING_TO_DO);
+        vts.advanceTimeBy(Duration.ofSeconds(1));
+        assertThat(result(t1.join().get(0)).content()).isEqualTo("slept 1000");
+        List<OutboundEvent> second = t2.join();
+        assertThat(result(second.get(0)).content()).isEqualTo("n=1:");
+        assertThat(result(second.get(1)).error().code()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void cancelOfACallWaitingForASlotAnswersItAtOnce() {
+        VirtualTimeScheduler vts = VirtualTimeScheduler.create();
+        ToolExecutor ex = ToolExecutor.builder().timer(vts)
+                .tool(TestTools.hang(new AtomicInteger(), new AtomicInteger())).tool(TestTools.echo())
+                .settings(ExecutionSettings.builder().maxParallel(1).build()).build();
+        var a = ex.execute(turn("A", "t", call("h", "hang", "{}"))).collectList().toFuture();
+        var b = ex.execute(turn("B", "t", call("w", "echo", "{\"text\":\"x\"}"))).collectList().toFuture();
+        assertThat(b).isNotDone();
+        assertThat(ex.control(new CancelEvent("B", "t", "w", "")).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(result(b.join().get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(a).isNotDone();
+        ex.control(new CancelEvent("A", null, null, "")).block();
+        assertThat(result(a.join().get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(ex.inflight()).isZero();
+    }
+
+    @Test
+    void cancelForNothingUnfinishedIsANoOp() {
+        ToolExecutor ex = ToolExecutor.builder().tool(TestTools.echo()).build();
+        assertThat(ex.control(new CancelEvent("nobody", null, null, "")).block())
+                .isEqualTo(ControlOutcome.NOTHING_TO_DO);
+        assertThat(ex.handle(new CancelEvent("nobody", "t", "c", "")).collectList().block()).isEmpty();
+    }
+}
