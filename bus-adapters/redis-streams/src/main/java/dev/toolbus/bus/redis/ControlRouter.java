@@ -1,6 +1,7 @@
 package dev.toolbus.bus.redis;
 
 import dev.toolbus.bus.BusMessage;
+import dev.toolbus.protocol.ControlIds;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
@@ -98,7 +99,7 @@ final class ControlRouter implements AutoCloseable {
         if (!peek.isAnswer()) {
             return CompletableFuture.completedFuture(true);
         }
-        String owner = instanceOf(peek.requestId());
+        String owner = ControlIds.instanceOf(peek.requestId());
         if (owner == null || owner.equals(me)) {
             return CompletableFuture.completedFuture(true);
         }
@@ -111,23 +112,6 @@ final class ControlRouter implements AutoCloseable {
                     }
                     return listeners == 0; // nobody is instance <owner>: answered here (UNKNOWN_REQUEST)
                 });
-    }
-
-    /** The instance part of {@code ap-<instance>-<n>} / {@code in-<instance>-<n>}, or null. */
-    static String instanceOf(String id) {
-        if (id == null || !(id.startsWith("ap-") || id.startsWith("in-"))) {
-            return null;
-        }
-        int last = id.lastIndexOf('-');
-        if (last <= 3 || last == id.length() - 1) {
-            return null;
-        }
-        for (int i = last + 1; i < id.length(); i++) {
-            if (id.charAt(i) < '0' || id.charAt(i) > '9') {
-                return null;
-            }
-        }
-        return id.substring(3, last);
     }
 
     private byte[] frame(byte[] payload) {
