@@ -211,6 +211,21 @@ public final class RedisStreamsBus implements ToolBus {
         return lag.get();
     }
 
+    /**
+     * Stops taking new turns from the group (after the read in progress), for example to drain an
+     * instance before maintenance: its running turns go on, control events shared by the other
+     * instances still reach them, and the other instances take the new turns. {@link #resumeReading()}
+     * undoes it.
+     */
+    public void pauseReading() {
+        reader.pause(true);
+    }
+
+    /** Takes new turns from the group again after {@link #pauseReading()}. */
+    public void resumeReading() {
+        reader.pause(false);
+    }
+
     /** Entries handed to the executor by this instance and not yet settled. */
     public int inflight() {
         return reader.inflight();

@@ -69,6 +69,7 @@ final class StreamReader {
     private volatile boolean reading;
     private volatile boolean waiting; // a retry after an error is scheduled
     private volatile boolean stopped;
+    private volatile boolean paused;
     private volatile boolean completed;
     private volatile boolean history = true; // first this consumer's own pending entries, then new ones
     private volatile String historyCursor = "0-0";
@@ -109,6 +110,12 @@ final class StreamReader {
 
     int inflight() {
         return leases.size();
+    }
+
+    /** Stops (true) or resumes taking new entries from the group; control events still arrive. */
+    void pause(boolean on) {
+        paused = on;
+        drain();
     }
 
     void stop() {
@@ -163,7 +170,7 @@ final class StreamReader {
                         completed = true;
                         s.complete();
                     }
-                } else if (!reading && !waiting && ready.isEmpty() && s.requestedFromDownstream() > 0) {
+                } else if (!paused && !reading && !waiting && ready.isEmpty() && s.requestedFromDownstream() > 0) {
                     reading = true;
                     read((int) Math.min(config.batchSize(), s.requestedFromDownstream()));
                 }
