@@ -193,6 +193,8 @@ public record KafkaBusConfig(
         public Builder bootstrapServers(String servers) {
             requireText(servers, "bootstrapServers");
             String s = servers.startsWith("kafka://") ? servers.substring("kafka://".length()) : servers;
+            int query = s.indexOf('?');
+            s = query >= 0 ? s.substring(0, query) : s; // the query is KafkaBus.fromUri's
             int slash = s.indexOf('/');
             s = slash >= 0 ? s.substring(0, slash) : s;
             for (String hp : s.split(",")) {
