@@ -67,10 +67,11 @@ public final class KafkaBus implements ToolBus {
         this.config = b.config;
         this.codec = b.codec;
         this.deadLetters = new DeadLetters(config);
+        TurnLedger ledger = config.turnLedgerEnabled() ? new TurnLedger(config, java.time.Clock.systemUTC()) : null;
         this.settlement = config.delivery() == KafkaDelivery.EXACTLY_ONCE
-                ? new TransactionalSettlement(config, completions)
+                ? new TransactionalSettlement(config, completions, ledger)
                 : new AtLeastOnceSettlement(config, completions);
-        this.loop = new PollLoop(config, settlement, deadLetters, codec);
+        this.loop = new PollLoop(config, settlement, deadLetters, codec, ledger);
         this.topicsReady = Mono.<Void>fromRunnable(() -> {
                     if (config.createTopics()) {
                         TopicSetup.createMissing(config);

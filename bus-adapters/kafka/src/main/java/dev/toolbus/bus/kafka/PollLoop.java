@@ -52,6 +52,10 @@ final class PollLoop {
     private final Settlement settlement;
     private final DeadLetters deadLetters;
     private final EventCodec codec;
+    /** Finished turns, with the turns running now and their waiting duplicates (null: idempotent turns off). */
+    private final TurnLedger ledger;
+    private final Map<String, KafkaMessage> active = new java.util.HashMap<>();
+    private final Map<String, List<Waiting>> joined = new java.util.HashMap<>();
     final Map<TopicPartition, PartitionOffsets> partitions = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<KafkaMessage> controls = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<KafkaMessage> turns = new ConcurrentLinkedQueue<>();
@@ -70,11 +74,58 @@ final class PollLoop {
     private volatile KafkaConsumer<String, byte[]> consumer;
     private boolean paused;
 
-    PollLoop(KafkaBusConfig config, Settlement settlement, DeadLetters deadLetters, EventCodec codec) {
+    PollLoop(KafkaBusConfig config, Settlement settlement, DeadLetters deadLetters, EventCodec codec, TurnLedger ledger) {
         this.config = config;
         this.settlement = settlement;
         this.deadLetters = deadLetters;
         this.codec = codec;
+        this.ledger = ledger;
+        settlement.onTurnCommitted(this::turnCommitted);
+    }
+
+    /** Poll thread: the turn is finished; its duplicates that waited for it are complete too. */
+    private void turnCommitted(KafkaMessage m, ProducerRecord<String, byte[]> ledgerRecord) {
+        String key = ledgerRecord.key();
+        active.remove(key, m);
+        ledger.put(key, ledgerRecord.value(), System.currentTimeMillis());
+        List<Waiting> waiting = joined.remove(key);
+        if (waiting != null) {
+            for (Waiting w : waiting) {
+                if (partitions.get(w.offsets.partition) == w.offsets) {
+                    settlement.reject(w.record, w.offsets, List.of()); // joined the first run: nothing to write
+                }
+            }
+        }
+    }
+
+    /**
+     * Idempotent turns (poll thread): true when the record is settled here because its turn finished
+     * before (its recorded events are written again, marked replayed) or is running now (it waits for
+     * that run and completes with it).
+     */
+    private boolean settledAsRepeat(ConsumerRecord<String, byte[]> r, PartitionOffsets offsets, RecordPeek peek,
+                                    KafkaMessage m) {
+        if (ledger == null || !peek.isTurn()) {
+            return false;
+        }
+        String key = RecordPeek.turnKey(peek.streamId(), peek.turnId());
+        List<byte[]> recorded = ledger.find(key);
+        if (recorded != null) {
+            log.info("kafka bus {}: turn {} of {} finished before; its {} events are written again, marked replayed",
+                    config.clientId(), peek.turnId(), peek.streamId(), recorded.size());
+            settlement.reject(r, offsets, ledger.replay(peek.streamId(), recorded));
+            return true;
+        }
+        KafkaMessage running = active.get(key);
+        if (running != null && running.offsets == offsets && partitions.get(offsets.partition) == offsets) {
+            joined.computeIfAbsent(key, k -> new ArrayList<>()).add(new Waiting(r, offsets));
+            return true;
+        }
+        active.put(key, m);
+        return false;
+    }
+
+    private record Waiting(ConsumerRecord<String, byte[]> record, PartitionOffsets offsets) {
     }
 
     void start(FluxSink<BusMessage> s) {
@@ -230,7 +281,12 @@ final class PollLoop {
                         + config.maxDeliveries() + ")", deliveries);
                 continue;
             }
-            taken.add(new KafkaMessage(r, offsets, RecordPeek.of(value), settlement, deadLetters, inflight));
+            RecordPeek peek = RecordPeek.of(value);
+            KafkaMessage m = new KafkaMessage(r, offsets, peek, settlement, deadLetters, inflight);
+            if (settledAsRepeat(r, offsets, peek, m)) {
+                continue;
+            }
+            taken.add(m);
         }
         if (!fresh.isEmpty()) {
             // the first records after an assignment are counted as delivered before any of them runs, so a
@@ -341,6 +397,12 @@ final class PollLoop {
         pending.set(p);
     }
 
+    private void forgetRunning(List<PartitionOffsets> gone) {
+        active.values().removeIf(m -> gone.contains(m.offsets));
+        joined.values().forEach(l -> l.removeIf(w -> gone.contains(w.offsets)));
+        joined.values().removeIf(List::isEmpty);
+    }
+
     private void dropBuffered() {
         for (ConcurrentLinkedQueue<KafkaMessage> q : List.of(controls, turns)) {
             q.removeIf(m -> {
@@ -372,6 +434,9 @@ final class PollLoop {
             for (TopicPartition tp : assigned) {
                 partitions.put(tp, new PartitionOffsets(tp, epochs.incrementAndGet(), committed.get(tp)));
             }
+            if (ledger != null) {
+                ledger.restore(assigned);
+            }
             log.info("kafka bus {}: assigned {}", config.clientId(), assigned);
         }
 
@@ -398,6 +463,7 @@ final class PollLoop {
             int left = gone.stream().mapToInt(po -> po.inflight.get()).sum();
             gone.forEach(po -> partitions.remove(po.partition, po));
             settlement.dropped(gone);
+            forgetRunning(gone);
             log.info("kafka bus {}: revoked {}{}", config.clientId(), revoked,
                     left > 0 ? " (" + left + " records still running will be run again by the new owner)" : "");
         }
@@ -414,6 +480,7 @@ final class PollLoop {
             }
             dropBuffered();
             settlement.dropped(gone);
+            forgetRunning(gone);
             log.warn("kafka bus {}: lost {} (no commit possible)", config.clientId(), lost);
         }
     }

@@ -47,6 +47,10 @@ interface Settlement {
     /** These partitions are gone: whatever of them was not committed is dropped (their next owner runs it). */
     void dropped(Collection<PartitionOffsets> gone);
 
+    /** Told on the poll thread when a turn's events and its ledger record are committed (exactly once). */
+    default void onTurnCommitted(java.util.function.BiConsumer<KafkaMessage, ProducerRecord<String, byte[]>> listener) {
+    }
+
     /** Closes the producer side. */
     void close();
 }

@@ -36,6 +36,16 @@ final class TopicSetup {
                     missing.add(new NewTopic(topic, Optional.of(config.topicPartitions()), rf));
                 }
             }
+            if (config.turnLedgerEnabled() && !existing.contains(config.turnLedgerTopic())) {
+                // as many partitions as the calls topic: a turn's record goes to its calls partition's number
+                int partitions = existing.contains(config.callsTopic())
+                        ? admin.describeTopics(List.of(config.callsTopic())).allTopicNames().get(30, TimeUnit.SECONDS)
+                                .get(config.callsTopic()).partitions().size()
+                        : config.topicPartitions();
+                missing.add(new NewTopic(config.turnLedgerTopic(), Optional.of(partitions), rf).configs(java.util.Map.of(
+                        "cleanup.policy", "compact,delete",
+                        "retention.ms", Long.toString(config.turnLedgerWindow().toMillis()))));
+            }
             admin.createTopics(missing).values().forEach((topic, f) -> {
                 try {
                     f.get(30, TimeUnit.SECONDS);

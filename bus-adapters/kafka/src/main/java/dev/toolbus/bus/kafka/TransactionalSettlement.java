@@ -47,13 +47,21 @@ final class TransactionalSettlement implements Settlement {
     /** Poll thread only. */
     private final List<Unit> ready = new ArrayList<>();
     private KafkaProducer<String, byte[]> producer;
+    private final TurnLedger ledger;
+    private java.util.function.BiConsumer<KafkaMessage, ProducerRecord<String, byte[]>> turnCommitted = (m, r) -> { };
     private long lastTxNanos = System.nanoTime();
     private long backoffUntilNanos;
     private int failures;
 
-    TransactionalSettlement(KafkaBusConfig config, Scheduler completions) {
+    TransactionalSettlement(KafkaBusConfig config, Scheduler completions, TurnLedger ledger) {
         this.config = config;
         this.completions = completions;
+        this.ledger = ledger;
+    }
+
+    @Override
+    public void onTurnCommitted(java.util.function.BiConsumer<KafkaMessage, ProducerRecord<String, byte[]>> listener) {
+        this.turnCommitted = listener;
     }
 
     @Override
@@ -103,8 +111,18 @@ final class TransactionalSettlement implements Settlement {
             runningTurns.remove(RecordPeek.turnKey(m.peek.streamId(), m.peek.turnId()), m);
         }
         List<ProducerRecord<String, byte[]>> staged = m.takeStaged();
-        long bytes = bytes(staged);
-        return Mono.<Void>create(sink -> incoming.add(new Unit(m.offsets, m.record.offset(), staged, bytes, sink)))
+        ProducerRecord<String, byte[]> ledgerRecord = null;
+        if (ledger != null && m.peek.isTurn()) {
+            ledgerRecord = ledger.record(m.record.partition(), RecordPeek.turnKey(m.peek.streamId(), m.peek.turnId()), staged);
+            List<ProducerRecord<String, byte[]>> withLedger = new ArrayList<>(staged.size() + 1);
+            withLedger.addAll(staged);
+            withLedger.add(ledgerRecord);
+            staged = withLedger;
+        }
+        List<ProducerRecord<String, byte[]>> records = staged;
+        ProducerRecord<String, byte[]> recorded = ledgerRecord;
+        long bytes = bytes(records);
+        return Mono.<Void>create(sink -> incoming.add(new Unit(m.offsets, m.record.offset(), records, bytes, sink, m, recorded)))
                 .publishOn(completions);
     }
 
@@ -214,6 +232,9 @@ final class TransactionalSettlement implements Settlement {
         ready.removeAll(batch);
         for (Unit unit : batch) {
             stagedBytes.addAndGet(-unit.bytes);
+            if (unit.ledgerRecord != null) {
+                turnCommitted.accept(unit.message, unit.ledgerRecord);
+            }
             unit.succeed();
         }
         return true;
@@ -298,9 +319,18 @@ final class TransactionalSettlement implements Settlement {
         final List<ProducerRecord<String, byte[]>> records;
         final long bytes;
         final MonoSink<Void> sink;
+        final KafkaMessage message;
+        final ProducerRecord<String, byte[]> ledgerRecord;
 
         Unit(PartitionOffsets offsets, long offset, List<ProducerRecord<String, byte[]>> records, long bytes,
              MonoSink<Void> sink) {
+            this(offsets, offset, records, bytes, sink, null, null);
+        }
+
+        Unit(PartitionOffsets offsets, long offset, List<ProducerRecord<String, byte[]>> records, long bytes,
+             MonoSink<Void> sink, KafkaMessage message, ProducerRecord<String, byte[]> ledgerRecord) {
+            this.message = message;
+            this.ledgerRecord = ledgerRecord;
             this.offsets = offsets;
             this.offset = offset;
             this.records = records;
