@@ -39,7 +39,7 @@ import java.util.UUID;
  *   <tr><td>delivery</td><td>EXACTLY_ONCE</td><td>{@link KafkaDelivery}: results and offsets in one transaction, or results then a commit</td></tr>
  *   <tr><td>transactionInterval</td><td>10 ms</td><td>how often staged results and offsets are committed in one transaction (exactly-once)</td></tr>
  *   <tr><td>maxDeliveries</td><td>{@value #DEFAULT_MAX_DELIVERIES}</td><td>a record taken by more owners without completing is dead-lettered, with an {@code error} event on its stream</td></tr>
- *   <tr><td>turnLedgerTopic</td><td>{@value #DEFAULT_TURN_LEDGER_TOPIC}</td><td>finished turns (exactly once): a turn sent again within the window is answered with its recorded events, marked {@code replayed}</td></tr>
+ *   <tr><td>turnLedgerTopic</td><td>{@value #DEFAULT_TURN_LEDGER_TOPIC} (the calls topic's name with {@code .turns} for {@code .calls})</td><td>finished turns (exactly once): a turn sent again within the window is answered with its recorded events, marked {@code replayed}</td></tr>
  *   <tr><td>turnLedgerWindow</td><td>1 h</td><td>how long a finished turn is remembered; {@link Duration#ZERO} turns the ledger off</td></tr>
  *   <tr><td>maxRecordedBytes</td><td>64 KiB</td><td>larger events of a turn are not kept (a repeat is settled without a replay)</td></tr>
  *   <tr><td>turnLedgerMaxBytes</td><td>64 MiB</td><td>finished turns kept in memory per instance, oldest evicted first</td></tr>
@@ -180,6 +180,12 @@ public record KafkaBusConfig(
         return b;
     }
 
+    /** The default ledger topic of a calls topic: {@code x.calls} → {@code x.turns}, else {@code <calls>.turns}. */
+    static String ledgerTopicFor(String callsTopic) {
+        return callsTopic.endsWith(".calls")
+                ? callsTopic.substring(0, callsTopic.length() - ".calls".length()) + ".turns" : callsTopic + ".turns";
+    }
+
     static String uniqueClientId() {
         String runtime = ManagementFactory.getRuntimeMXBean().getName(); // pid@host
         int at = runtime.indexOf('@');
@@ -212,7 +218,7 @@ public record KafkaBusConfig(
         private KafkaDelivery delivery = KafkaDelivery.EXACTLY_ONCE;
         private Duration transactionInterval = DEFAULT_TRANSACTION_INTERVAL;
         private int maxDeliveries = DEFAULT_MAX_DELIVERIES;
-        private String turnLedgerTopic = DEFAULT_TURN_LEDGER_TOPIC;
+        private String turnLedgerTopic;
         private Duration turnLedgerWindow = DEFAULT_TURN_LEDGER_WINDOW;
         private int maxRecordedBytes = DEFAULT_MAX_RECORDED_BYTES;
         private long turnLedgerMaxBytes = DEFAULT_TURN_LEDGER_MAX_BYTES;
@@ -394,7 +400,8 @@ public record KafkaBusConfig(
             return new KafkaBusConfig(bootstrapServers, callsTopic, resultsTopic, deadLetterTopic, groupId,
                     clientId != null ? clientId : uniqueClientId(), createTopics, topicPartitions, replicationFactor,
                     maxPollRecords, maxBufferedRecords, pollTimeout, commitInterval, revokeTimeout, maxEventBytes,
-                    shutdownTimeout, delivery, transactionInterval, maxDeliveries, turnLedgerTopic, turnLedgerWindow, maxRecordedBytes, turnLedgerMaxBytes,
+                    shutdownTimeout, delivery, transactionInterval, maxDeliveries,
+                    turnLedgerTopic != null ? turnLedgerTopic : ledgerTopicFor(callsTopic), turnLedgerWindow, maxRecordedBytes, turnLedgerMaxBytes,
                     consumerProperties, producerProperties);
         }
     }
