@@ -90,6 +90,7 @@ final class PollLoop {
         ledger.put(key, ledgerRecord.value(), System.currentTimeMillis());
         List<Waiting> waiting = joined.remove(key);
         if (waiting != null) {
+            buffered.addAndGet(-waiting.size());
             for (Waiting w : waiting) {
                 if (partitions.get(w.offsets.partition) == w.offsets) {
                     settlement.reject(w.record, w.offsets, List.of()); // joined the first run: nothing to write
@@ -119,6 +120,7 @@ final class PollLoop {
         KafkaMessage running = active.get(key);
         if (running != null && running.offsets == offsets && partitions.get(offsets.partition) == offsets) {
             joined.computeIfAbsent(key, k -> new ArrayList<>()).add(new Waiting(r, offsets));
+            buffered.incrementAndGet(); // counts towards the pause threshold like a buffered record
             return true;
         }
         active.put(key, m);
@@ -346,6 +348,7 @@ final class PollLoop {
         controls.clear();
         turns.clear();
         waitingByKey.clear();
+        joined.clear(); // not committed: the partition's next owner settles them from the ledger
         buffered.set(0);
         long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
         while (inflight.get() > 0 && System.nanoTime() < deadline) {
@@ -399,7 +402,11 @@ final class PollLoop {
 
     private void forgetRunning(List<PartitionOffsets> gone) {
         active.values().removeIf(m -> gone.contains(m.offsets));
-        joined.values().forEach(l -> l.removeIf(w -> gone.contains(w.offsets)));
+        joined.values().forEach(l -> {
+            int before = l.size();
+            l.removeIf(w -> gone.contains(w.offsets));
+            buffered.addAndGet(l.size() - before);
+        });
         joined.values().removeIf(List::isEmpty);
     }
 
