@@ -73,8 +73,8 @@ public final class KafkaBus implements ToolBus {
                 : new AtLeastOnceSettlement(config, completions);
         this.loop = new PollLoop(config, settlement, deadLetters, codec, ledger);
         this.topicsReady = Mono.<Void>fromRunnable(() -> {
-                    if (config.createTopics()) {
-                        TopicSetup.createMissing(config);
+                    if (config.createTopics() && !TopicSetup.createMissing(config) && ledger != null) {
+                        ledger.disable();
                     }
                 })
                 .subscribeOn(Schedulers.boundedElastic())

@@ -106,7 +106,7 @@ final class PollLoop {
      */
     private boolean settledAsRepeat(ConsumerRecord<String, byte[]> r, PartitionOffsets offsets, RecordPeek peek,
                                     KafkaMessage m) {
-        if (ledger == null || !peek.isTurn()) {
+        if (ledger == null || !ledger.enabled() || !peek.isTurn()) {
             return false;
         }
         String key = RecordPeek.turnKey(peek.streamId(), peek.turnId());

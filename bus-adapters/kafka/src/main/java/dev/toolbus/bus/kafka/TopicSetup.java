@@ -23,7 +23,12 @@ final class TopicSetup {
     private TopicSetup() {
     }
 
-    static void createMissing(KafkaBusConfig config) {
+    /**
+     * Creates what is missing. Returns whether the turn ledger can be used: it must have as many
+     * partitions as the calls topic (a turn's record goes to its calls partition's number); when it
+     * has not, idempotent turns are off for this bus (logged), rather than writing where no owner reads.
+     */
+    static boolean createMissing(KafkaBusConfig config) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(AdminClientConfig.CLIENT_ID_CONFIG, config.clientId() + "-admin");
@@ -46,6 +51,20 @@ final class TopicSetup {
                         "cleanup.policy", "compact,delete",
                         "retention.ms", Long.toString(config.turnLedgerWindow().toMillis()))));
             }
+            boolean ledgerUsable = config.turnLedgerEnabled();
+            if (ledgerUsable && existing.contains(config.turnLedgerTopic())) {
+                var described = admin.describeTopics(existing.contains(config.callsTopic())
+                                ? List.of(config.callsTopic(), config.turnLedgerTopic()) : List.of(config.turnLedgerTopic()))
+                        .allTopicNames().get(30, TimeUnit.SECONDS);
+                int calls = described.containsKey(config.callsTopic())
+                        ? described.get(config.callsTopic()).partitions().size() : config.topicPartitions();
+                int ledger = described.get(config.turnLedgerTopic()).partitions().size();
+                if (calls != ledger) {
+                    log.warn("kafka bus {}: turn ledger {} has {} partitions, calls topic {} has {}: idempotent turns are off",
+                            config.clientId(), config.turnLedgerTopic(), ledger, config.callsTopic(), calls);
+                    ledgerUsable = false;
+                }
+            }
             admin.createTopics(missing).values().forEach((topic, f) -> {
                 try {
                     f.get(30, TimeUnit.SECONDS);
@@ -58,6 +77,7 @@ final class TopicSetup {
                     throw new IllegalStateException("cannot create topic " + topic + ": " + e, e);
                 }
             });
+            return ledgerUsable;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);

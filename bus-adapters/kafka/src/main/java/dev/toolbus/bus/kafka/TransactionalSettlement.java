@@ -112,7 +112,7 @@ final class TransactionalSettlement implements Settlement {
         }
         List<ProducerRecord<String, byte[]>> staged = m.takeStaged();
         ProducerRecord<String, byte[]> ledgerRecord = null;
-        if (ledger != null && m.peek.isTurn()) {
+        if (ledger != null && ledger.enabled() && m.peek.isTurn()) {
             ledgerRecord = ledger.record(m.record.partition(), RecordPeek.turnKey(m.peek.streamId(), m.peek.turnId()), staged);
             List<ProducerRecord<String, byte[]>> withLedger = new ArrayList<>(staged.size() + 1);
             withLedger.addAll(staged);

@@ -39,6 +39,7 @@ final class TurnLedger {
     private final Clock clock;
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(256, 0.75f, false);
     private long bytes;
+    private volatile boolean disabled;
 
     TurnLedger(KafkaBusConfig config, Clock clock) {
         this.config = config;
@@ -46,11 +47,19 @@ final class TurnLedger {
     }
 
     boolean enabled() {
-        return !config.turnLedgerWindow().isZero();
+        return !disabled && !config.turnLedgerWindow().isZero();
+    }
+
+    /** Turns the ledger off (its topic does not fit the calls topic). */
+    void disable() {
+        disabled = true;
     }
 
     /** The recorded events of a finished turn within the window, or null. */
     List<byte[]> find(String key) {
+        if (disabled) {
+            return null;
+        }
         expire();
         Entry e = entries.get(key);
         return e == null ? null : e.events;

@@ -96,4 +96,26 @@ class KafkaIdempotentTurnTest {
             bus.closeGracefully().block(Duration.ofSeconds(30));
         }
     }
+
+    @Test
+    void aLedgerTopicThatDoesNotFitTheCallsTopic_turnsIdempotentTurnsOff_andTurnsStillRun() throws Exception {
+        java.util.Properties p = new java.util.Properties();
+        p.put("bootstrap.servers", kafka.bootstrap);
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(p)) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(kafka.prefix + "turns", 1, (short) 1)))
+                    .all().get();
+        }
+        KafkaBus bus = KafkaBus.builder().config(kafka.config().build()).build(); // 3 calls partitions
+        EchoDriver driver = new EchoDriver();
+        Disposable d = driver.attach(bus);
+        try {
+            kafka.send("s", EchoDriver.turn("s", "t5", "e"));
+            kafka.send("s", EchoDriver.turn("s", "t5", "e"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> driver.turns.get() == 2 && events().size() == 4);
+            assertThat(events()).noneMatch(e -> e.contains("replayed"));
+        } finally {
+            d.dispose();
+            bus.closeGracefully().block(Duration.ofSeconds(30));
+        }
+    }
 }
