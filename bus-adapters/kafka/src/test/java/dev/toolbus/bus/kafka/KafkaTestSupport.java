@@ -41,6 +41,11 @@ final class KafkaTestSupport implements AutoCloseable {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.LINGER_MS_CONFIG, "1");
+        // a client's plain producer; one request in flight keeps the order without idempotence, whose
+        // sequence checks can loop on partitions the broker has only just created
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
