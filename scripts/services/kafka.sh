@@ -3,6 +3,7 @@
 # .tools/kafka/<version>/libs. Starts on free loopback ports, waits until the broker is up, and exports
 #   TOOLBUS_KAFKA_BOOTSTRAP  127.0.0.1:PORT
 #   TOOLBUS_KAFKA_RESTART    a script that stops the broker (SIGTERM) and starts it again on the same ports and data
+#   TOOLBUS_KAFKA_PID_FILE   the file holding the broker's pid (tests stall the broker with SIGSTOP/SIGCONT)
 # Sourced by scripts/lib/services.sh, which calls start_kafka / stop_kafka.
 
 TB_KAFKA_VERSION=4.4.0
@@ -102,6 +103,7 @@ EOS
   fi
   export TOOLBUS_KAFKA_BOOTSTRAP="127.0.0.1:$port"
   export TOOLBUS_KAFKA_RESTART="$run/restart.sh"
+  export TOOLBUS_KAFKA_PID_FILE="$run/kafka.pid"
   _TB_KAFKA_RUN="$run"
   echo "[services] kafka on $TOOLBUS_KAFKA_BOOTSTRAP ($run)" >&2
 }
@@ -110,5 +112,5 @@ stop_kafka() {
   [ -n "${_TB_KAFKA_RUN:-}" ] || return 0
   bash "$_TB_KAFKA_RUN/stop.sh" || true
   rm -rf "$_TB_KAFKA_RUN"
-  unset TOOLBUS_KAFKA_BOOTSTRAP TOOLBUS_KAFKA_RESTART _TB_KAFKA_RUN
+  unset TOOLBUS_KAFKA_BOOTSTRAP TOOLBUS_KAFKA_RESTART TOOLBUS_KAFKA_PID_FILE _TB_KAFKA_RUN
 }

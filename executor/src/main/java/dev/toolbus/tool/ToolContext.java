@@ -143,6 +143,15 @@ public final class ToolContext {
         return attempt;
     }
 
+    /**
+     * A key for the call's side effects, the same on every attempt and on every redelivery of the turn
+     * (a hex SHA-256 of stream, turn and call id): a tool that must not act twice after a crash passes
+     * it to the system it changes (an idempotency header, a unique column).
+     */
+    public String idempotencyKey() {
+        return IdempotencyKeys.of(streamId, turnId, toolCallId);
+    }
+
     /** Whether the call was cancelled (timed out or abandoned). */
     public boolean isCancelled() {
         return cancelled;

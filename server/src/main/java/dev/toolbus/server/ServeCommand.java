@@ -174,7 +174,8 @@ final class ServeCommand implements Callable<Integer> {
         }
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(live.policy()).settings(settings)
-                .approval(approval.over(live.approval())).codec(codec).meterRegistry(meters).build();
+                .approval(approval.over(live.approval())).codec(codec).meterRegistry(meters).instanceId(controlInstance)
+                .build();
 
         GatewayServer server = null;
         if (plan != null) {
@@ -401,6 +402,9 @@ final class ServeCommand implements Callable<Integer> {
         return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
+    /** The executor's instance id (in approval and input ids); the Redis bus routes answers by it. */
+    private final String controlInstance = String.format("%08x", new java.security.SecureRandom().nextInt());
+
     private String instanceName(Config.Bus b) {
         if (instance != null && !instance.isBlank()) {
             return instance;
@@ -427,7 +431,8 @@ final class ServeCommand implements Callable<Integer> {
             case BusAddress.IN_MEMORY -> InMemoryBus.create(codec, 1024);
             case BusAddress.REDIS -> RedisStreamsBus.fromUri(address.address(), RedisStreamsConfig.builder()
                     .callsStream(b.calls()).resultsKeyTemplate(b.results()).deadLetterStream(b.deadLetter())
-                    .consumer(instanceName(b)).group(groupName).maxEventBytes(maxEventBytes).build());
+                    .consumer(instanceName(b)).group(groupName).maxEventBytes(maxEventBytes)
+                    .instanceId(controlInstance).build()); // control events reach the instance that asked
             case BusAddress.KAFKA -> KafkaBus.fromUri(address.address(), KafkaBusConfig.builder()
                     .bootstrapServers(address.address()).callsTopic(b.calls()).resultsTopic(b.results())
                     .deadLetterTopic(b.deadLetter()).groupId(groupName).clientId(instanceName(b))

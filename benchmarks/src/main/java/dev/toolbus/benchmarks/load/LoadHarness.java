@@ -113,6 +113,14 @@ public final class LoadHarness {
                 toolbus.ratio = toolbus.stats.callsPerSecond() / raw.stats.callsPerSecond();
             }
             rows.add(toolbus);
+            if (broker.name().equals("kafka")) {
+                // the exactly-once default beside the at-least-once setting
+                Row alo = scenario(broker, "toolbus-alo", n, brokerPid);
+                if (raw.stats != null && alo.stats != null) {
+                    alo.ratio = alo.stats.callsPerSecond() / raw.stats.callsPerSecond();
+                }
+                rows.add(alo);
+            }
         }
     }
 
@@ -195,7 +203,8 @@ public final class LoadHarness {
         } else {
             cmd.add("-jar");
             cmd.add(opts.getOrDefault("server-jar", "server/target/toolbus-server.jar"));
-            cmd.addAll(List.of("serve", "--bus", broker.busUri(), "--sample-tools", "--instance", instance,
+            String uri = runner.equals("toolbus-alo") ? broker.busUri() + "?delivery=at-least-once" : broker.busUri();
+            cmd.addAll(List.of("serve", "--bus", uri, "--sample-tools", "--instance", instance,
                     "--group", group));
         }
         return cmd;
@@ -205,15 +214,15 @@ public final class LoadHarness {
 
     private static String table(List<Row> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-6s %-8s %4s %8s %10s %9s %9s %9s %11s %11s %12s %7s %s%n", "broker",
+        sb.append(String.format(Locale.ROOT, "%-6s %-11s %4s %8s %10s %9s %9s %9s %11s %11s %12s %7s %s%n", "broker",
                 "runner", "inst", "turns", "calls/s", "p50 ms", "p99 ms", "max ms", "worker µs/t", "broker µs/t",
                 "harness µs/t", "tb/raw", ""));
         for (Row r : rows) {
             if (r.stats == null) {
-                sb.append(String.format(Locale.ROOT, "%-6s %-8s %4d FAILED %s%n", r.broker, r.runner, r.instances, r.error));
+                sb.append(String.format(Locale.ROOT, "%-6s %-11s %4d FAILED %s%n", r.broker, r.runner, r.instances, r.error));
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "%-6s %-8s %4d %8d %10.0f %9.2f %9.2f %9.2f %11.0f %11.0f %12.0f %7s %s%n",
+            sb.append(String.format(Locale.ROOT, "%-6s %-11s %4d %8d %10.0f %9.2f %9.2f %9.2f %11.0f %11.0f %12.0f %7s %s%n",
                     r.broker, r.runner, r.instances, r.stats.turns(), r.stats.callsPerSecond(), r.stats.p50Ms(),
                     r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs, r.brokerCpuUs, r.harnessCpuUs,
                     Double.isNaN(r.ratio) ? "" : String.format(Locale.ROOT, "%.2f", r.ratio),
@@ -234,7 +243,8 @@ public final class LoadHarness {
                 continue;
             }
             sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.2f | %.2f | %.1f | %.0f | %s | %.0f | %s |%n",
-                    r.broker, r.runner.equals("raw") ? "raw client loop" : "toolbus serve", r.instances,
+                    r.broker, r.runner.equals("raw") ? "raw client loop"
+                            : r.runner.equals("toolbus-alo") ? "toolbus serve, at least once" : "toolbus serve", r.instances,
                     r.stats.callsPerSecond(), r.stats.p50Ms(), r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs,
                     Double.isNaN(r.brokerCpuUs) ? "" : String.format(Locale.ROOT, "%.0f", r.brokerCpuUs),
                     r.harnessCpuUs,

@@ -36,6 +36,13 @@ import java.util.UUID;
  *   <tr><td>revokeTimeout</td><td>10 s</td><td>how long a revocation waits for running turns of the revoked partitions</td></tr>
  *   <tr><td>maxEventBytes</td><td>1 MiB</td><td>larger records are dead-lettered by the bus without being decoded</td></tr>
  *   <tr><td>shutdownTimeout</td><td>30 s</td><td>how long {@code closeGracefully} waits for delivered turns to complete</td></tr>
+ *   <tr><td>delivery</td><td>EXACTLY_ONCE</td><td>{@link KafkaDelivery}: results and offsets in one transaction, or results then a commit</td></tr>
+ *   <tr><td>transactionInterval</td><td>10 ms</td><td>how often staged results and offsets are committed in one transaction (exactly-once)</td></tr>
+ *   <tr><td>maxDeliveries</td><td>{@value #DEFAULT_MAX_DELIVERIES}</td><td>a record taken by more owners without completing is dead-lettered, with an {@code error} event on its stream</td></tr>
+ *   <tr><td>turnLedgerTopic</td><td>{@value #DEFAULT_TURN_LEDGER_TOPIC} (the calls topic's name with {@code .turns} for {@code .calls})</td><td>finished turns (exactly once): a turn sent again within the window is answered with its recorded events, marked {@code replayed}</td></tr>
+ *   <tr><td>turnLedgerWindow</td><td>1 h</td><td>how long a finished turn is remembered; {@link Duration#ZERO} turns the ledger off</td></tr>
+ *   <tr><td>maxRecordedBytes</td><td>64 KiB</td><td>larger events of a turn are not kept (a repeat is settled without a replay)</td></tr>
+ *   <tr><td>turnLedgerMaxBytes</td><td>64 MiB</td><td>finished turns kept in memory per instance, oldest evicted first</td></tr>
  *   <tr><td>consumerProperties / producerProperties</td><td>none</td><td>kafka-clients settings that override the bus's</td></tr>
  * </table>
  *
@@ -55,6 +62,13 @@ import java.util.UUID;
  * @param revokeTimeout wait for running turns of revoked partitions
  * @param maxEventBytes largest accepted record value
  * @param shutdownTimeout wait for running turns at shutdown
+ * @param delivery the delivery contract of results
+ * @param transactionInterval period of transactions in exactly-once mode
+ * @param maxDeliveries owners that may take a record without completing it before it is dead-lettered
+ * @param turnLedgerTopic topic of finished turns
+ * @param turnLedgerWindow how long finished turns are remembered, zero for off
+ * @param maxRecordedBytes largest events of a turn kept
+ * @param turnLedgerMaxBytes finished turns kept in memory, in bytes
  * @param consumerProperties consumer overrides
  * @param producerProperties producer overrides
  */
@@ -75,6 +89,13 @@ public record KafkaBusConfig(
         Duration revokeTimeout,
         int maxEventBytes,
         Duration shutdownTimeout,
+        KafkaDelivery delivery,
+        Duration transactionInterval,
+        int maxDeliveries,
+        String turnLedgerTopic,
+        Duration turnLedgerWindow,
+        int maxRecordedBytes,
+        long turnLedgerMaxBytes,
         Map<String, String> consumerProperties,
         Map<String, String> producerProperties) {
 
@@ -91,6 +112,12 @@ public record KafkaBusConfig(
     public static final Duration DEFAULT_REVOKE_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_MAX_EVENT_BYTES = EventCodec.DEFAULT_MAX_EVENT_BYTES;
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_TRANSACTION_INTERVAL = Duration.ofMillis(10);
+    public static final int DEFAULT_MAX_DELIVERIES = 5;
+    public static final String DEFAULT_TURN_LEDGER_TOPIC = "toolbus.turns";
+    public static final Duration DEFAULT_TURN_LEDGER_WINDOW = Duration.ofHours(1);
+    public static final int DEFAULT_MAX_RECORDED_BYTES = 64 * 1024;
+    public static final long DEFAULT_TURN_LEDGER_MAX_BYTES = 64L << 20;
 
     public KafkaBusConfig {
         requireText(bootstrapServers, "bootstrapServers");
@@ -108,10 +135,24 @@ public record KafkaBusConfig(
         requireNotNegative(revokeTimeout, "revokeTimeout");
         requireArgument(maxEventBytes >= 1024, "maxEventBytes must be at least 1024");
         requireNotNegative(shutdownTimeout, "shutdownTimeout");
+        Objects.requireNonNull(delivery, "delivery");
+        requirePositive(transactionInterval, "transactionInterval");
+        requireArgument(maxDeliveries >= 1, "maxDeliveries must be at least 1");
+        requireText(turnLedgerTopic, "turnLedgerTopic");
+        requireNotNegative(turnLedgerWindow, "turnLedgerWindow");
+        requireArgument(maxRecordedBytes >= 0, "maxRecordedBytes must not be negative");
+        requireArgument(turnLedgerMaxBytes >= 0, "turnLedgerMaxBytes must not be negative");
         consumerProperties = Map.copyOf(consumerProperties);
         producerProperties = Map.copyOf(producerProperties);
         requireArgument(!callsTopic.equals(resultsTopic), "resultsTopic must differ from callsTopic");
         requireArgument(!callsTopic.equals(deadLetterTopic), "deadLetterTopic must differ from callsTopic");
+        requireArgument(!turnLedgerTopic.equals(callsTopic) && !turnLedgerTopic.equals(resultsTopic)
+                && !turnLedgerTopic.equals(deadLetterTopic), "turnLedgerTopic must differ from the other topics");
+    }
+
+    /** Whether finished turns are recorded (exactly once with a window). */
+    public boolean turnLedgerEnabled() {
+        return delivery == KafkaDelivery.EXACTLY_ONCE && !turnLedgerWindow.isZero();
     }
 
     /** The defaults (with a fresh unique client id). */
@@ -130,10 +171,19 @@ public record KafkaBusConfig(
                 .deadLetterTopic(deadLetterTopic).groupId(groupId).clientId(clientId).createTopics(createTopics)
                 .topicPartitions(topicPartitions).replicationFactor(replicationFactor).maxPollRecords(maxPollRecords)
                 .maxBufferedRecords(maxBufferedRecords).pollTimeout(pollTimeout).commitInterval(commitInterval)
-                .revokeTimeout(revokeTimeout).maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout);
+                .revokeTimeout(revokeTimeout).maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout)
+                .delivery(delivery).transactionInterval(transactionInterval).maxDeliveries(maxDeliveries)
+                .turnLedgerTopic(turnLedgerTopic).turnLedgerWindow(turnLedgerWindow).maxRecordedBytes(maxRecordedBytes)
+                .turnLedgerMaxBytes(turnLedgerMaxBytes);
         consumerProperties.forEach(b::consumerProperty);
         producerProperties.forEach(b::producerProperty);
         return b;
+    }
+
+    /** The default ledger topic of a calls topic: {@code x.calls} → {@code x.turns}, else {@code <calls>.turns}. */
+    static String ledgerTopicFor(String callsTopic) {
+        return callsTopic.endsWith(".calls")
+                ? callsTopic.substring(0, callsTopic.length() - ".calls".length()) + ".turns" : callsTopic + ".turns";
     }
 
     static String uniqueClientId() {
@@ -165,6 +215,13 @@ public record KafkaBusConfig(
         private Duration revokeTimeout = DEFAULT_REVOKE_TIMEOUT;
         private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private KafkaDelivery delivery = KafkaDelivery.EXACTLY_ONCE;
+        private Duration transactionInterval = DEFAULT_TRANSACTION_INTERVAL;
+        private int maxDeliveries = DEFAULT_MAX_DELIVERIES;
+        private String turnLedgerTopic;
+        private Duration turnLedgerWindow = DEFAULT_TURN_LEDGER_WINDOW;
+        private int maxRecordedBytes = DEFAULT_MAX_RECORDED_BYTES;
+        private long turnLedgerMaxBytes = DEFAULT_TURN_LEDGER_MAX_BYTES;
         private final Map<String, String> consumerProperties = new LinkedHashMap<>();
         private final Map<String, String> producerProperties = new LinkedHashMap<>();
 
@@ -175,6 +232,8 @@ public record KafkaBusConfig(
         public Builder bootstrapServers(String servers) {
             requireText(servers, "bootstrapServers");
             String s = servers.startsWith("kafka://") ? servers.substring("kafka://".length()) : servers;
+            int query = s.indexOf('?');
+            s = query >= 0 ? s.substring(0, query) : s; // the query is KafkaBus.fromUri's
             int slash = s.indexOf('/');
             s = slash >= 0 ? s.substring(0, slash) : s;
             for (String hp : s.split(",")) {
@@ -276,6 +335,53 @@ public record KafkaBusConfig(
             return this;
         }
 
+        /** Exactly-once results (the default) or at least once. */
+        public Builder delivery(KafkaDelivery d) {
+            this.delivery = Objects.requireNonNull(d, "delivery");
+            return this;
+        }
+
+        /** How often, in exactly-once mode, staged results and offsets are committed in one transaction. */
+        public Builder transactionInterval(Duration d) {
+            requirePositive(d, "transactionInterval");
+            this.transactionInterval = d;
+            return this;
+        }
+
+        /** Owners that may take a record without completing it before it is dead-lettered. */
+        public Builder maxDeliveries(int n) {
+            requireArgument(n >= 1, "maxDeliveries must be at least 1, got " + n);
+            this.maxDeliveries = n;
+            return this;
+        }
+
+        public Builder turnLedgerTopic(String topic) {
+            requireText(topic, "turnLedgerTopic");
+            this.turnLedgerTopic = topic;
+            return this;
+        }
+
+        /** How long a finished turn is remembered (exactly once only); zero turns idempotent turns off. */
+        public Builder turnLedgerWindow(Duration d) {
+            requireNotNegative(d, "turnLedgerWindow");
+            this.turnLedgerWindow = d;
+            return this;
+        }
+
+        /** Largest events of a turn kept for a replay. */
+        public Builder maxRecordedBytes(int n) {
+            requireArgument(n >= 0, "maxRecordedBytes must not be negative, got " + n);
+            this.maxRecordedBytes = n;
+            return this;
+        }
+
+        /** Finished turns kept in memory per instance, in bytes. */
+        public Builder turnLedgerMaxBytes(long n) {
+            requireArgument(n >= 0, "turnLedgerMaxBytes must not be negative, got " + n);
+            this.turnLedgerMaxBytes = n;
+            return this;
+        }
+
         /** A kafka-clients consumer setting that overrides the bus's (for example {@code session.timeout.ms}). */
         public Builder consumerProperty(String key, String value) {
             requireText(key, "consumer property name");
@@ -294,7 +400,9 @@ public record KafkaBusConfig(
             return new KafkaBusConfig(bootstrapServers, callsTopic, resultsTopic, deadLetterTopic, groupId,
                     clientId != null ? clientId : uniqueClientId(), createTopics, topicPartitions, replicationFactor,
                     maxPollRecords, maxBufferedRecords, pollTimeout, commitInterval, revokeTimeout, maxEventBytes,
-                    shutdownTimeout, consumerProperties, producerProperties);
+                    shutdownTimeout, delivery, transactionInterval, maxDeliveries,
+                    turnLedgerTopic != null ? turnLedgerTopic : ledgerTopicFor(callsTopic), turnLedgerWindow, maxRecordedBytes, turnLedgerMaxBytes,
+                    consumerProperties, producerProperties);
         }
     }
 }

@@ -48,4 +48,20 @@ class KafkaBusConfigTest {
         KafkaBusConfig c = KafkaBusConfig.builder().clientId("c1").consumerProperty("session.timeout.ms", "6000").build();
         assertThat(c.toBuilder().build()).isEqualTo(c);
     }
+
+    @Test
+    void delivery_isExactlyOnceByDefault_andTheUriQueryCanChooseAtLeastOnce() {
+        assertThat(KafkaBusConfig.defaults().delivery()).isEqualTo(KafkaDelivery.EXACTLY_ONCE);
+        KafkaBus alo = KafkaBus.fromUri("kafka://127.0.0.1:9?delivery=at-least-once");
+        try {
+            assertThat(alo.config().delivery()).isEqualTo(KafkaDelivery.AT_LEAST_ONCE);
+            assertThat(alo.config().bootstrapServers()).isEqualTo("127.0.0.1:9");
+        } finally {
+            alo.closeGracefully().block();
+        }
+        assertThatThrownBy(() -> KafkaBus.fromUri("kafka://127.0.0.1:9?delivery=maybe"))
+                .hasMessageContaining("delivery=exactly-once|at-least-once");
+        assertThatThrownBy(() -> KafkaBusConfig.builder().transactionInterval(Duration.ZERO))
+                .hasMessageContaining("transactionInterval");
+    }
 }

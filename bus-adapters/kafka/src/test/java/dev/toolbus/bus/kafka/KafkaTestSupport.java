@@ -41,6 +41,11 @@ final class KafkaTestSupport implements AutoCloseable {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.LINGER_MS_CONFIG, "1");
+        // a client's plain producer; one request in flight keeps the order without idempotence, whose
+        // sequence checks can loop on partitions the broker has only just created
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
@@ -94,6 +99,7 @@ final class KafkaTestSupport implements AutoCloseable {
         if (reader == null) {
             Properties p = new Properties();
             p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // what a bot core of an exactly-once bus uses
             reader = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
             List<TopicPartition> all = new ArrayList<>();
             for (String t : List.of(prefix + "results", prefix + "dead")) {

@@ -6,7 +6,8 @@ import java.time.Duration;
 
 /**
  * One executor instance on a Kafka bus, run as its own JVM by {@link KafkaKillRecoveryTest}: a trivial
- * {@code echo} tool, the topics of the test's prefix. Args: bootstrap servers, topic prefix, client id.
+ * {@code echo} tool, the topics of the test's prefix. Args: bootstrap servers, topic prefix, client id,
+ * and optionally the {@link KafkaDelivery} (default exactly once).
  */
 public final class KafkaWorkerMain {
 
@@ -18,6 +19,7 @@ public final class KafkaWorkerMain {
                 .clientId(args[2])
                 .topicPartitions(6)
                 .shutdownTimeout(Duration.ofSeconds(10))
+                .delivery(args.length > 3 ? KafkaDelivery.valueOf(args[3]) : KafkaDelivery.EXACTLY_ONCE)
                 .build();
         ToolExecutor executor = ToolExecutor.builder()
                 .tool(Tools.function("echo", "Returns its arguments", json -> json))

@@ -80,6 +80,7 @@ public final class RedisStreamsBus implements ToolBus {
     private final Scheduler scheduler;
     private final ResultWriter writer;
     private final StreamReader reader;
+    private final ControlRouter router;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final AtomicLong pending = new AtomicLong(-1);
     private final AtomicLong lag = new AtomicLong(-1);
@@ -113,7 +114,8 @@ public final class RedisStreamsBus implements ToolBus {
         this.me = Consumer.from(config.group(), config.consumer());
         this.scheduler = Schedulers.newSingle("toolbus-redis-" + config.consumer(), true);
         this.writer = new ResultWriter(commands, config);
-        this.reader = new StreamReader(this, readConnection.async(), commands, scheduler);
+        this.router = config.instanceId() != null ? new ControlRouter(client, commands, config) : null;
+        this.reader = new StreamReader(this, readConnection.async(), commands, scheduler, router);
         this.groupReady = createGroup().cache();
         if (b.meterRegistry != null) {
             registerMeters(b.meterRegistry);
@@ -209,6 +211,21 @@ public final class RedisStreamsBus implements ToolBus {
         return lag.get();
     }
 
+    /**
+     * Stops taking new turns from the group (after the read in progress), for example to drain an
+     * instance before maintenance: its running turns go on, control events shared by the other
+     * instances still reach them, and the other instances take the new turns. {@link #resumeReading()}
+     * undoes it.
+     */
+    public void pauseReading() {
+        reader.pause(true);
+    }
+
+    /** Takes new turns from the group again after {@link #pauseReading()}. */
+    public void resumeReading() {
+        reader.pause(false);
+    }
+
     /** Entries handed to the executor by this instance and not yet settled. */
     public int inflight() {
         return reader.inflight();
@@ -234,6 +251,9 @@ public final class RedisStreamsBus implements ToolBus {
     private void release() {
         reader.dispose();
         scheduler.dispose();
+        if (router != null) {
+            router.close();
+        }
         commandConnection.close();
         readConnection.close();
         if (ownsClient) {

@@ -34,6 +34,10 @@ import java.util.UUID;
  *   <tr><td>doneMarkerTtl</td><td>1 h</td><td>how long a finished-turn marker lives; {@link Duration#ZERO} turns markers off</td></tr>
  *   <tr><td>maxEventBytes</td><td>1 MiB</td><td>larger entries are dead-lettered by the bus without being decoded</td></tr>
  *   <tr><td>shutdownTimeout</td><td>30 s</td><td>how long {@code closeGracefully} waits for delivered turns to be acknowledged</td></tr>
+ *   <tr><td>maxRecordedBytes</td><td>64 KiB</td><td>a finished turn's events up to this size are kept with its marker and published again (marked {@code replayed}) when the same turn arrives again</td></tr>
+ *   <tr><td>maxDeliveries</td><td>{@value #DEFAULT_MAX_DELIVERIES}</td><td>an entry delivered more often is dead-lettered, with an {@code error} event on its stream</td></tr>
+ *   <tr><td>instanceId</td><td>none</td><td>the executor's {@code instanceId} (the part of approval and input ids that names their instance); control events are shared across instances only when it is set</td></tr>
+ *   <tr><td>controlChannel</td><td>{@value #DEFAULT_CONTROL_CHANNEL}</td><td>pub/sub channel of cancels for every instance; {@code <channel>:<instanceId>} carries an instance's answers</td></tr>
  * </table>
  *
  * @param callsStream the stream turns arrive on
@@ -52,6 +56,10 @@ import java.util.UUID;
  * @param doneMarkerTtl lifetime of finished-turn markers, zero for no markers
  * @param maxEventBytes largest accepted entry
  * @param shutdownTimeout bound of a graceful shutdown's wait for acknowledgements
+ * @param maxRecordedBytes largest events of a turn kept with its finished-turn marker
+ * @param maxDeliveries deliveries after which an entry is dead-lettered
+ * @param instanceId the executor's instance id, or null (control events are not shared)
+ * @param controlChannel pub/sub channel prefix of shared control events
  */
 public record RedisStreamsConfig(
         String callsStream,
@@ -69,7 +77,11 @@ public record RedisStreamsConfig(
         String doneMarkerPrefix,
         Duration doneMarkerTtl,
         int maxEventBytes,
-        Duration shutdownTimeout) {
+        Duration shutdownTimeout,
+        int maxRecordedBytes,
+        int maxDeliveries,
+        String instanceId,
+        String controlChannel) {
 
     public static final String DEFAULT_CALLS_STREAM = "toolbus:calls";
     public static final String DEFAULT_GROUP = "toolbus";
@@ -87,6 +99,9 @@ public record RedisStreamsConfig(
     public static final Duration DEFAULT_DONE_MARKER_TTL = Duration.ofHours(1);
     public static final int DEFAULT_MAX_EVENT_BYTES = EventCodec.DEFAULT_MAX_EVENT_BYTES;
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    public static final int DEFAULT_MAX_DELIVERIES = 5;
+    public static final int DEFAULT_MAX_RECORDED_BYTES = 64 * 1024;
+    public static final String DEFAULT_CONTROL_CHANNEL = "toolbus:control";
 
     public RedisStreamsConfig {
         requireText(callsStream, "callsStream");
@@ -106,6 +121,10 @@ public record RedisStreamsConfig(
         requireArgument(maxEventBytes >= 1024, "maxEventBytes must be at least 1024");
         requireNotNegative(shutdownTimeout, "shutdownTimeout");
         requireArgument(!callsStream.equals(deadLetterStream), "deadLetterStream must differ from callsStream");
+        requireArgument(maxDeliveries >= 1, "maxDeliveries must be at least 1");
+        requireArgument(maxRecordedBytes >= 0, "maxRecordedBytes must not be negative");
+        requireArgument(instanceId == null || !instanceId.isBlank(), "instanceId must not be blank");
+        requireText(controlChannel, "controlChannel");
     }
 
     /** The defaults (with a fresh unique consumer name). */
@@ -127,7 +146,13 @@ public record RedisStreamsConfig(
                 .batchSize(batchSize).blockTimeout(blockTimeout)
                 .claimMinIdle(claimMinIdle).claimInterval(claimInterval).claimBatch(claimBatch)
                 .doneMarkerPrefix(doneMarkerPrefix).doneMarkerTtl(doneMarkerTtl)
-                .maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout);
+                .maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout)
+                .maxRecordedBytes(maxRecordedBytes).maxDeliveries(maxDeliveries).instanceId(instanceId).controlChannel(controlChannel);
+    }
+
+    /** The pub/sub channel of control answers for one instance. */
+    public String controlChannel(String instance) {
+        return controlChannel + ":" + instance;
     }
 
     /** The results stream of a conversation. */
@@ -181,8 +206,42 @@ public record RedisStreamsConfig(
         private Duration doneMarkerTtl = DEFAULT_DONE_MARKER_TTL;
         private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private int maxDeliveries = DEFAULT_MAX_DELIVERIES;
+        private int maxRecordedBytes = DEFAULT_MAX_RECORDED_BYTES;
+        private String instanceId;
+        private String controlChannel = DEFAULT_CONTROL_CHANNEL;
 
         private Builder() {
+        }
+
+        /** Largest events of a turn kept with its finished-turn marker for a replay (0: keep none). */
+        public Builder maxRecordedBytes(int n) {
+            requireArgument(n >= 0, "maxRecordedBytes must not be negative, got " + n);
+            this.maxRecordedBytes = n;
+            return this;
+        }
+
+        /** Deliveries after which an entry is dead-lettered instead of delivered again. */
+        public Builder maxDeliveries(int n) {
+            requireArgument(n >= 1, "maxDeliveries must be at least 1, got " + n);
+            this.maxDeliveries = n;
+            return this;
+        }
+
+        /**
+         * The instance id of the executor this bus feeds ({@code ToolExecutor.Builder.instanceId}); with
+         * it, control events read by this instance reach the instance that runs their turn. Null: off.
+         */
+        public Builder instanceId(String id) {
+            requireArgument(id == null || !id.isBlank(), "instanceId must not be blank");
+            this.instanceId = id;
+            return this;
+        }
+
+        public Builder controlChannel(String channel) {
+            requireText(channel, "controlChannel");
+            this.controlChannel = channel;
+            return this;
         }
 
         public Builder callsStream(String key) {
@@ -289,7 +348,7 @@ public record RedisStreamsConfig(
             return new RedisStreamsConfig(callsStream, group, consumer != null ? consumer : uniqueConsumerName(),
                     resultsKeyTemplate, resultsMaxLen, deadLetterStream, deadLetterMaxLen, batchSize, blockTimeout,
                     claimMinIdle, claimInterval, claimBatch, doneMarkerPrefix, doneMarkerTtl, maxEventBytes,
-                    shutdownTimeout);
+                    shutdownTimeout, maxRecordedBytes, maxDeliveries, instanceId, controlChannel);
         }
     }
 }

@@ -49,8 +49,13 @@ final class StreamReader {
     private final RedisAsyncCommands<String, byte[]> blocking;
     private final RedisAsyncCommands<String, byte[]> commands;
     private final Scheduler scheduler;
+    private final AckBatcher acks;
 
     private final ConcurrentLinkedQueue<StreamMessage<String, byte[]>> ready = new ConcurrentLinkedQueue<>();
+    /** Control entries the router gave back to run here (handed over before {@link #ready}). */
+    private final ConcurrentLinkedQueue<StreamMessage<String, byte[]>> routedHere = new ConcurrentLinkedQueue<>();
+    /** Shares control events with the other instances; null when no instance id is configured. */
+    private final ControlRouter router;
     /**
      * Entries handed to the executor and not settled: {delivered at, lease last renewed at}, nanoTime.
      * A lease is renewed for at most {@link #LEASE_RENEWALS} × claimMinIdle after delivery, so an entry
@@ -64,6 +69,7 @@ final class StreamReader {
     private volatile boolean reading;
     private volatile boolean waiting; // a retry after an error is scheduled
     private volatile boolean stopped;
+    private volatile boolean paused;
     private volatile boolean completed;
     private volatile boolean history = true; // first this consumer's own pending entries, then new ones
     private volatile String historyCursor = "0-0";
@@ -73,12 +79,17 @@ final class StreamReader {
     private Disposable claimLoop;
 
     StreamReader(RedisStreamsBus bus, RedisAsyncCommands<String, byte[]> blocking,
-                 RedisAsyncCommands<String, byte[]> commands, Scheduler scheduler) {
+                 RedisAsyncCommands<String, byte[]> commands, Scheduler scheduler, ControlRouter router) {
+        this.router = router;
+        if (router != null) {
+            router.onReceived(this::drain);
+        }
         this.bus = bus;
         this.config = bus.cfg();
         this.blocking = blocking;
         this.commands = commands;
         this.scheduler = scheduler;
+        this.acks = new AckBatcher(commands, config.callsStream(), config.group());
     }
 
     Flux<BusMessage> flux() {
@@ -99,6 +110,12 @@ final class StreamReader {
 
     int inflight() {
         return leases.size();
+    }
+
+    /** Stops (true) or resumes taking new entries from the group; control events still arrive. */
+    void pause(boolean on) {
+        paused = on;
+        drain();
     }
 
     void stop() {
@@ -136,6 +153,15 @@ final class StreamReader {
             FluxSink<BusMessage> s = sink;
             if (s != null && !completed) {
                 StreamMessage<String, byte[]> m;
+                if (router != null) {
+                    BusMessage shared;
+                    while (!stopped && s.requestedFromDownstream() > 0 && (shared = router.poll()) != null) {
+                        s.next(shared);
+                    }
+                    while (s.requestedFromDownstream() > 0 && (m = routedHere.poll()) != null) {
+                        handOver(s, m, m.getBody().get(RedisStreamsBus.EVENT_FIELD));
+                    }
+                }
                 while (s.requestedFromDownstream() > 0 && (m = ready.poll()) != null) {
                     deliver(s, m);
                 }
@@ -144,7 +170,7 @@ final class StreamReader {
                         completed = true;
                         s.complete();
                     }
-                } else if (!reading && !waiting && ready.isEmpty() && s.requestedFromDownstream() > 0) {
+                } else if (!paused && !reading && !waiting && ready.isEmpty() && s.requestedFromDownstream() > 0) {
                     reading = true;
                     read((int) Math.min(config.batchSize(), s.requestedFromDownstream()));
                 }
@@ -159,9 +185,37 @@ final class StreamReader {
             rejectWithoutDelivery(m, payload);
             return;
         }
+        if (router != null && isControl(payload)) {
+            // leased while the router decides, so the claim loop leaves it alone
+            long now = System.nanoTime();
+            leases.put(m.getId(), new long[] {now, now});
+            router.route(payload).whenComplete((here, error) -> {
+                if (error != null || here) {
+                    leases.remove(m.getId());
+                    routedHere.add(m);
+                    drain();
+                } else {
+                    acks.ack(m.getId()).subscribe(null,
+                            e -> log.warn("redis bus {}: ack of routed control entry {} failed: {}", config.consumer(),
+                                    m.getId(), e.toString()),
+                            () -> leases.remove(m.getId()));
+                }
+            });
+            return;
+        }
+        handOver(s, m, payload);
+    }
+
+    private void handOver(FluxSink<BusMessage> s, StreamMessage<String, byte[]> m, byte[] payload) {
         long now = System.nanoTime();
         leases.put(m.getId(), new long[] {now, now});
         s.next(new Entry(m.getId(), payload));
+    }
+
+    /** A cheap look before parsing: control events carry one of these type names. */
+    private static boolean isControl(byte[] payload) {
+        EntryPeek p = EntryPeek.of(payload);
+        return p.isCancel() || p.isAnswer();
     }
 
     // ---- reading ----
@@ -183,9 +237,11 @@ final class StreamReader {
             }
             backoffMs = MIN_BACKOFF_MS;
             if (!fromHistory) {
-                ready.addAll(messages);
-                reading = false;
-                drain();
+                withoutFinished(messages, false).whenComplete((fresh, e2) -> {
+                    ready.addAll(fresh != null ? fresh : messages);
+                    reading = false;
+                    drain();
+                });
                 return;
             }
             if (messages.isEmpty()) {
@@ -216,6 +272,10 @@ final class StreamReader {
         } else if (!stopped) {
             log.warn("redis bus {}: read failed, retrying in {} ms: {}", config.consumer(), backoffMs, error.toString());
         }
+        // a read whose answer was lost (connection cut) may have delivered entries to this consumer:
+        // read this consumer's pending entries first, so they run before newer ones of their streams
+        history = true;
+        historyCursor = "0-0";
         long delay = backoffMs;
         backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
         waiting = true;
@@ -251,39 +311,114 @@ final class StreamReader {
         if (!gone.isEmpty()) {
             commands.xack(config.callsStream(), config.group(), gone.toArray(String[]::new));
         }
-        if (live.isEmpty() || !config.doneMarkersEnabled()) {
+        if (live.isEmpty()) {
             return CompletableFuture.completedFuture(live);
         }
-        List<String> keys = new ArrayList<>(live.size());
+        return withoutPoison(live).thenCompose(l -> withoutFinished(l, true));
+    }
+
+    /**
+     * Dead-letters the entries delivered more than {@code maxDeliveries} times (with an {@code error}
+     * event on their stream) and returns the others. Delivery counts come from {@code XPENDING}; when
+     * they cannot be read, every entry is returned.
+     */
+    private CompletableFuture<List<StreamMessage<String, byte[]>>> withoutPoison(List<StreamMessage<String, byte[]>> live) {
+        List<CompletableFuture<Long>> counts = new ArrayList<>(live.size());
         for (StreamMessage<String, byte[]> m : live) {
-            EventIds k = EventIds.peek(m.getBody().get(RedisStreamsBus.EVENT_FIELD));
-            keys.add(k.streamId() != null && k.turnId() != null
-                    ? config.doneMarkerKey(k.streamId(), k.turnId()) : null);
+            counts.add(commands.xpending(config.callsStream(), config.group(),
+                            io.lettuce.core.Range.create(m.getId(), m.getId()), io.lettuce.core.Limit.from(1))
+                    .toCompletableFuture()
+                    .thenApply(p -> p.isEmpty() ? 0L : p.get(0).getRedeliveryCount()));
         }
-        List<CompletableFuture<Long>> checks = new ArrayList<>(live.size());
-        for (String key : keys) {
-            checks.add(key == null ? CompletableFuture.completedFuture(0L)
-                    : commands.exists(key).toCompletableFuture());
-        }
-        return CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new)).handle((v, error) -> {
+        return CompletableFuture.allOf(counts.toArray(CompletableFuture[]::new)).handle((v, error) -> {
             if (error != null) {
-                log.warn("redis bus {}: finished-turn check failed, running {} redelivered turns again: {}",
+                log.warn("redis bus {}: delivery counts unreadable, running {} redelivered entries: {}",
                         config.consumer(), live.size(), error.toString());
                 return live;
             }
             List<StreamMessage<String, byte[]>> run = new ArrayList<>(live.size());
-            List<String> done = new ArrayList<>();
             for (int i = 0; i < live.size(); i++) {
-                if (checks.get(i).join() > 0) {
-                    done.add(live.get(i).getId());
+                long deliveries = counts.get(i).join();
+                if (deliveries > config.maxDeliveries()) {
+                    poison(live.get(i), deliveries);
                 } else {
                     run.add(live.get(i));
                 }
             }
-            if (!done.isEmpty()) {
-                log.info("redis bus {}: {} redelivered turns were already finished; acknowledged without running",
-                        config.consumer(), done.size());
-                commands.xack(config.callsStream(), config.group(), done.toArray(String[]::new));
+            return run;
+        });
+    }
+
+    private void poison(StreamMessage<String, byte[]> m, long deliveries) {
+        byte[] payload = m.getBody().get(RedisStreamsBus.EVENT_FIELD);
+        EventIds keys = payload == null ? EventIds.NONE : EventIds.peek(payload);
+        String reason = "delivered " + deliveries + " times without being settled (maxDeliveries "
+                + config.maxDeliveries() + ")";
+        log.warn("redis bus {}: entry {} is a poison turn, dead-lettered: {}", config.consumer(), m.getId(), reason);
+        Mono<Void> answer = Mono.empty();
+        if (keys.streamId() != null) {
+            answer = bus.publish(List.of(new ErrorEvent(keys.streamId(), keys.turnId(), ErrorCode.REJECTED,
+                    "turn " + (keys.turnId() != null ? keys.turnId() + " " : "") + "was " + reason
+                            + "; it was moved to the dead-letter stream")));
+        }
+        bus.writer().deadLetter(payload, reason, m.getId(), config.consumer(), deliveries)
+                .then(answer)
+                .then(Mono.fromCompletionStage(() -> commands.xack(config.callsStream(), config.group(), m.getId())))
+                .subscribe(null, e -> log.warn("redis bus {}: dead-lettering poison entry {} failed (it stays pending): {}",
+                        config.consumer(), m.getId(), e.toString()));
+    }
+
+    /**
+     * Of entries read, settles those whose turn is already finished and returns the others, in order. A
+     * redelivered entry of a finished turn is acknowledged (its events were written when it ran); a new
+     * entry of a finished turn (the client sent the turn again) gets the recorded events published
+     * again, marked {@code "replayed":true}, and is acknowledged; a cancel of a finished turn is
+     * acknowledged (nothing to cancel). On an error every entry is returned (run again rather than lost).
+     */
+    private CompletableFuture<List<StreamMessage<String, byte[]>>> withoutFinished(
+            List<StreamMessage<String, byte[]>> live, boolean redelivered) {
+        if (live.isEmpty() || !config.doneMarkersEnabled()) {
+            return CompletableFuture.completedFuture(live);
+        }
+        List<EntryPeek> peeks = new ArrayList<>(live.size());
+        List<CompletableFuture<Long>> checks = new ArrayList<>(live.size());
+        boolean any = false;
+        for (StreamMessage<String, byte[]> m : live) {
+            EntryPeek k = EntryPeek.of(m.getBody() == null ? null : m.getBody().get(RedisStreamsBus.EVENT_FIELD));
+            peeks.add(k);
+            boolean check = k.streamId() != null && k.turnId() != null && (k.isIdentifiedTurn() || k.isCancel());
+            any |= check;
+            checks.add(check ? commands.exists(config.doneMarkerKey(k.streamId(), k.turnId())).toCompletableFuture()
+                    : CompletableFuture.completedFuture(0L));
+        }
+        if (!any) {
+            return CompletableFuture.completedFuture(live);
+        }
+        return CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new)).handle((v, error) -> {
+            if (error != null) {
+                log.warn("redis bus {}: finished-turn check failed, running {} turns: {}",
+                        config.consumer(), live.size(), error.toString());
+                return live;
+            }
+            List<StreamMessage<String, byte[]>> run = new ArrayList<>(live.size());
+            int settled = 0;
+            for (int i = 0; i < live.size(); i++) {
+                StreamMessage<String, byte[]> m = live.get(i);
+                if (checks.get(i).join() == 0) {
+                    run.add(m);
+                    continue;
+                }
+                settled++;
+                EntryPeek k = peeks.get(i);
+                Mono<?> answer = redelivered || !k.isIdentifiedTurn() ? Mono.empty()
+                        : bus.writer().replay(config.resultsKey(k.streamId()), config.doneMarkerKey(k.streamId(), k.turnId()));
+                answer.then(acks.ack(m.getId())).subscribe(null, e -> log.warn(
+                        "redis bus {}: settling finished-turn entry {} failed (it stays pending): {}",
+                        config.consumer(), m.getId(), e.toString()));
+            }
+            if (settled > 0) {
+                log.info("redis bus {}: {} {} entries were of finished turns; settled without running",
+                        config.consumer(), settled, redelivered ? "redelivered" : "new");
             }
             return run;
         });
@@ -401,12 +536,11 @@ final class StreamReader {
                 if (acked.get()) {
                     return Mono.empty();
                 }
-                return Mono.fromCompletionStage(commands.xack(config.callsStream(), config.group(), id))
+                return acks.ack(id)
                         .doOnSuccess(n -> {
                             acked.set(true);
                             leases.remove(id);
-                        })
-                        .then();
+                        });
             });
         }
 

@@ -55,6 +55,7 @@ final class Wire {
         put(c, "streamId", ctx.streamId());
         put(c, "turnId", ctx.turnId());
         put(c, "toolCallId", ctx.toolCallId());
+        put(c, "idempotencyKey", ctx.idempotencyKey());
         put(c, "userId", ctx.userId());
         put(c, "groupId", ctx.groupId());
         put(c, "platform", ctx.platform());

@@ -1,0 +1,516 @@
+package dev.toolbus.bus.kafka;
+
+import dev.toolbus.bus.BusMessage;
+import dev.toolbus.protocol.ErrorCode;
+import dev.toolbus.protocol.ErrorEvent;
+import dev.toolbus.protocol.EventCodec;
+import dev.toolbus.protocol.EventIds;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.FluxSink;
+
+/**
+ * The poll thread: owns the {@code KafkaConsumer}, hands records to the executor as it requests them
+ * (control events before turns that wait in the buffer, so a cancel is not stuck behind a backlog),
+ * pauses the partitions when too many wait, lets the {@link Settlement} commit, and handles
+ * rebalances (revoked partitions: stop handing over, wait for their running records, commit).
+ */
+final class PollLoop {
+
+    private static final Logger log = LoggerFactory.getLogger(PollLoop.class);
+
+    private final KafkaBusConfig config;
+    private final Settlement settlement;
+    private final DeadLetters deadLetters;
+    private final EventCodec codec;
+    /** Finished turns, with the turns running now and their waiting duplicates (null: idempotent turns off). */
+    private final TurnLedger ledger;
+    private final Map<String, KafkaMessage> active = new java.util.HashMap<>();
+    private final Map<String, List<Waiting>> joined = new java.util.HashMap<>();
+    final Map<TopicPartition, PartitionOffsets> partitions = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<KafkaMessage> controls = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<KafkaMessage> turns = new ConcurrentLinkedQueue<>();
+    /** Per record key, records waiting in {@link #turns}: a control event never overtakes its own stream. */
+    private final ConcurrentHashMap<String, Integer> waitingByKey = new ConcurrentHashMap<>();
+    final AtomicInteger buffered = new AtomicInteger();
+    final AtomicInteger inflight = new AtomicInteger();
+    final AtomicLong lag = new AtomicLong(-1);
+    final AtomicLong pending = new AtomicLong();
+    private final AtomicLong epochs = new AtomicLong();
+    private final AtomicInteger wip = new AtomicInteger();
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+    private volatile FluxSink<BusMessage> sink;
+    volatile boolean stopped;
+    private volatile boolean sinkDone;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    private boolean paused;
+
+    PollLoop(KafkaBusConfig config, Settlement settlement, DeadLetters deadLetters, EventCodec codec, TurnLedger ledger) {
+        this.config = config;
+        this.settlement = settlement;
+        this.deadLetters = deadLetters;
+        this.codec = codec;
+        this.ledger = ledger;
+        settlement.onTurnCommitted(this::turnCommitted);
+    }
+
+    /** Poll thread: the turn is finished; its duplicates that waited for it are complete too. */
+    private void turnCommitted(KafkaMessage m, ProducerRecord<String, byte[]> ledgerRecord) {
+        String key = ledgerRecord.key();
+        active.remove(key, m);
+        ledger.put(key, ledgerRecord.value(), System.currentTimeMillis());
+        List<Waiting> waiting = joined.remove(key);
+        if (waiting != null) {
+            buffered.addAndGet(-waiting.size());
+            for (Waiting w : waiting) {
+                if (partitions.get(w.offsets.partition) == w.offsets) {
+                    settlement.reject(w.record, w.offsets, List.of()); // joined the first run: nothing to write
+                }
+            }
+        }
+    }
+
+    /**
+     * Idempotent turns (poll thread): true when the record is settled here because its turn finished
+     * before (its recorded events are written again, marked replayed) or is running now (it waits for
+     * that run and completes with it).
+     */
+    private boolean settledAsRepeat(ConsumerRecord<String, byte[]> r, PartitionOffsets offsets, RecordPeek peek,
+                                    KafkaMessage m) {
+        if (ledger == null || !ledger.enabled() || !peek.isTurn()) {
+            return false;
+        }
+        String key = RecordPeek.turnKey(peek.streamId(), peek.turnId());
+        List<byte[]> recorded = ledger.find(key);
+        if (recorded != null) {
+            log.info("kafka bus {}: turn {} of {} finished before; its {} events are written again, marked replayed",
+                    config.clientId(), peek.turnId(), peek.streamId(), recorded.size());
+            settlement.reject(r, offsets, ledger.replay(peek.streamId(), recorded));
+            return true;
+        }
+        KafkaMessage running = active.get(key);
+        if (running != null && running.offsets == offsets && partitions.get(offsets.partition) == offsets) {
+            joined.computeIfAbsent(key, k -> new ArrayList<>()).add(new Waiting(r, offsets));
+            buffered.incrementAndGet(); // counts towards the pause threshold like a buffered record
+            return true;
+        }
+        active.put(key, m);
+        return false;
+    }
+
+    private record Waiting(ConsumerRecord<String, byte[]> record, PartitionOffsets offsets) {
+    }
+
+    void start(FluxSink<BusMessage> s) {
+        sink = s;
+        s.onRequest(n -> drain());
+        s.onCancel(() -> {
+            stopped = true;
+            drain();
+        });
+        Thread t = new Thread(this::run, "toolbus-kafka-poll-" + config.clientId());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    void stop() {
+        stopped = true;
+        drain();
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+    }
+
+    // ---------------------------------------------------------------- emission
+
+    void drain() {
+        if (wip.getAndIncrement() != 0) {
+            return;
+        }
+        int missed = 1;
+        do {
+            FluxSink<BusMessage> s = sink;
+            if (s != null && !sinkDone) {
+                while (!stopped && s.requestedFromDownstream() > 0) {
+                    KafkaMessage m = controls.poll();
+                    if (m == null) {
+                        m = turns.poll();
+                        if (m != null) {
+                            unwait(m);
+                        }
+                    }
+                    if (m == null) {
+                        break;
+                    }
+                    buffered.decrementAndGet();
+                    if (m.offsets.revoked) {
+                        continue; // its partition went to another instance, which reads it again
+                    }
+                    m.offsets.inflight.incrementAndGet();
+                    inflight.incrementAndGet();
+                    settlement.handedOver(m);
+                    s.next(m);
+                }
+                if (stopped) {
+                    sinkDone = true;
+                    s.complete();
+                }
+            }
+            missed = wip.addAndGet(-missed);
+        } while (missed != 0);
+    }
+
+    private void unwait(KafkaMessage m) {
+        waitingByKey.computeIfPresent(m.record.key() != null ? m.record.key() : "", (k, n) -> n == 1 ? null : n - 1);
+    }
+
+    // ---------------------------------------------------------------- poll thread
+
+    private void run() {
+        try {
+            consumer = new KafkaConsumer<>(consumerProperties(), new StringDeserializer(), new ByteArrayDeserializer());
+            long backoff = 100;
+            boolean started = false;
+            while (!stopped && !started) {
+                try {
+                    settlement.start();
+                    started = true;
+                } catch (KafkaException e) {
+                    log.warn("kafka bus {}: producer not ready, retrying in {} ms: {}", config.clientId(), backoff, e.toString());
+                    sleep(backoff);
+                    backoff = Math.min(5_000, backoff * 2);
+                }
+            }
+            consumer.subscribe(List.of(config.callsTopic()), new Rebalance());
+            Duration pollTimeout = config.delivery() == KafkaDelivery.EXACTLY_ONCE
+                    && config.transactionInterval().compareTo(config.pollTimeout()) < 0
+                    ? config.transactionInterval() : config.pollTimeout();
+            backoff = 100;
+            while (!stopped) {
+                try {
+                    settlement.tick(consumer, partitions, false);
+                    updatePause();
+                    ConsumerRecords<String, byte[]> records = consumer.poll(pollTimeout);
+                    take(records);
+                    drain();
+                    updateLag();
+                    backoff = 100;
+                } catch (WakeupException e) {
+                    // closing
+                } catch (KafkaException e) {
+                    log.warn("kafka bus {}: poll failed, retrying in {} ms: {}", config.clientId(), backoff, e.toString());
+                    sleep(backoff);
+                    backoff = Math.min(5_000, backoff * 2);
+                }
+            }
+            shutdownConsumer();
+        } catch (Throwable t) {
+            log.error("kafka bus {}: poll thread failed", config.clientId(), t);
+            FluxSink<BusMessage> s = sink;
+            if (s != null && !sinkDone) {
+                sinkDone = true;
+                s.error(t);
+            }
+            if (consumer != null) {
+                try {
+                    consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+                } catch (RuntimeException ignored) {
+                    // already failing
+                }
+            }
+        } finally {
+            try {
+                settlement.close();
+            } finally {
+                done.complete(null);
+            }
+        }
+    }
+
+    private void take(ConsumerRecords<String, byte[]> records) {
+        List<KafkaMessage> taken = new ArrayList<>(records.count());
+        Set<PartitionOffsets> fresh = new HashSet<>();
+        for (ConsumerRecord<String, byte[]> r : records) {
+            PartitionOffsets offsets = partitions.get(new TopicPartition(r.topic(), r.partition()));
+            if (offsets == null || offsets.revoked) {
+                continue;
+            }
+            if (offsets.fresh) {
+                fresh.add(offsets);
+            }
+            int deliveries = offsets.polled(r.offset());
+            if (deliveries == 0) {
+                continue; // the previous owner of the partition completed it
+            }
+            byte[] value = r.value();
+            if (value == null || value.length > config.maxEventBytes()) {
+                reject(r, offsets, value == null ? "record has no value"
+                        : "event of " + value.length + " bytes is above the " + config.maxEventBytes() + "-byte limit", 0);
+                continue;
+            }
+            if (deliveries > config.maxDeliveries()) {
+                reject(r, offsets, "delivered " + deliveries + " times without completing (maxDeliveries "
+                        + config.maxDeliveries() + ")", deliveries);
+                continue;
+            }
+            RecordPeek peek = RecordPeek.of(value);
+            KafkaMessage m = new KafkaMessage(r, offsets, peek, settlement, deadLetters, inflight);
+            if (settledAsRepeat(r, offsets, peek, m)) {
+                continue;
+            }
+            taken.add(m);
+        }
+        if (!fresh.isEmpty()) {
+            // the first records after an assignment are counted as delivered before any of them runs, so a
+            // record that kills its instance at once is still counted towards maxDeliveries
+            fresh.forEach(po -> po.fresh = false);
+            settlement.flush(consumer, partitions, fresh);
+        }
+        for (KafkaMessage m : taken) {
+            ConsumerRecord<String, byte[]> r = m.record;
+            RecordPeek peek = m.peek;
+            String key = r.key() != null ? r.key() : "";
+            if (peek.isControl() && !waitingByKey.containsKey(key)) {
+                controls.add(m);
+            } else {
+                waitingByKey.merge(key, 1, Integer::sum);
+                turns.add(m);
+            }
+            buffered.incrementAndGet();
+        }
+    }
+
+    /**
+     * Too large, without value, or a poison record: dead-lettered (and an error event on its stream when
+     * one can be read).
+     */
+    private void reject(ConsumerRecord<String, byte[]> r, PartitionOffsets offsets, String reason, int deliveries) {
+        byte[] value = r.value();
+        log.warn("kafka bus {}: {}-{}@{} dead-lettered: {}", config.clientId(), r.topic(), r.partition(), r.offset(), reason);
+        byte[] kept = value == null ? new byte[0] : Arrays.copyOf(value, Math.min(value.length, EventIds.SCAN_LIMIT));
+        List<ProducerRecord<String, byte[]>> out = new ArrayList<>(2);
+        ProducerRecord<String, byte[]> dead = deadLetters.record(r, kept, reason, r.key());
+        if (deliveries > 0) {
+            dead.headers().add(KafkaBus.HEADER_DELIVERIES, Integer.toString(deliveries).getBytes(StandardCharsets.UTF_8));
+        }
+        out.add(dead);
+        EventIds keys = value == null ? EventIds.NONE : EventIds.peek(value);
+        String streamId = keys.streamId() != null ? keys.streamId() : r.key();
+        if (streamId != null) {
+            ErrorEvent event = deliveries > 0
+                    ? new ErrorEvent(streamId, keys.turnId(), ErrorCode.REJECTED, "turn "
+                            + (keys.turnId() != null ? keys.turnId() + " " : "") + "was " + reason
+                            + "; it was moved to the dead-letter topic")
+                    : new ErrorEvent(streamId, keys.turnId(), ErrorCode.BAD_EVENT, reason);
+            byte[] error = codec.encode(event).getBytes(StandardCharsets.UTF_8);
+            out.add(new ProducerRecord<>(config.resultsTopic(), streamId, error));
+        }
+        settlement.reject(r, offsets, out);
+    }
+
+    private void shutdownConsumer() {
+        // stop fetching, forget what the executor never asked for, wait for what it is running
+        try {
+            consumer.pause(consumer.assignment());
+        } catch (RuntimeException ignored) {
+            // not assigned
+        }
+        controls.clear();
+        turns.clear();
+        waitingByKey.clear();
+        joined.clear(); // not committed: the partition's next owner settles them from the ledger
+        buffered.set(0);
+        long deadline = System.nanoTime() + config.shutdownTimeout().toNanos();
+        while (inflight.get() > 0 && System.nanoTime() < deadline) {
+            settlement.tick(consumer, partitions, false);
+            try {
+                consumer.poll(Duration.ofMillis(20)); // keeps the membership alive; partitions are paused
+            } catch (WakeupException ignored) {
+                // closing
+            } catch (KafkaException e) {
+                sleep(20);
+            }
+        }
+        if (inflight.get() > 0) {
+            log.warn("kafka bus {}: {} records still running after {}; their partitions' next owner runs them again",
+                    config.clientId(), inflight.get(), config.shutdownTimeout());
+        }
+        settlement.flush(consumer, partitions, partitions.values());
+        consumer.close(CloseOptions.timeout(Duration.ofSeconds(10)));
+    }
+
+    private void updatePause() {
+        int waiting = buffered.get();
+        if (!paused && waiting >= config.maxBufferedRecords()) {
+            consumer.pause(consumer.assignment());
+            paused = true;
+        } else if (paused && waiting <= config.maxBufferedRecords() / 2) {
+            consumer.resume(consumer.paused());
+            paused = false;
+        } else if (paused) {
+            consumer.pause(consumer.assignment()); // partitions assigned since
+        }
+    }
+
+    private void updateLag() {
+        long sum = 0;
+        boolean known = false;
+        for (TopicPartition tp : consumer.assignment()) {
+            var l = consumer.currentLag(tp);
+            if (l.isPresent()) {
+                sum += l.getAsLong();
+                known = true;
+            }
+        }
+        lag.set(known ? sum : (consumer.assignment().isEmpty() ? 0 : -1));
+        long p = 0;
+        for (PartitionOffsets po : partitions.values()) {
+            p += po.outstanding();
+        }
+        pending.set(p);
+    }
+
+    private void forgetRunning(List<PartitionOffsets> gone) {
+        active.values().removeIf(m -> gone.contains(m.offsets));
+        joined.values().forEach(l -> {
+            int before = l.size();
+            l.removeIf(w -> gone.contains(w.offsets));
+            buffered.addAndGet(l.size() - before);
+        });
+        joined.values().removeIf(List::isEmpty);
+    }
+
+    private void dropBuffered() {
+        for (ConcurrentLinkedQueue<KafkaMessage> q : List.of(controls, turns)) {
+            q.removeIf(m -> {
+                boolean drop = m.offsets.revoked;
+                if (drop) {
+                    buffered.decrementAndGet();
+                    if (q == turns) {
+                        unwait(m);
+                    }
+                }
+                return drop;
+            });
+        }
+    }
+
+    private final class Rebalance implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+            if (assigned.isEmpty()) {
+                return;
+            }
+            Map<TopicPartition, OffsetAndMetadata> committed = Map.of();
+            try {
+                committed = consumer.committed(new HashSet<>(assigned), Duration.ofSeconds(10));
+            } catch (KafkaException e) {
+                log.warn("kafka bus {}: committed offsets of {} unreadable; completed records above them run again: {}",
+                        config.clientId(), assigned, e.toString());
+            }
+            for (TopicPartition tp : assigned) {
+                partitions.put(tp, new PartitionOffsets(tp, epochs.incrementAndGet(), committed.get(tp)));
+            }
+            if (ledger != null) {
+                ledger.restore(assigned);
+            }
+            log.info("kafka bus {}: assigned {}", config.clientId(), assigned);
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+            if (revoked.isEmpty()) {
+                return;
+            }
+            List<PartitionOffsets> gone = new ArrayList<>();
+            for (TopicPartition tp : revoked) {
+                PartitionOffsets po = partitions.get(tp);
+                if (po != null) {
+                    po.revoked = true; // no more records of it are handed over
+                    gone.add(po);
+                }
+            }
+            dropBuffered();
+            long deadline = System.nanoTime() + config.revokeTimeout().toNanos();
+            while (gone.stream().anyMatch(po -> po.inflight.get() > 0) && System.nanoTime() < deadline) {
+                settlement.tick(consumer, partitions, false);
+                sleep(5);
+            }
+            settlement.flush(consumer, partitions, gone);
+            int left = gone.stream().mapToInt(po -> po.inflight.get()).sum();
+            gone.forEach(po -> partitions.remove(po.partition, po));
+            settlement.dropped(gone);
+            forgetRunning(gone);
+            log.info("kafka bus {}: revoked {}{}", config.clientId(), revoked,
+                    left > 0 ? " (" + left + " records still running will be run again by the new owner)" : "");
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> lost) {
+            List<PartitionOffsets> gone = new ArrayList<>();
+            for (TopicPartition tp : lost) {
+                PartitionOffsets po = partitions.remove(tp);
+                if (po != null) {
+                    po.revoked = true;
+                    gone.add(po);
+                }
+            }
+            dropBuffered();
+            settlement.dropped(gone);
+            forgetRunning(gone);
+            log.warn("kafka bus {}: lost {} (no commit possible)", config.clientId(), lost);
+        }
+    }
+
+    private java.util.Properties consumerProperties() {
+        java.util.Properties p = new java.util.Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.clientId());
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"); // a backlog from before the group existed is run
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(config.maxPollRecords()));
+        p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.putAll(config.consumerProperties());
+        return p;
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

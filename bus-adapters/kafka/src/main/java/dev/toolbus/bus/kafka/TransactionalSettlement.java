@@ -1,0 +1,353 @@
+package dev.toolbus.bus.kafka;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Exactly once: a turn's final events (and a record's dead letter) are staged with its record; when
+ * the record is acknowledged, the poll thread writes them and the record's offset in one Kafka
+ * transaction ({@code sendOffsetsToTransaction} with the consumer's group metadata, so an instance
+ * that lost its partitions in a rebalance is fenced). Everything else published (events while a turn
+ * runs, answers to non-turn input) goes into the next transaction on its own. A unit is only
+ * committed together with an offset position or offset metadata that marks its record complete, so
+ * the next owner of a partition never runs a record whose events are visible. A failed transaction is
+ * aborted and its units are retried; units of partitions that moved are dropped (their new owner
+ * runs them). Staged bytes are bounded by {@link #MAX_STAGED_BYTES}.
+ */
+final class TransactionalSettlement implements Settlement {
+
+    private static final Logger log = LoggerFactory.getLogger(TransactionalSettlement.class);
+
+    /** Bytes of records staged and not yet committed, above which publishing fails. */
+    static final long MAX_STAGED_BYTES = 64L << 20;
+
+    private final KafkaBusConfig config;
+    private final Scheduler completions;
+    private final ConcurrentHashMap<String, KafkaMessage> runningTurns = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Unit> incoming = new ConcurrentLinkedQueue<>();
+    private final AtomicLong stagedBytes = new AtomicLong();
+    /** Poll thread only. */
+    private final List<Unit> ready = new ArrayList<>();
+    private KafkaProducer<String, byte[]> producer;
+    private final TurnLedger ledger;
+    private java.util.function.BiConsumer<KafkaMessage, ProducerRecord<String, byte[]>> turnCommitted = (m, r) -> { };
+    private long lastTxNanos = System.nanoTime();
+    private long backoffUntilNanos;
+    private int failures;
+
+    TransactionalSettlement(KafkaBusConfig config, Scheduler completions, TurnLedger ledger) {
+        this.config = config;
+        this.completions = completions;
+        this.ledger = ledger;
+    }
+
+    @Override
+    public void onTurnCommitted(java.util.function.BiConsumer<KafkaMessage, ProducerRecord<String, byte[]>> listener) {
+        this.turnCommitted = listener;
+    }
+
+    @Override
+    public void start() {
+        producer = Producers.transactional(config);
+        Producers.warmUp(producer, config);
+    }
+
+    @Override
+    public void handedOver(KafkaMessage m) {
+        if (m.peek.isTurn()) {
+            runningTurns.putIfAbsent(RecordPeek.turnKey(m.peek.streamId(), m.peek.turnId()), m);
+        }
+    }
+
+    @Override
+    public Mono<Void> publish(String key, String turnId, boolean finalEvents, List<ProducerRecord<String, byte[]>> records) {
+        long bytes = bytes(records);
+        if (finalEvents && key != null && turnId != null) {
+            KafkaMessage m = runningTurns.get(RecordPeek.turnKey(key, turnId));
+            if (m != null && reserve(bytes) && m.stage(records)) {
+                return Mono.empty(); // written with the record's offset when it is acknowledged
+            }
+            if (m != null) {
+                stagedBytes.addAndGet(-bytes);
+            }
+        }
+        return standalone(records, bytes);
+    }
+
+    private Mono<Void> standalone(List<ProducerRecord<String, byte[]>> records, long bytes) {
+        return Mono.<Void>create(sink -> {
+            if (!reserve(bytes)) {
+                sink.error(new IllegalStateException("more than " + MAX_STAGED_BYTES + " bytes wait for a Kafka transaction"));
+                return;
+            }
+            incoming.add(new Unit(null, -1, records, bytes, sink));
+        }).publishOn(completions);
+    }
+
+    @Override
+    public Mono<Void> ack(KafkaMessage m) {
+        if (!m.settle()) {
+            return Mono.empty();
+        }
+        if (m.peek.isTurn()) {
+            runningTurns.remove(RecordPeek.turnKey(m.peek.streamId(), m.peek.turnId()), m);
+        }
+        List<ProducerRecord<String, byte[]>> staged = m.takeStaged();
+        ProducerRecord<String, byte[]> ledgerRecord = null;
+        if (ledger != null && ledger.enabled() && m.peek.isTurn()) {
+            ledgerRecord = ledger.record(m.record.partition(), RecordPeek.turnKey(m.peek.streamId(), m.peek.turnId()), staged);
+            List<ProducerRecord<String, byte[]>> withLedger = new ArrayList<>(staged.size() + 1);
+            withLedger.addAll(staged);
+            withLedger.add(ledgerRecord);
+            staged = withLedger;
+        }
+        List<ProducerRecord<String, byte[]>> records = staged;
+        ProducerRecord<String, byte[]> recorded = ledgerRecord;
+        long bytes = bytes(records);
+        return Mono.<Void>create(sink -> incoming.add(new Unit(m.offsets, m.record.offset(), records, bytes, sink, m, recorded)))
+                .publishOn(completions);
+    }
+
+    @Override
+    public Mono<Void> deadLetter(KafkaMessage m, ProducerRecord<String, byte[]> record) {
+        long bytes = bytes(List.of(record));
+        if (reserve(bytes) && m.stage(List.of(record))) {
+            return Mono.empty();
+        }
+        stagedBytes.addAndGet(-bytes);
+        return standalone(List.of(record), bytes);
+    }
+
+    @Override
+    public void reject(ConsumerRecord<String, byte[]> source, PartitionOffsets offsets, List<ProducerRecord<String, byte[]>> records) {
+        long bytes = bytes(records);
+        stagedBytes.addAndGet(bytes);
+        ready.add(new Unit(offsets, source.offset(), records, bytes, null));
+        offsets.completed(source.offset());
+    }
+
+    @Override
+    public void tick(Consumer<String, byte[]> consumer, Map<TopicPartition, PartitionOffsets> partitions, boolean force) {
+        Unit u;
+        while ((u = incoming.poll()) != null) {
+            if (u.offsets != null) {
+                if (partitions.get(u.offsets.partition) != u.offsets) {
+                    stagedBytes.addAndGet(-u.bytes);
+                    u.fail(new IllegalStateException("partition " + u.offsets.partition + " moved to another instance"));
+                    continue;
+                }
+                u.offsets.completed(u.offset);
+            }
+            ready.add(u);
+        }
+        long now = System.nanoTime();
+        if (!force && (now - lastTxNanos < config.transactionInterval().toNanos() || now < backoffUntilNanos)) {
+            return;
+        }
+        commit(consumer, partitions, partitions.values());
+    }
+
+    @Override
+    public void flush(Consumer<String, byte[]> consumer, Map<TopicPartition, PartitionOffsets> partitions,
+                      Collection<PartitionOffsets> which) {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            tick(consumer, partitions, false);
+            if (commit(consumer, partitions, which)) {
+                return;
+            }
+        }
+    }
+
+    /** One transaction of what is ready; true when it committed (or there was nothing to commit). */
+    private boolean commit(Consumer<String, byte[]> consumer, Map<TopicPartition, PartitionOffsets> partitions,
+                           Collection<PartitionOffsets> which) {
+        lastTxNanos = System.nanoTime();
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (PartitionOffsets po : which) {
+            OffsetAndMetadata om = po.toCommit(MAX_METADATA_CHARS);
+            if (om == null && hasReady(po)) {
+                om = po.toCommit(MAX_METADATA_CHARS, true);
+            }
+            if (om != null) {
+                offsets.put(po.partition, om);
+            }
+        }
+        List<Unit> batch = new ArrayList<>();
+        for (Unit u : ready) {
+            if (u.offsets == null) {
+                batch.add(u);
+            } else {
+                OffsetAndMetadata om = offsets.get(u.offsets.partition);
+                if (om != null && PartitionOffsets.covers(om, u.offset)) {
+                    batch.add(u);
+                }
+            }
+        }
+        if (batch.isEmpty() && offsets.isEmpty()) {
+            return true;
+        }
+        try {
+            if (producer == null) {
+                producer = Producers.transactional(config);
+            }
+            producer.beginTransaction();
+            for (Unit unit : batch) {
+                for (ProducerRecord<String, byte[]> r : unit.records) {
+                    producer.send(r);
+                }
+            }
+            if (!offsets.isEmpty()) {
+                producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
+            }
+            producer.commitTransaction();
+        } catch (RuntimeException e) {
+            failed(e, batch.size());
+            return false;
+        }
+        failures = 0;
+        offsets.forEach((tp, om) -> {
+            PartitionOffsets po = partitions.get(tp);
+            if (po != null) {
+                po.committed(om);
+            }
+        });
+        ready.removeAll(batch);
+        for (Unit unit : batch) {
+            stagedBytes.addAndGet(-unit.bytes);
+            if (unit.ledgerRecord != null) {
+                turnCommitted.accept(unit.message, unit.ledgerRecord);
+            }
+            unit.succeed();
+        }
+        return true;
+    }
+
+    private void failed(RuntimeException e, int units) {
+        failures++;
+        long backoffMs = Math.min(5_000, 50L << Math.min(failures, 6));
+        backoffUntilNanos = System.nanoTime() + backoffMs * 1_000_000;
+        log.warn("kafka bus {}: transaction of {} units failed (retried in {} ms): {}",
+                config.clientId(), units, backoffMs, e.toString());
+        if (producer == null) {
+            return;
+        }
+        try {
+            producer.abortTransaction();
+        } catch (RuntimeException abortFailed) {
+            // fenced or in a fatal state: the next attempt makes a new producer (initTransactions fences the old epoch)
+            producer.close(java.time.Duration.ZERO);
+            producer = null;
+        }
+    }
+
+    private boolean hasReady(PartitionOffsets po) {
+        for (Unit u : ready) {
+            if (u.offsets == po) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void dropped(Collection<PartitionOffsets> gone) {
+        for (Iterator<Unit> it = ready.iterator(); it.hasNext(); ) {
+            Unit u = it.next();
+            if (u.offsets != null && gone.contains(u.offsets)) {
+                it.remove();
+                stagedBytes.addAndGet(-u.bytes);
+                u.fail(new IllegalStateException("partition " + u.offsets.partition + " moved before its transaction committed"));
+            }
+        }
+        runningTurns.values().removeIf(m -> gone.contains(m.offsets));
+    }
+
+    @Override
+    public void close() {
+        Unit u;
+        while ((u = incoming.poll()) != null) {
+            ready.add(u);
+        }
+        for (Unit r : ready) {
+            stagedBytes.addAndGet(-r.bytes);
+            r.fail(new IllegalStateException("bus closed before the transaction committed"));
+        }
+        ready.clear();
+        if (producer != null) {
+            producer.close(java.time.Duration.ofSeconds(10));
+        }
+    }
+
+    private boolean reserve(long bytes) {
+        if (stagedBytes.addAndGet(bytes) > MAX_STAGED_BYTES) {
+            stagedBytes.addAndGet(-bytes);
+            return false;
+        }
+        return true;
+    }
+
+    private static long bytes(List<ProducerRecord<String, byte[]>> records) {
+        long n = 0;
+        for (ProducerRecord<String, byte[]> r : records) {
+            n += (r.value() == null ? 0 : r.value().length) + (r.key() == null ? 0 : r.key().length()) + 64;
+        }
+        return n;
+    }
+
+    /** Records to write together, with the offset they complete (null for output of no record). */
+    private static final class Unit {
+        final PartitionOffsets offsets;
+        final long offset;
+        final List<ProducerRecord<String, byte[]>> records;
+        final long bytes;
+        final MonoSink<Void> sink;
+        final KafkaMessage message;
+        final ProducerRecord<String, byte[]> ledgerRecord;
+
+        Unit(PartitionOffsets offsets, long offset, List<ProducerRecord<String, byte[]>> records, long bytes,
+             MonoSink<Void> sink) {
+            this(offsets, offset, records, bytes, sink, null, null);
+        }
+
+        Unit(PartitionOffsets offsets, long offset, List<ProducerRecord<String, byte[]>> records, long bytes,
+             MonoSink<Void> sink, KafkaMessage message, ProducerRecord<String, byte[]> ledgerRecord) {
+            this.message = message;
+            this.ledgerRecord = ledgerRecord;
+            this.offsets = offsets;
+            this.offset = offset;
+            this.records = records;
+            this.bytes = bytes;
+            this.sink = sink;
+        }
+
+        void succeed() {
+            if (sink != null) {
+                sink.success();
+            }
+        }
+
+        void fail(Throwable e) {
+            if (sink != null) {
+                sink.error(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package dev.toolbus.bus.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finished turns of this instance's partitions, for idempotent turns: key {@code stream_id NUL turn_id},
+ * value the turn's events (one JSON per line, up to {@code maxRecordedBytes}; empty when larger).
+ * Written to the ledger topic in the transaction of the turn's events, on the partition number of
+ * the turn's calls record, so a partition's next owner restores what it needs by reading the same
+ * partition number of the ledger (compacted, and deleted after the window). In memory: entries
+ * within the window, at most {@link KafkaBusConfig#turnLedgerMaxBytes()} bytes, oldest evicted
+ * first. Poll thread only.
+ */
+final class TurnLedger {
+
+    private static final Logger log = LoggerFactory.getLogger(TurnLedger.class);
+
+    private final KafkaBusConfig config;
+    private final Clock clock;
+    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(256, 0.75f, false);
+    private long bytes;
+    private volatile boolean disabled;
+
+    TurnLedger(KafkaBusConfig config, Clock clock) {
+        this.config = config;
+        this.clock = clock;
+    }
+
+    boolean enabled() {
+        return !disabled && !config.turnLedgerWindow().isZero();
+    }
+
+    /** Turns the ledger off (its topic does not fit the calls topic). */
+    void disable() {
+        disabled = true;
+    }
+
+    /** The recorded events of a finished turn within the window, or null. */
+    List<byte[]> find(String key) {
+        if (disabled) {
+            return null;
+        }
+        expire();
+        Entry e = entries.get(key);
+        return e == null ? null : e.events;
+    }
+
+    /** The ledger record of a finished turn (its events from the results records, when small enough). */
+    ProducerRecord<String, byte[]> record(int partition, String key, List<ProducerRecord<String, byte[]>> results) {
+        StringBuilder sb = new StringBuilder();
+        long size = 0;
+        for (ProducerRecord<String, byte[]> r : results) {
+            if (r.topic().equals(config.resultsTopic()) && r.value() != null) {
+                size += r.value().length + 1;
+            }
+        }
+        if (size <= config.maxRecordedBytes()) {
+            for (ProducerRecord<String, byte[]> r : results) {
+                if (r.topic().equals(config.resultsTopic()) && r.value() != null) {
+                    sb.append(new String(r.value(), StandardCharsets.UTF_8)).append('\n');
+                }
+            }
+        }
+        return new ProducerRecord<>(config.turnLedgerTopic(), partition, key, sb.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A turn finished here (its ledger record is committed). */
+    void put(String key, byte[] value, long atMs) {
+        List<byte[]> events = new ArrayList<>();
+        String text = new String(value, StandardCharsets.UTF_8);
+        for (String line : text.split("\n")) {
+            if (!line.isEmpty()) {
+                events.add(line.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        Entry old = entries.remove(key);
+        if (old != null) {
+            bytes -= old.bytes;
+        }
+        Entry e = new Entry(events, atMs, value.length + key.length() * 2L + 64);
+        entries.put(key, e);
+        bytes += e.bytes;
+        while (bytes > config.turnLedgerMaxBytes() && !entries.isEmpty()) {
+            Iterator<Entry> it = entries.values().iterator();
+            bytes -= it.next().bytes;
+            it.remove();
+        }
+    }
+
+    /** Reads these partitions of the ledger topic from their start (turns finished by earlier owners). */
+    void restore(Collection<TopicPartition> callsPartitions) {
+        if (!enabled() || callsPartitions.isEmpty()) {
+            return;
+        }
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.clientId() + "-ledger");
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        Set<TopicPartition> parts = new HashSet<>();
+        for (TopicPartition tp : callsPartitions) {
+            parts.add(new TopicPartition(config.turnLedgerTopic(), tp.partition()));
+        }
+        long minMs = clock.millis() - config.turnLedgerWindow().toMillis();
+        int restored = 0;
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = c.endOffsets(parts, Duration.ofSeconds(10));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (System.nanoTime() < deadline && parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+                    if (r.key() != null && r.value() != null && r.timestamp() >= minMs) {
+                        put(r.key(), r.value(), r.timestamp());
+                        restored++;
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("kafka bus {}: turn ledger of {} not restored (repeated turns there run again): {}",
+                    config.clientId(), callsPartitions, e.toString());
+            return;
+        }
+        if (restored > 0) {
+            log.info("kafka bus {}: restored {} finished turns of {}", config.clientId(), restored, callsPartitions);
+        }
+    }
+
+    private void expire() {
+        long minMs = clock.millis() - config.turnLedgerWindow().toMillis();
+        Iterator<Entry> it = entries.values().iterator();
+        while (it.hasNext()) {
+            Entry e = it.next();
+            if (e.atMs >= minMs) {
+                break; // insertion order is time order
+            }
+            bytes -= e.bytes;
+            it.remove();
+        }
+    }
+
+    /** A turn's events with {@code "replayed":true} as their first field, as records of the results topic. */
+    List<ProducerRecord<String, byte[]>> replay(String streamId, List<byte[]> events) {
+        List<ProducerRecord<String, byte[]>> out = new ArrayList<>(events.size());
+        byte[] mark = "{\"replayed\":true,".getBytes(StandardCharsets.UTF_8);
+        for (byte[] e : events) {
+            if (e.length < 2 || e[0] != '{') {
+                continue;
+            }
+            byte[] v = new byte[mark.length + e.length - 1];
+            System.arraycopy(mark, 0, v, 0, mark.length);
+            System.arraycopy(e, 1, v, mark.length, e.length - 1);
+            out.add(new ProducerRecord<>(config.resultsTopic(), streamId, v));
+        }
+        return out;
+    }
+
+    private record Entry(List<byte[]> events, long atMs, long bytes) {
+    }
+}

@@ -1,0 +1,108 @@
+package dev.toolbus.bus.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.toolbus.bus.testing.EchoDriver;
+import dev.toolbus.bus.testing.FaultProxy;
+import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.tool.Tools;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Faults between toolbus and Redis, injected by an in-test TCP proxy while a flood of turns runs: the
+ * connections cut, stalled, slowed. Afterwards every turn completed exactly once, in order per
+ * stream, and nothing is pending.
+ */
+class RedisFaultsTest {
+
+    static final int TURNS = 1_200;
+    static final int STREAMS = 12;
+
+    private RedisTestSupport redis;
+    private FaultProxy proxy;
+    private RedisStreamsBus bus;
+    private ToolExecutor executor;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        redis = RedisTestSupport.require();
+        URI uri = URI.create(redis.url);
+        proxy = FaultProxy.start(uri.getHost(), uri.getPort());
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (bus != null) {
+            bus.closeGracefully().block(Duration.ofSeconds(20));
+        }
+        if (executor != null) {
+            executor.close();
+        }
+        if (proxy != null) {
+            proxy.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    /** per stream, turn numbers of turn_completed in the order written. */
+    private Map<String, List<Integer>> completed() {
+        Map<String, List<Integer>> out = new HashMap<>();
+        for (int s = 0; s < STREAMS; s++) {
+            List<Integer> turns = new ArrayList<>();
+            for (String e : redis.events(redis.prefix + "results:s" + s)) {
+                if (e.contains("\"turn_completed\"")) {
+                    turns.add(Integer.parseInt(e.replaceAll(".*\"turn_id\":\"t(\\d+)\".*", "$1")));
+                }
+            }
+            out.put("s" + s, turns);
+        }
+        return out;
+    }
+
+    private int total() {
+        return completed().values().stream().mapToInt(List::size).sum();
+    }
+
+    @Test
+    void cutStalledAndSlowConnections_loseNoTurn_repeatNone_andKeepOrder() {
+        executor = ToolExecutor.builder().tool(Tools.function("echo", "Returns its arguments", json -> json)).build();
+        bus = RedisStreamsBus.fromUri("redis://127.0.0.1:" + proxy.port(), redis.config().resultsMaxLen(0)
+                .claimMinIdle(Duration.ofSeconds(3)).claimInterval(Duration.ofMillis(500)).build());
+        executor.attach(bus);
+        for (int i = 0; i < TURNS; i++) {
+            redis.addCall(EchoDriver.turn("s" + (i % STREAMS), "t" + i, "v" + i));
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> total() >= TURNS / 5);
+        long before = proxy.accepted();
+        proxy.cut();
+        await().atMost(Duration.ofSeconds(30)).until(() -> proxy.accepted() >= before + 2); // both connections came back
+        await().atMost(Duration.ofSeconds(60)).until(() -> total() >= 2 * TURNS / 5);
+        proxy.stall(true);
+        int atStall = total();
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> total() == atStall);
+        proxy.stall(false);
+        await().atMost(Duration.ofSeconds(60)).until(() -> total() >= 3 * TURNS / 5);
+        proxy.slow(Duration.ofMillis(2));
+        await().atMost(Duration.ofSeconds(60)).until(() -> total() >= 4 * TURNS / 5);
+        proxy.slow(Duration.ZERO);
+
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                .until(() -> total() >= TURNS && redis.pending() == 0);
+        Map<String, List<Integer>> byStream = completed();
+        byStream.forEach((stream, turns) -> assertThat(turns).as("turns of %s", stream)
+                .hasSize(TURNS / STREAMS).doesNotHaveDuplicates().isSorted());
+        assertThat(redis.pending()).isZero();
+        assertThat(bus.inflight()).isZero();
+    }
+}

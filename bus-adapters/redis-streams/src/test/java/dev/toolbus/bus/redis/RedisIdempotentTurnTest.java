@@ -1,0 +1,91 @@
+package dev.toolbus.bus.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.toolbus.bus.testing.EchoDriver;
+import java.time.Duration;
+import dev.toolbus.bus.BusMessage;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+
+/** A turn sent again within the marker's lifetime is not run again: its recorded events are replayed. */
+class RedisIdempotentTurnTest {
+
+    private RedisTestSupport redis;
+    private RedisStreamsBus bus;
+    private Disposable driving;
+
+    @BeforeEach
+    void setUp() {
+        redis = RedisTestSupport.require();
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (driving != null) {
+            driving.dispose();
+        }
+        if (bus != null) {
+            bus.closeGracefully().block(Duration.ofSeconds(10));
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    private EchoDriver start(RedisStreamsConfig config) {
+        bus = RedisStreamsBus.fromUri(redis.url, config);
+        EchoDriver driver = new EchoDriver();
+        driving = driver.attach(bus);
+        return driver;
+    }
+
+    @Test
+    void aFinishedTurnSentAgain_isNotRun_andItsEventsArePublishedAgainMarkedReplayed() {
+        EchoDriver driver = start(redis.config().build());
+        redis.addCall(EchoDriver.turn("s", "t1", "a"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis.events(redis.prefix + "results:s").size() == 2);
+        redis.addCall(EchoDriver.turn("s", "t1", "a")); // the client retried
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis.events(redis.prefix + "results:s").size() == 4
+                && redis.pending() == 0);
+        List<String> events = redis.events(redis.prefix + "results:s");
+        assertThat(driver.turns.get()).isEqualTo(1);
+        assertThat(events.get(2)).isEqualTo("{\"replayed\":true," + events.get(0).substring(1));
+        assertThat(events.get(3)).isEqualTo("{\"replayed\":true," + events.get(1).substring(1));
+        assertThat(events.get(0)).doesNotContain("replayed");
+    }
+
+    @Test
+    void aDuplicateThatRunsBeforeTheFirstFinished_writesNoSecondSetOfEvents() {
+        // both entries are taken before either is finished: both run, only one set of events is written
+        redis.addCall(EchoDriver.turn("s", "t2", "b"));
+        redis.addCall(EchoDriver.turn("s", "t2", "b"));
+        bus = RedisStreamsBus.fromUri(redis.url, redis.config().build());
+        List<BusMessage> got = new CopyOnWriteArrayList<>();
+        driving = bus.receive().subscribe(got::add);
+        await().atMost(Duration.ofSeconds(10)).until(() -> got.size() == 2);
+        EchoDriver driver = new EchoDriver();
+        Flux.fromIterable(got).flatMap(m -> driver.handle(bus, m), 2).blockLast(Duration.ofSeconds(10));
+        assertThat(driver.turns.get()).isEqualTo(2);
+        assertThat(redis.pending()).isZero();
+        assertThat(redis.events(redis.prefix + "results:s")).hasSize(2).noneMatch(e -> e.contains("replayed"));
+    }
+
+    @Test
+    void eventsAboveMaxRecordedBytes_areNotKept_andTheRepeatIsSettledWithoutRunning() {
+        EchoDriver driver = start(redis.config().maxRecordedBytes(0).build());
+        redis.addCall(EchoDriver.turn("s", "t3", "c"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis.events(redis.prefix + "results:s").size() == 2);
+        redis.addCall(EchoDriver.turn("s", "t3", "c"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis.pending() == 0 && redis.redis.xlen(redis.prefix + "calls") == 2);
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+                .until(() -> redis.events(redis.prefix + "results:s").size() == 2);
+        assertThat(driver.turns.get()).isEqualTo(1);
+    }
+}
