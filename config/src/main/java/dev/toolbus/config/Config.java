@@ -26,6 +26,7 @@ import java.util.Objects;
  * @param gateway the WebSocket/HTTP gateway
  * @param documents skill documents
  * @param approval the approval step (applies live on reload)
+ * @param dispatch tool dispatch by a small model (ChatAI's {@code dispatch}; off by default)
  */
 public record Config(
         SourceMode mode,
@@ -37,7 +38,8 @@ public record Config(
         Bus bus,
         Gateway gateway,
         Documents documents,
-        ApprovalSettings approval) {
+        ApprovalSettings approval,
+        Dispatch dispatch) {
 
     public Config {
         Objects.requireNonNull(mode, "mode");
@@ -49,6 +51,7 @@ public record Config(
         Objects.requireNonNull(gateway, "gateway");
         Objects.requireNonNull(documents, "documents");
         Objects.requireNonNull(approval, "approval");
+        dispatch = dispatch == null ? Dispatch.DEFAULTS : dispatch;
         groups = List.copyOf(groups);
     }
 
@@ -57,12 +60,12 @@ public record Config(
         return new Config(SourceMode.HYBRID, Sources.DEFAULTS, List.of(), PolicyConfig.Security.DEFAULTS,
                 Tools.DEFAULTS, ExecutionSettings.defaults(), Bus.defaults("in-memory"), Gateway.DEFAULTS,
                 Documents.DEFAULTS, ApprovalSettings.builder()
-                        .dangerousTools(PolicyConfig.Security.DEFAULTS.dangerousTools()).build());
+                        .dangerousTools(PolicyConfig.Security.DEFAULTS.dangerousTools()).build(), Dispatch.DEFAULTS);
     }
 
     /** This config with other approval settings. */
     public Config withApproval(ApprovalSettings next) {
-        return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, next);
+        return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, next, dispatch);
     }
 
     /** The policy part: mode, source switches, the union of every source's disabledTools, groups, security, tools. */
@@ -352,6 +355,30 @@ public record Config(
         public Documents {
             Objects.requireNonNull(mode, "mode");
             paths = List.copyOf(paths);
+        }
+    }
+
+    /**
+     * {@code dispatch}: a small model at an OpenAI-compatible chat-completions endpoint narrows
+     * {@code list_tools} answers that carry a conversation {@code text} to the tool groups it needs.
+     *
+     * @param enabled off by default
+     * @param useSummary offer groups by their descriptions (true) or by their tools' descriptions
+     * @param maxGroups at most this many groups, 1..20
+     * @param baseUrl the endpoint's base URL ({@code /chat/completions} is appended)
+     * @param model the model name
+     * @param apiKey sent as a bearer token; masked in the effective config, never logged
+     * @param timeoutMs how long one decision may take
+     * @param cacheTtlMs how long a decision is reused for the same stream and text; 0: not cached
+     */
+    public record Dispatch(boolean enabled, boolean useSummary, int maxGroups, String baseUrl, String model,
+                           String apiKey, long timeoutMs, long cacheTtlMs) {
+        public static final Dispatch DEFAULTS = new Dispatch(false, true, 3, "", "", "", 10_000, 30_000);
+
+        public Dispatch {
+            baseUrl = baseUrl == null ? "" : baseUrl.strip();
+            model = model == null ? "" : model.strip();
+            apiKey = apiKey == null ? "" : apiKey.strip();
         }
     }
 }

@@ -40,7 +40,7 @@ public final class ConfigLoader {
     private static final AnchorYamlFactory PARSERS = new AnchorYamlFactory();
 
     private static final Set<String> TOP = Set.of("mode", "sources", "groups", "security", "tools", "execution", "bus",
-            "gateway", "documents", ApprovalSection.KEY);
+            "gateway", "documents", ApprovalSection.KEY, "dispatch");
 
     private ConfigLoader() {
     }
@@ -419,7 +419,7 @@ public final class ConfigLoader {
                 warn("skills", "read as the top level (ChatAI skills.yaml layout)");
                 root = (Map<String, Object>) root.get("skills");
                 Map<String, Object> copy = new LinkedHashMap<>(root);
-                for (String k : List.of("enabled", "dispatch")) {
+                for (String k : List.of("enabled")) {
                     if (copy.remove(k) != null) {
                         warn("skills." + k, "is a ChatAI setting toolbus does not have; ignored");
                     }
@@ -447,7 +447,9 @@ public final class ConfigLoader {
             Config.Gateway gateway = GatewaySection.read(this, root);
             Config.Documents documents = DocumentsSection.read(this, root);
             ApprovalSettings approval = ApprovalSection.read(this, root, security.dangerousTools());
-            Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval);
+            Config.Dispatch dispatch = DispatchSection.read(this, root);
+            Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval,
+                    dispatch);
             for (String w : ToolPolicies.check(c.policy())) {
                 warnings.add(w);
             }

@@ -102,6 +102,7 @@ final class EffectiveYaml {
         docs.putAll(map("maxFileBytes", d.maxFileBytes(), "maxPromptChars", d.maxPromptChars()));
         m.put("documents", docs);
         m.put(ApprovalSection.KEY, ApprovalSection.effective(c.approval()));
+        m.put("dispatch", DispatchSection.effective(c.dispatch()));
         try {
             return YAML.writeValueAsString(m);
         } catch (JsonProcessingException ex2) {

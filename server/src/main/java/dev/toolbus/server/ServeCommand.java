@@ -12,6 +12,7 @@ import dev.toolbus.config.Config;
 import dev.toolbus.config.ConfigException;
 import dev.toolbus.config.ConfigWatcher;
 import dev.toolbus.config.LiveConfig;
+import dev.toolbus.dispatch.ChatCompletionsDispatch;
 import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.gateway.Gateway;
@@ -173,9 +174,19 @@ final class ServeCommand implements Callable<Integer> {
             return 1;
         }
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(live.policy()).settings(settings)
-                .approval(approval.over(live.approval())).codec(codec).meterRegistry(meters).instanceId(controlInstance)
-                .build();
+        ToolExecutor.Builder executorBuilder = ToolExecutor.builder().registry(registry).policy(live.policy())
+                .settings(settings).approval(approval.over(live.approval())).codec(codec).meterRegistry(meters)
+                .instanceId(controlInstance);
+        Config.Dispatch dispatch = config.dispatch();
+        if (dispatch.enabled()) {
+            executorBuilder.dispatch(ChatCompletionsDispatch.builder().baseUrl(dispatch.baseUrl()).model(dispatch.model())
+                    .apiKey(dispatch.apiKey()).timeout(Duration.ofMillis(dispatch.timeoutMs()))
+                    .maxGroups(dispatch.maxGroups()).useSummary(dispatch.useSummary()).groups(config.groups()).build(),
+                    Duration.ofMillis(dispatch.cacheTtlMs()));
+            log.info("dispatch on: {} at {} picks at most {} tool groups for list_tools with a text",
+                    dispatch.model(), dispatch.baseUrl(), dispatch.maxGroups());
+        }
+        ToolExecutor executor = executorBuilder.build();
 
         GatewayServer server = null;
         if (plan != null) {

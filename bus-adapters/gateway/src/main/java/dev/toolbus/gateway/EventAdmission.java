@@ -40,7 +40,7 @@ final class EventAdmission {
             if (!a.admitted()) {
                 return refused(l.streamId(), null, a.refusal());
             }
-            return new Result(a.clamped() ? new ListToolsEvent(l.streamId(), l.requestId(), a.context(), l.format()) : l,
+            return new Result(a.clamped() ? new ListToolsEvent(l.streamId(), l.requestId(), a.context(), l.format(), l.text()) : l,
                     null);
         }
         if (!grant.scope().allowsStream(event.streamId())) {

@@ -49,7 +49,7 @@ final class HttpEndpoints {
 
     private static final Set<String> CONTEXT_FIELDS = Set.of("user_id", "group_id", "platform", "permission",
             "channel", "provider", "model", "agent_id");
-    private static final Set<String> TOOLS_PARAMS = Set.of("stream_id", "request_id", "format");
+    private static final Set<String> TOOLS_PARAMS = Set.of("stream_id", "request_id", "format", "text");
 
     private static final Logger log = LoggerFactory.getLogger(HttpEndpoints.class);
 
@@ -308,13 +308,14 @@ final class HttpEndpoints {
                 first(params, "provider"), first(params, "model"), first(params, "agent_id"), extra);
         String stream = first(params, "stream_id");
         ListToolsEvent request = new ListToolsEvent(stream == null || stream.isBlank() ? DEFAULT_STREAM : stream,
-                first(params, "request_id"), context, format);
+                first(params, "request_id"), context, format, first(params, "text"));
         EventAdmission.Result admitted = EventAdmission.admit(grant, request);
         if (admitted.refusal() != null) {
             return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
         }
-        return send(res, HttpResponseStatus.OK, JSON,
-                server.codec.encode(config.executor.listTools((ListToolsEvent) admitted.event())));
+        // with dispatch configured and a text given, a small model narrows the list (asynchronously)
+        return config.executor.answerListTools((ListToolsEvent) admitted.event())
+                .flatMap(tools -> send(res, HttpResponseStatus.OK, JSON, server.codec.encode(tools)));
     }
 
     private Mono<Void> calls(HttpServerResponse res, Map<String, List<String>> params, AccessTokens.Grant grant) {
