@@ -93,4 +93,27 @@ class SmallHeapIT {
         });
         assertThat(sidecar.closeInput().awaitExit(Duration.ofSeconds(60))).isZero();
     }
+
+    @Test
+    void errorsThrownByToolsNeverWedgeTheExecutor() throws Exception {
+        // one slot: on the first release the first Error kept it (and the drain flag) forever
+        sidecar = ToolbusProcess.start("small-heap-errors", List.of("-Xmx256m"), Map.of(), "serve", "--bus=stdio",
+                "--sample-tools", "--max-parallel", "1", "--log-level", "error");
+        for (int i = 0; i < 20; i++) {
+            sidecar.send("{\"type\":\"tool_call\",\"stream_id\":\"err" + i + "\",\"turn_id\":\"t\",\"tool_call_id\":\"c\","
+                    + "\"name\":\"fail\",\"arguments\":{\"message\":\"boom\",\"kind\":\"error\"}}");
+        }
+        sidecar.send(add("after-errors", "t", "40", ""));
+        await().atMost(Duration.ofSeconds(30)).until(() -> completed("after-errors") == 1 && completed("err") == 20);
+        List<JsonNode> failed = sidecar.events().stream().filter(e -> e.path("type").asText().equals("tool_result")
+                && e.path("stream_id").asText().startsWith("err")).toList();
+        assertThat(failed).hasSize(20).allSatisfy(r -> {
+            assertThat(r.path("error").path("code").asText()).isEqualTo("TOOL_FAILED");
+            assertThat(r.path("content").asText()).contains("simulated: boom");
+        });
+        JsonNode sum = sidecar.events().stream().filter(e -> e.path("type").asText().equals("tool_result")
+                && e.path("stream_id").asText().equals("after-errors")).findFirst().orElseThrow();
+        assertThat(sum.path("data").path("sum").asLong()).isEqualTo(41);
+        assertThat(sidecar.closeInput().awaitExit(Duration.ofSeconds(60))).isZero();
+    }
 }

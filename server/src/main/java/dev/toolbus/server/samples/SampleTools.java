@@ -92,7 +92,13 @@ public final class SampleTools {
 
     @Tool(name = "fail", description = "Always fails with the given message (for testing error paths).",
             blocking = false)
-    public String fail(@Param(description = "The message of the failure.") String message) {
+    public String fail(@Param(description = "The message of the failure.") String message,
+                       @Param(description = "exception (the default) or error: a JVM Error such as the "
+                               + "OutOfMemoryError a real tool can hit, which the executor must survive too.",
+                               required = false, enumValues = {"exception", "error"}) String kind) {
+        if ("error".equals(kind)) {
+            throw new OutOfMemoryError("simulated: " + message);
+        }
         throw new IllegalStateException(message);
     }
 

@@ -80,7 +80,10 @@ class SampleToolsTest {
 
     @Test
     void fail_throwsWithTheMessage() {
-        assertThatThrownBy(() -> tools.fail("the disk is on fire")).hasMessage("the disk is on fire");
+        assertThatThrownBy(() -> tools.fail("the disk is on fire", null)).isInstanceOf(IllegalStateException.class)
+                .hasMessage("the disk is on fire");
+        assertThatThrownBy(() -> tools.fail("oom", "error")).isInstanceOf(OutOfMemoryError.class)
+                .hasMessage("simulated: oom");
     }
 
     @Test
