@@ -72,6 +72,17 @@ final class InboundLimits {
             id("stream_id", l.streamId(), null, null);
             id("request_id", l.requestId(), l.streamId(), null);
             context(l.context(), l.streamId(), null);
+        } else if (event instanceof CancelEvent c) {
+            id("stream_id", c.streamId(), null, null);
+            id("turn_id", c.turnId(), c.streamId(), null);
+            id("tool_call_id", c.toolCallId(), c.streamId(), c.turnId());
+            limit("reason", c.reason(), MAX_CONTEXT_CHARS, c.streamId(), c.turnId());
+        } else if (event instanceof ApprovalResponseEvent a) {
+            id("stream_id", a.streamId(), null, null);
+            id("approval_id", a.approvalId(), a.streamId(), null);
+        } else if (event instanceof InputResponseEvent r) {
+            id("stream_id", r.streamId(), null, null);
+            id("input_id", r.inputId(), r.streamId(), null);
         }
         return event;
     }

@@ -62,6 +62,23 @@ class InputLimitsTest {
     }
 
     @Test
+    void controlEventIdsAboveTheirCapsAreRefused() {
+        String ok = "i".repeat(256);
+        String big = "i".repeat(257);
+        assertThat(codec.decode("{\"type\":\"cancel\",\"stream_id\":\"s\",\"turn_id\":\"" + ok + "\"}")).isNotNull();
+        assertThat(reject("{\"type\":\"cancel\",\"stream_id\":\"s\",\"turn_id\":\"" + big + "\"}").getMessage())
+                .startsWith("turn_id is 257 characters long");
+        assertThat(reject("{\"type\":\"cancel\",\"stream_id\":\"s\",\"reason\":\"" + "r".repeat(1025) + "\"}")
+                .getMessage()).startsWith("reason is 1025 characters long");
+        assertThat(reject("{\"type\":\"approval_response\",\"stream_id\":\"s\",\"approval_id\":\"" + big
+                + "\",\"decision\":\"approve\"}").getMessage()).startsWith("approval_id is 257 characters long");
+        EventDecodeException e = reject("{\"type\":\"input_response\",\"stream_id\":\"s\",\"input_id\":\"" + big
+                + "\",\"action\":\"cancel\"}");
+        assertThat(e.getMessage()).startsWith("input_id is 257 characters long");
+        assertThat(e.streamId()).isEqualTo("s");
+    }
+
+    @Test
     void aLoneSurrogateIsRefusedAndAPairIsKept() {
         EventDecodeException e = reject("{\"type\":\"tool_call\",\"stream_id\":\"s\",\"turn_id\":\"t\",\"name\":\"echo\","
                 + "\"arguments\":{\"text\":\"a\\ud800b\"}}");
