@@ -255,7 +255,7 @@ class ConfigLoaderTest {
                 """);
         assertThat(l.config().mode()).isEqualTo(SourceMode.MCP_ONLY);
         assertThat(l.config().execution().timeout()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(l.warnings()).hasSize(3);
+        assertThat(l.warnings()).hasSize(2); // the layout notice and skills.enabled; dispatch is a real section now
     }
 
     @Test

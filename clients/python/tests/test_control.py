@@ -1,0 +1,155 @@
+"""Conversation control through the client on every transport: cancel, approval from a callback,
+messages sent to the chat, and a tool's question answered from a callback."""
+
+import asyncio
+import os
+import tempfile
+import time
+import unittest
+
+from support import TOKEN, Server, eventually, require_jar
+
+from toolbus import Client, SendMessage, ToolResult
+
+REQUIRE_ALL = os.environ.get("TOOLBUS_REQUIRE_ALL_TRANSPORTS") == "1"
+# the servers run with approval mode auto for the wipe cases; echo, greet and ask_city are medium risk,
+# so the other cases switch the step off for their turn (context.approval_mode)
+NO_APPROVAL = {"approval_mode": "off"}
+
+
+def _have(module):
+    if REQUIRE_ALL:
+        return True
+    try:
+        __import__(module)
+        return True
+    except ImportError:
+        return False
+
+
+class ControlCases:
+    """The cases; subclasses say how to reach the server."""
+
+    def client(self, **callbacks):
+        raise NotImplementedError
+
+    def stream(self, name):
+        return "py:%s:%s:%d" % (self.__class__.__name__, name, os.getpid())
+
+    async def test_cancel_stops_a_running_call_and_keeps_the_rest(self):
+        progress = []
+        async with self.client(on_progress=progress.append) as tb:
+            stream = self.stream("cancel")
+            # 100 steps of 300 ms: 30 s unless cancelled; its first progress event shows it runs (on a broker
+            # or the sidecar the results come as one batch at the end, the live events at once)
+            run = asyncio.ensure_future(tb.run_turn(stream, [
+                {"tool_call_id": "fast", "name": "echo", "arguments": {"text": "kept"}},
+                {"tool_call_id": "slow", "name": "progress", "arguments": {"steps": 100, "ms": 300}}],
+                turn_id="t-cancel", context=NO_APPROVAL))
+            await eventually(lambda: progress, timeout=30)
+            started = time.monotonic()
+            await tb.cancel(stream, turn_id="t-cancel", tool_call_id="slow", reason="user said stop")
+            turn = await asyncio.wait_for(run, 10)
+            self.assertLess(time.monotonic() - started, 5)
+        self.assertEqual(turn.result("fast").content, "kept")
+        self.assertEqual(turn.result("slow").error_code, "CANCELLED")
+        self.assertLess(len(progress), 100)
+
+    async def test_an_approval_answered_from_a_callback(self):
+        asked = []
+
+        async def approve(req):
+            asked.append(req)
+            await req.approve()
+
+        async with self.client(on_approval_request=approve) as tb:
+            turn = await tb.run_turn(self.stream("approve"), [
+                {"tool_call_id": "w", "name": "wipe", "arguments": {"target": "tmp"}}])
+        self.assertEqual(len(asked), 1)
+        self.assertEqual(asked[0].calls[0]["tool_call_id"], "w")
+        self.assertEqual(asked[0].calls[0]["risk"], "high")
+        self.assertEqual(turn.result("w").content, "wiped tmp")
+
+    async def test_a_denied_approval_is_not_approved(self):
+        async with self.client(on_approval_request=lambda req: req.deny()) as tb:
+            turn = await tb.run_turn(self.stream("deny"), [
+                {"tool_call_id": "w", "name": "wipe", "arguments": {"target": "tmp"}}])
+        self.assertEqual(turn.result("w").error_code, "NOT_APPROVED")
+
+    async def test_send_message_arrives_before_the_result(self):
+        sent = []
+        async with self.client(on_send_message=sent.append) as tb:
+            turn = await tb.run_turn(self.stream("greet"), [
+                {"tool_call_id": "g", "name": "greet", "arguments": {"text": "你好！"}}], context=NO_APPROVAL)
+        self.assertEqual([m.text for m in sent], ["你好！"])
+        kinds = [type(e) for e in turn.events]
+        self.assertLess(kinds.index(SendMessage), kinds.index(ToolResult))
+        self.assertEqual(turn.result("g").content, "greeted")
+
+    async def test_a_question_answered_from_a_callback(self):
+        async with self.client(on_input_request=lambda req: req.accept({"city": "Paris"})) as tb:
+            turn = await tb.run_turn(self.stream("ask"), [{"tool_call_id": "a", "name": "ask_city", "arguments": {}}],
+                                     context=NO_APPROVAL)
+        self.assertEqual(turn.result("a").content, "city Paris")
+
+
+def gateway_server():
+    return Server("--approval-mode", "auto").start()
+
+
+class HttpControlTest(ControlCases, unittest.IsolatedAsyncioTestCase):
+    @classmethod
+    def setUpClass(cls):
+        require_jar(cls)
+        cls.server = gateway_server()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def client(self, **callbacks):
+        return Client("http://127.0.0.1:%d" % self.server.port, token=TOKEN, **callbacks)
+
+
+@unittest.skipUnless(_have("websockets"), "needs the websockets package (Debian python3-websockets)")
+class WebSocketControlTest(HttpControlTest):
+    def client(self, **callbacks):
+        return Client("ws://127.0.0.1:%d/v1/ws" % self.server.port, token=TOKEN, **callbacks)
+
+
+class StdioControlTest(ControlCases, unittest.IsolatedAsyncioTestCase):
+    def setUp(self):
+        require_jar(self)
+
+    def client(self, **callbacks):
+        command = Server("--bus", "stdio", "--approval-mode", "auto", gateway=False).command()
+        return Client("stdio:", command=command, **callbacks)
+
+
+@unittest.skipUnless(_have("redis") and (REQUIRE_ALL or os.environ.get("TOOLBUS_REDIS_URL")),
+                     "needs the redis package and TOOLBUS_REDIS_URL (scripts/lib/services.sh starts Redis)")
+class RedisControlTest(ControlCases, unittest.IsolatedAsyncioTestCase):
+    @classmethod
+    def setUpClass(cls):
+        require_jar(cls)
+        cls.redis_url = os.environ["TOOLBUS_REDIS_URL"]
+        prefix = "pyctl%d" % os.getpid()
+        cls.calls = prefix + ":calls"
+        cls.results = prefix + ":results:{stream_id}"
+        config = os.path.join(tempfile.mkdtemp(prefix="toolbus-py-"), "toolbus.yaml")
+        with open(config, "w") as f:
+            f.write("bus:\n  type: redis\n  url: %s\n  calls: '%s'\n  results: '%s'\n  group: %s\n"
+                    "gateway:\n  enabled: false\napproval:\n  mode: auto\n"
+                    % (cls.redis_url, cls.calls, cls.results, prefix))
+        cls.server = Server("--config", config, gateway=False).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def client(self, **callbacks):
+        return Client(self.redis_url, calls_stream=self.calls, results_key=self.results, **callbacks)
+
+
+if __name__ == "__main__":
+    unittest.main()
