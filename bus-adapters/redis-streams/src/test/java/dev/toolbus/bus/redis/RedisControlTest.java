@@ -3,8 +3,12 @@ package dev.toolbus.bus.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.bus.testing.ControlTools;
+import dev.toolbus.executor.ApprovalSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.protocol.ControlIds;
+import dev.toolbus.protocol.Json;
 import dev.toolbus.tool.Tools;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +33,8 @@ class RedisControlTest {
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final Map<String, String> ranOn = new ConcurrentHashMap<>();
     private final Map<String, RedisStreamsBus> buses = new HashMap<>();
+    /** Both instances' approval settings: off except in the approval tests (echo is medium and would ask). */
+    private final AtomicReference<ApprovalSettings> approval = new AtomicReference<>(ApprovalSettings.defaults());
 
     @BeforeEach
     void setUp() {
@@ -49,7 +56,9 @@ class RedisControlTest {
     private void startInstance(String id) {
         ToolExecutor executor = ToolExecutor.builder().instanceId(id)
                 .tool(ControlTools.sleep(id, ranOn)).tool(ControlTools.askCity(id, ranOn))
+                .tool(ControlTools.wipe(id, ranOn)).tool(ControlTools.greet(id, ranOn))
                 .tool(Tools.function("echo", "Returns its arguments", json -> json))
+                .approval(approval::get)
                 .build();
         RedisStreamsBus bus = RedisStreamsBus.fromUri(redis.url, redis.config().consumer(id).instanceId(id)
                 .controlChannel(redis.prefix + "control").blockTimeout(Duration.ofMillis(200)).build());
@@ -118,5 +127,156 @@ class RedisControlTest {
         assertThat(events).filteredOn(e -> e.contains("UNKNOWN_REQUEST")).hasSize(2)
                 .anySatisfy(e -> assertThat(e).contains("in-zz-404"))
                 .anySatisfy(e -> assertThat(e).contains("in-" + owner + "-999"));
+    }
+
+    // --- approval, greet and ask_city ---
+
+    private static JsonNode json(String s) {
+        try {
+            return Json.mapper().readTree(s);
+        } catch (Exception e) {
+            throw new AssertionError(s, e);
+        }
+    }
+
+    private List<JsonNode> ofTurn(String stream, String turnId) {
+        return events(stream).stream().map(RedisControlTest::json)
+                .filter(e -> turnId.equals(e.path("turn_id").asText())).toList();
+    }
+
+    private static List<String> types(List<JsonNode> events) {
+        return events.stream().map(e -> e.path("type").asText()).toList();
+    }
+
+    private JsonNode awaitEvent(String stream, String turnId, String type) {
+        await().atMost(Duration.ofSeconds(20)).until(() -> ofTurn(stream, turnId).stream()
+                .anyMatch(e -> e.path("type").asText().equals(type)));
+        return ofTurn(stream, turnId).stream().filter(e -> e.path("type").asText().equals(type)).findFirst().orElseThrow();
+    }
+
+    private List<JsonNode> awaitTurn(String stream, String turnId) {
+        awaitEvent(stream, turnId, "turn_completed");
+        return ofTurn(stream, turnId);
+    }
+
+    private static String approvalResponse(String stream, String id, String decision) {
+        return "{\"type\":\"approval_response\",\"stream_id\":\"" + stream + "\",\"approval_id\":\"" + id
+                + "\",\"decision\":\"" + decision + "\"}";
+    }
+
+    private static String wipe(String stream, String turnId) {
+        return turn(stream, turnId, "{\"tool_call_id\":\"c1\",\"name\":\"wipe\",\"arguments\":{\"target\":\"disk\"}}")
+                .replace("]}", "],\"context\":{\"user_id\":\"u1\"}}");
+    }
+
+    /** The turn's approval_request; its owner (named in the id) then stops reading, so the answer is read by the other. */
+    private JsonNode approvalRequestOwnerStopsReading(String stream, String turnId) {
+        JsonNode request = awaitEvent(stream, turnId, "approval_request");
+        String owner = ControlIds.instanceOf(request.path("approval_id").asText());
+        assertThat(owner).isIn("ra", "rb");
+        buses.get(owner).pauseReading();
+        await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(1)).until(() -> true); // its read in progress ends
+        return request;
+    }
+
+    @Test
+    void wipeUnderAuto_asksOnce_andRunsOnlyAfterAnApproveReadByTheOtherInstance() {
+        approval.set(ApprovalSettings.builder().mode("auto").build());
+        redis.addCall(wipe("s-ap", "t1"));
+        JsonNode request = approvalRequestOwnerStopsReading("s-ap", "t1");
+        String owner = ControlIds.instanceOf(request.path("approval_id").asText());
+        assertThat(request.path("calls")).singleElement().satisfies(c -> {
+            assertThat(c.path("name").asText()).isEqualTo("wipe");
+            assertThat(c.path("risk").asText()).isEqualTo("high");
+        });
+        assertThat(ranOn).as("nothing ran before the answer").doesNotContainKey("t1");
+        assertThat(types(ofTurn("s-ap", "t1"))).containsExactly("approval_request");
+
+        redis.addCall(approvalResponse("s-ap", request.path("approval_id").asText(), "approve"));
+        List<JsonNode> events = awaitTurn("s-ap", "t1");
+        assertThat(types(events)).containsExactly("approval_request", "tool_result", "turn_completed");
+        assertThat(events.get(1).path("content").asText()).isEqualTo("wiped disk");
+        assertThat(ranOn.get("t1")).isEqualTo(owner);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis.pending() == 0);
+    }
+
+    @Test
+    void denyAndExpiry_readByTheOtherInstance_areNotApproved() {
+        approval.set(ApprovalSettings.builder().mode("auto").build());
+        redis.addCall(wipe("s-deny", "t1"));
+        JsonNode request = approvalRequestOwnerStopsReading("s-deny", "t1");
+        redis.addCall(approvalResponse("s-deny", request.path("approval_id").asText(), "deny"));
+        List<JsonNode> denied = awaitTurn("s-deny", "t1");
+        assertThat(types(denied)).containsExactly("approval_request", "tool_result", "turn_completed");
+        assertThat(denied.get(1).path("error").path("code").asText()).isEqualTo("NOT_APPROVED");
+        assertThat(denied.get(1).path("content").asText()).contains("declined");
+
+        buses.values().forEach(RedisStreamsBus::resumeReading);
+        approval.set(ApprovalSettings.builder().mode("auto").timeoutMs(1500).build());
+        redis.addCall(wipe("s-deny", "t2"));
+        JsonNode late = awaitEvent("s-deny", "t2", "approval_request");
+        List<JsonNode> expired = awaitTurn("s-deny", "t2");
+        assertThat(types(expired)).containsExactly("approval_request", "tool_result", "turn_completed");
+        assertThat(expired.get(1).path("error").path("code").asText()).isEqualTo("NOT_APPROVED");
+        assertThat(expired.get(1).path("content").asText()).contains("no answer").contains("1500 ms");
+        assertThat(ranOn).doesNotContainKeys("t1", "t2");
+
+        redis.addCall(approvalResponse("s-deny", late.path("approval_id").asText(), "approve"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> events("s-deny").stream().anyMatch(e -> e.contains("UNKNOWN_REQUEST")));
+        assertThat(events("s-deny")).filteredOn(e -> e.contains("UNKNOWN_REQUEST")).singleElement()
+                .satisfies(e -> assertThat(e).contains(late.path("approval_id").asText()));
+    }
+
+    @Test
+    void approveSession_answeredOnTheOtherInstance_skipsTheNextAskOnTheOwner() {
+        approval.set(ApprovalSettings.builder().mode("auto").build());
+        redis.addCall(turn("s-ses", "t1", "{\"tool_call_id\":\"c1\",\"name\":\"echo\",\"arguments\":{\"x\":1}}")
+                .replace("]}", "],\"context\":{\"user_id\":\"u1\"}}"));
+        JsonNode request = approvalRequestOwnerStopsReading("s-ses", "t1");
+        String owner = ControlIds.instanceOf(request.path("approval_id").asText());
+        assertThat(request.path("calls").get(0).path("risk").asText()).isEqualTo("medium");
+        redis.addCall(approvalResponse("s-ses", request.path("approval_id").asText(), "approve_session"));
+        assertThat(types(awaitTurn("s-ses", "t1"))).containsExactly("approval_request", "tool_result", "turn_completed");
+
+        // grants live on the instance that asked: the owner takes the next turn
+        buses.get(owner).resumeReading();
+        buses.get(owner.equals("ra") ? "rb" : "ra").pauseReading();
+        await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(1)).until(() -> true);
+        redis.addCall(turn("s-ses", "t2", "{\"tool_call_id\":\"c1\",\"name\":\"echo\",\"arguments\":{\"x\":2}}")
+                .replace("]}", "],\"context\":{\"user_id\":\"u1\"}}"));
+        List<JsonNode> next = awaitTurn("s-ses", "t2");
+        assertThat(types(next)).as("granted for the session").containsExactly("tool_result", "turn_completed");
+        assertThat(next.get(0).path("is_error").asBoolean()).isFalse();
+    }
+
+    @Test
+    void greetsMessageArrivesBeforeItsResult() {
+        redis.addCall(turn("s-g", "t1", "{\"tool_call_id\":\"c1\",\"name\":\"greet\",\"arguments\":{\"text\":\"你好！\"}}"));
+        List<JsonNode> events = awaitTurn("s-g", "t1");
+        assertThat(types(events)).containsExactly("send_message", "tool_result", "turn_completed");
+        assertThat(events.get(0).path("message_id").asText()).isEqualTo("c1:msg:1");
+        assertThat(events.get(0).path("content").get(0).path("text").asText()).isEqualTo("你好！");
+        assertThat(events.get(1).path("content").asText()).isEqualTo("greeted");
+    }
+
+    @Test
+    void askCity_readByTheOtherInstance_roundTripsDeclineCancelAndExpiry() {
+        for (String action : List.of("decline", "cancel")) {
+            String t = "t-" + action;
+            redis.addCall(turn("s-ask", t, "{\"tool_call_id\":\"c1\",\"name\":\"ask_city\",\"arguments\":{}}"));
+            String owner = ownerStopsReading(t);
+            String inputId = awaitEvent("s-ask", t, "input_request").path("input_id").asText();
+            assertThat(ControlIds.instanceOf(inputId)).isEqualTo(owner);
+            redis.addCall("{\"type\":\"input_response\",\"stream_id\":\"s-ask\",\"input_id\":\"" + inputId
+                    + "\",\"action\":\"" + action + "\"}");
+            List<JsonNode> events = awaitTurn("s-ask", t);
+            assertThat(types(events)).containsExactly("input_request", "tool_result", "turn_completed");
+            assertThat(events.get(1).path("content").asText()).isEqualTo("no answer (" + action + ")");
+            buses.get(owner).resumeReading();
+        }
+        redis.addCall(turn("s-ask", "t-exp", "{\"tool_call_id\":\"c1\",\"name\":\"ask_city\",\"arguments\":{\"timeout_ms\":1500}}"));
+        List<JsonNode> events = awaitTurn("s-ask", "t-exp");
+        assertThat(types(events)).containsExactly("input_request", "tool_result", "turn_completed");
+        assertThat(events.get(1).path("content").asText()).isEqualTo("no answer (expired)");
     }
 }
