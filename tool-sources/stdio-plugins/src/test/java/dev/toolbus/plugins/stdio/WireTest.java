@@ -41,8 +41,9 @@ class WireTest {
         assertThat(p.path("toolName").asText()).isEqualTo("greet");
         assertThat(p.path("input").isTextual()).isTrue();
         assertThat(p.path("input").asText()).isEqualTo("{\"name\":\"Al\"}");
-        assertThat(p.path("context").toString())
-                .isEqualTo("{\"streamId\":\"s1\",\"toolCallId\":\"c1\",\"userId\":\"u\",\"attempt\":1}");
+        assertThat(p.path("context").toString()).isEqualTo("{\"streamId\":\"s1\",\"toolCallId\":\"c1\","
+                + "\"idempotencyKey\":\"" + ctx.idempotencyKey() + "\",\"userId\":\"u\",\"attempt\":1}");
+        assertThat(ctx.idempotencyKey()).isNotBlank();
     }
 
     @Test
