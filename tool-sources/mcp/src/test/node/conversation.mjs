@@ -1,6 +1,7 @@
 // Drives the conversation-control side of toolbus's MCP server with the official TypeScript client:
 // progress, log messages, elicitation (answered with ACTION), an elicitation left unanswered until it
-// expires, and a call cancelled with an AbortSignal. Used by NodeConversationTest.
+// expires, a call cancelled with an AbortSignal, and sampling (the client declares `sampling` only
+// when ACTION is accept; its "model" echoes the prompt). Used by NodeConversationTest.
 //
 //   node conversation.mjs ACTION stdio COMMAND ARGS...
 //   node conversation.mjs ACTION http URL
@@ -9,7 +10,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 
 const [action, mode, ...rest] = process.argv.slice(2);
 const transport = mode === "http"
@@ -17,7 +20,7 @@ const transport = mode === "http"
   : new StdioClientTransport({ command: rest[0], args: rest.slice(1), stderr: "inherit" });
 
 const client = new Client({ name: "toolbus-conversation-test", version: "0.1.0" },
-  { capabilities: { elicitation: {} } });
+  { capabilities: action === "accept" ? { elicitation: {}, sampling: {} } : { elicitation: {} } });
 const logs = [];
 const asked = [];
 let expiredAborted = false;
@@ -34,6 +37,15 @@ client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
     : { action };
 });
 
+const sampled = [];
+if (action === "accept") {
+  client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+    sampled.push(req.params);
+    const prompt = req.params.messages.map((m) => m.content.text).join(" ");
+    return { role: "assistant", content: { type: "text", text: "echo: " + prompt }, model: "echo-1", stopReason: "endTurn" };
+  });
+}
+
 const text = (r) => r.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
 
 await client.connect(transport);
@@ -47,6 +59,7 @@ try {
   const logged = await client.callTool({ name: "test_tool_with_logging", arguments: {} });
   const elicited = await client.callTool({ name: "test_elicitation", arguments: { message: "Who are you?" } });
   const expired = await client.callTool({ name: "test_ask_expires", arguments: {} });
+  const sampling = await client.callTool({ name: "test_sampling", arguments: { prompt: "Say hi" } });
 
   const ac = new AbortController();
   const slow = client.callTool({ name: "test_slow", arguments: {} }, undefined, { signal: ac.signal, timeout: 60000 });
@@ -71,6 +84,9 @@ try {
     elicitedText: text(elicited),
     expiredText: text(expired),
     expiredAborted,
+    sampled,
+    samplingText: text(sampling),
+    samplingIsError: sampling.isError === true,
     cancelledError,
     serverCancels,
     raw,

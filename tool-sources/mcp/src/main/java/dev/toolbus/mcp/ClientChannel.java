@@ -46,6 +46,11 @@ final class ClientChannel {
         return out != null && session.canElicit();
     }
 
+    /** Whether the client's model can be asked: it declared {@code sampling} and messages reach it. */
+    boolean canSample() {
+        return out != null && session.canSample();
+    }
+
     /** Sends a notification, if messages reach the client. */
     void notify(String method, Map<String, Object> params) {
         if (out != null) {

@@ -11,7 +11,7 @@ import reactor.core.publisher.Sinks;
 /**
  * What this server knows of one MCP client session (stdio, or one HTTP {@code Mcp-Session-Id}): the
  * capabilities it declared in {@code initialize}, the log level it set, and the requests this server
- * sent it ({@code elicitation/create}) that wait for its response. Bounded: at most
+ * sent it ({@code elicitation/create}, {@code sampling/createMessage}) that wait for its response. Bounded: at most
  * {@link #MAX_PENDING} requests wait at once.
  */
 final class ClientSession {
@@ -27,6 +27,7 @@ final class ClientSession {
     private final AtomicLong ids = new AtomicLong();
     private final Map<String, Sinks.One<McpSchema.JSONRPCResponse>> pending = new ConcurrentHashMap<>();
     private volatile boolean elicitation;
+    private volatile boolean sampling;
     private volatile int logLevel = 0;
 
     ClientSession(String prefix) {
@@ -37,6 +38,7 @@ final class ClientSession {
     void initialized(Object params) {
         Object caps = params instanceof Map<?, ?> m ? m.get("capabilities") : null;
         elicitation = caps instanceof Map<?, ?> c && c.get("elicitation") != null;
+        sampling = caps instanceof Map<?, ?> c && c.get("sampling") != null;
     }
 
     /** Whether the client declared the {@code elicitation} capability. */
@@ -57,6 +59,11 @@ final class ClientSession {
     /** Whether a log message at this level goes out. */
     boolean logs(String level) {
         return LEVELS.indexOf(level) >= logLevel;
+    }
+
+    /** Whether the client declared the {@code sampling} capability. */
+    boolean canSample() {
+        return sampling;
     }
 
     /** Registers a request to the client; its id, and the response's Mono, or an error when too many wait. */

@@ -14,12 +14,14 @@ import dev.toolbus.protocol.ToolProgressEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.Disposables;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
@@ -29,6 +31,7 @@ import reactor.core.scheduler.Schedulers;
  * {@code elicitation/create}, whose answer becomes the executor's {@code input_response} (accept,
  * decline, cancel; a client that cannot be asked, an error, or no answer before the question
  * expires: cancel, and the client's request is cancelled). Closing it withdraws questions still open.
+ * A tool reaches {@link #sample} through {@link McpSampling}: {@code sampling/createMessage}.
  */
 final class LiveEvents {
 
@@ -135,6 +138,37 @@ final class LiveEvents {
             }
         }
         return sb.toString();
+    }
+
+    /** Whether the client declared {@code sampling} and messages reach it during this call. */
+    boolean canSample() {
+        return channel != null && channel.canSample();
+    }
+
+    /** Asks the client's model; fails when it cannot be asked, refuses, or does not answer in time. */
+    Mono<McpSchema.CreateMessageResult> sample(McpSchema.CreateMessageRequest request, Duration timeout) {
+        if (channel == null || !channel.open()) {
+            return Mono.error(new IllegalStateException("this MCP request cannot carry messages to the client"
+                    + " (over HTTP it must accept text/event-stream), so its model cannot be asked"));
+        }
+        if (!channel.canSample()) {
+            return Mono.error(new IllegalStateException("the MCP client did not declare the sampling capability"));
+        }
+        return channel.request(McpSchema.METHOD_SAMPLING_CREATE_MESSAGE, request, timeout)
+                .switchIfEmpty(Mono.error(() -> new TimeoutException("the MCP client's model did not answer within "
+                        + timeout.toMillis() + " ms")))
+                .map(response -> {
+                    if (response.error() != null) {
+                        throw new McpCallException("the MCP client refused sampling/createMessage: "
+                                + response.error().message());
+                    }
+                    try {
+                        return mapper.convertValue(response.result(), McpSchema.CreateMessageResult.class);
+                    } catch (IllegalArgumentException e) {
+                        throw new McpCallException("the MCP client answered sampling/createMessage with an invalid"
+                                + " result: " + e.getMessage(), e);
+                    }
+                });
     }
 
     /** Withdraws the questions still waiting for the client. */

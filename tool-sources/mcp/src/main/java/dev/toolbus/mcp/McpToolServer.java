@@ -51,6 +51,8 @@ import reactor.core.publisher.Mono;
  * {@code send_message} events log messages ({@code notifications/message}, level info), and its
  * {@code input_request} an {@code elicitation/create} to the client (when the client declared the
  * capability; else the question is answered cancel), whose answer goes back to the executor. A
+ * tool may ask the client's model for a completion through {@link McpSampling} (when the client
+ * declared {@code sampling}). A
  * client's {@code notifications/cancelled} (or, over HTTP, a dropped connection) cancels the
  * executor's call.
  *
@@ -91,7 +93,8 @@ public final class McpToolServer {
     private final AccessTokens tokens;
     private final ObjectMapper mapper;
     private final McpJsonMapper json;
-    private final AtomicLong seq = new AtomicLong();
+    /** Process-wide, so that call ids are unique across servers sharing an executor (see McpSampling). */
+    private static final AtomicLong SEQ = new AtomicLong();
 
     private McpToolServer(Builder b) {
         this.executor = b.executor;
@@ -211,21 +214,27 @@ public final class McpToolServer {
     }
 
     private Mono<McpSchema.CallToolResult> call(McpTransportContext ctx, McpSchema.CallToolRequest request) {
-        long n = seq.incrementAndGet();
+        long n = SEQ.incrementAndGet();
         String stream = parallelCalls ? streamId + "#" + n : streamId;
         ObjectNode args = request.arguments() == null ? mapper.createObjectNode() : mapper.valueToTree(request.arguments());
         return Mono.deferContextual(reactorContext -> {
             // over HTTP, the context the caller's token admitted (possibly clamped); else the configured one
             CallContext who = reactorContext.getOrDefault(NettyHttpServerTransport.CONTEXT_KEY, context);
-            ToolCallsEvent turn = new ToolCallsEvent(stream, "mcp-turn-" + n,
-                    List.of(ToolCall.of("mcp_call_" + n, request.name(), args)), who, null);
+            String turnId = "mcp-turn-" + n;
+            String callId = "mcp_call_" + n;
+            ToolCallsEvent turn = new ToolCallsEvent(stream, turnId, List.of(ToolCall.of(callId, request.name(), args)),
+                    who, null);
             LiveEvents live = new LiveEvents(executor, ClientChannel.of(ctx),
                     request.meta() == null ? null : request.meta().get("progressToken"), mapper);
+            McpSampling.register(stream, turnId, callId, live);
             return executor.execute(turn)
                     .filter(live::resultEvent)
                     .collectList()
                     .map(events -> McpResults.toCallToolResult(events, mapper))
-                    .doFinally(s -> live.close());
+                    .doFinally(s -> {
+                        McpSampling.unregister(stream, turnId, callId, live);
+                        live.close();
+                    });
         });
     }
 

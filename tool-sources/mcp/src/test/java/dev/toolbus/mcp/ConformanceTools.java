@@ -7,6 +7,7 @@ import dev.toolbus.tool.ToolHandler;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.awt.Color;
 import java.util.Base64;
 import java.util.List;
@@ -54,6 +55,13 @@ final class ConformanceTools {
                         ctx.ask(args.node().path("message").asText(), schema(USER_SCHEMA))
                                 .map(a -> ToolResult.text("User response: action=" + a.outcome().name().toLowerCase(
                                         java.util.Locale.ROOT) + ", content=" + a.content()))),
+                handler("test_sampling", "asks the client's model", PROMPT_ARG, (args, ctx) ->
+                        McpSampling.createMessage(ctx, McpSchema.CreateMessageRequest.builder()
+                                .messages(List.of(new McpSchema.SamplingMessage(McpSchema.Role.USER,
+                                        new McpSchema.TextContent(args.node().path("prompt").asText()))))
+                                .maxTokens(100).build())
+                                .map(r -> ToolResult.text("LLM response: " + (r.content() instanceof McpSchema.TextContent t
+                                        ? t.text() : "[" + r.content().type() + "]")))),
                 asking("test_elicitation_sep1034_defaults", SEP1034_SCHEMA),
                 asking("test_elicitation_sep1330_enums", SEP1330_SCHEMA),
                 // beyond the suite, for NodeConversationTest: expiry and cancellation
@@ -77,6 +85,8 @@ final class ConformanceTools {
     private static final String NO_ARGS = "{\"type\":\"object\",\"properties\":{}}";
     private static final String MESSAGE_ARG = "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"}},"
             + "\"required\":[\"message\"]}";
+    private static final String PROMPT_ARG = "{\"type\":\"object\",\"properties\":{\"prompt\":{\"type\":\"string\"}},"
+            + "\"required\":[\"prompt\"]}";
     private static final String USER_SCHEMA = "{\"type\":\"object\",\"properties\":{"
             + "\"username\":{\"type\":\"string\",\"description\":\"User's response\"},"
             + "\"email\":{\"type\":\"string\",\"description\":\"User's email address\"}},"

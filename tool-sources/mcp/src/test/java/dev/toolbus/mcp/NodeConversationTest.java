@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * The official TypeScript client against toolbus's MCP server, for conversation control: progress
  * notifications for a request with a progress token, log messages from a tool's {@code send},
  * elicitation answered accept / decline / cancel, a question that expires (the client sees its
- * request cancelled), and a call cancelled by the client (the handler sees the cancel). Over stdio
+ * request cancelled), a call cancelled by the client (the handler sees the cancel), and a tool's
+ * {@code sampling/createMessage} (answered by a client that declared {@code sampling}, an error
+ * result for one that did not). Over stdio
  * (the server in its own JVM) and over HTTP (SSE responses).
  */
 class NodeConversationTest {
@@ -59,6 +61,20 @@ class NodeConversationTest {
         }
         assertThat(out.path("expiredText").asText()).isEqualTo("action=expired");
         assertThat(out.path("expiredAborted").asBoolean()).as("the client saw the expired question cancelled").isTrue();
+
+        if (action.equals("accept")) { // this client declared sampling
+            assertThat(out.path("sampled")).as("%s", out).hasSize(1);
+            JsonNode req = out.path("sampled").get(0);
+            assertThat(req.path("maxTokens").asInt()).isEqualTo(100);
+            assertThat(req.path("messages").get(0).path("role").asText()).isEqualTo("user");
+            assertThat(req.path("messages").get(0).path("content").path("text").asText()).isEqualTo("Say hi");
+            assertThat(out.path("samplingIsError").asBoolean()).isFalse();
+            assertThat(out.path("samplingText").asText()).isEqualTo("LLM response: echo: Say hi");
+        } else {
+            assertThat(out.path("sampled")).isEmpty();
+            assertThat(out.path("samplingIsError").asBoolean()).as("%s", out).isTrue();
+            assertThat(out.path("samplingText").asText()).contains("did not declare the sampling capability");
+        }
 
         assertThat(out.path("cancelledError").asText()).isNotEmpty();
         assertThat(out.path("serverCancels").asInt()).as("the handler saw the client's cancel").isPositive();
