@@ -40,9 +40,11 @@ class SampleToolsTest {
         assertThat(schemaTypes(defs.get("add"))).containsExactly(entry("a", "integer"), entry("b", "integer"));
         assertThat(schemaTypes(defs.get("sleep"))).containsExactly(entry("ms", "integer"));
         assertThat(schemaTypes(defs.get("echo"))).containsExactly(entry("text", "string"));
-        assertThat(schemaTypes(defs.get("fail"))).containsExactly(entry("message", "string"));
+        assertThat(schemaTypes(defs.get("fail"))).containsOnly(entry("message", "string"), entry("kind", "string"));
         assertThat(schemaTypes(defs.get("draw"))).containsExactly(entry("label", "string"));
-        assertThat(defs.values()).allSatisfy(d -> assertThat(d.parameters()).allMatch(ToolParameter::required));
+        // every parameter is required but fail's kind (exception by default, or a JVM error)
+        assertThat(defs.values()).allSatisfy(d -> assertThat(d.parameters())
+                .allMatch(p -> p.required() || (d.name().equals("fail") && p.name().equals("kind"))));
     }
 
     private static Map<String, String> schemaTypes(ToolDefinition def) {
