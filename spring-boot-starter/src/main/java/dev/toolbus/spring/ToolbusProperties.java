@@ -30,6 +30,9 @@ import org.springframework.core.env.Environment;
 public record ToolbusProperties(Config config, List<String> warnings, boolean gatewayEnabled, Duration shutdownTimeout) {
 
     private static final Duration DEFAULT_SHUTDOWN = Duration.ofSeconds(30);
+    /** The top-level keys of toolbus.yaml; other toolbus.* properties are not read as config. */
+    private static final java.util.Set<String> SECTIONS = java.util.Set.of("mode", "sources", "groups", "security",
+            "tools", "execution", "bus", "gateway", "documents", "approval", "dispatch");
 
     public ToolbusProperties {
         warnings = List.copyOf(warnings);
@@ -41,7 +44,13 @@ public record ToolbusProperties(Config config, List<String> warnings, boolean ga
         Map<String, Object> tree = binder.bind("toolbus", Bindable.mapOf(String.class, Object.class))
                 .orElseGet(LinkedHashMap::new);
         Map<String, Object> doc = new LinkedHashMap<>();
-        tree.forEach((k, v) -> doc.put(k, normalise(v)));
+        // only the sections of toolbus.yaml: relaxed binding also turns environment variables such as
+        // TOOLBUS_TOKEN or TOOLBUS_ROOT into toolbus.* properties, which are not config keys
+        tree.forEach((k, v) -> {
+            if (SECTIONS.contains(k)) {
+                doc.put(k, normalise(v));
+            }
+        });
         boolean gateway = binder.bind("toolbus.gateway.enabled", Boolean.class).orElse(false);
         Duration shutdown = binder.bind("toolbus.shutdown-timeout", Duration.class).orElse(DEFAULT_SHUTDOWN);
         doc.remove("enabled");
