@@ -29,14 +29,11 @@ class ApprovalServeIT {
     }
 
     private ToolbusProcess start(TestInfo test, String... extra) throws Exception {
-        String[] args = new String[5 + extra.length];
-        args[0] = "serve";
-        args[1] = "--bus=stdio";
-        args[2] = "--sample-tools";
-        args[3] = "--log-level";
-        args[4] = "warn";
-        System.arraycopy(extra, 0, args, 5, extra.length);
-        sidecar = ToolbusProcess.start("approval-" + test.getTestMethod().orElseThrow().getName(), args);
+        String[] args = new String[2 + extra.length];
+        args[0] = "--log-level";
+        args[1] = "warn";
+        System.arraycopy(extra, 0, args, 2, extra.length);
+        sidecar = ToolbusProcess.sidecar("approval-" + test.getTestMethod().orElseThrow().getName(), args);
         return sidecar;
     }
 

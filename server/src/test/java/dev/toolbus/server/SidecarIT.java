@@ -25,12 +25,7 @@ class SidecarIT {
     }
 
     private ToolbusProcess start(TestInfo test, String... extra) throws Exception {
-        String[] args = new String[3 + extra.length];
-        args[0] = "serve";
-        args[1] = "--bus=stdio";
-        args[2] = "--sample-tools";
-        System.arraycopy(extra, 0, args, 3, extra.length);
-        sidecar = ToolbusProcess.start("sidecar-" + test.getTestMethod().orElseThrow().getName(), args);
+        sidecar = ToolbusProcess.sidecar("sidecar-" + test.getTestMethod().orElseThrow().getName(), extra);
         return sidecar;
     }
 

@@ -40,6 +40,16 @@ final class ToolbusProcess implements AutoCloseable {
     }
 
     /** Starts {@code java -jar toolbus-server.jar args…}. */
+    /** {@code serve --bus=stdio --sample-tools} and the extra arguments: the sidecar the ITs drive. */
+    static ToolbusProcess sidecar(String name, String... extra) throws IOException {
+        String[] args = new String[3 + extra.length];
+        args[0] = "serve";
+        args[1] = "--bus=stdio";
+        args[2] = "--sample-tools";
+        System.arraycopy(extra, 0, args, 3, extra.length);
+        return start(name, args);
+    }
+
     static ToolbusProcess start(String name, String... args) throws IOException {
         return start(name, java.util.Map.of(), args);
     }
