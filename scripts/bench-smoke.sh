@@ -22,3 +22,11 @@ java -Xms512m -Xmx512m -jar benchmarks/target/benchmarks.jar \
 expected=$(java -jar benchmarks/target/benchmarks.jar -l "$@" | grep -c '^dev\.toolbus\.' || true)
 python3 scripts/bench-report.py "$OUT/jmh.json" --svg "$OUT/parallel.svg" --expect "$expected" > "$OUT/report.md"
 echo "bench-smoke: $expected benchmark runs passed in $(( $(date +%s) - start )) s (log: $OUT/jmh.log)"
+
+# The gateway load harness (the gateway and a raw reactor-netty server, forked), a few hundred turns.
+java -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.gateway.GatewayLoad \
+  --requests 300 --clients 4 --max-seconds 60 > "$OUT/gateway-load.log" 2>&1 \
+  || { tail -30 "$OUT/gateway-load.log"; echo "bench-smoke: gateway load failed" >&2; exit 1; }
+grep -q '^| WebSocket /v1/ws | ' "$OUT/gateway-load.log" && grep -q '^| raw reactor-netty WebSocket /v1/ws | ' "$OUT/gateway-load.log" \
+  || { cat "$OUT/gateway-load.log"; echo "bench-smoke: gateway load printed no rows" >&2; exit 1; }
+echo "bench-smoke: gateway load harness ran (log: $OUT/gateway-load.log)"

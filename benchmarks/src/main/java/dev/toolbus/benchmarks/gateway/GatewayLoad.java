@@ -110,50 +110,78 @@ public final class GatewayLoad {
                 + " | server heap after GC | server RSS peak |");
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         phases.forEach(p -> System.out.println(p.row()));
-        System.exit(0);
+        System.out.println();
+        System.out.println("| transport | gateway calls/s | raw reactor-netty calls/s | ratio | target ≥ 0.6× |");
+        System.out.println("|---|---|---|---|---|");
+        ratios(phases).forEach(System.out::println);
+        boolean failed = phases.stream().anyMatch(p -> p.errors() > 0 || p.requests() < options.requests());
+        System.exit(failed ? 1 : 0);
     }
 
-    /** Runs the in-process baseline, then HTTP, then WebSocket. */
+    /**
+     * Runs the in-process baseline, then HTTP and WebSocket against the gateway, then the same two
+     * against {@link RawLoadServer} (reactor-netty without toolbus), the ceiling of the transport.
+     */
     static List<Phase> run(Options o) throws Exception {
         List<Phase> out = new ArrayList<>();
         Options warmup = new Options(Math.max(1, Math.min(2000, o.requests() / 5)), o.clients(), o.forkServer(),
                 o.maxPhase());
         inProcess(warmup);
         out.add(inProcess(o));
+        out.addAll(serverPhases(o, warmup, false));
+        out.addAll(serverPhases(o, warmup, true));
+        return out;
+    }
+
+    /** The HTTP and WebSocket phases against the toolbus gateway or, with {@code raw}, the raw server. */
+    static List<Phase> serverPhases(Options o, Options warmup, boolean raw) throws Exception {
+        List<Phase> out = new ArrayList<>();
         Process child = null;
         GatewayServer local = null;
         ToolExecutor localExecutor = null;
+        reactor.netty.DisposableServer localRaw = null;
         int port;
         LongSupplier heap;
         LongSupplier heapAfterGc;
         LongSupplier rss;
         try {
             if (o.forkServer()) {
-                child = fork();
+                child = fork(raw ? RawLoadServer.class : LoadServer.class);
                 BufferedReader childOut = new BufferedReader(
                         new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
                 port = Integer.parseInt(readLine(childOut, "PORT "));
                 long pid = child.pid();
                 Process c = child;
                 heapAfterGc = () -> askHeapAfterGc(c, childOut);
-                HttpClient metrics = HttpClient.create().baseUrl("http://127.0.0.1:" + port)
-                        .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN));
-                heap = () -> scrapeHeap(metrics);
+                if (raw) {
+                    // the raw server has no /metrics: its heap peak is not sampled
+                    heap = () -> 0;
+                } else {
+                    HttpClient metrics = HttpClient.create().baseUrl("http://127.0.0.1:" + port)
+                            .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN));
+                    heap = () -> scrapeHeap(metrics);
+                }
                 rss = () -> rssOf(pid);
             } else {
-                PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-                localExecutor = LoadServer.executor(meters);
-                local = LoadServer.start(localExecutor, meters, TOKEN);
-                port = local.port();
+                if (raw) {
+                    localRaw = RawLoadServer.start(TOKEN);
+                    port = localRaw.port();
+                } else {
+                    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+                    localExecutor = LoadServer.executor(meters);
+                    local = LoadServer.start(localExecutor, meters, TOKEN);
+                    port = local.port();
+                }
                 heap = () -> ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
                 heapAfterGc = () -> 0;
                 rss = () -> rssOf(ProcessHandle.current().pid());
             }
             String base = "http://127.0.0.1:" + port;
+            String prefix = raw ? "raw reactor-netty " : "";
             http(base, warmup);
-            out.add(measured("HTTP POST /v1/turns", heap, heapAfterGc, rss, () -> http(base, o)));
+            out.add(measured(prefix + "HTTP POST /v1/turns", heap, heapAfterGc, rss, () -> http(base, o)));
             websocket(port, warmup);
-            out.add(measured("WebSocket /v1/ws", heap, heapAfterGc, rss, () -> websocket(port, o)));
+            out.add(measured(prefix + "WebSocket /v1/ws", heap, heapAfterGc, rss, () -> websocket(port, o)));
         } finally {
             if (child != null) {
                 child.getOutputStream().close();
@@ -165,8 +193,27 @@ public final class GatewayLoad {
                 local.close();
                 localExecutor.close();
             }
+            if (localRaw != null) {
+                localRaw.disposeNow(Duration.ofSeconds(10));
+            }
         }
         return out;
+    }
+
+    /** The gateway's calls/s over the raw server's, per transport, from phases of one run. */
+    static List<String> ratios(List<Phase> phases) {
+        List<String> lines = new ArrayList<>();
+        for (String transport : List.of("HTTP POST /v1/turns", "WebSocket /v1/ws")) {
+            Phase gateway = phases.stream().filter(p -> p.name().equals(transport)).findFirst().orElse(null);
+            Phase raw = phases.stream().filter(p -> p.name().equals("raw reactor-netty " + transport)).findFirst()
+                    .orElse(null);
+            if (gateway != null && raw != null && raw.callsPerSecond() > 0) {
+                double r = gateway.callsPerSecond() / raw.callsPerSecond();
+                lines.add(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2f× | %s |", transport,
+                        gateway.callsPerSecond(), raw.callsPerSecond(), r, r >= 0.6 ? "✓" : "✗"));
+            }
+        }
+        return lines;
     }
 
     /** Latencies in nanoseconds and the error count of one phase. */
@@ -326,10 +373,10 @@ public final class GatewayLoad {
 
     // --- server process ----------------------------------------------------------------------------
 
-    static Process fork() throws Exception {
+    static Process fork(Class<?> main) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", LoadServer.class.getName(), TOKEN)
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", main.getName(), TOKEN)
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
     }
