@@ -30,3 +30,14 @@ java -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.gatewa
 grep -q '^| WebSocket /v1/ws | ' "$OUT/gateway-load.log" && grep -q '^| raw reactor-netty WebSocket /v1/ws | ' "$OUT/gateway-load.log" \
   || { cat "$OUT/gateway-load.log"; echo "bench-smoke: gateway load printed no rows" >&2; exit 1; }
 echo "bench-smoke: gateway load harness ran (log: $OUT/gateway-load.log)"
+
+# The memory and scale harness against the server jar, a few thousand turns (its targets mean nothing here).
+if [[ -f server/target/toolbus-server.jar ]]; then
+  java -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.scale.ScaleHarness \
+    --server-jar server/target/toolbus-server.jar --turns 2000 --streams 500 --sockets 200 \
+    --logs benchmarks/target/smoke/scale-logs > "$OUT/scale.log" 2>&1 \
+    || { tail -30 "$OUT/scale.log"; echo "bench-smoke: scale harness failed" >&2; exit 1; }
+  grep -q '^| idle WebSocket connections | ' "$OUT/scale.log" \
+    || { cat "$OUT/scale.log"; echo "bench-smoke: scale harness printed no rows" >&2; exit 1; }
+  echo "bench-smoke: scale harness ran (log: $OUT/scale.log)"
+fi

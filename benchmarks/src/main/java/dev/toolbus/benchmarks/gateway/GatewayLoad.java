@@ -59,8 +59,8 @@ public final class GatewayLoad {
     static final String TOKEN = "load-token";
 
     /** What to run. */
-    record Options(int requests, int clients, boolean forkServer, Duration maxPhase) {
-        Options {
+    public record Options(int requests, int clients, boolean forkServer, Duration maxPhase) {
+        public Options {
             if (requests < 1 || requests > 1_000_000) {
                 throw new IllegalArgumentException("requests must be within 1..1000000");
             }
@@ -217,7 +217,7 @@ public final class GatewayLoad {
     }
 
     /** Latencies in nanoseconds and the error count of one phase. */
-    record Samples(long[] latencies, int errors, long nanos) {
+    public record Samples(long[] latencies, int errors, long nanos) {
     }
 
     interface PhaseBody {
@@ -329,13 +329,19 @@ public final class GatewayLoad {
         }
     }
 
-    static Samples websocket(int port, Options o) {
+    /** A closed loop of one-call turns over {@code /v1/ws}, {@code o.clients()} connections (also used by the scale harness). */
+    public static Samples websocket(int port, Options o) {
+        return websocket(port, o, TOKEN);
+    }
+
+    /** The same with another bearer token. */
+    public static Samples websocket(int port, Options o, String token) {
         long[] lat = new long[o.requests()];
         AtomicInteger n = new AtomicInteger();
         AtomicInteger errors = new AtomicInteger();
         AtomicInteger next = new AtomicInteger();
         HttpClient client = HttpClient.create()
-                .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN));
+                .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + token));
         long t0 = System.nanoTime();
         Flux.range(0, o.clients())
                 .flatMap(c -> client.websocket().uri("ws://127.0.0.1:" + port + "/v1/ws").handle((in, out) -> {
