@@ -88,8 +88,9 @@ public final class ToolRegistry {
                 boolean sameCase = existing.tool().name().equals(name);
                 report(new Diagnostic(loser.tool().name(), loser.source(), pluginOf(loser), winner.source(),
                         pluginOf(winner), "tool '" + loser.tool().name() + "' from " + describe(loser) + " is skipped: "
-                        + describe(winner) + " already provides " + (sameCase ? "it" : "'" + winner.tool().name()
-                        + "' (tool names are compared ignoring case)")
+                        + (sameCase ? describe(winner) + " already provides it"
+                                : "its name equals '" + winner.tool().name() + "' from " + describe(winner)
+                                        + " ignoring case")
                         + (replace ? " (core tools win)" : " (first registered wins)")));
                 if (!replace) {
                     return false;

@@ -33,8 +33,8 @@ class RegistryParityTest {
             assertThat(d.name()).isEqualTo("Web_Fetch");
             assertThat(d.loserPlugin()).isEqualTo("scraper");
             assertThat(d.winnerSource()).isEqualTo(ToolSource.CORE);
-            assertThat(d.message()).isEqualTo("tool 'Web_Fetch' from stdio plugin 'scraper' is skipped: core already"
-                    + " provides 'web_fetch' (tool names are compared ignoring case) (first registered wins)");
+            assertThat(d.message()).isEqualTo("tool 'Web_Fetch' from stdio plugin 'scraper' is skipped: its name equals"
+                    + " 'web_fetch' from core ignoring case (first registered wins)");
         });
     }
 
@@ -49,7 +49,8 @@ class RegistryParityTest {
         assertThat(r.find("WEB_FETCH")).isNull();
         assertThat(r.find("web_fetch").tool()).isSameAs(core);
         assertThat(r.diagnostics()).singleElement()
-                .satisfies(d -> assertThat(d.message()).contains("'WEB_FETCH'", "core tools win", "ignoring case"));
+                .satisfies(d -> assertThat(d.message()).isEqualTo("tool 'WEB_FETCH' from mcp plugin 'scraper' is skipped: its name"
+                        + " equals 'web_fetch' from core ignoring case (core tools win)"));
     }
 
     @Test
