@@ -128,4 +128,18 @@ class PolicyParityIT {
         assertThat(call("workflow_tool", "star").path("error").path("code").asText()).isEqualTo("NOT_AVAILABLE");
         assertThat(call("workflow_tool", "named").path("content").asText()).isEqualTo("flow:workflow_tool ran");
     }
+
+    @Test
+    void docsPolicyMd_showsTheseAnswers() throws Exception {
+        String doc = Files.readString(EXAMPLE.resolve("../../policy.md").normalize());
+        for (String query : List.of("", "provider=openai&model=gpt-5.2", "agent_id=nomemory", "agent_id=inherits",
+                "agent_id=empties", "agent_id=named")) {
+            assertThat(doc).as(query).contains("\n" + String.join(" ", tools(query)) + "\n");
+        }
+        List<String> warnings = Stream.of(server.process.stderr().split("\n"))
+                .filter(l -> l.contains("WARN ToolRegistry - ")).map(l -> l.substring(l.indexOf("WARN ToolRegistry - ")))
+                .toList();
+        assertThat(warnings).hasSize(2);
+        warnings.forEach(w -> assertThat(doc).contains(w));
+    }
 }
