@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""A stdio plugin for docs/policy.md's parity examples: declares the tools named on its command line
-(a trailing "?" marks an optional one) and answers each call with "<plugin>:<tool> ran".
-Standard library only."""
+"""A stdio plugin for docs/policy.md's parity examples.
+
+Declares the tools named on its command line (a trailing "?" marks an
+optional one) and answers each call with "<plugin>:<tool> ran", where the
+plugin is the folder it runs in. Standard library only."""
 
 import json
 import os
@@ -11,8 +13,12 @@ PLUGIN = os.path.basename(os.getcwd())
 TOOLS = []
 for arg in sys.argv[1:]:
     name = arg.rstrip("?")
-    TOOLS.append({"name": name, "description": "The %s tool of plugin %s." % (name, PLUGIN),
-                  "inputSchema": {"type": "object", "properties": {}}, "optional": arg.endswith("?")})
+    TOOLS.append({
+        "name": name,
+        "description": "The %s tool of plugin %s." % (name, PLUGIN),
+        "inputSchema": {"type": "object", "properties": {}},
+        "optional": arg.endswith("?"),
+    })
 
 
 def answer(req, **fields):
