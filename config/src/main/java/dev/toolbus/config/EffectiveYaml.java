@@ -111,7 +111,12 @@ final class EffectiveYaml {
     }
 
     private static Map<String, Object> rules(PolicyConfig.Rules r, boolean withProfile) {
-        Map<String, Object> m = map("allow", r.allow(), "alsoAllow", r.alsoAllow(), "deny", r.deny());
+        Map<String, Object> m = map("allow", r.allow());
+        if (r.alsoAllowGiven()) {
+            // only a written one: a printed `alsoAllow: []` would stop an agent inheriting tools.alsoAllow
+            m.put("alsoAllow", r.alsoAllow());
+        }
+        m.put("deny", r.deny());
         if (withProfile) {
             m.put("profile", r.profile() == null ? "" : r.profile());
         }

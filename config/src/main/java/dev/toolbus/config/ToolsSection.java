@@ -25,8 +25,9 @@ final class ToolsSection {
                 in.warn(ConfigLoader.Reader.join(path, "profile"), "a profile cannot select another profile; ignored");
             }
         }
+        // a written alsoAllow, even [] or left empty, replaces the inherited one; an absent one inherits
         return new PolicyConfig.Rules(in.strings(m, "allow", path, List.of()), in.strings(m, "alsoAllow", path, List.of()),
-                in.strings(m, "deny", path, List.of()), profile);
+                in.strings(m, "deny", path, List.of()), profile, m.containsKey("alsoAllow"));
     }
 
     @SuppressWarnings("unchecked")

@@ -309,14 +309,25 @@ final class DefaultPolicy implements ConfiguredPolicy {
         PolicyConfig.Rules gp = gKey == null ? null : config.byProvider().get(gKey);
         PolicyConfig.Rules ap = aKey == null ? null : agent.byProvider().get(aKey);
 
-        boolean agentAlso = agent != null && !agent.rules().alsoAllow().isEmpty();
+        // alsoAllow handed down to the profile layers: a written list (even []) at the more specific
+        // level replaces the general one
+        boolean agentAlso = agent != null && agent.rules().alsoAllowGiven();
         List<String> also = agentAlso ? agent.rules().alsoAllow() : global.alsoAllow();
         String alsoLabel = agentAlso ? "agents." + agentId + ".alsoAllow" : "tools.alsoAllow";
+        List<String> pAlso = also;
+        String pAlsoLabel = alsoLabel;
+        if (ap != null && ap.alsoAllowGiven()) {
+            pAlso = ap.alsoAllow();
+            pAlsoLabel = "agents." + agentId + ".byProvider." + aKey + ".alsoAllow";
+        } else if (gp != null && gp.alsoAllowGiven()) {
+            pAlso = gp.alsoAllow();
+            pAlsoLabel = "tools.byProvider." + gKey + ".alsoAllow";
+        }
 
         String profile = agent != null && agent.rules().profile() != null ? agent.rules().profile() : global.profile();
         addProfile(out, "profile " + profile, profile, also, alsoLabel);
         String pProfile = ap != null && ap.profile() != null ? ap.profile() : gp != null ? gp.profile() : null;
-        addProfile(out, "provider profile " + pProfile, pProfile, also, alsoLabel);
+        addProfile(out, "provider profile " + pProfile, pProfile, pAlso, pAlsoLabel);
         addRules(out, "tools", global);
         if (gp != null) {
             addRules(out, "tools.byProvider." + gKey, gp);

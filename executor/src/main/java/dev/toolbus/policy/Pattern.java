@@ -90,7 +90,8 @@ record Pattern(String text, Kind kind, java.util.regex.Pattern regex) {
     }
 
     private boolean globMatches(Facts t, boolean granting) {
-        if (regex.matcher(t.name()).matches()) {
+        // a glob reads plugin ids as a plain id does: `deny: [mem*]` takes every tool of plugin memory-x
+        if (regex.matcher(t.name()).matches() || t.pluginId() != null && regex.matcher(t.pluginId()).matches()) {
             return true;
         }
         for (String a : t.aliases()) {

@@ -151,15 +151,26 @@ public record PolicyConfig(
      * @param alsoAllow added to {@code allow}; with an empty {@code allow} it means everything plus these
      * @param deny always wins
      * @param profile the profile this layer selects ({@code null} for none; ignored inside a profile)
+     * @param alsoAllowGiven whether {@code alsoAllow} was written, even as {@code []}: a written list
+     *     replaces the one a more general layer would hand down to the profile layers (so
+     *     {@code alsoAllow: []} at an agent cancels the global {@code tools.alsoAllow} there); an
+     *     unwritten one inherits it
      */
-    public record Rules(List<String> allow, List<String> alsoAllow, List<String> deny, String profile) {
-        public static final Rules NONE = new Rules(List.of(), List.of(), List.of(), null);
+    public record Rules(List<String> allow, List<String> alsoAllow, List<String> deny, String profile,
+                        boolean alsoAllowGiven) {
+        public static final Rules NONE = new Rules(List.of(), List.of(), List.of(), null, false);
 
         public Rules {
             allow = list(allow);
             alsoAllow = list(alsoAllow);
             deny = list(deny);
             profile = profile == null || profile.isBlank() ? null : profile.strip();
+            alsoAllowGiven = alsoAllowGiven || !alsoAllow.isEmpty();
+        }
+
+        /** A layer whose {@code alsoAllow} counts as written only when it is non-empty. */
+        public Rules(List<String> allow, List<String> alsoAllow, List<String> deny, String profile) {
+            this(allow, alsoAllow, deny, profile, false);
         }
 
         /** An allow/deny pair. */
@@ -172,7 +183,7 @@ public record PolicyConfig(
      * An agent's layers.
      *
      * @param rules the agent's allow/alsoAllow/deny and profile (its profile replaces the global one;
-     *     its non-empty alsoAllow replaces the global one at the profile layer)
+     *     its written alsoAllow, even {@code []}, replaces the global one at the profile layers)
      * @param byProvider the agent's provider layers
      */
     public record AgentRules(Rules rules, Map<String, Rules> byProvider) {
@@ -250,22 +261,22 @@ public record PolicyConfig(
         }
 
         public Builder allow(List<String> allow) {
-            tools = new Rules(allow, tools.alsoAllow(), tools.deny(), tools.profile());
+            tools = new Rules(allow, tools.alsoAllow(), tools.deny(), tools.profile(), tools.alsoAllowGiven());
             return this;
         }
 
         public Builder alsoAllow(List<String> alsoAllow) {
-            tools = new Rules(tools.allow(), alsoAllow, tools.deny(), tools.profile());
+            tools = new Rules(tools.allow(), alsoAllow, tools.deny(), tools.profile(), alsoAllow != null);
             return this;
         }
 
         public Builder deny(List<String> deny) {
-            tools = new Rules(tools.allow(), tools.alsoAllow(), deny, tools.profile());
+            tools = new Rules(tools.allow(), tools.alsoAllow(), deny, tools.profile(), tools.alsoAllowGiven());
             return this;
         }
 
         public Builder profile(String profile) {
-            tools = new Rules(tools.allow(), tools.alsoAllow(), tools.deny(), profile);
+            tools = new Rules(tools.allow(), tools.alsoAllow(), tools.deny(), profile, tools.alsoAllowGiven());
             return this;
         }
 

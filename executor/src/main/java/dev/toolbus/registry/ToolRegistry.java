@@ -19,8 +19,14 @@ import org.slf4j.LoggerFactory;
  * The tools an executor can run, by name. Thread-safe: reads see an immutable snapshot, writes
  * replace it.
  *
- * <p>Name clashes: a {@link ToolSource#CORE core} tool wins; otherwise the first registered wins. The
- * loser is skipped (or removed, when a core tool arrives later) and a {@link Diagnostic} says so.
+ * <p>Name clashes, with names compared ignoring case ({@code Web_Fetch} clashes with
+ * {@code web_fetch}): a {@link ToolSource#CORE core} tool wins; otherwise the first registered wins.
+ * The loser is skipped (or removed, when a core tool arrives later) and a {@link Diagnostic} says so.
+ *
+ * <p>A plugin whose id equals a core tool's name (ignoring case) is blocked whole: each of its tools
+ * is skipped, or removed when the core tool arrives later, with a diagnostic. A <em>plugin tool</em>
+ * is one with a plugin id; a <em>core tool</em> is one without, from {@link ToolSource#CORE} or
+ * {@link ToolSource#PLUGIN} (the same split the tool policy uses).
  */
 public final class ToolRegistry {
 
@@ -28,6 +34,9 @@ public final class ToolRegistry {
 
     private final Object lock = new Object();
     private volatile Map<String, Entry> entries = Map.of();
+    /** Diagnostics kept, the oldest dropped first. */
+    static final int MAX_DIAGNOSTICS = 256;
+
     private final List<Diagnostic> diagnostics = new CopyOnWriteArrayList<>();
 
     private ToolRegistry() {
@@ -61,29 +70,111 @@ public final class ToolRegistry {
                 Diagnostic d = new Diagnostic(name, source, pluginOf(refused), null, null, "tool '" + name + "' from "
                         + describe(refused) + " is skipped: its input schema is not a valid JSON Schema ("
                         + String.join("; ", problems.subList(0, Math.min(3, problems.size()))) + ")");
-                diagnostics.add(d);
-                log.warn(d.message());
+                report(d);
                 return false;
             }
-            Entry existing = entries.get(name);
+            Entry incoming = new Entry(tool, source);
+            Entry blocker = isPluginTool(incoming) ? coreNamed(pluginOf(incoming)) : null;
+            if (blocker != null) {
+                report(blockedPlugin(incoming, blocker));
+                return false;
+            }
+            Entry existing = clash(name);
+            Map<String, Entry> next = new LinkedHashMap<>(entries);
             if (existing != null) {
                 boolean replace = source == ToolSource.CORE && existing.source() != ToolSource.CORE;
-                Entry loser = replace ? existing : new Entry(tool, source);
-                Entry winner = replace ? new Entry(tool, source) : existing;
-                Diagnostic d = new Diagnostic(name, loser.source(), pluginOf(loser), winner.source(), pluginOf(winner),
-                        "tool '" + name + "' from " + describe(loser) + " is skipped: " + describe(winner)
-                                + " already provides it" + (replace ? " (core tools win)" : " (first registered wins)"));
-                diagnostics.add(d);
-                log.warn(d.message());
+                Entry loser = replace ? existing : incoming;
+                Entry winner = replace ? incoming : existing;
+                boolean sameCase = existing.tool().name().equals(name);
+                report(new Diagnostic(loser.tool().name(), loser.source(), pluginOf(loser), winner.source(),
+                        pluginOf(winner), "tool '" + loser.tool().name() + "' from " + describe(loser) + " is skipped: "
+                        + (sameCase ? describe(winner) + " already provides it"
+                                : "its name equals '" + winner.tool().name() + "' from " + describe(winner)
+                                        + " ignoring case")
+                        + (replace ? " (core tools win)" : " (first registered wins)")));
                 if (!replace) {
                     return false;
                 }
+                next.remove(existing.tool().name());
             }
-            Map<String, Entry> next = new LinkedHashMap<>(entries);
-            next.put(name, new Entry(tool, source));
+            if (isCore(incoming)) {
+                // a plugin whose id is this core tool's name is blocked whole, also when it came first
+                String key = norm(name);
+                for (Entry e : List.copyOf(next.values())) {
+                    if (isPluginTool(e) && key.equals(norm(pluginOf(e)))) {
+                        next.remove(e.tool().name());
+                        report(blockedPlugin(e, incoming));
+                    }
+                }
+            }
+            next.put(name, incoming);
             entries = Collections.unmodifiableMap(next);
             return true;
         }
+    }
+
+    private static Diagnostic blockedPlugin(Entry plugin, Entry core) {
+        return new Diagnostic(plugin.tool().name(), plugin.source(), pluginOf(plugin), core.source(), pluginOf(core),
+                "tool '" + plugin.tool().name() + "' from " + describe(plugin) + " is skipped: the plugin id '"
+                        + pluginOf(plugin) + "' clashes with the core tool '" + core.tool().name()
+                        + "' (ids are compared ignoring case), so every tool of that plugin is blocked");
+    }
+
+    /** Records a diagnostic; one already recorded is logged again only at debug level (reloads repeat them). */
+    private void report(Diagnostic d) {
+        boolean repeated = diagnostics.contains(d);
+        if (repeated) {
+            diagnostics.remove(d);
+            log.debug(d.message());
+        } else {
+            log.warn(d.message());
+        }
+        diagnostics.add(d);
+        while (diagnostics.size() > MAX_DIAGNOSTICS) {
+            diagnostics.remove(0);
+        }
+    }
+
+    /**
+     * The registered tool a tool of this name would clash with: the one of the same name, else one
+     * whose name differs only in case ({@code Web_Fetch} and {@code web_fetch} clash), or {@code null}.
+     */
+    public Entry clash(String name) {
+        Entry e = entries.get(name);
+        if (e != null) {
+            return e;
+        }
+        String key = norm(name);
+        for (Entry other : entries.values()) {
+            if (norm(other.tool().name()).equals(key)) {
+                return other;
+            }
+        }
+        return null;
+    }
+
+    private Entry coreNamed(String id) {
+        String key = norm(id);
+        for (Entry e : entries.values()) {
+            if (isCore(e) && norm(e.tool().name()).equals(key)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /** A plugin tool has a plugin id (stdio and MCP tools always do); every other tool is core. */
+    private static boolean isPluginTool(Entry e) {
+        String p = pluginOf(e);
+        return p != null && !p.isBlank();
+    }
+
+    private static boolean isCore(Entry e) {
+        return !isPluginTool(e) && (e.source() == ToolSource.CORE || e.source() == ToolSource.PLUGIN);
+    }
+
+    private static String norm(String s) {
+        return s.strip().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Registers several tools from one source, in order. */
@@ -119,7 +210,7 @@ public final class ToolRegistry {
         return out;
     }
 
-    /** Clash diagnostics so far, oldest first. */
+    /** Clash diagnostics, oldest first: the last {@value #MAX_DIAGNOSTICS}, each once (a repeat moves it last). */
     public List<Diagnostic> diagnostics() {
         return List.copyOf(diagnostics);
     }

@@ -139,9 +139,9 @@ public final class McpToolSource implements AutoCloseable {
                     "MCP tool '" + original + "' of server '" + server + "' is registered as '" + name
                             + "' (toolbus names are letters, digits and _ . : -)"));
         }
-        if (registry.find(name) != null) {
+        if (registry.clash(name) != null) {
             String prefixed = sanitize(server + "__" + name);
-            if (registry.find(prefixed) != null) {
+            if (registry.clash(prefixed) != null) {
                 report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
                         + "' of server '" + server + "' is skipped: both '" + name + "' and '" + prefixed + "' are taken"));
                 return;
