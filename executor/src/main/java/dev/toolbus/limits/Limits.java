@@ -119,7 +119,8 @@ public record Limits(List<LimitRule> rules, String store, String redisUrl, int m
                 Object e = list.get(i);
                 String path = "rules[" + i + "]";
                 if (!(e instanceof Map)) {
-                    b.warn(path + ": must be a mapping, got " + describe(e) + "; the rule is ignored");
+                    b.rules.add(new Entry(path, null, path + ": must be a mapping, got " + describe(e)
+                            + "; the rule is ignored"));
                     continue;
                 }
                 b.ruleFromMap(path, (Map<String, ?>) e);
@@ -187,9 +188,14 @@ public record Limits(List<LimitRule> rules, String store, String redisUrl, int m
         }
     }
 
+    /** A rule entry of a builder, in file order; a skipped entry holds only its warning. */
+    private record Entry(String path, LimitRule.Builder rule, String warning) {
+    }
+
     /** Builder of {@link Limits}; bad values fall back with a warning, as {@link LimitRule.Builder} does. */
     public static final class Builder {
-        private final List<LimitRule.Builder> rules = new ArrayList<>();
+        /** Rules in file order, each with its path; a skipped entry holds only its warning. */
+        private final List<Entry> rules = new ArrayList<>();
         private String store = "memory";
         private String redisUrl = "";
         private int maxKeys = DEFAULT_MAX_KEYS;
@@ -200,7 +206,7 @@ public record Limits(List<LimitRule> rules, String store, String redisUrl, int m
 
         /** Adds a rule (its warnings are kept, prefixed with its name). */
         public Builder rule(LimitRule.Builder rule) {
-            rules.add(Objects.requireNonNull(rule, "rule"));
+            rules.add(new Entry("rules[" + rules.size() + "]", Objects.requireNonNull(rule, "rule"), null));
             return this;
         }
 
@@ -223,7 +229,7 @@ public record Limits(List<LimitRule> rules, String store, String redisUrl, int m
                 b.maxCallsPerTurn(rule.maxCallsPerTurn());
             }
             b.shared(rule.shared());
-            rules.add(b);
+            rules.add(new Entry("rules[" + rules.size() + "]", b, null));
             return this;
         }
 
@@ -306,7 +312,7 @@ public record Limits(List<LimitRule> rules, String store, String redisUrl, int m
             if (m.containsKey("maxCallsPerTurn")) {
                 r.maxCallsPerTurn(m.get("maxCallsPerTurn"));
             }
-            rules.add(r);
+            rules.add(new Entry(path, r, null));
         }
 
         private static List<String> globs(LimitRule.Builder r, Map<String, ?> m, String key) {
@@ -340,8 +346,13 @@ public record Limits(List<LimitRule> rules, String store, String redisUrl, int m
             List<LimitRule> built = new ArrayList<>();
             Set<String> names = new HashSet<>();
             for (int i = 0; i < rules.size(); i++) {
-                LimitRule.Builder rb = rules.get(i);
-                String label = rb.currentName().isEmpty() ? "rules[" + i + "]" : "rules[" + i + "] (" + rb.currentName() + ")";
+                Entry en = rules.get(i);
+                if (en.rule == null) {
+                    all.add(en.warning);
+                    continue;
+                }
+                LimitRule.Builder rb = en.rule;
+                String label = rb.currentName().isEmpty() ? en.path : en.path + " (" + rb.currentName() + ")";
                 String name = rb.currentName();
                 if (!name.isEmpty() && !name.matches("[A-Za-z0-9_.:-]{1,64}")) {
                     rb.warn("name: '" + name + "' must be 1-64 letters, digits, _ . : or -; using rule-" + (i + 1));
@@ -367,5 +378,6 @@ public record Limits(List<LimitRule> rules, String store, String redisUrl, int m
             }
             return new Limits(built, store, redisUrl, maxKeys, all);
         }
+
     }
 }
