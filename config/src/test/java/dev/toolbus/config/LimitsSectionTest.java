@@ -15,6 +15,28 @@ class LimitsSectionTest {
         return ConfigLoader.parse(yaml, Map.<String, String>of()::get);
     }
 
+    /** The first yaml block after a heading of a docs page. */
+    private static String yamlAfter(String page, String heading) throws java.io.IOException {
+        String md = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", page));
+        int at = md.indexOf(heading);
+        assertThat(at).as(heading).isPositive();
+        int start = md.indexOf("```yaml\n", at) + "```yaml\n".length();
+        return md.substring(start, md.indexOf("```", start));
+    }
+
+    @Test
+    void theDocsExamplesLoadWithoutWarnings() throws Exception {
+        ConfigLoader.Loaded conf = parse(yamlAfter("configuration.md", "## `limits`"));
+        assertThat(conf.warnings()).isEmpty();
+        assertThat(conf.config().limits().rules()).extracting(LimitRule::name)
+                .containsExactly("search-per-user", "one-browser", "mcp-github", "per-turn");
+        assertThat(conf.config().limits().rules().get(2).shared()).isTrue();
+        ConfigLoader.Loaded ops = parse(yamlAfter("operations.md", "## Rate, concurrency and per-turn limits"));
+        assertThat(ops.warnings()).isEmpty();
+        assertThat(ops.config().limits().rules()).hasSize(3).allSatisfy(r -> assertThat(r.shared())
+                .isEqualTo(r.hasRate()));
+    }
+
     @Test
     void absentSectionIsNoLimits() {
         ConfigLoader.Loaded l = parse("mode: hybrid\n");

@@ -13,10 +13,8 @@ import dev.toolbus.tool.ToolSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import org.slf4j.LoggerFactory;
 import reactor.core.scheduler.Scheduler;
 
@@ -153,27 +151,27 @@ final class LimitGate {
     private record Compiled(Limits limits, Rule[] rules) {
     }
 
-    /** A rule with its globs compiled and its meters. */
+    /** A rule with its match lists as arrays and its meters. */
     static final class Rule {
         final LimitRule rule;
         final LimitMetrics.Rule meters;
-        private final Pattern[] tools;
-        private final Pattern[] plugins;
-        private final Pattern[] sources;
-        private final Pattern[] users;
-        private final Pattern[] streams;
-        private final Pattern[] agents;
+        private final String[] tools;
+        private final String[] plugins;
+        private final String[] sources;
+        private final String[] users;
+        private final String[] streams;
+        private final String[] agents;
         private final String keyPrefix;
 
         Rule(LimitRule rule, LimitMetrics.Rule meters) {
             this.rule = rule;
             this.meters = meters;
-            tools = compile(rule.tools());
-            plugins = compile(rule.plugins());
-            sources = compile(rule.sources());
-            users = compile(rule.users());
-            streams = compile(rule.streams());
-            agents = compile(rule.agents());
+            tools = rule.tools().toArray(String[]::new);
+            plugins = rule.plugins().toArray(String[]::new);
+            sources = rule.sources().toArray(String[]::new);
+            users = rule.users().toArray(String[]::new);
+            streams = rule.streams().toArray(String[]::new);
+            agents = rule.agents().toArray(String[]::new);
             keyPrefix = rule.name() + "|" + rule.per().wireName() + "|";
         }
 
@@ -220,34 +218,47 @@ final class LimitGate {
             };
         }
 
-        private static boolean any(Pattern[] ps, String value) {
+        private static boolean any(String[] globs, String value) {
             if (value == null) {
                 return false;
             }
-            for (Pattern p : ps) {
-                if (p.matcher(value).matches()) {
+            for (String g : globs) {
+                if (glob(g, value)) {
                     return true;
                 }
             }
             return false;
         }
 
-        private static Pattern[] compile(List<String> globs) {
-            Pattern[] out = new Pattern[globs.size()];
-            for (int i = 0; i < out.length; i++) {
-                String[] parts = globs.get(i).split("\\*", -1);
-                StringBuilder re = new StringBuilder();
-                for (int k = 0; k < parts.length; k++) {
-                    if (k > 0) {
-                        re.append(".*");
-                    }
-                    if (!parts[k].isEmpty()) {
-                        re.append(Pattern.quote(parts[k]));
-                    }
+        /** Whether {@code s} matches {@code g} ({@code *} any run of characters), ignoring case; allocates nothing. */
+        static boolean glob(String g, String s) {
+            int gi = 0;
+            int si = 0;
+            int star = -1;
+            int mark = 0;
+            while (si < s.length()) {
+                if (gi < g.length() && g.charAt(gi) != '*' && same(g.charAt(gi), s.charAt(si))) {
+                    gi++;
+                    si++;
+                } else if (gi < g.length() && g.charAt(gi) == '*') {
+                    star = gi++;
+                    mark = si;
+                } else if (star >= 0) {
+                    gi = star + 1;
+                    si = ++mark;
+                } else {
+                    return false;
                 }
-                out[i] = Pattern.compile(re.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
             }
-            return out;
+            while (gi < g.length() && g.charAt(gi) == '*') {
+                gi++;
+            }
+            return gi == g.length();
+        }
+
+        private static boolean same(char a, char b) {
+            return a == b || Character.toLowerCase(a) == Character.toLowerCase(b)
+                    || Character.toUpperCase(a) == Character.toUpperCase(b);
         }
     }
 }
