@@ -146,31 +146,37 @@ public record LimitRule(
             return this;
         }
 
+        /** Tool name globs (empty: any tool). */
         public Builder tools(List<String> globs) {
             tools = clean(globs);
             return this;
         }
 
+        /** Plugin id globs: a stdio plugin's id, an MCP server's name. */
         public Builder plugins(List<String> globs) {
             plugins = clean(globs);
             return this;
         }
 
+        /** Source globs: {@code core}, {@code plugin}, {@code stdio}, {@code mcp}, {@code mcp:<server>}. */
         public Builder sources(List<String> globs) {
             sources = clean(globs);
             return this;
         }
 
+        /** {@code context.user_id} globs. */
         public Builder users(List<String> globs) {
             users = clean(globs);
             return this;
         }
 
+        /** {@code stream_id} globs. */
         public Builder streams(List<String> globs) {
             streams = clean(globs);
             return this;
         }
 
+        /** {@code context.agent_id} globs. */
         public Builder agents(List<String> globs) {
             agents = clean(globs);
             return this;
@@ -223,6 +229,7 @@ public record LimitRule(
             return this;
         }
 
+        /** Whose bucket and cap a call uses. */
         public Builder per(Per value) {
             per = Objects.requireNonNull(value, "per");
             return this;
