@@ -199,14 +199,23 @@ final class LimitGate {
         String key(String streamId, CallContext ctx) {
             return switch (rule.per()) {
                 case NONE -> keyPrefix;
-                case USER -> keyPrefix + orEmpty(ctx.userId());
-                case STREAM -> keyPrefix + streamId;
-                case AGENT -> keyPrefix + orEmpty(ctx.agentId());
+                case USER -> keyPrefix + bounded(ctx.userId());
+                case STREAM -> keyPrefix + bounded(streamId);
+                case AGENT -> keyPrefix + bounded(ctx.agentId());
             };
         }
 
-        private static String orEmpty(String s) {
-            return s == null ? "" : s;
+        /** The most characters of an id kept in a key (longer ids are cut and hashed, so keys stay small). */
+        static final int MAX_ID_CHARS = 128;
+
+        static String bounded(String s) {
+            if (s == null) {
+                return "";
+            }
+            if (s.length() <= MAX_ID_CHARS) {
+                return s;
+            }
+            return s.substring(0, MAX_ID_CHARS - 18) + "#" + Integer.toHexString(s.hashCode()) + "-" + s.length();
         }
 
         private static String sourceName(ToolSource s) {

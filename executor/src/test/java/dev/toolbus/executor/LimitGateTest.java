@@ -31,6 +31,16 @@ class LimitGateTest {
     }
 
     @Test
+    void keysStaySmallWhateverTheIdsLength() {
+        String longId = "u".repeat(100_000);
+        String key = LimitGate.Rule.bounded(longId);
+        assertThat(key.length()).isLessThanOrEqualTo(LimitGate.Rule.MAX_ID_CHARS);
+        assertThat(LimitGate.Rule.bounded(longId + "x")).isNotEqualTo(key);
+        assertThat(LimitGate.Rule.bounded("alice")).isEqualTo("alice");
+        assertThat(LimitGate.Rule.bounded(null)).isEmpty();
+    }
+
+    @Test
     void aCallNoRuleMatchesAllocatesNothing() {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assertThat(mx.isThreadAllocatedMemorySupported()).isTrue();
