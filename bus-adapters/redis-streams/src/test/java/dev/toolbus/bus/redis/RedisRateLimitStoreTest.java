@@ -94,6 +94,22 @@ class RedisRateLimitStoreTest {
     }
 
     @Test
+    void afterARedisRestartTheStoreTakesAgainAndReloadsItsScript() throws Exception {
+        String restart = System.getenv("TOOLBUS_REDIS_RESTART");
+        org.junit.jupiter.api.Assumptions.assumeTrue(restart != null, "TOOLBUS_REDIS_RESTART is not set");
+        try (RedisTestSupport redis = RedisTestSupport.require();
+             RedisRateLimitStore store = RedisRateLimitStore.create(redis.url, redis.prefix + "limits:")) {
+            assertThat(store.take("k", 100, 1000, 100).block(Duration.ofSeconds(5))).isZero();
+            Process p = new ProcessBuilder("bash", restart).inheritIO().start();
+            assertThat(p.waitFor()).isZero();
+            // the script cache is empty after a restart: EVALSHA answers NOSCRIPT and the store falls back to EVAL
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                    .until(() -> store.take("k2", 100, 1000, 100).block(Duration.ofSeconds(5)) == 0L);
+            assertThat(redis.redis.hget(redis.prefix + "limits:k2", "tokens")).isEqualTo("99");
+        }
+    }
+
+    @Test
     void anUnreachableRedisRefusesTheCallPromptly() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
