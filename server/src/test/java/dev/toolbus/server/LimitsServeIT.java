@@ -96,6 +96,30 @@ class LimitsServeIT {
     }
 
     @Test
+    void theSidecarAnswersARateLimitedCallOnStdout(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("toolbus.yaml");
+        Files.writeString(config, "limits:\n  rules:\n    - {name: one-add, tools: [add], rate: 1, periodMs: 60000}\n"
+                + "    - {name: slow-echo, tools: [echo], concurrency: 1}\n", StandardCharsets.UTF_8);
+        ToolbusProcess p = ToolbusProcess.sidecar("sidecar-limits", "--config", config.toString());
+        try {
+            p.send("{\"type\":\"tool_calls\",\"stream_id\":\"s\",\"turn_id\":\"t1\",\"calls\":["
+                    + "{\"tool_call_id\":\"c1\",\"name\":\"add\",\"arguments\":{\"a\":1,\"b\":2}},"
+                    + "{\"tool_call_id\":\"c2\",\"name\":\"echo\",\"arguments\":{\"text\":\"x\"}},"
+                    + "{\"tool_call_id\":\"c3\",\"name\":\"echo\",\"arguments\":{\"text\":\"y\"}},"
+                    + "{\"tool_call_id\":\"c4\",\"name\":\"add\",\"arguments\":{\"a\":3,\"b\":4}}]}");
+            assertThat(p.closeInput().awaitExit(Duration.ofSeconds(60))).as(p.stderr()).isZero();
+            List<JsonNode> results = p.events().stream().filter(e -> e.path("type").asText().equals("tool_result"))
+                    .toList();
+            assertThat(results).extracting(r -> r.path("tool_call_id").asText()).containsExactly("c1", "c2", "c3", "c4");
+            assertThat(codes(results)).containsExactly("ok", "ok", "ok", "RATE_LIMITED");
+            assertThat(results.get(3).path("error").path("retry_after_ms").asLong()).isBetween(59_000L, 60_000L);
+            assertThat(results.get(3).path("attempts").asInt()).isZero();
+        } finally {
+            p.close();
+        }
+    }
+
+    @Test
     void twoServeProcessesOnOneRedisShareOneBucket(@TempDir Path dir) throws Exception {
         String url = System.getenv("TOOLBUS_REDIS_URL");
         assumeTrue(url != null, "TOOLBUS_REDIS_URL is not set: run through scripts/test.sh to start Redis");
