@@ -36,6 +36,8 @@ class ToolResult(Event):
     attempts: int = 0
     cached: bool = False
     elapsed_ms: int = 0
+    #: With ``error_code == "RATE_LIMITED"``: milliseconds until a call may succeed; else None.
+    retry_after_ms: Optional[int] = None
 
     def dedup_key(self):
         return ("tool_result", self.stream_id, self.turn_id, self.tool_call_id)
@@ -168,7 +170,8 @@ def parse_event(raw, client=None):
                           error_code=err.get("code"), error_message=err.get("message"),
                           data=raw.get("data"), metadata=raw.get("metadata") or {},
                           media=raw.get("media") or [], attempts=raw.get("attempts", 0),
-                          cached=bool(raw.get("cached")), elapsed_ms=raw.get("elapsed_ms", 0), **base)
+                          cached=bool(raw.get("cached")), elapsed_ms=raw.get("elapsed_ms", 0),
+                          retry_after_ms=err.get("retry_after_ms"), **base)
     if kind == "user_message":
         return UserMessage(message_id=raw.get("message_id", ""), tool_call_id=raw.get("tool_call_id", ""),
                            source=raw.get("source", ""), content=raw.get("content") or [],

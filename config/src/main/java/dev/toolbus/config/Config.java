@@ -27,6 +27,7 @@ import java.util.Objects;
  * @param documents skill documents
  * @param approval the approval step (applies live on reload)
  * @param dispatch tool dispatch by a small model (ChatAI's {@code dispatch}; off by default)
+ * @param limits rate, concurrency and per-turn limits (applies live on reload)
  */
 public record Config(
         SourceMode mode,
@@ -39,7 +40,8 @@ public record Config(
         Gateway gateway,
         Documents documents,
         ApprovalSettings approval,
-        Dispatch dispatch) {
+        Dispatch dispatch,
+        dev.toolbus.limits.Limits limits) {
 
     public Config {
         Objects.requireNonNull(mode, "mode");
@@ -52,7 +54,15 @@ public record Config(
         Objects.requireNonNull(documents, "documents");
         Objects.requireNonNull(approval, "approval");
         dispatch = dispatch == null ? Dispatch.DEFAULTS : dispatch;
+        limits = limits == null ? dev.toolbus.limits.Limits.NONE : limits;
         groups = List.copyOf(groups);
+    }
+
+    /** A config without limits (the components before {@code limits} was added). */
+    public Config(SourceMode mode, Sources sources, List<PolicyConfig.Group> groups, PolicyConfig.Security security,
+                  Tools tools, ExecutionSettings execution, Bus bus, Gateway gateway, Documents documents,
+                  ApprovalSettings approval, Dispatch dispatch) {
+        this(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch, null);
     }
 
     /** The config of an empty file. */
@@ -65,7 +75,14 @@ public record Config(
 
     /** This config with other approval settings. */
     public Config withApproval(ApprovalSettings next) {
-        return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, next, dispatch);
+        return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, next, dispatch,
+                limits);
+    }
+
+    /** This config with other limits. */
+    public Config withLimits(dev.toolbus.limits.Limits next) {
+        return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch,
+                next);
     }
 
     /** The policy part: mode, source switches, the union of every source's disabledTools, groups, security, tools. */

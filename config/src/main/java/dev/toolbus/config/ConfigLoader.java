@@ -40,7 +40,7 @@ public final class ConfigLoader {
     private static final AnchorYamlFactory PARSERS = new AnchorYamlFactory();
 
     private static final Set<String> TOP = Set.of("mode", "sources", "groups", "security", "tools", "execution", "bus",
-            "gateway", "documents", ApprovalSection.KEY, "dispatch");
+            "gateway", "documents", ApprovalSection.KEY, "dispatch", LimitsSection.KEY);
 
     private ConfigLoader() {
     }
@@ -449,7 +449,7 @@ public final class ConfigLoader {
             ApprovalSettings approval = ApprovalSection.read(this, root, security.dangerousTools());
             Config.Dispatch dispatch = DispatchSection.read(this, root);
             Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval,
-                    dispatch);
+                    dispatch, LimitsSection.read(this, root));
             for (String w : ToolPolicies.check(c.policy())) {
                 warnings.add(w);
             }

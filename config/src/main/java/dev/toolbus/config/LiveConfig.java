@@ -67,6 +67,11 @@ public final class LiveConfig {
         return () -> current.get().approval();
     }
 
+    /** The limits in force, for {@code ToolExecutor.Builder.limits}; follows {@link #apply}. */
+    public Supplier<dev.toolbus.limits.Limits> limits() {
+        return () -> current.get().limits();
+    }
+
     /**
      * Applies a new config: the policy is swapped atomically; settings that cannot change while
      * running are reported. An {@code approval} section with warnings is replaced by the last good one.
@@ -80,12 +85,22 @@ public final class LiveConfig {
             next = next.withApproval(before.approval().toBuilder()
                     .dangerousTools(next.security().dangerousTools()).build());
         }
+        if (!next.limits().warnings().isEmpty()) {
+            log.warn("config reloaded with problems in the limits section; keeping the last good limits: {}",
+                    next.limits().warnings());
+            next = next.withLimits(before.limits());
+        }
         Config prev = current.getAndSet(next);
         ConfiguredPolicy p = ToolPolicies.from(next.policy(), registry, policy.discovery());
         policy.set(p);
         List<String> restart = new ArrayList<>();
         if (!prev.execution().toBuilder().build().equals(next.execution().toBuilder().build())) {
             restart.add("execution");
+        }
+        if (prev.limits().maxKeys() != next.limits().maxKeys()
+                || !prev.limits().store().equals(next.limits().store())
+                || !prev.limits().redisUrl().equals(next.limits().redisUrl())) {
+            restart.add("limits.store, limits.redisUrl and limits.maxKeys (the rules apply now)");
         }
         if (!prev.bus().equals(next.bus())) {
             restart.add("bus");

@@ -66,6 +66,9 @@ final class CallRun implements ToolConversation {
     private int attempts;
     private volatile HandlerRun running;
     private volatile Disposable gateWait;
+    private dev.toolbus.tool.ToolSource source;
+    /** The call's pass through the limits (permits it holds are released when it completes). */
+    private volatile LimitAdmission limit;
     /** What the approval step did, for the call log. */
     private volatile String approval = "";
     private volatile boolean cancelled;
@@ -95,6 +98,7 @@ final class CallRun implements ToolConversation {
         }
         def = entry.tool().definition();
         handler = entry.tool().handler();
+        source = entry.source();
         ToolCallsEvent t = turn.turn;
         CallContext ctx = t.context();
         if (def.visibility() == Visibility.HIDDEN) {
@@ -130,11 +134,24 @@ final class CallRun implements ToolConversation {
         proceed(filled);
     }
 
-    /** Past the gate: the cache (single flight), else a slot. */
+    /** Past the gate: the limits (if any), the cache (single flight), else a slot. */
     private void proceed(ObjectNode filled) {
         if (cancelled) {
             failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
             return;
+        }
+        if (p.limits != null && limit == null) {
+            LimitAdmission a = p.limits.admit(turn.turn, index, def, source);
+            limit = a;
+            if (done != 0) {
+                a.release();
+                return;
+            }
+            Mono<ErrorInfo> verdict = a.verdict();
+            if (verdict != null) {
+                awaitGate(verdict, filled);
+                return;
+            }
         }
         ToolCallsEvent t = turn.turn;
         String name = def.name();
@@ -169,7 +186,7 @@ final class CallRun implements ToolConversation {
         gateWait = verdict.subscribe(
                 e -> {
                     refused[0] = true;
-                    fail(def.name(), e.code(), e.message());
+                    fail(def.name(), e);
                 },
                 e -> failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(def.name(), e))),
                 () -> {
@@ -491,18 +508,25 @@ final class CallRun implements ToolConversation {
     }
 
     private void fail(String toolTag, ErrorCode code, String message) {
+        fail(toolTag, new ErrorInfo(code, message));
+    }
+
+    private void fail(String toolTag, ErrorInfo error) {
         long now = p.nanoClock.getAsLong();
         ToolCallsEvent t = turn.turn;
         ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
-                message, true, new ErrorInfo(code, message), null, null, null, attempts, false,
-                (now - startNanos) / 1_000_000);
-        complete(toolTag, outcomeTag(code), event, List.of(), now);
+                error.message(), true, error, null, null, null, attempts, false, (now - startNanos) / 1_000_000);
+        complete(toolTag, outcomeTag(error.code()), event, List.of(), now);
     }
 
     private void complete(String toolTag, String outcome, ToolResultEvent event, List<UserMessageEvent> messages,
                           long now) {
         if (!DONE.compareAndSet(this, 0, 1)) {
             return;
+        }
+        LimitAdmission a = limit;
+        if (a != null) {
+            a.release();
         }
         CallChannel ch = channelIfAny();
         if (ch != null) {

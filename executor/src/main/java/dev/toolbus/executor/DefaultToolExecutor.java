@@ -74,7 +74,7 @@ final class DefaultToolExecutor implements ToolExecutor {
         CallGate gate = b.callGate != null ? b.callGate
                 : b.approvalGiven ? new ApprovalGate(b.approval, settings.locale(), meters, clock) : null;
         this.pipeline = new Pipeline(settings, registry, b.policy, timer, blocking, clock, meters,
-                CallLog.create(b.callLogSize), b.instanceId, gate);
+                CallLog.create(b.callLogSize), b.instanceId, gate, b.limits, b.rateLimitStore);
         this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control);
         this.codec = b.codec;
         this.maxInflightTurns = b.maxInflightTurns;
@@ -337,6 +337,11 @@ final class DefaultToolExecutor implements ToolExecutor {
     /** The result cache, or null when caching is off (for tests). */
     ResultCache cache() {
         return pipeline.cache;
+    }
+
+    /** The concurrency caps of the limit step (tests), or null without limits. */
+    ConcurrencyCaps limitCaps() {
+        return pipeline.limits == null ? null : pipeline.limits.caps;
     }
 
     /** Calls waiting for a slot. */

@@ -29,6 +29,8 @@ final class Pipeline {
     final ControlMetrics control;
     final PendingInputs inputs;
     final RunningCalls running = new RunningCalls();
+    /** The limit step, or {@code null} when the executor was built without limits (then calls pay nothing). */
+    final LimitGate limits;
     /** Compiled checks per definition instance; weak keys, so replaced definitions are forgotten. */
     private final com.github.benmanes.caffeine.cache.Cache<ToolDefinition, ArgumentRules> rules =
             com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
@@ -36,6 +38,13 @@ final class Pipeline {
     Pipeline(ExecutionSettings settings, ToolRegistry registry, ToolPolicy policy, Scheduler timer, Scheduler blocking,
              LongSupplier nanoClock, io.micrometer.core.instrument.MeterRegistry meters, CallLog callLog,
              String instanceId, CallGate gate) {
+        this(settings, registry, policy, timer, blocking, nanoClock, meters, callLog, instanceId, gate, null, null);
+    }
+
+    Pipeline(ExecutionSettings settings, ToolRegistry registry, ToolPolicy policy, Scheduler timer, Scheduler blocking,
+             LongSupplier nanoClock, io.micrometer.core.instrument.MeterRegistry meters, CallLog callLog,
+             String instanceId, CallGate gate, java.util.function.Supplier<dev.toolbus.limits.Limits> limits,
+             dev.toolbus.limits.RateLimitStore sharedBuckets) {
         this.settings = settings;
         this.registry = registry;
         this.policy = policy;
@@ -54,6 +63,8 @@ final class Pipeline {
         this.gate = gate;
         this.control = new ControlMetrics(meters);
         this.inputs = new PendingInputs(instanceId, timer, control);
+        this.limits = limits == null ? null : new LimitGate(limits, sharedBuckets, registry, nanoClock, timer, meters,
+                settings.locale(), settings.maxQueuedCalls());
     }
 
     /** The compiled argument checks of a definition (computed once per definition instance). */

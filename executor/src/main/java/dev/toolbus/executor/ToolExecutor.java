@@ -147,6 +147,8 @@ public interface ToolExecutor extends AutoCloseable {
         CallGate callGate;
         Supplier<ApprovalSettings> approval;
         boolean approvalGiven;
+        Supplier<dev.toolbus.limits.Limits> limits;
+        dev.toolbus.limits.RateLimitStore rateLimitStore;
 
         private Builder() {
         }
@@ -291,6 +293,35 @@ public interface ToolExecutor extends AutoCloseable {
         public Builder approval(Supplier<ApprovalSettings> settings) {
             this.approval = Objects.requireNonNull(settings, "settings");
             this.approvalGiven = true;
+            return this;
+        }
+
+        /**
+         * Puts these rate, concurrency and per-turn limits on calls (see {@link dev.toolbus.limits.Limits}).
+         * Without this (the default) calls pass no limit step at all.
+         */
+        public Builder limits(dev.toolbus.limits.Limits limits) {
+            Objects.requireNonNull(limits, "limits");
+            return limits(() -> limits);
+        }
+
+        /**
+         * Live limits, read once per call (give {@code LiveConfig.limits()} so a reload applies to the next
+         * call). The supplier must be cheap and must not return {@code null}; with no rules in force a call
+         * pays one supplier read.
+         */
+        public Builder limits(Supplier<dev.toolbus.limits.Limits> limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /**
+         * Where the buckets of {@link dev.toolbus.limits.LimitRule#shared() shared} rules live (e.g. the Redis
+         * store, so every instance draws on one bucket). Without it shared rules count in this instance's
+         * memory. A store that fails or takes longer than 2 s refuses the call {@code RATE_LIMITED}.
+         */
+        public Builder rateLimitStore(dev.toolbus.limits.RateLimitStore store) {
+            this.rateLimitStore = Objects.requireNonNull(store, "store");
             return this;
         }
 

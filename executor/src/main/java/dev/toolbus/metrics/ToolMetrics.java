@@ -38,6 +38,18 @@ public final class ToolMetrics {
      * {@code cancelled} (its turn was cancelled while it waited).
      */
     public static final String CONTROL_APPROVALS = "toolbus.control.approvals";
+    /**
+     * Counter of calls a limit rule refused, tags rule and reason: {@code rate} (its token bucket was
+     * empty: {@code RATE_LIMITED}), {@code turn} (a per-turn cap: {@code LIMIT_EXCEEDED}), {@code store}
+     * (the shared bucket store could not answer: {@code RATE_LIMITED}, fail closed).
+     */
+    public static final String LIMITS_REFUSED = "toolbus.limits.refused";
+    /** Counter of calls that waited for a concurrency permit of a rule, tag rule. */
+    public static final String LIMITS_WAITED = "toolbus.limits.waited";
+    /** Gauge of calls holding a concurrency permit of a rule now, tag rule. */
+    public static final String LIMITS_RUNNING = "toolbus.limits.concurrency";
+    /** Gauge of calls waiting for a concurrency permit of a rule now, tag rule. */
+    public static final String LIMITS_WAITING = "toolbus.limits.waiting";
 
     private ToolMetrics() {
     }

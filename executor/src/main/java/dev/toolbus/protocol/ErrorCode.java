@@ -27,5 +27,12 @@ public enum ErrorCode {
     /** A call that needed approval was denied, or not answered before its request expired. */
     NOT_APPROVED,
     /** A control event answering an approval or input id nobody waits for (unknown, expired, answered). */
-    UNKNOWN_REQUEST
+    UNKNOWN_REQUEST,
+    /**
+     * A limit rule's token bucket is empty (or its shared store cannot be reached: fail closed); the
+     * error's {@code retry_after_ms} says when a call may succeed.
+     */
+    RATE_LIMITED,
+    /** A limit rule's per-turn cap: too many calls of one tool, or of its tools, in one turn. */
+    LIMIT_EXCEEDED
 }

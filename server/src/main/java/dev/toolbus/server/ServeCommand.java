@@ -176,7 +176,11 @@ final class ServeCommand implements Callable<Integer> {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ToolExecutor.Builder executorBuilder = ToolExecutor.builder().registry(registry).policy(live.policy())
                 .settings(settings).approval(approval.over(live.approval())).codec(codec).meterRegistry(meters)
-                .instanceId(controlInstance);
+                .instanceId(controlInstance).limits(live.limits());
+        dev.toolbus.bus.redis.RedisRateLimitStore sharedBuckets = SharedLimits.open(config.limits(), busAddress);
+        if (sharedBuckets != null) {
+            executorBuilder.rateLimitStore(sharedBuckets);
+        }
         Config.Dispatch dispatch = config.dispatch();
         if (dispatch.enabled()) {
             executorBuilder.dispatch(ChatCompletionsDispatch.builder().baseUrl(dispatch.baseUrl()).model(dispatch.model())
@@ -196,6 +200,9 @@ final class ServeCommand implements Callable<Integer> {
                 System.err.println("toolbus: cannot start the gateway on " + plan.host() + ":" + plan.port() + ": "
                         + e.getMessage());
                 executor.closeGracefully().then(tools.closeGracefully()).block(STOP_STEP);
+                if (sharedBuckets != null) {
+                    sharedBuckets.close();
+                }
                 return 1;
             }
             System.err.println("toolbus: gateway listening on " + server.baseUrl() + " (port " + server.port()
@@ -208,7 +215,10 @@ final class ServeCommand implements Callable<Integer> {
             }
             writePortFile(server.port());
         }
-        Disposable reload = watcher == null ? null : live.follow(watcher);
+        Disposable follow = watcher == null ? null : live.follow(watcher);
+        // stopped last: the reload, then the shared bucket store
+        Disposable reload = sharedBuckets == null ? follow
+                : reactor.core.Disposables.composite(follow == null ? () -> { } : follow, sharedBuckets::close);
         ToolBus toolBus = open(busAddress, config.bus(), codec);
         // reading the warnings resolves the allow lists against the registered tools now, not at the first call
         int policyWarnings = live.policy().warnings().size();

@@ -64,6 +64,10 @@ public class ToolbusAutoConfiguration {
         if (m != null) {
             b.meterRegistry(m);
         }
+        if (!properties.config().limits().isEmpty()) {
+            // in-memory buckets; a deployment sharing buckets on Redis defines its own ToolExecutor bean
+            b.limits(properties.config().limits());
+        }
         return b.build();
     }
 

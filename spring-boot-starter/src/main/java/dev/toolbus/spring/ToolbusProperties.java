@@ -32,7 +32,7 @@ public record ToolbusProperties(Config config, List<String> warnings, boolean ga
     private static final Duration DEFAULT_SHUTDOWN = Duration.ofSeconds(30);
     /** The top-level keys of toolbus.yaml; other toolbus.* properties are not read as config. */
     private static final java.util.Set<String> SECTIONS = java.util.Set.of("mode", "sources", "groups", "security",
-            "tools", "execution", "bus", "gateway", "documents", "approval", "dispatch");
+            "tools", "execution", "bus", "gateway", "documents", "approval", "dispatch", "limits");
 
     public ToolbusProperties {
         warnings = List.copyOf(warnings);

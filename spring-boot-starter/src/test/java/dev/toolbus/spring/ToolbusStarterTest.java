@@ -82,6 +82,9 @@ class ToolbusStarterTest {
                 "--management.endpoint.health.show-details=always",
                 "--toolbus.execution.maxParallel=7",
                 "--toolbus.tools.deny[0]=secret_tool",
+                "--toolbus.limits.rules[0].name=greets-per-turn",
+                "--toolbus.limits.rules[0].tools[0]=greet",
+                "--toolbus.limits.rules[0].maxCallsPerTool=2",
                 "--toolbus.gateway.enabled=true",
                 "--toolbus.gateway.port=0",
                 "--toolbus.gateway.token=" + TOKEN);
@@ -116,6 +119,19 @@ class ToolbusStarterTest {
         assertThat(denied.error().code().name()).isEqualTo("NOT_AVAILABLE");
         MeterRegistry meters = context.getBean(MeterRegistry.class);
         assertThat(meters.find("toolbus.tool.calls").tag("tool", "greet").counters()).isNotEmpty();
+    }
+
+    @Test
+    void the_limits_section_applies_to_the_executor() {
+        ToolExecutor executor = context.getBean(ToolExecutor.class);
+        List<ToolResultEvent> r = executor.execute(ToolCallsEvent.of("s", "t-limits", List.of(
+                        ToolCall.of("a", "greet", Json.mapper().createObjectNode().put("name", "A")),
+                        ToolCall.of("b", "greet", Json.mapper().createObjectNode().put("name", "B")),
+                        ToolCall.of("c", "greet", Json.mapper().createObjectNode().put("name", "C")))))
+                .ofType(ToolResultEvent.class).collectList().block();
+        assertThat(r).extracting(ToolResultEvent::isError).containsExactly(false, false, true);
+        assertThat(r.get(2).error().code().name()).isEqualTo("LIMIT_EXCEEDED");
+        assertThat(r.get(2).content()).contains("greets-per-turn");
     }
 
     @Test
