@@ -147,6 +147,8 @@ public interface ToolExecutor extends AutoCloseable {
         CallGate callGate;
         Supplier<ApprovalSettings> approval;
         boolean approvalGiven;
+        TurnLedgerSettings turnLedgerSettings = TurnLedgerSettings.DEFAULTS;
+        TurnLedger turnLedger;
 
         private Builder() {
         }
@@ -291,6 +293,22 @@ public interface ToolExecutor extends AutoCloseable {
         public Builder approval(Supplier<ApprovalSettings> settings) {
             this.approval = Objects.requireNonNull(settings, "settings");
             this.approvalGiven = true;
+            return this;
+        }
+
+        /**
+         * Bounds of the in-memory ledger of idempotent turns (default {@link TurnLedgerSettings#DEFAULTS};
+         * {@link TurnLedgerSettings#OFF} turns them off). It serves {@link ToolExecutor#handle} and every
+         * bus that brings no ledger of its own ({@link ToolBus#turnLedger()}).
+         */
+        public Builder idempotency(TurnLedgerSettings settings) {
+            this.turnLedgerSettings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** A ledger of idempotent turns of your own, instead of the in-memory one (see {@link TurnLedger}). */
+        public Builder turnLedger(TurnLedger ledger) {
+            this.turnLedger = Objects.requireNonNull(ledger, "ledger");
             return this;
         }
 
