@@ -432,6 +432,7 @@ final class StreamReader {
         }
         try {
             renewLeases();
+            bus.renewTurnClaims();
             bus.refreshGauges();
             if (!stopped && !claiming && ready.size() < config.batchSize()) {
                 claim();
