@@ -95,7 +95,7 @@ final class ServeCommand implements Callable<Integer> {
             description = "The consumer group of the executor instances on a broker (default: bus.group, else toolbus).")
     String group;
 
-    @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail, draw, progress, greet, ask_city and wipe.")
+    @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail, draw, progress, greet, ask_city, wipe and count.")
     boolean sampleTools;
 
     @Option(names = "--plugins", paramLabel = "DIR",
@@ -176,7 +176,7 @@ final class ServeCommand implements Callable<Integer> {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ToolExecutor.Builder executorBuilder = ToolExecutor.builder().registry(registry).policy(live.policy())
                 .settings(settings).approval(approval.over(live.approval())).codec(codec).meterRegistry(meters)
-                .instanceId(controlInstance);
+                .instanceId(controlInstance).idempotency(config.bus().idempotency().settings());
         Config.Dispatch dispatch = config.dispatch();
         if (dispatch.enabled()) {
             executorBuilder.dispatch(ChatCompletionsDispatch.builder().baseUrl(dispatch.baseUrl()).model(dispatch.model())
