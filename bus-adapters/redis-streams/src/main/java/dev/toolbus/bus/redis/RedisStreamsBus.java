@@ -116,7 +116,7 @@ public final class RedisStreamsBus implements ToolBus {
         this.me = Consumer.from(config.group(), config.consumer());
         this.scheduler = Schedulers.newSingle("toolbus-redis-" + config.consumer(), true);
         this.writer = new ResultWriter(commands, config);
-        this.ledger = config.doneMarkersEnabled() ? new RedisTurnLedger(commands, config, writer, scheduler) : null;
+        this.ledger = config.doneMarkersEnabled() ? new RedisTurnLedger(commands, config, scheduler) : null;
         this.router = config.instanceId() != null ? new ControlRouter(client, commands, config) : null;
         this.reader = new StreamReader(this, readConnection.async(), commands, scheduler, router);
         this.groupReady = createGroup().cache();
@@ -284,6 +284,11 @@ public final class RedisStreamsBus implements ToolBus {
     @Override
     public TurnLedger turnLedger() {
         return ledger != null ? ledger : TurnLedger.none();
+    }
+
+    /** Whether reading is paused and no read is in progress (tests). */
+    boolean readingStopped() {
+        return reader.readingStopped();
     }
 
     /** Renews the claims of the turns running here (the claim loop). */

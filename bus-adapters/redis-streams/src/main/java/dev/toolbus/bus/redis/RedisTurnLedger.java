@@ -74,7 +74,6 @@ final class RedisTurnLedger implements TurnLedger {
 
     private final RedisAsyncCommands<String, byte[]> commands;
     private final RedisStreamsConfig config;
-    private final ResultWriter writer;
     private final Scheduler scheduler;
     private final byte[] owner;
     private final String claimPrefix;
@@ -83,11 +82,9 @@ final class RedisTurnLedger implements TurnLedger {
     private final String pollSha;
     private final String ownedSha;
 
-    RedisTurnLedger(RedisAsyncCommands<String, byte[]> commands, RedisStreamsConfig config, ResultWriter writer,
-                    Scheduler scheduler) {
+    RedisTurnLedger(RedisAsyncCommands<String, byte[]> commands, RedisStreamsConfig config, Scheduler scheduler) {
         this.commands = commands;
         this.config = config;
-        this.writer = writer;
         this.scheduler = scheduler;
         this.owner = config.consumer().getBytes(StandardCharsets.UTF_8);
         String p = config.doneMarkerPrefix();
@@ -113,8 +110,9 @@ final class RedisTurnLedger implements TurnLedger {
                         return Mono.just(Admission.run());
                     }
                     if (r == 2) {
-                        // finished since the reader checked: answer like the reader does, from the record
-                        return writer.replay(config.resultsKey(streamId), done).thenReturn(Admission.replay(List.of()));
+                        // finished since the reader checked (its events are on the conversation's stream):
+                        // settle without running; not replayed, the entry may be a redelivery
+                        return Mono.just(Admission.replay(List.of()));
                     }
                     return Mono.just(Admission.join(join(done, claim)));
                 })

@@ -118,6 +118,11 @@ final class StreamReader {
         drain();
     }
 
+    /** Paused, and no read in progress or about to be retried. */
+    boolean readingStopped() {
+        return paused && !reading && !waiting;
+    }
+
     void stop() {
         stopped = true;
         drain();

@@ -71,6 +71,7 @@ class RedisTurnJoinTest {
         redis.addCall(turn("t1"));
         await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 1);
         a.pauseReading(); // the duplicate goes to b
+        await().atMost(Duration.ofSeconds(10)).until(a::readingStopped);
         RedisStreamsBus b = instance("b", Duration.ofSeconds(30));
         redis.addCall(turn("t1")); // the client retried while a still runs it
         await().atMost(Duration.ofSeconds(10)).until(() -> b.inflight() == 1);
