@@ -53,7 +53,7 @@ final class IdempotentTurns {
         }
         String s = turn.streamId();
         String t = turn.turnId();
-        return ledger.admit(s, t).flatMap(a -> {
+        return admit(ledger, s, t).flatMap(a -> {
             if (a instanceof TurnLedger.Admission.Replay r) {
                 log.debug("turn {}/{} finished before: {} events replayed", s, t, r.events().size());
                 return r.events().isEmpty() ? Mono.empty() : publish.apply(replayed(r.events()));
@@ -84,7 +84,7 @@ final class IdempotentTurns {
         }
         String s = turn.streamId();
         String t = turn.turnId();
-        return ledger.admit(s, t).flatMapMany(a -> {
+        return admit(ledger, s, t).flatMapMany(a -> {
             if (a instanceof TurnLedger.Admission.Replay r) {
                 return Flux.fromIterable(replayed(r.events()));
             }
@@ -100,6 +100,12 @@ final class IdempotentTurns {
                     .concatWith(Mono.defer(() -> record(ledger, s, t, events, settled)).then(Mono.empty()))
                     .doFinally(sig -> release(ledger, s, t, settled));
         });
+    }
+
+    /** The admission; a run admitted but never handed on (the subscriber cancelled meanwhile) is released. */
+    private static Mono<TurnLedger.Admission> admit(TurnLedger ledger, String s, String t) {
+        return Mono.defer(() -> ledger.admit(s, t))
+                .doOnDiscard(TurnLedger.Admission.Run.class, r -> ledger.release(s, t));
     }
 
     private static Mono<Void> owned(TurnLedger ledger, String s, String t, List<OutboundEvent> events, Mono<Void> run) {
