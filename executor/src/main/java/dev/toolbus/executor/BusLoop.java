@@ -237,7 +237,8 @@ final class BusLoop {
             return settle(j.msg, executor.answerListTools(l).flatMap(tools -> bus.publish(List.of(tools))));
         }
         ToolCallsEvent turn = (ToolCallsEvent) j.event;
-        return settle(j.msg, IdempotentTurns.forBus(ledger, turn, bus::publish, p -> executor.runForBus(turn, p)));
+        return settle(j.msg, IdempotentTurns.forBus(ledger, executor.repeats(), turn, bus::publish,
+                p -> executor.runForBus(turn, p)));
     }
 
     private Mono<Void> settle(BusMessage msg, Mono<Void> answer) {

@@ -48,6 +48,13 @@ final class IdempotentTurns {
      */
     static Mono<Void> forBus(TurnLedger ledger, ToolCallsEvent turn, Function<List<OutboundEvent>, Mono<Void>> publish,
                              Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run) {
+        return forBus(ledger, RepeatedTurnMetrics.NONE, turn, publish, run);
+    }
+
+    /** As above, counting the repeats. */
+    static Mono<Void> forBus(TurnLedger ledger, RepeatedTurnMetrics metrics, ToolCallsEvent turn,
+                             Function<List<OutboundEvent>, Mono<Void>> publish,
+                             Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run) {
         if (ledger == NoTurnLedger.INSTANCE) {
             return run.apply(publish);
         }
@@ -56,12 +63,19 @@ final class IdempotentTurns {
         return admit(ledger, s, t).flatMap(a -> {
             if (a instanceof TurnLedger.Admission.Replay r) {
                 log.debug("turn {}/{} finished before: {} events replayed", s, t, r.events().size());
+                metrics.replayed();
                 return r.events().isEmpty() ? Mono.empty() : publish.apply(replayed(r.events()));
             }
             if (a instanceof TurnLedger.Admission.Join j) {
                 log.debug("turn {}/{} is running: joined", s, t);
                 return j.finished().map(Optional::of).defaultIfEmpty(Optional.empty())
-                        .flatMap(o -> o.isPresent() ? Mono.<Void>empty() : forBus(ledger, turn, publish, run));
+                        .flatMap(o -> {
+                            if (o.isPresent()) {
+                                metrics.joined();
+                                return Mono.<Void>empty();
+                            }
+                            return forBus(ledger, metrics, turn, publish, run);
+                        });
             }
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
             Function<List<OutboundEvent>, Mono<Void>> capture = batch -> {
@@ -79,6 +93,12 @@ final class IdempotentTurns {
 
     /** A turn answered to its caller ({@link ToolExecutor#handle}). */
     static Flux<OutboundEvent> forCaller(TurnLedger ledger, ToolCallsEvent turn, Supplier<Flux<OutboundEvent>> run) {
+        return forCaller(ledger, RepeatedTurnMetrics.NONE, turn, run);
+    }
+
+    /** As above, counting the repeats. */
+    static Flux<OutboundEvent> forCaller(TurnLedger ledger, RepeatedTurnMetrics metrics, ToolCallsEvent turn,
+                                         Supplier<Flux<OutboundEvent>> run) {
         if (ledger == NoTurnLedger.INSTANCE) {
             return run.get();
         }
@@ -86,12 +106,18 @@ final class IdempotentTurns {
         String t = turn.turnId();
         return admit(ledger, s, t).flatMapMany(a -> {
             if (a instanceof TurnLedger.Admission.Replay r) {
+                metrics.replayed();
                 return Flux.fromIterable(replayed(r.events()));
             }
             if (a instanceof TurnLedger.Admission.Join j) {
                 return j.finished().map(Optional::of).defaultIfEmpty(Optional.empty())
-                        .flatMapMany(o -> o.isPresent() ? Flux.fromIterable(replayed(o.get()))
-                                : forCaller(ledger, turn, run));
+                        .flatMapMany(o -> {
+                            if (o.isPresent()) {
+                                metrics.joined();
+                                return Flux.fromIterable(replayed(o.get()));
+                            }
+                            return forCaller(ledger, metrics, turn, run);
+                        });
             }
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
             AtomicBoolean settled = new AtomicBoolean();

@@ -38,6 +38,11 @@ public final class ToolMetrics {
      * {@code cancelled} (its turn was cancelled while it waited).
      */
     public static final String CONTROL_APPROVALS = "toolbus.control.approvals";
+    /**
+     * Counter of turns that arrived again and were not run (idempotent turns), tag outcome:
+     * {@code replayed} (finished: its recorded events were published again) or {@code joined} (it was running).
+     */
+    public static final String TURNS_REPEATED = "toolbus.turns.repeated";
 
     private ToolMetrics() {
     }

@@ -32,9 +32,15 @@ class IdempotentTurnsTest {
 
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final AtomicInteger runs = new AtomicInteger();
+    private final io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+            new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+
+    private double repeated(String outcome) {
+        return meters.get(dev.toolbus.metrics.ToolMetrics.TURNS_REPEATED).tag("outcome", outcome).counter().count();
+    }
 
     private ToolExecutor executor(TurnLedgerSettings settings, ToolSpec... tools) {
-        ToolExecutor.Builder b = ToolExecutor.builder().nanoClock(nanos::get).idempotency(settings)
+        ToolExecutor.Builder b = ToolExecutor.builder().nanoClock(nanos::get).idempotency(settings).meterRegistry(meters)
                 .settings(ExecutionSettings.builder().cacheResults(false).build())
                 .tool(TestTools.counter("count", runs));
         for (ToolSpec t : tools) {
@@ -67,6 +73,8 @@ class IdempotentTurnsTest {
         String wire = EventCodec.defaults().encode(seen.get(2));
         assertThat(wire).startsWith("{\"replayed\":true,\"type\":\"tool_result\",\"stream_id\":\"s1\"");
         assertThat(EventCodec.defaults().decodeOutbound(wire)).isEqualTo(seen.get(2));
+        assertThat(repeated("replayed")).isEqualTo(1.0);
+        assertThat(repeated("joined")).isZero();
         loop.dispose();
     }
 
@@ -113,6 +121,7 @@ class IdempotentTurnsTest {
                 .containsExactly("tool_result", "turn_completed", "tool_result", "turn_completed");
         assertThat(((ToolResultEvent) seen.get(0)).content()).isEqualTo("ran 1");
         assertThat(seen).noneMatch(e -> e instanceof ReplayedEvent);
+        assertThat(repeated("joined")).isEqualTo(1.0);
     }
 
     @Test

@@ -437,17 +437,23 @@ final class ServeCommand implements Callable<Integer> {
         boolean sameKind = fromFile.type().equals(address.scheme());
         Config.Bus b = sameKind ? fromFile : Config.Bus.defaults(address.scheme());
         String groupName = group != null ? group : b.group().isBlank() ? "toolbus" : b.group();
+        // bus.idempotency also sets the brokers' own records of finished turns (same defaults)
+        Config.Idempotency idem = fromFile.idempotency();
+        Duration window = Duration.ofMillis(idem.windowMs());
+        int recorded = (int) Math.min(Integer.MAX_VALUE, idem.maxRecordedBytes());
         return switch (address.scheme()) {
             case BusAddress.STDIO -> StdioBus.system(codec);
             case BusAddress.IN_MEMORY -> InMemoryBus.create(codec, 1024);
             case BusAddress.REDIS -> RedisStreamsBus.fromUri(address.address(), RedisStreamsConfig.builder()
                     .callsStream(b.calls()).resultsKeyTemplate(b.results()).deadLetterStream(b.deadLetter())
                     .consumer(instanceName(b)).group(groupName).maxEventBytes(maxEventBytes)
-                    .instanceId(controlInstance).build()); // control events reach the instance that asked
+                    .instanceId(controlInstance).doneMarkerTtl(window).maxRecordedBytes(recorded)
+                    .build()); // control events reach the instance that asked
             case BusAddress.KAFKA -> KafkaBus.fromUri(address.address(), KafkaBusConfig.builder()
                     .bootstrapServers(address.address()).callsTopic(b.calls()).resultsTopic(b.results())
                     .deadLetterTopic(b.deadLetter()).groupId(groupName).clientId(instanceName(b))
-                    .maxEventBytes(maxEventBytes).build());
+                    .maxEventBytes(maxEventBytes).turnLedgerWindow(window).maxRecordedBytes(recorded)
+                    .turnLedgerMaxBytes(idem.maxBytes()).build());
             default -> throw new IllegalStateException("no bus for " + address.address());
         };
     }
