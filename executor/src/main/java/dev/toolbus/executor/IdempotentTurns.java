@@ -128,9 +128,16 @@ final class IdempotentTurns {
         });
     }
 
-    /** The admission; a run admitted but never handed on (the subscriber cancelled meanwhile) is released. */
+    /**
+     * The admission; a run admitted but never handed on (the subscriber cancelled meanwhile) is released.
+     * A ledger that fails admits the turn to run (at least once, rather than lost or stuck).
+     */
     private static Mono<TurnLedger.Admission> admit(TurnLedger ledger, String s, String t) {
         return Mono.defer(() -> ledger.admit(s, t))
+                .onErrorResume(e -> {
+                    log.warn("turn {}/{}: the turn ledger failed, running the turn: {}", s, t, e.toString());
+                    return Mono.just(TurnLedger.Admission.run());
+                })
                 .doOnDiscard(TurnLedger.Admission.Run.class, r -> ledger.release(s, t));
     }
 

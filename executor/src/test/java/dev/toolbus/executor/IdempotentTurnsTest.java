@@ -238,6 +238,32 @@ class IdempotentTurnsTest {
     }
 
     @Test
+    void aLedgerThatFailsLetsTheTurnRun() {
+        TurnLedger broken = new TurnLedger() {
+            @Override
+            public Mono<Admission> admit(String streamId, String turnId) {
+                return Mono.error(new IllegalStateException("ledger down"));
+            }
+
+            @Override
+            public Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events) {
+                throw new IllegalStateException("ledger down");
+            }
+
+            @Override
+            public void release(String streamId, String turnId) {
+            }
+        };
+        ToolExecutor ex = ToolExecutor.builder().turnLedger(broken).tool(TestTools.counter("count", runs))
+                .settings(ExecutionSettings.builder().cacheResults(false).build()).build();
+        for (int i = 0; i < 2; i++) {
+            assertThat(ex.handle(counted("t1")).collectList().block(Duration.ofSeconds(5)))
+                    .extracting(OutboundEvent::type).containsExactly("tool_result", "turn_completed");
+        }
+        assertThat(runs).hasValue(2);
+    }
+
+    @Test
     void offRunsEveryRepeat() {
         ToolExecutor ex = executor(TurnLedgerSettings.OFF);
         for (int i = 0; i < 3; i++) {
