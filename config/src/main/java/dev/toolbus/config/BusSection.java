@@ -12,7 +12,7 @@ final class BusSection {
 
     static Config.Bus read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> b = in.section(root, "bus", "",
-                Set.of("type", "url", "calls", "results", "deadLetter", "group", "consumer"));
+                Set.of("type", "url", "calls", "results", "deadLetter", "group", "consumer", "idempotency"));
         String type = in.choice(b, "type", "bus", Config.Bus.TYPES, "in-memory");
         Config.Bus d = Config.Bus.defaults(type);
         return new Config.Bus(type, ConfigLoader.Reader.nonBlank(in.string(b, "url", "bus", d.url()), d.url()),
@@ -20,6 +20,7 @@ final class BusSection {
                 ConfigLoader.Reader.nonBlank(in.string(b, "results", "bus", d.results()), d.results()),
                 ConfigLoader.Reader.nonBlank(in.string(b, "deadLetter", "bus", d.deadLetter()), d.deadLetter()),
                 ConfigLoader.Reader.nonBlank(in.string(b, "group", "bus", d.group()), d.group()),
-                Objects.requireNonNullElse(in.string(b, "consumer", "bus", ""), ""));
+                Objects.requireNonNullElse(in.string(b, "consumer", "bus", ""), ""),
+                IdempotencySection.read(in, b));
     }
 }

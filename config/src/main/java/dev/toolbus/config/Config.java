@@ -201,13 +201,21 @@ public record Config(
      * @param deadLetter where undecodable input goes
      * @param group the consumer group
      * @param consumer this instance's consumer name (empty: unique per process)
+     * @param idempotency the executor's ledger of idempotent turns ({@code bus.idempotency})
      */
     public record Bus(String type, String url, String calls, String results, String deadLetter, String group,
-                      String consumer) {
+                      String consumer, Idempotency idempotency) {
         public static final List<String> TYPES = List.of("in-memory", "stdio", "redis", "kafka");
+
+        /** A bus with the default {@link Idempotency}. */
+        public Bus(String type, String url, String calls, String results, String deadLetter, String group,
+                   String consumer) {
+            this(type, url, calls, results, deadLetter, group, consumer, Idempotency.DEFAULTS);
+        }
 
         public Bus {
             Objects.requireNonNull(type, "type");
+            idempotency = Objects.requireNonNullElse(idempotency, Idempotency.DEFAULTS);
             url = Objects.requireNonNullElse(url, "");
             calls = Objects.requireNonNullElse(calls, "");
             results = Objects.requireNonNullElse(results, "");
@@ -225,6 +233,28 @@ public record Config(
                         "toolbus", "");
                 default -> new Bus(type, "", "", "", "", "", "");
             };
+        }
+    }
+
+    /**
+     * Idempotent turns in the executor ({@code bus.idempotency}): a turn whose {@code (stream_id, turn_id)}
+     * finished within the window is answered with its recorded events marked {@code replayed}, and one
+     * that arrives while the same turn runs joins it. Serves the in-memory, stdio and gateway buses and
+     * Kafka at least once; Redis and Kafka exactly once keep their own records ({@code docs/buses.md}).
+     *
+     * @param windowMs how long a finished turn is remembered (0: off)
+     * @param maxBytes estimated bytes of all records together
+     * @param maxEntries the most finished turns remembered
+     * @param maxRecordedBytes a turn with larger events is remembered without them (not run again, nothing replayed)
+     */
+    public record Idempotency(long windowMs, long maxBytes, long maxEntries, long maxRecordedBytes) {
+        /** 1 h, 64 MiB, 100,000 turns, 64 KiB. */
+        public static final Idempotency DEFAULTS = new Idempotency(3_600_000, 64L * 1024 * 1024, 100_000, 64 * 1024);
+
+        /** The executor's settings. */
+        public dev.toolbus.executor.TurnLedgerSettings settings() {
+            return new dev.toolbus.executor.TurnLedgerSettings(java.time.Duration.ofMillis(windowMs), maxBytes,
+                    maxEntries, maxRecordedBytes);
         }
     }
 

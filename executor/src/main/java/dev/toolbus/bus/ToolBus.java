@@ -31,6 +31,15 @@ public interface ToolBus extends AutoCloseable {
         return publish(List.of(event));
     }
 
+    /**
+     * The ledger of idempotent turns this bus brings (for example one shared by the instances on a
+     * broker), or {@code null} (the default) to use the executor's in-memory one;
+     * {@link dev.toolbus.executor.TurnLedger#none()} when the bus deduplicates turns itself or they are off.
+     */
+    default dev.toolbus.executor.TurnLedger turnLedger() {
+        return null;
+    }
+
     /** Stops receiving and releases resources. */
     Mono<Void> closeGracefully();
 

@@ -42,6 +42,7 @@ final class BusLoop {
     private final EventCodec codec;
     private final int maxInflightTurns;
     private final int maxWaiting;
+    private final TurnLedger ledger;
 
     BusLoop(DefaultToolExecutor executor, ToolBus bus, EventCodec codec, int maxInflightTurns) {
         this.executor = executor;
@@ -49,6 +50,8 @@ final class BusLoop {
         this.codec = codec;
         this.maxInflightTurns = maxInflightTurns;
         this.maxWaiting = Math.max(maxInflightTurns, MIN_WAITING_TURNS);
+        TurnLedger own = bus.turnLedger();
+        this.ledger = own != null ? own : executor.turnLedger();
     }
 
     /** Turns taken from the bus that wait for a slot, at most: this many, or {@code maxInflightTurns} if more. */
@@ -233,7 +236,9 @@ final class BusLoop {
         if (j.event instanceof ListToolsEvent l) {
             return settle(j.msg, executor.answerListTools(l).flatMap(tools -> bus.publish(List.of(tools))));
         }
-        return settle(j.msg, executor.runForBus((ToolCallsEvent) j.event, bus::publish));
+        ToolCallsEvent turn = (ToolCallsEvent) j.event;
+        return settle(j.msg, IdempotentTurns.forBus(ledger, executor.repeats(), turn, bus::publish,
+                p -> executor.runForBus(turn, p)));
     }
 
     private Mono<Void> settle(BusMessage msg, Mono<Void> answer) {

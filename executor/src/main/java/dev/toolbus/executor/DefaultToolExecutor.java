@@ -53,6 +53,8 @@ final class DefaultToolExecutor implements ToolExecutor {
     private final Sinks.Empty<Void> drained = Sinks.empty();
     private final ControlRouter router;
     private final DispatchedListing dispatch;
+    private final TurnLedger turnLedger;
+    private final RepeatedTurnMetrics repeats;
     private final Consumer<TurnRun> released = run -> {
         lanes.release(run);
         leave();
@@ -79,6 +81,18 @@ final class DefaultToolExecutor implements ToolExecutor {
         this.codec = b.codec;
         this.maxInflightTurns = b.maxInflightTurns;
         this.dispatch = b.dispatch == null ? null : new DispatchedListing(b.dispatch, b.dispatchCacheTtl, clock, meters);
+        this.turnLedger = b.turnLedger != null ? b.turnLedger : TurnLedger.inMemory(b.turnLedgerSettings, clock);
+        this.repeats = RepeatedTurnMetrics.register(meters);
+    }
+
+    /** The ledger of idempotent turns for callers of {@link #handle} and buses without their own. */
+    TurnLedger turnLedger() {
+        return turnLedger;
+    }
+
+    /** The counters of repeated turns. */
+    RepeatedTurnMetrics repeats() {
+        return repeats;
     }
 
     @Override
@@ -114,7 +128,7 @@ final class DefaultToolExecutor implements ToolExecutor {
     @Override
     public Flux<OutboundEvent> handle(InboundEvent event) {
         if (event instanceof ToolCallsEvent t) {
-            return execute(t);
+            return IdempotentTurns.forCaller(turnLedger, repeats, t, () -> execute(t));
         }
         if (event instanceof ControlEvent c) {
             return control(c).flatMapMany(o -> o == ControlOutcome.UNKNOWN_REQUEST

@@ -45,6 +45,13 @@ final class ResultWeights {
         return n[0];
     }
 
+    /** The estimated size of any value (strings, JSON trees, maps, lists, records count a fixed amount), up to just past {@code limit}. */
+    static long estimate(Object v, long limit) {
+        long[] n = {0};
+        value(n, v, limit, 0);
+        return n[0];
+    }
+
     private static void add(long[] n, String s) {
         if (s != null) {
             n[0] += NODE + 2L * s.length();

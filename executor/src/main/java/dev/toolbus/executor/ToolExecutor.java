@@ -149,6 +149,8 @@ public interface ToolExecutor extends AutoCloseable {
         boolean approvalGiven;
         Supplier<dev.toolbus.limits.Limits> limits;
         dev.toolbus.limits.RateLimitStore rateLimitStore;
+        TurnLedgerSettings turnLedgerSettings = TurnLedgerSettings.DEFAULTS;
+        TurnLedger turnLedger;
 
         private Builder() {
         }
@@ -322,6 +324,22 @@ public interface ToolExecutor extends AutoCloseable {
          */
         public Builder rateLimitStore(dev.toolbus.limits.RateLimitStore store) {
             this.rateLimitStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * Bounds of the in-memory ledger of idempotent turns (default {@link TurnLedgerSettings#DEFAULTS};
+         * {@link TurnLedgerSettings#OFF} turns them off). It serves {@link ToolExecutor#handle} and every
+         * bus that brings no ledger of its own ({@link ToolBus#turnLedger()}).
+         */
+        public Builder idempotency(TurnLedgerSettings settings) {
+            this.turnLedgerSettings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** A ledger of idempotent turns of your own, instead of the in-memory one (see {@link TurnLedger}). */
+        public Builder turnLedger(TurnLedger ledger) {
+            this.turnLedger = Objects.requireNonNull(ledger, "ledger");
             return this;
         }
 

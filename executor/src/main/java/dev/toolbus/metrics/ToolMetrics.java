@@ -50,6 +50,11 @@ public final class ToolMetrics {
     public static final String LIMITS_RUNNING = "toolbus.limits.concurrency";
     /** Gauge of calls waiting for a concurrency permit of a rule now, tag rule. */
     public static final String LIMITS_WAITING = "toolbus.limits.waiting";
+    /**
+     * Counter of turns that arrived again and were not run (idempotent turns), tag outcome:
+     * {@code replayed} (finished: its recorded events were published again) or {@code joined} (it was running).
+     */
+    public static final String TURNS_REPEATED = "toolbus.turns.repeated";
 
     private ToolMetrics() {
     }

@@ -36,6 +36,12 @@ final class OutboundCodec {
     }
 
     OutboundEvent decode(ObjectNode root) {
+        JsonNode replayed = root.get(ReplayedEvent.FIELD);
+        if (replayed != null && replayed.asBoolean(false)) {
+            ObjectNode inner = root.deepCopy();
+            inner.remove(ReplayedEvent.FIELD);
+            return new ReplayedEvent(decode(inner));
+        }
         String streamId = text(root.get("stream_id"));
         String turnId = text(root.get("turn_id"));
         JsonNode typeNode = root.get("type");

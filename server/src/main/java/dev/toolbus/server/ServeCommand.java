@@ -95,7 +95,7 @@ final class ServeCommand implements Callable<Integer> {
             description = "The consumer group of the executor instances on a broker (default: bus.group, else toolbus).")
     String group;
 
-    @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail, draw, progress, greet, ask_city and wipe.")
+    @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail, draw, progress, greet, ask_city, wipe and count.")
     boolean sampleTools;
 
     @Option(names = "--plugins", paramLabel = "DIR",
@@ -176,7 +176,8 @@ final class ServeCommand implements Callable<Integer> {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ToolExecutor.Builder executorBuilder = ToolExecutor.builder().registry(registry).policy(live.policy())
                 .settings(settings).approval(approval.over(live.approval())).codec(codec).meterRegistry(meters)
-                .instanceId(controlInstance).limits(live.limits());
+                .instanceId(controlInstance).limits(live.limits())
+                .idempotency(config.bus().idempotency().settings());
         dev.toolbus.bus.redis.RedisRateLimitStore sharedBuckets = SharedLimits.open(config.limits(), busAddress);
         if (sharedBuckets != null) {
             executorBuilder.rateLimitStore(sharedBuckets);
@@ -447,17 +448,23 @@ final class ServeCommand implements Callable<Integer> {
         boolean sameKind = fromFile.type().equals(address.scheme());
         Config.Bus b = sameKind ? fromFile : Config.Bus.defaults(address.scheme());
         String groupName = group != null ? group : b.group().isBlank() ? "toolbus" : b.group();
+        // bus.idempotency also sets the brokers' own records of finished turns (same defaults)
+        Config.Idempotency idem = fromFile.idempotency();
+        Duration window = Duration.ofMillis(idem.windowMs());
+        int recorded = (int) Math.min(Integer.MAX_VALUE, idem.maxRecordedBytes());
         return switch (address.scheme()) {
             case BusAddress.STDIO -> StdioBus.system(codec);
             case BusAddress.IN_MEMORY -> InMemoryBus.create(codec, 1024);
             case BusAddress.REDIS -> RedisStreamsBus.fromUri(address.address(), RedisStreamsConfig.builder()
                     .callsStream(b.calls()).resultsKeyTemplate(b.results()).deadLetterStream(b.deadLetter())
                     .consumer(instanceName(b)).group(groupName).maxEventBytes(maxEventBytes)
-                    .instanceId(controlInstance).build()); // control events reach the instance that asked
+                    .instanceId(controlInstance).doneMarkerTtl(window).maxRecordedBytes(recorded)
+                    .build()); // control events reach the instance that asked
             case BusAddress.KAFKA -> KafkaBus.fromUri(address.address(), KafkaBusConfig.builder()
                     .bootstrapServers(address.address()).callsTopic(b.calls()).resultsTopic(b.results())
                     .deadLetterTopic(b.deadLetter()).groupId(groupName).clientId(instanceName(b))
-                    .maxEventBytes(maxEventBytes).build());
+                    .maxEventBytes(maxEventBytes).turnLedgerWindow(window).maxRecordedBytes(recorded)
+                    .turnLedgerMaxBytes(idem.maxBytes()).build());
             default -> throw new IllegalStateException("no bus for " + address.address());
         };
     }

@@ -138,7 +138,7 @@ class ServeWithConfigIT {
         assertThat(remote.exitCode()).as(remote.stderr()).isZero();
         assertThat(local.exitCode()).as(local.stderr()).isZero();
         assertThat(remote.lines()).containsExactlyInAnyOrder("echo", "add", "sleep", "fail", "draw", "progress", "greet",
-                "ask_city", "wipe");
+                "ask_city", "wipe", "count");
         assertThat(local.lines()).containsExactlyInAnyOrderElementsOf(remote.lines());
     }
 

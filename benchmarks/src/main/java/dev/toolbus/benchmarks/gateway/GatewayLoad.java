@@ -264,8 +264,11 @@ public final class GatewayLoad {
         return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
     }
 
+    /** Turn ids are unique across phases (warm-up included): a repeated id would be answered from the turn ledger. */
+    private static final java.util.concurrent.atomic.AtomicLong TURN_IDS = new java.util.concurrent.atomic.AtomicLong();
+
     static String turn(String stream, int i) {
-        return "{\"type\":\"tool_call\",\"stream_id\":\"" + stream + "\",\"turn_id\":\"t" + i
+        return "{\"type\":\"tool_call\",\"stream_id\":\"" + stream + "\",\"turn_id\":\"t" + TURN_IDS.incrementAndGet()
                 + "\",\"tool_call_id\":\"c" + i + "\",\"name\":\"echo\",\"arguments\":{\"text\":\"load " + i + "\"}}";
     }
 

@@ -38,8 +38,12 @@ public final class LoadServer {
     }
 
     static ToolExecutor executor(PrometheusMeterRegistry meters) {
+        // GATEWAY_LOAD_IDEMPOTENCY=off runs without the ledger of idempotent turns (on by default, as in serve)
+        boolean ledger = !"off".equalsIgnoreCase(System.getenv("GATEWAY_LOAD_IDEMPOTENCY"));
         return ToolExecutor.builder().tool(echo())
                 .settings(ExecutionSettings.builder().maxParallel(20).cacheResults(false).build())
+                .idempotency(ledger ? dev.toolbus.executor.TurnLedgerSettings.DEFAULTS
+                        : dev.toolbus.executor.TurnLedgerSettings.OFF)
                 .meterRegistry(meters).build();
     }
 

@@ -26,7 +26,8 @@ import reactor.core.scheduler.Schedulers;
  * {@code add}, {@code sleep}, {@code fail}, {@code draw}, and the conversation-control ones:
  * {@code progress} (reports {@code tool_progress}), {@code greet} (posts a {@code send_message}) and
  * {@code ask_city} (asks with an {@code input_request}), and {@code wipe} (side-effecting, declares risk
- * high: the approval step's example). None of them blocks a thread.
+ * high: the approval step's example), and {@code count} (side-effecting: counts its runs, to show that a
+ * repeated turn is not run again). None of them blocks a thread.
  */
 public final class SampleTools {
 
@@ -42,6 +43,7 @@ public final class SampleTools {
     private static final JsonNode CITY_SCHEMA = citySchema();
 
     private final Scheduler timer;
+    private final java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
 
     /** Sample tools whose {@code sleep} waits on {@link Schedulers#parallel()}. */
     public SampleTools() {
@@ -80,6 +82,12 @@ public final class SampleTools {
             + "answers wiped <target>).", blocking = false, sideEffecting = true, risk = Risk.HIGH)
     public String wipe(@Param(description = "What to wipe.") String target) {
         return "wiped " + target;
+    }
+
+    @Tool(name = "count", description = "Counts its runs in this process and answers run <n> of <key>.",
+            blocking = false, sideEffecting = true)
+    public String count(@Param(description = "What is counted (runs of every key are counted together).") String key) {
+        return "run " + runs.incrementAndGet() + " of " + key;
     }
 
     @Tool(name = "sleep", description = "Waits the given number of milliseconds, then answers.", blocking = false)

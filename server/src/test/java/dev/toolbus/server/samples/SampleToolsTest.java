@@ -31,7 +31,7 @@ class SampleToolsTest {
                 .collect(Collectors.toMap(ToolSpec::name, ToolSpec::definition));
 
         assertThat(defs).containsOnlyKeys("echo", "add", "sleep", "fail", "draw", "progress", "greet", "ask_city",
-                "wipe");
+                "wipe", "count");
         assertThat(schemaTypes(defs.get("wipe"))).containsExactly(entry("target", "string"));
         assertThat(schemaTypes(defs.get("progress"))).containsExactly(entry("steps", "integer"), entry("ms", "integer"));
         assertThat(schemaTypes(defs.get("greet"))).containsExactly(entry("text", "string"));

@@ -138,6 +138,16 @@ public final class KafkaBus implements ToolBus {
         return loop.inflight.get();
     }
 
+    /**
+     * Exactly once: {@link dev.toolbus.executor.TurnLedger#none()}, the bus deduplicates turns itself (its ledger topic, or
+     * none when {@code turnLedgerWindow} is zero). At least once: {@code null}, the executor's in-memory
+     * ledger (repeats on one instance are replayed or joined; a partition's next owner does not know them).
+     */
+    @Override
+    public dev.toolbus.executor.TurnLedger turnLedger() {
+        return config.delivery() == KafkaDelivery.EXACTLY_ONCE ? dev.toolbus.executor.TurnLedger.none() : null;
+    }
+
     @Override
     public Flux<BusMessage> receive() {
         return start().thenMany(Flux.create(s -> {

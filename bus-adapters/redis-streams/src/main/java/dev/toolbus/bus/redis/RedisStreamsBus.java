@@ -1,6 +1,7 @@
 package dev.toolbus.bus.redis;
 
 import dev.toolbus.bus.BusMessage;
+import dev.toolbus.executor.TurnLedger;
 import dev.toolbus.bus.ToolBus;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
@@ -80,6 +81,7 @@ public final class RedisStreamsBus implements ToolBus {
     private final Scheduler scheduler;
     private final ResultWriter writer;
     private final StreamReader reader;
+    private final RedisTurnLedger ledger;
     private final ControlRouter router;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final AtomicLong pending = new AtomicLong(-1);
@@ -114,6 +116,7 @@ public final class RedisStreamsBus implements ToolBus {
         this.me = Consumer.from(config.group(), config.consumer());
         this.scheduler = Schedulers.newSingle("toolbus-redis-" + config.consumer(), true);
         this.writer = new ResultWriter(commands, config);
+        this.ledger = config.doneMarkersEnabled() ? new RedisTurnLedger(commands, config, scheduler) : null;
         this.router = config.instanceId() != null ? new ControlRouter(client, commands, config) : null;
         this.reader = new StreamReader(this, readConnection.async(), commands, scheduler, router);
         this.groupReady = createGroup().cache();
@@ -272,6 +275,27 @@ public final class RedisStreamsBus implements ToolBus {
 
     Consumer<String> consumer() {
         return me;
+    }
+
+    /**
+     * The ledger of idempotent turns shared by the instances on this broker: finished-turn records and
+     * running-turn claims in Redis; {@link TurnLedger#none()} when {@code doneMarkerTtl} is zero.
+     */
+    @Override
+    public TurnLedger turnLedger() {
+        return ledger != null ? ledger : TurnLedger.none();
+    }
+
+    /** Whether reading is paused and no read is in progress (tests). */
+    boolean readingStopped() {
+        return reader.readingStopped();
+    }
+
+    /** Renews the claims of the turns running here (the claim loop). */
+    void renewTurnClaims() {
+        if (ledger != null) {
+            ledger.renew();
+        }
     }
 
     ResultWriter writer() {

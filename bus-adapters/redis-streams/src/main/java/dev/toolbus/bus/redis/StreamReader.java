@@ -118,6 +118,11 @@ final class StreamReader {
         drain();
     }
 
+    /** Paused, and no read in progress or about to be retried. */
+    boolean readingStopped() {
+        return paused && !reading && !waiting;
+    }
+
     void stop() {
         stopped = true;
         drain();
@@ -432,6 +437,7 @@ final class StreamReader {
         }
         try {
             renewLeases();
+            bus.renewTurnClaims();
             bus.refreshGauges();
             if (!stopped && !claiming && ready.size() < config.batchSize()) {
                 claim();

@@ -1,0 +1,181 @@
+package dev.toolbus.bus.redis;
+
+import dev.toolbus.executor.TurnLedger;
+import dev.toolbus.protocol.OutboundEvent;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * The {@link TurnLedger} of a Redis bus, shared by every instance on the broker. A finished turn is its
+ * finished-turn record ({@code doneMarkerPrefix}), written with the turn's events by {@link ResultWriter}.
+ * A running turn is a claim key ({@code toolbus:running:{stream_id}:{turn_id}}, value this instance's
+ * consumer name) set with {@code SET NX PX claimMinIdle} when the turn is admitted, renewed by the claim
+ * loop while the turn runs here, and deleted (only by its owner) when the turn completes or fails. A
+ * repeat that finds the claim of another instance (or its own) joins: it polls until the record exists
+ * (then it is settled without running) or the claim is gone without one (its owner failed or died and
+ * the claim expired: then it is admitted again and runs).
+ */
+final class RedisTurnLedger implements TurnLedger {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisTurnLedger.class);
+
+    /** How often a joined turn looks for the record of the run it waits for. */
+    static final Duration JOIN_POLL = Duration.ofMillis(100);
+
+    // KEYS[1] finished-turn record, KEYS[2] claim; ARGV[1] owner, ARGV[2] claim TTL ms.
+    // 2: finished; 1: claimed now by ARGV[1]; 0: claimed by a running turn.
+    static final String ADMIT_SCRIPT = """
+            if redis.call('EXISTS', KEYS[1]) == 1 then
+              return 2
+            end
+            if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
+              return 1
+            end
+            return 0
+            """;
+
+    // KEYS[1] finished-turn record, KEYS[2] claim. 2: finished; 0: still claimed; 1: neither (released).
+    static final String POLL_SCRIPT = """
+            if redis.call('EXISTS', KEYS[1]) == 1 then
+              return 2
+            end
+            if redis.call('EXISTS', KEYS[2]) == 1 then
+              return 0
+            end
+            return 1
+            """;
+
+    // KEYS: claims; ARGV[1] owner, ARGV[2] TTL ms (0: delete). Touches only the owner's claims.
+    static final String OWNED_SCRIPT = """
+            local n = 0
+            for i = 1, #KEYS do
+              if redis.call('GET', KEYS[i]) == ARGV[1] then
+                if ARGV[2] == '0' then
+                  redis.call('DEL', KEYS[i])
+                else
+                  redis.call('PEXPIRE', KEYS[i], ARGV[2])
+                end
+                n = n + 1
+              end
+            end
+            return n
+            """;
+
+    private final RedisAsyncCommands<String, byte[]> commands;
+    private final RedisStreamsConfig config;
+    private final Scheduler scheduler;
+    private final byte[] owner;
+    private final String claimPrefix;
+    private final Set<String> owned = ConcurrentHashMap.newKeySet();
+    private final String admitSha;
+    private final String pollSha;
+    private final String ownedSha;
+
+    RedisTurnLedger(RedisAsyncCommands<String, byte[]> commands, RedisStreamsConfig config, Scheduler scheduler) {
+        this.commands = commands;
+        this.config = config;
+        this.scheduler = scheduler;
+        this.owner = config.consumer().getBytes(StandardCharsets.UTF_8);
+        String p = config.doneMarkerPrefix();
+        this.claimPrefix = p.endsWith("done:") ? p.substring(0, p.length() - 5) + "running:" : p + "running:";
+        this.admitSha = commands.digest(ADMIT_SCRIPT);
+        this.pollSha = commands.digest(POLL_SCRIPT);
+        this.ownedSha = commands.digest(OWNED_SCRIPT);
+    }
+
+    /** The claim key of a running turn. */
+    String claimKey(String streamId, String turnId) {
+        return claimPrefix + streamId + ":" + turnId;
+    }
+
+    @Override
+    public Mono<Admission> admit(String streamId, String turnId) {
+        String done = config.doneMarkerKey(streamId, turnId);
+        String claim = claimKey(streamId, turnId);
+        return run(admitSha, ADMIT_SCRIPT, new String[] {done, claim}, owner, ascii(claimTtlMs()))
+                .flatMap(r -> {
+                    if (r == 1) {
+                        owned.add(claim);
+                        return Mono.just(Admission.run());
+                    }
+                    if (r == 2) {
+                        // finished since the reader checked (its events are on the conversation's stream):
+                        // settle without running; not replayed, the entry may be a redelivery
+                        return Mono.just(Admission.replay(List.of()));
+                    }
+                    return Mono.just(Admission.join(join(done, claim)));
+                })
+                .onErrorResume(e -> {
+                    // run rather than lose the turn; its events are still written once (the record is checked on write)
+                    log.warn("redis bus {}: turn claim {} failed, running it: {}", config.consumer(), claim, e.toString());
+                    return Mono.just(Admission.run());
+                });
+    }
+
+    /** Emits an (empty) list when the record appears, completes empty when the claim is gone without one. */
+    private Mono<List<OutboundEvent>> join(String done, String claim) {
+        log.debug("redis bus {}: {} runs elsewhere; waiting for it", config.consumer(), claim);
+        return Flux.interval(JOIN_POLL, JOIN_POLL, scheduler)
+                .concatMap(t -> run(pollSha, POLL_SCRIPT, new String[] {done, claim}).onErrorReturn(0L))
+                .filter(r -> r != 0)
+                .next()
+                .flatMap(r -> r == 2 ? Mono.just(List.<OutboundEvent>of()) : Mono.empty());
+    }
+
+    @Override
+    public Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events) {
+        // the record was written with the events (ResultWriter); only the claim is left
+        return Mono.fromRunnable(() -> release(streamId, turnId));
+    }
+
+    @Override
+    public void release(String streamId, String turnId) {
+        String claim = claimKey(streamId, turnId);
+        if (!owned.remove(claim)) {
+            return;
+        }
+        run(ownedSha, OWNED_SCRIPT, new String[] {claim}, owner, ascii(0)).subscribe(null,
+                e -> log.warn("redis bus {}: claim {} not released (it expires in {}): {}", config.consumer(), claim,
+                        config.claimMinIdle(), e.toString()));
+    }
+
+    /** Extends the claims of the turns running here (called by the claim loop). */
+    void renew() {
+        if (owned.isEmpty()) {
+            return;
+        }
+        run(ownedSha, OWNED_SCRIPT, owned.toArray(String[]::new), owner, ascii(claimTtlMs())).subscribe(null,
+                e -> log.warn("redis bus {}: turn claims not renewed: {}", config.consumer(), e.toString()));
+    }
+
+    /** Turns claimed by this instance (tests, gauges). */
+    int running() {
+        return owned.size();
+    }
+
+    private long claimTtlMs() {
+        return Math.max(1, config.claimMinIdle().toMillis());
+    }
+
+    private Mono<Long> run(String digest, String script, String[] keys, byte[]... args) {
+        return Mono.defer(() -> Mono.fromCompletionStage(
+                        commands.<Long>evalsha(digest, ScriptOutputType.INTEGER, keys, args)))
+                .onErrorResume(RedisNoScriptException.class, e -> Mono.fromCompletionStage(
+                        commands.<Long>eval(script, ScriptOutputType.INTEGER, keys, args)));
+    }
+
+    private static byte[] ascii(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+}
