@@ -319,9 +319,9 @@ final class CallRun implements ToolConversation {
 
     private Mono<ToolResult> invoke(ToolContext ctx) {
         if (handler.isBlocking()) {
-            return new ThrowSafeMono(Mono.defer(() -> call(ctx))).subscribeOn(p.blocking);
+            return turn.inScope(index, new ThrowSafeMono(Mono.defer(() -> call(ctx))).subscribeOn(p.blocking));
         }
-        return call(ctx);
+        return turn.inScope(index, call(ctx));
     }
 
     /** The handler's Mono; whatever it throws (an {@code Error} included) becomes the Mono's error. */

@@ -29,6 +29,8 @@ final class Pipeline {
     final ControlMetrics control;
     final PendingInputs inputs;
     final RunningCalls running = new RunningCalls();
+    /** Observations of turns and calls; set once by the executor's constructor. */
+    TurnTracing tracing = TurnTracing.OFF;
     /** Compiled checks per definition instance; weak keys, so replaced definitions are forgotten. */
     private final com.github.benmanes.caffeine.cache.Cache<ToolDefinition, ArgumentRules> rules =
             com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();

@@ -70,6 +70,9 @@ final class TurnRun implements GatedTurn {
     private String stopReason;
     private volatile boolean started;
     volatile boolean cancelled;
+    /** The turn's tracing, or null (no observing registry and no inbound trace context). */
+    private volatile TurnObservation trace;
+    private boolean finishedNormally;
 
     @SuppressWarnings("unchecked")
     TurnRun(ToolCallsEvent turn, Pipeline pipeline, Sink sink, Consumer<TurnRun> onDone) {
@@ -91,6 +94,7 @@ final class TurnRun implements GatedTurn {
             done();
             return;
         }
+        trace = pipeline.tracing.start(turn);
         List<ToolCall> list = turn.calls();
         if (list.isEmpty()) {
             synchronized (this) {
@@ -116,6 +120,10 @@ final class TurnRun implements GatedTurn {
                 calls[i] = c;
             }
             callsCreated = true;
+        }
+        TurnObservation tr = trace;
+        if (tr != null) {
+            tr.startCalls(pipeline.tracing, pipeline.registry);
         }
         for (int i = 0; i < calls.length && !cancelled; i++) {
             try {
@@ -179,7 +187,18 @@ final class TurnRun implements GatedTurn {
      * releasing it); {@code null} when refused (see {@link Sink#live}).
      */
     Mono<Void> live(OutboundEvent event) {
-        return sink.live(event);
+        return sink.live(stamp(event));
+    }
+
+    /** The handler Mono of call {@code index}, with the call's observation in its Reactor context when traced. */
+    <T> Mono<T> inScope(int index, Mono<T> handler) {
+        TurnObservation tr = trace;
+        return tr == null ? handler : tr.inScope(index, handler);
+    }
+
+    private OutboundEvent stamp(OutboundEvent event) {
+        TurnObservation tr = trace;
+        return tr == null ? event : tr.stamp(event);
     }
 
     /** Delivers the queued live events; call holding no lock. */
@@ -204,7 +223,7 @@ final class TurnRun implements GatedTurn {
 
     @Override
     public Mono<Void> publish(OutboundEvent event) {
-        Mono<Void> m = sink.live(event);
+        Mono<Void> m = sink.live(stamp(event));
         if (m == null) {
             return Mono.error(LiveChannel.overflow());
         }
@@ -214,6 +233,11 @@ final class TurnRun implements GatedTurn {
 
     /** Records a call's result and emits whatever is now in order (queued under the lock, delivered after). */
     void complete(int index, ToolResultEvent result, List<UserMessageEvent> messages, long nowNanos) {
+        TurnObservation tr = trace;
+        if (tr != null) {
+            tr.callEnded(index, result);
+            result = tr.stamp(index, result);
+        }
         boolean last;
         synchronized (this) {
             if (finished || results[index] != null) {
@@ -276,6 +300,16 @@ final class TurnRun implements GatedTurn {
 
     /** Frees the stream for its next turn; idempotent. */
     void done() {
+        TurnObservation tr = trace;
+        if (tr != null) {
+            int errorCount;
+            boolean normal;
+            synchronized (this) {
+                errorCount = errors;
+                normal = finishedNormally;
+            }
+            tr.stop(errorCount, !normal);
+        }
         if (onDone != null && doneOnce.compareAndSet(false, true)) {
             onDone.accept(this);
         }
@@ -289,15 +323,16 @@ final class TurnRun implements GatedTurn {
     /** Queues the media follow-ups and {@code turn_completed} (the caller holds the lock, then calls {@link Sink#complete}). */
     private void finish(long nowNanos) {
         finished = true;
+        finishedNormally = true;
         for (List<UserMessageEvent> m : media) {
             if (m != null && !m.isEmpty()) {
                 for (int i = 0; i < m.size(); i++) {
-                    sink.next(m.get(i));
+                    sink.next(stamp(m.get(i)));
                 }
             }
         }
-        sink.next(new TurnCompletedEvent(turn.streamId(), turn.turnId(), callIds(turn.calls()), errors,
-                (nowNanos - startNanos) / 1_000_000));
+        sink.next(stamp(new TurnCompletedEvent(turn.streamId(), turn.turnId(), callIds(turn.calls()), errors,
+                (nowNanos - startNanos) / 1_000_000)));
         pipeline.metrics.turn();
     }
 
