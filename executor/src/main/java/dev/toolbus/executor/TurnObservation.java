@@ -75,7 +75,9 @@ final class TurnObservation {
             String tool = !c.name().isEmpty() && registry.find(c.name()) != null ? c.name() : UNKNOWN_TOOL;
             Observation o = tracing.call(obs, tool, c.toolCallId());
             callTrace[i] = TurnTracing.outbound(o, turnTrace);
-            callObs.set(i, o);
+            if (o != null) {
+                callObs.set(i, o);
+            }
         }
     }
 
@@ -86,7 +88,7 @@ final class TurnObservation {
         }
         Observation o = callObs.getAndSet(index, null);
         if (o != null) {
-            CallObservation.stop(o, result);
+            TurnTracing.guard(() -> CallObservation.stop(o, result));
         }
     }
 
@@ -109,12 +111,12 @@ final class TurnObservation {
         for (int i = 0; i < callObs.length(); i++) {
             Observation o = callObs.getAndSet(i, null);
             if (o != null) {
-                CallObservation.abandon(o);
+                TurnTracing.guard(() -> CallObservation.abandon(o));
             }
         }
-        obs.lowCardinalityKeyValue("outcome", abandoned ? "abandoned" : errors == 0 ? "ok" : "error")
-                .highCardinalityKeyValue("error_count", Integer.toString(errors));
-        obs.stop();
+        TurnTracing.guard(() -> obs.lowCardinalityKeyValue("outcome",
+                        abandoned ? "abandoned" : errors == 0 ? "ok" : "error")
+                .highCardinalityKeyValue("error_count", Integer.toString(errors)).stop());
     }
 
     /** The event with the trace context of its call (by index), or of the turn. */

@@ -111,6 +111,11 @@ final class TurnRun implements GatedTurn {
             }
             return;
         }
+        TurnObservation tr = trace;
+        if (tr != null) {
+            // before any call can end (a cancel may end one as soon as the calls exist)
+            tr.startCalls(pipeline.tracing, pipeline.registry);
+        }
         synchronized (this) {
             for (int i = 0; i < list.size(); i++) {
                 CallRun c = new CallRun(pipeline, this, i, list.get(i));
@@ -120,10 +125,6 @@ final class TurnRun implements GatedTurn {
                 calls[i] = c;
             }
             callsCreated = true;
-        }
-        TurnObservation tr = trace;
-        if (tr != null) {
-            tr.startCalls(pipeline.tracing, pipeline.registry);
         }
         for (int i = 0; i < calls.length && !cancelled; i++) {
             try {

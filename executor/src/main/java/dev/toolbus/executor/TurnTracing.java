@@ -22,22 +22,57 @@ final class TurnTracing {
         this.observing = !registry.isNoop();
     }
 
-    /** The turn's observation, started; {@code null} when there is nothing to observe or to propagate. */
+    /**
+     * The turn's observation, started; {@code null} when there is nothing to observe or to propagate.
+     * When an observation handler throws, the turn goes on untraced (its events carry the inbound context).
+     */
     TurnObservation start(ToolCallsEvent turn) {
         if (!observing) {
             return turn.trace() == null ? null : new TurnObservation(turn, null, turn.trace());
         }
-        Observation obs = TurnObservation.observation(turn, registry).start();
+        Observation obs;
+        try {
+            obs = TurnObservation.observation(turn, registry).start();
+        } catch (Throwable t) {
+            failed(t);
+            return turn.trace() == null ? null : new TurnObservation(turn, null, turn.trace());
+        }
         return new TurnObservation(turn, obs, outbound(obs, turn.trace()));
     }
 
-    /** A child observation of {@code parent} for one call (started), or {@code null} when not observing. */
+    /** A child observation of {@code parent} for one call (started), or {@code null} when not observing or it failed. */
     Observation call(Observation parent, String tool, String toolCallId) {
         if (parent == null) {
             return null;
         }
-        return CallObservation.observation(tool, toolCallId, registry).parentObservation(parent).start();
+        try {
+            return CallObservation.observation(tool, toolCallId, registry).parentObservation(parent).start();
+        } catch (Throwable t) {
+            failed(t);
+            return null;
+        }
     }
+
+    /** Runs an observation's stop (after recording its outcome); a handler that throws is logged, once. */
+    static void guard(Runnable action) {
+        try {
+            action.run();
+        } catch (Throwable t) {
+            failed(t);
+        }
+    }
+
+    /** An observation handler threw: tracing must never fail a turn. Logged once per process. */
+    static void failed(Throwable t) {
+        if (WARNED.compareAndSet(false, true)) {
+            LOG.warn("an observation handler failed; turns go on, and this is logged only once", t);
+        } else {
+            LOG.debug("an observation handler failed", t);
+        }
+    }
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TurnTracing.class);
+    private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * The trace context an observation's events carry: its span as a W3C {@code traceparent} (the
@@ -45,6 +80,18 @@ final class TurnTracing {
      * recorded a span.
      */
     static TraceContext outbound(Observation obs, TraceContext inbound) {
+        if (obs == null) {
+            return inbound;
+        }
+        try {
+            return spanContext(obs, inbound);
+        } catch (Throwable t) {
+            failed(t);
+            return inbound;
+        }
+    }
+
+    private static TraceContext spanContext(Observation obs, TraceContext inbound) {
         TracingObservationHandler.TracingContext tc = obs.getContext().get(TracingObservationHandler.TracingContext.class);
         io.micrometer.tracing.Span span = tc == null ? null : tc.getSpan();
         if (span == null || span.isNoop()) {

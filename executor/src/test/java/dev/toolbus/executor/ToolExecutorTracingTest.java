@@ -205,6 +205,40 @@ class ToolExecutorTracingTest {
     }
 
     @Test
+    void anObservationHandlerThatThrowsNeverFailsATurn() {
+        for (boolean onStart : new boolean[] {true, false}) {
+            ObservationRegistry registry = ObservationRegistry.create();
+            registry.observationConfig().observationHandler(new io.micrometer.observation.ObservationHandler<>() {
+                @Override
+                public boolean supportsContext(io.micrometer.observation.Observation.Context context) {
+                    return true;
+                }
+
+                @Override
+                public void onStart(io.micrometer.observation.Observation.Context context) {
+                    if (onStart) {
+                        throw new IllegalStateException("handler broken on start");
+                    }
+                }
+
+                @Override
+                public void onStop(io.micrometer.observation.Observation.Context context) {
+                    throw new OutOfMemoryError("handler broken on stop");
+                }
+            });
+            try (ToolExecutor ex = ToolExecutor.builder().observationRegistry(registry).tool(add()).build()) {
+                for (int i = 0; i < 2; i++) {
+                    List<OutboundEvent> events = ex.execute(tracedTurn(CLIENT, call("c1", "add", "{\"a\":2,\"b\":40}")))
+                            .collectList().block(Duration.ofSeconds(10));
+                    assertThat(events).hasSize(2);
+                    assertThat(TestTools.results(events).get(0).isError()).isFalse();
+                    assertThat(events).allSatisfy(e -> assertThat(e.trace()).isEqualTo(CLIENT));
+                }
+            }
+        }
+    }
+
+    @Test
     void theNoopRegistryIsTheDefault() {
         ToolExecutor.Builder b = ToolExecutor.builder();
         assertThat(b.observationRegistry).isSameAs(ObservationRegistry.NOOP);
