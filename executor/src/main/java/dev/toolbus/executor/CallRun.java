@@ -393,6 +393,7 @@ final class CallRun implements ToolConversation {
                 .message(t.message())
                 .attempt(attempt)
                 .conversation(this)
+                .trace(turn.callTrace(index))
                 .build();
     }
 

@@ -131,7 +131,8 @@ final class TurnObservation {
         return t == null ? e : e.withTrace(t);
     }
 
-    private TraceContext trace(int index) {
+    /** The trace context of call {@code index}'s events: its span's, else the turn's. */
+    TraceContext trace(int index) {
         if (callTrace == null || index < 0) {
             return turnTrace;
         }

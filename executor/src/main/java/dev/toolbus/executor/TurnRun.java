@@ -197,6 +197,12 @@ final class TurnRun implements GatedTurn {
         return tr == null ? handler : tr.inScope(index, handler);
     }
 
+    /** The trace context of call {@code index} (its span's, or the inbound one), or null. */
+    dev.toolbus.protocol.TraceContext callTrace(int index) {
+        TurnObservation tr = trace;
+        return tr == null ? null : tr.trace(index);
+    }
+
     private OutboundEvent stamp(OutboundEvent event) {
         TurnObservation tr = trace;
         return tr == null ? event : tr.stamp(event);

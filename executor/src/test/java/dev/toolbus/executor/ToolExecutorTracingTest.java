@@ -119,9 +119,11 @@ class ToolExecutorTracingTest {
     @Test
     void aCachedCallSaysSoAndAHandlerSeesItsCallsObservation() {
         AtomicReference<Object> seen = new AtomicReference<>();
+        AtomicReference<TraceContext> given = new AtomicReference<>();
         ToolSpec peek = new ToolSpec(ToolDefinition.builder("peek").description("peeks").build(),
                 (a, c) -> Mono.deferContextual(ctx -> {
                     seen.set(ctx.getOrDefault(ObservationThreadLocalAccessor.KEY, null));
+                    given.set(c.trace());
                     return Mono.just(ToolResult.text("peeked"));
                 }));
         try (OtelTracing tracing = new OtelTracing();
@@ -136,6 +138,9 @@ class ToolExecutorTracingTest {
             assertThat(seen.get()).isInstanceOf(io.micrometer.observation.Observation.class);
             assertThat(((io.micrometer.observation.Observation) seen.get()).getContext().getName())
                     .isEqualTo("toolbus.call");
+            SpanData peekSpan = tracing.named("execute_tool peek").get(0);
+            assertThat(given.get().traceId()).isEqualTo(TRACE_ID);
+            assertThat(given.get().spanId()).isEqualTo(peekSpan.getSpanId());
         }
     }
 
@@ -145,6 +150,14 @@ class ToolExecutorTracingTest {
             List<OutboundEvent> events = ex.execute(tracedTurn(CLIENT, call("c1", "add", "{\"a\":2,\"b\":40}"),
                     call("c2", "draw", "{}"))).collectList().block(Duration.ofSeconds(10));
             assertThat(events).hasSizeGreaterThan(3).allSatisfy(e -> assertThat(e.trace()).isEqualTo(CLIENT));
+            AtomicReference<TraceContext> given = new AtomicReference<>();
+            ex.registry().register(new ToolSpec(ToolDefinition.builder("look").description("looks").build(),
+                    (a, c) -> {
+                        given.set(c.trace());
+                        return Mono.just(ToolResult.text("looked"));
+                    }), dev.toolbus.tool.ToolSource.PLUGIN);
+            ex.execute(tracedTurn(CLIENT, call("c9", "look", "{}"))).blockLast(Duration.ofSeconds(10));
+            assertThat(given.get()).isEqualTo(CLIENT);
 
             List<OutboundEvent> plain = ex.execute(tracedTurn(null, call("c1", "add", "{\"a\":2,\"b\":40}")))
                     .collectList().block(Duration.ofSeconds(10));
