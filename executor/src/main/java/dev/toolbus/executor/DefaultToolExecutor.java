@@ -104,6 +104,19 @@ final class DefaultToolExecutor implements ToolExecutor {
         return new TurnRun(turn, pipeline, sink, released);
     }
 
+    /**
+     * The observation an {@code execute()} subscriber runs in (its Reactor context's
+     * {@code ObservationThreadLocalAccessor.KEY}): the parent of a traced turn that came without a
+     * {@code traceparent}; {@code null} when not observing.
+     */
+    Object tracingParent(ToolCallsEvent turn, reactor.util.context.ContextView context) {
+        if (pipeline.tracing == TurnTracing.OFF || turn.trace() != null || context.isEmpty()) {
+            return null;
+        }
+        return context.getOrDefault(io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor.KEY,
+                null);
+    }
+
     /** Queues the turn on its stream's lane (or answers it at once when it was rejected). */
     void submit(TurnRun run, TurnRun.Sink sink) {
         if (run.rejected()) {

@@ -49,16 +49,27 @@ final class TurnObservation {
         this.callTrace = obs == null ? null : new TraceContext[n];
     }
 
-    static Observation observation(ToolCallsEvent turn, ObservationRegistry registry) {
+    /**
+     * The turn's observation, not started: a receiver of the inbound trace context, or, for a turn that
+     * came without one and has a {@code parent} (the observation its {@code execute()} subscriber runs
+     * in), a plain child of that parent.
+     */
+    static Observation observation(ToolCallsEvent turn, ObservationRegistry registry, Observation parent) {
         TraceContext in = turn.trace();
+        if (in == null && parent != null) {
+            return keys(Observation.createNotStarted(NAME, registry).parentObservation(parent), turn);
+        }
         Map<String, String> carrier = in == null ? Map.of()
                 : in.tracestate() == null ? Map.of("traceparent", in.traceparent())
                 : Map.of("traceparent", in.traceparent(), "tracestate", in.tracestate());
         ReceiverContext<Map<String, String>> ctx = new ReceiverContext<>(Map::get, Kind.CONSUMER);
         ctx.setCarrier(carrier);
         ctx.setRemoteServiceName("bot-core");
-        return Observation.createNotStarted(NAME, () -> ctx, registry)
-                .contextualName("toolbus turn")
+        return keys(Observation.createNotStarted(NAME, () -> ctx, registry), turn);
+    }
+
+    private static Observation keys(Observation obs, ToolCallsEvent turn) {
+        return obs.contextualName("toolbus turn")
                 .highCardinalityKeyValue("stream_id", turn.streamId())
                 .highCardinalityKeyValue("turn_id", turn.turnId())
                 .highCardinalityKeyValue("calls", Integer.toString(turn.calls().size()));

@@ -73,6 +73,8 @@ final class TurnRun implements GatedTurn {
     /** The turn's tracing, or null (no observing registry and no inbound trace context). */
     private volatile TurnObservation trace;
     private boolean finishedNormally;
+    /** The observation an {@code execute()} subscriber runs in, the parent of an untraced turn's; or null. */
+    private Object parentObservation;
 
     @SuppressWarnings("unchecked")
     TurnRun(ToolCallsEvent turn, Pipeline pipeline, Sink sink, Consumer<TurnRun> onDone) {
@@ -87,6 +89,11 @@ final class TurnRun implements GatedTurn {
         this.startNanos = pipeline.nanoClock.getAsLong();
     }
 
+    /** Sets the parent observation of the turn's (before it is submitted); ignored unless an {@code Observation}. */
+    void parentObservation(Object parent) {
+        this.parentObservation = parent;
+    }
+
     /** Starts every call of the turn (its stream's lane is now held). */
     void start() {
         started = true;
@@ -94,7 +101,7 @@ final class TurnRun implements GatedTurn {
             done();
             return;
         }
-        trace = pipeline.tracing.start(turn);
+        trace = pipeline.tracing.start(turn, parentObservation);
         List<ToolCall> list = turn.calls();
         if (list.isEmpty()) {
             synchronized (this) {

@@ -26,13 +26,13 @@ final class TurnTracing {
      * The turn's observation, started; {@code null} when there is nothing to observe or to propagate.
      * When an observation handler throws, the turn goes on untraced (its events carry the inbound context).
      */
-    TurnObservation start(ToolCallsEvent turn) {
+    TurnObservation start(ToolCallsEvent turn, Object parent) {
         if (!observing) {
             return turn.trace() == null ? null : new TurnObservation(turn, null, turn.trace());
         }
         Observation obs;
         try {
-            obs = TurnObservation.observation(turn, registry).start();
+            obs = TurnObservation.observation(turn, registry, parent instanceof Observation p ? p : null).start();
         } catch (Throwable t) {
             failed(t);
             return turn.trace() == null ? null : new TurnObservation(turn, null, turn.trace());

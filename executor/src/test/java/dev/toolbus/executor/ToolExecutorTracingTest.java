@@ -184,6 +184,35 @@ class ToolExecutorTracingTest {
     }
 
     @Test
+    void anExecuteSubscriberInAnObservationParentsATurnThatCameWithoutTraceparent() {
+        try (OtelTracing tracing = new OtelTracing();
+             ToolExecutor ex = ToolExecutor.builder().observationRegistry(tracing.registry).tool(add()).build()) {
+            io.micrometer.observation.Observation outer =
+                    io.micrometer.observation.Observation.start("app.request", tracing.registry);
+            List<OutboundEvent> events = ex.execute(tracedTurn(null, call("c1", "add", "{\"a\":2,\"b\":40}")))
+                    .contextWrite(c -> c.put(ObservationThreadLocalAccessor.KEY, outer))
+                    .collectList().block(Duration.ofSeconds(10));
+            outer.stop();
+            SpanData app = tracing.named("app.request").get(0);
+            SpanData turn = tracing.named("toolbus turn").get(0);
+            assertThat(turn.getTraceId()).isEqualTo(app.getTraceId());
+            assertThat(turn.getParentSpanId()).isEqualTo(app.getSpanId());
+            assertThat(events).allSatisfy(e -> assertThat(e.trace().traceId()).isEqualTo(app.getTraceId()));
+
+            // an explicit traceparent wins over the subscriber's observation
+            io.micrometer.observation.Observation other =
+                    io.micrometer.observation.Observation.start("app.other", tracing.registry);
+            ex.execute(tracedTurn(CLIENT, call("c2", "add", "{\"a\":2,\"b\":40}")))
+                    .contextWrite(c -> c.put(ObservationThreadLocalAccessor.KEY, other))
+                    .blockLast(Duration.ofSeconds(10));
+            other.stop();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                    .until(() -> tracing.named("toolbus turn").size() == 2);
+            assertThat(tracing.named("toolbus turn").get(1).getParentSpanId()).isEqualTo(CLIENT_SPAN);
+        }
+    }
+
+    @Test
     void aTurnOnABusIsTracedAndItsPublishedEventsCarryTheSpans() throws Exception {
         InMemoryBus bus = InMemoryBus.create();
         try (OtelTracing tracing = new OtelTracing();
