@@ -31,6 +31,7 @@ LABELS = {
     "PeerDispatchBenchmark.jacksonParseLookup": "Jackson parse + name lookup (floor)",
     "SingleTurnLatencyBenchmark.toolbusTurn": "toolbus, one idle turn of one call",
     "SingleTurnLatencyBenchmark.handWrittenTimeout": "hand-written, one call with Mono.timeout",
+    "TracingOverheadBenchmark.turn": "toolbus, one idle turn of one call, by tracing mode",
     "stdio.StdioPluginBenchmark.toolbus": "stdio plugin through toolbus",
     "stdio.StdioPluginBenchmark.direct": "stdio plugin, hand-written client",
     "stdio.HostPluginBenchmark.toolbus": "framework plugin through its host",

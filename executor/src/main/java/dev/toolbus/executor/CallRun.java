@@ -336,9 +336,9 @@ final class CallRun implements ToolConversation {
 
     private Mono<ToolResult> invoke(ToolContext ctx) {
         if (handler.isBlocking()) {
-            return new ThrowSafeMono(Mono.defer(() -> call(ctx))).subscribeOn(p.blocking);
+            return turn.inScope(index, new ThrowSafeMono(Mono.defer(() -> call(ctx))).subscribeOn(p.blocking));
         }
-        return call(ctx);
+        return turn.inScope(index, call(ctx));
     }
 
     /** The handler's Mono; whatever it throws (an {@code Error} included) becomes the Mono's error. */
@@ -410,6 +410,7 @@ final class CallRun implements ToolConversation {
                 .message(t.message())
                 .attempt(attempt)
                 .conversation(this)
+                .trace(turn.callTrace(index))
                 .build();
     }
 

@@ -77,6 +77,9 @@ final class DefaultToolExecutor implements ToolExecutor {
                 : b.approvalGiven ? new ApprovalGate(b.approval, settings.locale(), meters, clock) : null;
         this.pipeline = new Pipeline(settings, registry, b.policy, timer, blocking, clock, meters,
                 CallLog.create(b.callLogSize), b.instanceId, gate, b.limits, b.rateLimitStore);
+        if (!b.observationRegistry.isNoop()) {
+            pipeline.tracing = new TurnTracing(b.observationRegistry);
+        }
         this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control);
         this.codec = b.codec;
         this.maxInflightTurns = b.maxInflightTurns;
@@ -99,7 +102,7 @@ final class DefaultToolExecutor implements ToolExecutor {
     public Flux<OutboundEvent> execute(ToolCallsEvent turn) {
         ErrorEvent refused = TurnChecks.refusal(turn, pipeline.settings);
         if (refused != null) {
-            return Flux.just(refused);
+            return Flux.just(turn.trace() == null ? refused : refused.withTrace(turn.trace()));
         }
         return new TurnPublisher(this, turn);
     }
@@ -113,6 +116,19 @@ final class DefaultToolExecutor implements ToolExecutor {
             return new TurnRun(turn, pipeline, sink, null);
         }
         return new TurnRun(turn, pipeline, sink, released);
+    }
+
+    /**
+     * The observation an {@code execute()} subscriber runs in (its Reactor context's
+     * {@code ObservationThreadLocalAccessor.KEY}): the parent of a traced turn that came without a
+     * {@code traceparent}; {@code null} when not observing.
+     */
+    Object tracingParent(ToolCallsEvent turn, reactor.util.context.ContextView context) {
+        if (pipeline.tracing == TurnTracing.OFF || turn.trace() != null || context.isEmpty()) {
+            return null;
+        }
+        return context.getOrDefault(io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor.KEY,
+                null);
     }
 
     /** Queues the turn on its stream's lane (or answers it at once when it was rejected). */
@@ -203,7 +219,8 @@ final class DefaultToolExecutor implements ToolExecutor {
         for (ToolRegistry.Entry e : entries) {
             out.add(ToolExport.export(e.tool().definition(), request.format(), pipeline.settings.locale()));
         }
-        return new ToolsEvent(request.streamId(), request.requestId(), request.format().wireName(), out);
+        return new ToolsEvent(request.streamId(), request.requestId(), request.format().wireName(), out,
+                request.trace());
     }
 
     @Override
@@ -224,7 +241,8 @@ final class DefaultToolExecutor implements ToolExecutor {
     Mono<Void> runForBus(ToolCallsEvent turn, Function<List<OutboundEvent>, Mono<Void>> publish) {
         ErrorEvent refused = TurnChecks.refusal(turn, pipeline.settings);
         if (refused != null) {
-            return Mono.defer(() -> publish.apply(List.of(refused)));
+            OutboundEvent answer = turn.trace() == null ? refused : refused.withTrace(turn.trace());
+            return Mono.defer(() -> publish.apply(List.of(answer)));
         }
         return Mono.create(result -> {
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
@@ -313,10 +331,10 @@ final class DefaultToolExecutor implements ToolExecutor {
         List<String> ids = new ArrayList<>(turn.calls().size());
         for (ToolCall c : turn.calls()) {
             out.add(new ToolResultEvent(turn.streamId(), turn.turnId(), c.toolCallId(), c.name(), msg, true,
-                    new ErrorInfo(ErrorCode.REJECTED, msg), null, null, null, 0, false, 0));
+                    new ErrorInfo(ErrorCode.REJECTED, msg), null, null, null, 0, false, 0, turn.trace()));
             ids.add(c.toolCallId());
         }
-        out.add(new TurnCompletedEvent(turn.streamId(), turn.turnId(), ids, ids.size(), 0));
+        out.add(new TurnCompletedEvent(turn.streamId(), turn.turnId(), ids, ids.size(), 0, turn.trace()));
         return out;
     }
 

@@ -31,6 +31,8 @@ final class Pipeline {
     final RunningCalls running = new RunningCalls();
     /** The limit step, or {@code null} when the executor was built without limits (then calls pay nothing). */
     final LimitGate limits;
+    /** Observations of turns and calls; set once by the executor's constructor. */
+    TurnTracing tracing = TurnTracing.OFF;
     /** Compiled checks per definition instance; weak keys, so replaced definitions are forgotten. */
     private final com.github.benmanes.caffeine.cache.Cache<ToolDefinition, ArgumentRules> rules =
             com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();

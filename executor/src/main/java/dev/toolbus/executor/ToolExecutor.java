@@ -151,6 +151,8 @@ public interface ToolExecutor extends AutoCloseable {
         dev.toolbus.limits.RateLimitStore rateLimitStore;
         TurnLedgerSettings turnLedgerSettings = TurnLedgerSettings.DEFAULTS;
         TurnLedger turnLedger;
+        io.micrometer.observation.ObservationRegistry observationRegistry =
+                io.micrometer.observation.ObservationRegistry.NOOP;
 
         private Builder() {
         }
@@ -186,6 +188,19 @@ public interface ToolExecutor extends AutoCloseable {
         /** Where meters go; by default a private {@link SimpleMeterRegistry}. */
         public Builder meterRegistry(MeterRegistry meterRegistry) {
             this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
+            return this;
+        }
+
+        /**
+         * Where turns and calls are observed (default {@code ObservationRegistry.NOOP}: no observations,
+         * nothing allocated for them). With a registry that has a tracing handler, each turn is a span
+         * ({@code toolbus.turn}) with one child span per call ({@code toolbus.call}); a registry with a
+         * {@code PropagatingReceiverTracingObservationHandler} makes the turn a child of the span named by
+         * the inbound {@code traceparent}, and outbound events then carry the turn's or call's span as
+         * theirs. Whatever the registry, the trace context of an inbound turn is carried onto its events.
+         */
+        public Builder observationRegistry(io.micrometer.observation.ObservationRegistry registry) {
+            this.observationRegistry = Objects.requireNonNull(registry, "registry");
             return this;
         }
 

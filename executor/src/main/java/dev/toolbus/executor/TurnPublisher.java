@@ -73,6 +73,7 @@ final class TurnPublisher extends Flux<OutboundEvent> {
             flush();
             if (start) {
                 TurnRun r = executor.newTurn(turn, this);
+                r.parentObservation(executor.tracingParent(turn, actual.currentContext()));
                 synchronized (this) {
                     run = r;
                 }

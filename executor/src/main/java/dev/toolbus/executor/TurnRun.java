@@ -70,6 +70,11 @@ final class TurnRun implements GatedTurn {
     private String stopReason;
     private volatile boolean started;
     volatile boolean cancelled;
+    /** The turn's tracing, or null (no observing registry and no inbound trace context). */
+    private volatile TurnObservation trace;
+    private boolean finishedNormally;
+    /** The observation an {@code execute()} subscriber runs in, the parent of an untraced turn's; or null. */
+    private Object parentObservation;
 
     @SuppressWarnings("unchecked")
     TurnRun(ToolCallsEvent turn, Pipeline pipeline, Sink sink, Consumer<TurnRun> onDone) {
@@ -84,6 +89,11 @@ final class TurnRun implements GatedTurn {
         this.startNanos = pipeline.nanoClock.getAsLong();
     }
 
+    /** Sets the parent observation of the turn's (before it is submitted); ignored unless an {@code Observation}. */
+    void parentObservation(Object parent) {
+        this.parentObservation = parent;
+    }
+
     /** Starts every call of the turn (its stream's lane is now held). */
     void start() {
         started = true;
@@ -91,6 +101,7 @@ final class TurnRun implements GatedTurn {
             done();
             return;
         }
+        trace = pipeline.tracing.start(turn, parentObservation);
         List<ToolCall> list = turn.calls();
         if (list.isEmpty()) {
             synchronized (this) {
@@ -106,6 +117,11 @@ final class TurnRun implements GatedTurn {
                 abandon(t);
             }
             return;
+        }
+        TurnObservation tr = trace;
+        if (tr != null) {
+            // before any call can end (a cancel may end one as soon as the calls exist)
+            tr.startCalls(pipeline.tracing, pipeline.registry);
         }
         synchronized (this) {
             for (int i = 0; i < list.size(); i++) {
@@ -179,7 +195,24 @@ final class TurnRun implements GatedTurn {
      * releasing it); {@code null} when refused (see {@link Sink#live}).
      */
     Mono<Void> live(OutboundEvent event) {
-        return sink.live(event);
+        return sink.live(stamp(event));
+    }
+
+    /** The handler Mono of call {@code index}, with the call's observation in its Reactor context when traced. */
+    <T> Mono<T> inScope(int index, Mono<T> handler) {
+        TurnObservation tr = trace;
+        return tr == null ? handler : tr.inScope(index, handler);
+    }
+
+    /** The trace context of call {@code index} (its span's, or the inbound one), or null. */
+    dev.toolbus.protocol.TraceContext callTrace(int index) {
+        TurnObservation tr = trace;
+        return tr == null ? null : tr.trace(index);
+    }
+
+    private OutboundEvent stamp(OutboundEvent event) {
+        TurnObservation tr = trace;
+        return tr == null ? event : tr.stamp(event);
     }
 
     /** Delivers the queued live events; call holding no lock. */
@@ -204,7 +237,7 @@ final class TurnRun implements GatedTurn {
 
     @Override
     public Mono<Void> publish(OutboundEvent event) {
-        Mono<Void> m = sink.live(event);
+        Mono<Void> m = sink.live(stamp(event));
         if (m == null) {
             return Mono.error(LiveChannel.overflow());
         }
@@ -214,6 +247,11 @@ final class TurnRun implements GatedTurn {
 
     /** Records a call's result and emits whatever is now in order (queued under the lock, delivered after). */
     void complete(int index, ToolResultEvent result, List<UserMessageEvent> messages, long nowNanos) {
+        TurnObservation tr = trace;
+        if (tr != null) {
+            tr.callEnded(index, result);
+            result = tr.stamp(index, result);
+        }
         boolean last;
         synchronized (this) {
             if (finished || results[index] != null) {
@@ -276,6 +314,16 @@ final class TurnRun implements GatedTurn {
 
     /** Frees the stream for its next turn; idempotent. */
     void done() {
+        TurnObservation tr = trace;
+        if (tr != null) {
+            int errorCount;
+            boolean normal;
+            synchronized (this) {
+                errorCount = errors;
+                normal = finishedNormally;
+            }
+            tr.stop(errorCount, !normal);
+        }
         if (onDone != null && doneOnce.compareAndSet(false, true)) {
             onDone.accept(this);
         }
@@ -289,15 +337,16 @@ final class TurnRun implements GatedTurn {
     /** Queues the media follow-ups and {@code turn_completed} (the caller holds the lock, then calls {@link Sink#complete}). */
     private void finish(long nowNanos) {
         finished = true;
+        finishedNormally = true;
         for (List<UserMessageEvent> m : media) {
             if (m != null && !m.isEmpty()) {
                 for (int i = 0; i < m.size(); i++) {
-                    sink.next(m.get(i));
+                    sink.next(stamp(m.get(i)));
                 }
             }
         }
-        sink.next(new TurnCompletedEvent(turn.streamId(), turn.turnId(), callIds(turn.calls()), errors,
-                (nowNanos - startNanos) / 1_000_000));
+        sink.next(stamp(new TurnCompletedEvent(turn.streamId(), turn.turnId(), callIds(turn.calls()), errors,
+                (nowNanos - startNanos) / 1_000_000)));
         pipeline.metrics.turn();
     }
 

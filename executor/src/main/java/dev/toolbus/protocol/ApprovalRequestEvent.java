@@ -1,5 +1,6 @@
 package dev.toolbus.protocol;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.toolbus.tool.Risk;
@@ -16,10 +17,12 @@ import java.util.Objects;
  * @param expiresAtMs when the request expires (epoch ms); the calls then end {@code NOT_APPROVED}
  * @param calls the waiting calls
  * @param text the prompt to show, in the configured locale
+ * @param trace the W3C trace context of the span this event belongs to, or {@code null}
  */
 @JsonPropertyOrder({"type", "stream_id", "turn_id", "approval_id", "expires_at_ms", "calls", "text"})
 public record ApprovalRequestEvent(String streamId, String turnId, String approvalId, long expiresAtMs,
-                                   List<Call> calls, String text) implements OutboundEvent {
+                                   List<Call> calls, String text,
+        @JsonUnwrapped TraceContext trace) implements OutboundEvent {
 
     public ApprovalRequestEvent {
         Objects.requireNonNull(streamId, "streamId");
@@ -27,6 +30,18 @@ public record ApprovalRequestEvent(String streamId, String turnId, String approv
         Objects.requireNonNull(approvalId, "approvalId");
         calls = List.copyOf(calls);
         text = text == null ? "" : text;
+    }
+
+    /** The event without a trace context. */
+    public ApprovalRequestEvent(String streamId, String turnId, String approvalId, long expiresAtMs, List<Call> calls,
+        String text) {
+        this(streamId, turnId, approvalId, expiresAtMs, calls, text, null);
+    }
+
+    /** This event with {@code trace} as its trace context. */
+    @Override
+    public ApprovalRequestEvent withTrace(TraceContext trace) {
+        return new ApprovalRequestEvent(streamId, turnId, approvalId, expiresAtMs, calls, text, trace);
     }
 
     @Override

@@ -200,6 +200,7 @@ public final class EventCodec {
             if (t.message() != null) {
                 n.set("message", t.message());
             }
+            putTrace(n, t.trace());
         } else if (event instanceof ListToolsEvent l) {
             n.put("type", "list_tools");
             n.put("stream_id", l.streamId());
@@ -211,6 +212,7 @@ public final class EventCodec {
             if (l.text() != null) {
                 n.put("text", l.text());
             }
+            putTrace(n, l.trace());
         } else if (event instanceof CancelEvent c) {
             n.put("type", "cancel");
             n.put("stream_id", c.streamId());
@@ -246,6 +248,13 @@ public final class EventCodec {
         putIfPresent(cn, "agent_id", c.agentId());
         for (Map.Entry<String, Object> e : c.extra().entrySet()) {
             cn.set(e.getKey(), mapper.valueToTree(e.getValue()));
+        }
+    }
+
+    private static void putTrace(ObjectNode n, TraceContext trace) {
+        if (trace != null) {
+            n.put("traceparent", trace.traceparent());
+            putIfNotNull(n, "tracestate", trace.tracestate());
         }
     }
 

@@ -94,7 +94,7 @@ final class InboundDecoder {
         for (int i = 0; i < callsNode.size(); i++) {
             calls.add(decodeCall(callsNode.get(i), "calls[" + i + "]", i, turnId, used, streamId, turnIdRaw));
         }
-        return new ToolCallsEvent(streamId, turnId, calls, context, nullIfMissing(root.get("message")));
+        return new ToolCallsEvent(streamId, turnId, calls, context, nullIfMissing(root.get("message")), trace(root));
     }
 
     private ToolCallsEvent decodeSingle(ObjectNode root, String streamId, String turnIdRaw) {
@@ -103,7 +103,8 @@ final class InboundDecoder {
         String turnId = turnId(turnIdRaw);
         Set<String> used = new HashSet<>();
         ToolCall call = decodeCall(root, "the call", 0, turnId, used, streamId, turnIdRaw);
-        return new ToolCallsEvent(streamId, turnId, List.of(call), context, nullIfMissing(root.get("message")));
+        return new ToolCallsEvent(streamId, turnId, List.of(call), context, nullIfMissing(root.get("message")),
+                trace(root));
     }
 
     private ListToolsEvent decodeListTools(ObjectNode root, String streamId, String turnIdRaw) {
@@ -132,7 +133,7 @@ final class InboundDecoder {
                     streamId, turnIdRaw);
         }
         return new ListToolsEvent(streamId, idText(req), decodeContext(root.get("context"), streamId, turnIdRaw),
-                format, text == null || text.isNull() ? null : text.textValue());
+                format, text == null || text.isNull() ? null : text.textValue(), trace(root));
     }
 
     private ToolCall decodeCall(JsonNode c, String where, int index, String turnId, Set<String> used,
@@ -250,6 +251,16 @@ final class InboundDecoder {
         }
         String s = n.asText().strip();
         return s.isEmpty() ? null : s;
+    }
+
+    /** The event's {@code traceparent}/{@code tracestate}, or null when absent or invalid (never an error). */
+    static TraceContext trace(ObjectNode root) {
+        JsonNode tp = root.get("traceparent");
+        if (tp == null || !tp.isTextual()) {
+            return null;
+        }
+        JsonNode ts = root.get("tracestate");
+        return TraceContext.parse(tp.textValue(), ts != null && ts.isTextual() ? ts.textValue() : null);
     }
 
     private static JsonNode nullIfMissing(JsonNode n) {

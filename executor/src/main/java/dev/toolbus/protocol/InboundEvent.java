@@ -5,4 +5,9 @@ public sealed interface InboundEvent permits ToolCallsEvent, ListToolsEvent, Con
 
     /** The conversation. */
     String streamId();
+
+    /** The W3C trace context the bot core sent ({@code traceparent}, {@code tracestate}), or {@code null}. */
+    default TraceContext trace() {
+        return null;
+    }
 }

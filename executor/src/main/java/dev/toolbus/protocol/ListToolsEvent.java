@@ -12,9 +12,15 @@ import java.util.Objects;
  * @param format the export format
  * @param text the conversation text the tools are for, or {@code null}; with dispatch configured a
  *     small model narrows the answer to the tool groups this text needs
+ * @param trace the bot core's W3C trace context, or {@code null}
  */
-public record ListToolsEvent(String streamId, String requestId, CallContext context, Format format, String text)
-        implements InboundEvent {
+public record ListToolsEvent(String streamId, String requestId, CallContext context, Format format, String text,
+                             TraceContext trace) implements InboundEvent {
+
+    /** A request without a trace context. */
+    public ListToolsEvent(String streamId, String requestId, CallContext context, Format format, String text) {
+        this(streamId, requestId, context, format, text, null);
+    }
 
     /** A request without conversation text (no dispatch). */
     public ListToolsEvent(String streamId, String requestId, CallContext context, Format format) {

@@ -1,5 +1,6 @@
 package dev.toolbus.protocol;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
@@ -14,10 +15,12 @@ import java.util.Objects;
  * @param toolCallId the call that sent it
  * @param messageId {@code <tool_call_id>:msg:<n>}, n counting from 1 per call (stable across a redelivery)
  * @param content the parts (text, image, any content part)
+ * @param trace the W3C trace context of the span this event belongs to, or {@code null}
  */
 @JsonPropertyOrder({"type", "stream_id", "turn_id", "tool_call_id", "message_id", "content"})
 public record SendMessageEvent(String streamId, String turnId, String toolCallId, String messageId,
-                               List<ContentPart> content) implements OutboundEvent {
+                               List<ContentPart> content,
+        @JsonUnwrapped TraceContext trace) implements OutboundEvent {
 
     public SendMessageEvent {
         Objects.requireNonNull(streamId, "streamId");
@@ -25,6 +28,18 @@ public record SendMessageEvent(String streamId, String turnId, String toolCallId
         Objects.requireNonNull(toolCallId, "toolCallId");
         Objects.requireNonNull(messageId, "messageId");
         content = List.copyOf(content);
+    }
+
+    /** The event without a trace context. */
+    public SendMessageEvent(String streamId, String turnId, String toolCallId, String messageId,
+        List<ContentPart> content) {
+        this(streamId, turnId, toolCallId, messageId, content, null);
+    }
+
+    /** This event with {@code trace} as its trace context. */
+    @Override
+    public SendMessageEvent withTrace(TraceContext trace) {
+        return new SendMessageEvent(streamId, turnId, toolCallId, messageId, content, trace);
     }
 
     /** The message id of the {@code n}-th message of a call. */

@@ -12,9 +12,10 @@ import java.util.Objects;
  * @param calls the calls, in the model's order
  * @param context who and where
  * @param message the triggering message, passed to tools untouched, or {@code null}
+ * @param trace the bot core's W3C trace context, or {@code null}
  */
 public record ToolCallsEvent(String streamId, String turnId, List<ToolCall> calls, CallContext context,
-                             JsonNode message) implements InboundEvent {
+                             JsonNode message, TraceContext trace) implements InboundEvent {
 
     public ToolCallsEvent {
         Objects.requireNonNull(streamId, "streamId");
@@ -24,6 +25,17 @@ public record ToolCallsEvent(String streamId, String turnId, List<ToolCall> call
         Objects.requireNonNull(turnId, "turnId");
         calls = List.copyOf(calls);
         context = context == null ? CallContext.EMPTY : context;
+    }
+
+    /** A turn without a trace context. */
+    public ToolCallsEvent(String streamId, String turnId, List<ToolCall> calls, CallContext context,
+                          JsonNode message) {
+        this(streamId, turnId, calls, context, message, null);
+    }
+
+    /** This turn with {@code trace} as its trace context. */
+    public ToolCallsEvent withTrace(TraceContext trace) {
+        return new ToolCallsEvent(streamId, turnId, calls, context, message, trace);
     }
 
     /** A turn with no context and no message. */

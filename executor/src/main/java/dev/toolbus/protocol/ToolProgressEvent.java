@@ -1,5 +1,6 @@
 package dev.toolbus.protocol;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
@@ -16,12 +17,14 @@ import java.util.Objects;
  * @param progress how far the call is (grows; in units of {@code total} when given)
  * @param total the amount of work, or {@code null} when unknown
  * @param message a short text for the user, or {@code null}
+ * @param trace the W3C trace context of the span this event belongs to, or {@code null}
  */
 @JsonPropertyOrder({"type", "stream_id", "turn_id", "tool_call_id", "name", "progress", "total", "message"})
 public record ToolProgressEvent(String streamId, String turnId, String toolCallId, String name,
                                 @JsonSerialize(using = WholeNumberSerializer.class) double progress,
                                 @JsonSerialize(using = WholeNumberSerializer.class) Double total,
-                                String message) implements OutboundEvent {
+                                String message,
+        @JsonUnwrapped TraceContext trace) implements OutboundEvent {
 
     public ToolProgressEvent {
         Objects.requireNonNull(streamId, "streamId");
@@ -34,6 +37,18 @@ public record ToolProgressEvent(String streamId, String turnId, String toolCallI
         if (total != null && (total.isNaN() || total.isInfinite())) {
             throw new IllegalArgumentException("total must be a finite number, got " + total);
         }
+    }
+
+    /** The event without a trace context. */
+    public ToolProgressEvent(String streamId, String turnId, String toolCallId, String name, double progress,
+        Double total, String message) {
+        this(streamId, turnId, toolCallId, name, progress, total, message, null);
+    }
+
+    /** This event with {@code trace} as its trace context. */
+    @Override
+    public ToolProgressEvent withTrace(TraceContext trace) {
+        return new ToolProgressEvent(streamId, turnId, toolCallId, name, progress, total, message, trace);
     }
 
     @Override

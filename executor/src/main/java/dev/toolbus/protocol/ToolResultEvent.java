@@ -1,5 +1,6 @@
 package dev.toolbus.protocol;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.Objects;
  * @param attempts how many times the handler ran (0 when it never ran)
  * @param cached whether the result came from the cache
  * @param elapsedMs wall time of the call
+ * @param trace the W3C trace context of the span this event belongs to, or {@code null}
  */
 @JsonPropertyOrder({"type", "stream_id", "turn_id", "tool_call_id", "name", "content", "is_error", "error", "data",
         "metadata", "media", "attempts", "cached", "elapsed_ms"})
@@ -38,7 +40,8 @@ public record ToolResultEvent(
         List<MediaRef> media,
         int attempts,
         boolean cached,
-        long elapsedMs) implements OutboundEvent {
+        long elapsedMs,
+        @JsonUnwrapped TraceContext trace) implements OutboundEvent {
 
     public ToolResultEvent {
         Objects.requireNonNull(streamId, "streamId");
@@ -51,6 +54,21 @@ public record ToolResultEvent(
         if (isError && error == null) {
             throw new IllegalArgumentException("an error result needs an error");
         }
+    }
+
+    /** The event without a trace context. */
+    public ToolResultEvent(String streamId, String turnId, String toolCallId, String name, String content,
+        boolean isError, ErrorInfo error, Object data, Map<String, Object> metadata, List<MediaRef> media, int attempts,
+        boolean cached, long elapsedMs) {
+        this(streamId, turnId, toolCallId, name, content, isError, error, data, metadata, media, attempts, cached,
+            elapsedMs, null);
+    }
+
+    /** This event with {@code trace} as its trace context. */
+    @Override
+    public ToolResultEvent withTrace(TraceContext trace) {
+        return new ToolResultEvent(streamId, turnId, toolCallId, name, content, isError, error, data, metadata, media,
+                attempts, cached, elapsedMs, trace);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.toolbus.protocol;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -21,6 +22,7 @@ import java.util.Objects;
  * @param item the tool's media item this message describes, for in-process consumers such as the MCP
  *     server (which returns audio and embedded resources as real MCP content); never on the wire, and
  *     {@code null} on decoded events
+ * @param trace the W3C trace context of the span this event belongs to, or {@code null}
  */
 @JsonPropertyOrder({"type", "stream_id", "turn_id", "message_id", "tool_call_id", "source", "content", "visible_text"})
 public record UserMessageEvent(
@@ -31,7 +33,8 @@ public record UserMessageEvent(
         String source,
         List<ContentPart> content,
         String visibleText,
-        @JsonIgnore ContentItem item) implements OutboundEvent {
+        @JsonIgnore ContentItem item,
+        @JsonUnwrapped TraceContext trace) implements OutboundEvent {
 
     /** The {@code source} of media follow-ups. */
     public static final String TOOL_RESULT_MEDIA = "tool_result_media";
@@ -44,6 +47,18 @@ public record UserMessageEvent(
         source = source == null ? TOOL_RESULT_MEDIA : source;
         content = List.copyOf(content);
         visibleText = visibleText == null ? "" : visibleText;
+    }
+
+    /** The event without a trace context. */
+    public UserMessageEvent(String streamId, String turnId, String messageId, String toolCallId, String source,
+        List<ContentPart> content, String visibleText, ContentItem item) {
+        this(streamId, turnId, messageId, toolCallId, source, content, visibleText, item, null);
+    }
+
+    /** This event with {@code trace} as its trace context. */
+    @Override
+    public UserMessageEvent withTrace(TraceContext trace) {
+        return new UserMessageEvent(streamId, turnId, messageId, toolCallId, source, content, visibleText, item, trace);
     }
 
     /** A message without the in-process {@link #item()}. */

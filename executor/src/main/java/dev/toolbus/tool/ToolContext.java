@@ -45,6 +45,7 @@ public final class ToolContext {
     private final JsonNode message;
     private final int attempt;
     private final ToolConversation conversation;
+    private final dev.toolbus.protocol.TraceContext trace;
     private volatile boolean cancelled;
     private volatile Sinks.Empty<Void> cancelSink;
 
@@ -64,6 +65,7 @@ public final class ToolContext {
         this.message = b.message;
         this.attempt = b.attempt;
         this.conversation = b.conversation;
+        this.trace = b.trace;
     }
 
     /** Starts a builder (for tests and adapters; the executor builds contexts itself). */
@@ -141,6 +143,16 @@ public final class ToolContext {
     /** 1 for the first attempt, 2 for the first retry, … */
     public int attempt() {
         return attempt;
+    }
+
+    /**
+     * The W3C trace context of this call's span ({@code traceparent}, {@code tracestate}), or of the turn
+     * as the bot core sent it when toolbus records no spans; {@code null} when the turn carried none and
+     * nothing is traced. A tool that calls another service passes it on (as the {@code traceparent}
+     * header) so the trace continues there; stdio plugins get it in their call's context.
+     */
+    public dev.toolbus.protocol.TraceContext trace() {
+        return trace;
     }
 
     /**
@@ -293,6 +305,7 @@ public final class ToolContext {
         private JsonNode message;
         private int attempt = 1;
         private ToolConversation conversation;
+        private dev.toolbus.protocol.TraceContext trace;
 
         private Builder() {
         }
@@ -377,6 +390,12 @@ public final class ToolContext {
         /** The conversation the call's progress, messages and questions go to ({@code null}: none). */
         public Builder conversation(ToolConversation v) {
             this.conversation = v;
+            return this;
+        }
+
+        /** The trace context of the call ({@code null}: none). */
+        public Builder trace(dev.toolbus.protocol.TraceContext v) {
+            this.trace = v;
             return this;
         }
 

@@ -5,6 +5,7 @@ import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.ToolPolicy;
 import dev.toolbus.registry.ToolRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -20,14 +21,15 @@ import org.springframework.core.env.Environment;
  * Auto-configures toolbus in a Spring Boot application: a {@link ToolRegistry} holding the
  * {@code @Tool} methods of the application's beans, a {@link ToolExecutor} configured from
  * {@code toolbus.*} (the keys of {@code toolbus.yaml}) that reports to the application's
- * {@link MeterRegistry}, an Actuator health indicator {@code toolbus}, a graceful close when the
+ * {@link MeterRegistry} and observes turns and calls with its {@link ObservationRegistry}, an Actuator health indicator {@code toolbus}, a graceful close when the
  * context stops, and, when configured, the gateway ({@code toolbus.gateway.enabled=true}) and a bus
  * attachment ({@code toolbus.bus.type=redis|kafka}). Every bean backs off when the application
  * defines its own.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"})
 @ConditionalOnProperty(prefix = "toolbus", name = "enabled", havingValue = "true", matchIfMissing = true)
 public class ToolbusAutoConfiguration {
 
@@ -56,7 +58,8 @@ public class ToolbusAutoConfiguration {
     @Bean(destroyMethod = "")
     @ConditionalOnMissingBean
     public ToolExecutor toolExecutor(ToolbusProperties properties, ToolRegistry registry,
-                                     ObjectProvider<ToolPolicy> policy, ObjectProvider<MeterRegistry> meters) {
+                                     ObjectProvider<ToolPolicy> policy, ObjectProvider<MeterRegistry> meters,
+                                     ObjectProvider<ObservationRegistry> observations) {
         ToolExecutor.Builder b = ToolExecutor.builder().registry(registry).settings(properties.config().execution());
         ToolPolicy custom = policy.getIfAvailable();
         b.policy(custom != null ? custom : LiveConfig.create(properties.config(), registry).policy());
@@ -67,6 +70,11 @@ public class ToolbusAutoConfiguration {
         if (!properties.config().limits().isEmpty()) {
             // in-memory buckets; a deployment sharing buckets on Redis defines its own ToolExecutor bean
             b.limits(properties.config().limits());
+        }
+        // turns and calls are observed (and traced, with micrometer-tracing) by the application's registry
+        ObservationRegistry o = observations.getIfAvailable();
+        if (o != null) {
+            b.observationRegistry(o);
         }
         return b.build();
     }

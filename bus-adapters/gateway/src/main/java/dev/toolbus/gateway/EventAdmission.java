@@ -33,14 +33,15 @@ final class EventAdmission {
                 return refused(t.streamId(), t.turnId(), a.refusal());
             }
             return new Result(a.clamped() ? new ToolCallsEvent(t.streamId(), t.turnId(), t.calls(), a.context(),
-                    t.message()) : t, null);
+                    t.message(), t.trace()) : t, null);
         }
         if (event instanceof ListToolsEvent l) {
             TokenScope.Admission a = grant.admit(l.streamId(), l.context());
             if (!a.admitted()) {
                 return refused(l.streamId(), null, a.refusal());
             }
-            return new Result(a.clamped() ? new ListToolsEvent(l.streamId(), l.requestId(), a.context(), l.format(), l.text()) : l,
+            return new Result(a.clamped() ? new ListToolsEvent(l.streamId(), l.requestId(), a.context(), l.format(), l.text(),
+                    l.trace()) : l,
                     null);
         }
         if (!grant.scope().allowsStream(event.streamId())) {

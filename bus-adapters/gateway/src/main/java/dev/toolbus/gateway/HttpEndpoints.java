@@ -200,6 +200,7 @@ final class HttpEndpoints {
                         return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE,
                                 NettyGatewayServer.shuttingDown(event.streamId()));
                     }
+                    event = TraceHeaders.onto(event, req.requestHeaders());
                     EventAdmission.Result admitted = EventAdmission.admit(grant, event);
                     if (admitted.refusal() != null) {
                         return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());

@@ -48,11 +48,15 @@ class GatewayWebSocketTest {
     }
 
     static List<JsonNode> exchangeWith(TestGateway gw, List<String> frames, int expected) {
+        return exchangeWith(gw.port(), frames, expected);
+    }
+
+    static List<JsonNode> exchangeWith(int port, List<String> frames, int expected) {
         List<JsonNode> received = new CopyOnWriteArrayList<>();
         HttpClient.create()
                 .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN))
                 .websocket()
-                .uri("ws://127.0.0.1:" + gw.port() + "/v1/ws")
+                .uri("ws://127.0.0.1:" + port + "/v1/ws")
                 .handle((in, out) -> out.sendString(Flux.fromIterable(frames)).then()
                         .thenMany(in.receive().asString().map(GatewayWebSocketTest::parse)
                                 .doOnNext(received::add).take(expected)))

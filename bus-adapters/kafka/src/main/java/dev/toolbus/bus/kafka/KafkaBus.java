@@ -176,7 +176,7 @@ public final class KafkaBus implements ToolBus {
             if (e instanceof TurnCompletedEvent tc) {
                 turnId = tc.turnId();
             }
-            records.add(new ProducerRecord<>(topic, key, codec.encode(e).getBytes(StandardCharsets.UTF_8)));
+            records.add(ResultRecords.of(topic, key, e, codec));
         }
         return topicsReady.then(settlement.publish(key, turnId, turnId != null, records));
     }

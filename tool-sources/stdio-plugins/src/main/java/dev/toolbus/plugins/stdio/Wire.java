@@ -65,6 +65,10 @@ final class Wire {
         put(c, "model", ctx.model());
         put(c, "agentId", ctx.agentId());
         c.put("attempt", ctx.attempt());
+        if (ctx.trace() != null) {
+            c.put("traceparent", ctx.trace().traceparent());
+            put(c, "tracestate", ctx.trace().tracestate());
+        }
         JsonNode message = ctx.message();
         if (message != null && !message.isNull() && !message.isMissingNode()) {
             c.set("message", message);

@@ -48,6 +48,19 @@ class WireTest {
     }
 
     @Test
+    void executeParams_contextCarriesTheCallsTraceContext() {
+        String tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        ToolContext ctx = ToolContext.builder().streamId("s1").toolCallId("c1")
+                .trace(new dev.toolbus.protocol.TraceContext(tp, "a=1")).build();
+        JsonNode c = Wire.executeParams("greet", "{}", ctx).path("context");
+        assertThat(c.path("traceparent").asText()).isEqualTo(tp);
+        assertThat(c.path("tracestate").asText()).isEqualTo("a=1");
+        ToolContext plain = ToolContext.builder().streamId("s1").toolCallId("c1")
+                .trace(new dev.toolbus.protocol.TraceContext(tp, null)).build();
+        assertThat(Wire.executeParams("greet", "{}", plain).path("context").has("tracestate")).isFalse();
+    }
+
+    @Test
     void schema_inputSchemaUnderEitherSpellingIsUsedVerbatim() {
         String schema = "{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}";
         assertThat(Wire.schema(json("{\"input_schema\":" + schema + "}"))).isEqualTo(json(schema));

@@ -1,0 +1,131 @@
+package dev.toolbus.protocol;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.Objects;
+
+/**
+ * The W3C Trace Context of an event: its {@code traceparent} and {@code tracestate} fields (top-level
+ * on the wire, next to {@code type}). Inbound, a bot core's values make toolbus's turn a child of its
+ * span; outbound, they name the turn's or the call's span (or repeat the inbound values when toolbus
+ * records no spans).
+ *
+ * <p>Values are validated here, and only here: {@link #parse} returns {@code null} for a
+ * {@code traceparent} that is not a W3C one (version {@code 00} shape, lower-case hex, non-zero ids,
+ * version {@code ff} refused, at most {@value #MAX_TRACEPARENT_CHARS} characters) and drops a
+ * {@code tracestate} that is longer than {@value #MAX_TRACESTATE_CHARS} characters or holds characters
+ * outside printable ASCII. A bad value is never an error of the event.
+ *
+ * @param traceparent {@code 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>}
+ * @param tracestate the vendor list, or {@code null}
+ */
+public record TraceContext(String traceparent, String tracestate) {
+
+    /** The longest accepted {@code traceparent}: 55 characters for version 00, room for later versions. */
+    public static final int MAX_TRACEPARENT_CHARS = 256;
+
+    /** The longest accepted {@code tracestate} (the length W3C asks every vendor to propagate). */
+    public static final int MAX_TRACESTATE_CHARS = 512;
+
+    /**
+     * Validates.
+     *
+     * @throws IllegalArgumentException when {@code traceparent} is not valid or {@code tracestate} is
+     *     not valid (use {@link #parse} for input from the wire)
+     */
+    public TraceContext {
+        Objects.requireNonNull(traceparent, "traceparent");
+        if (!validTraceparent(traceparent)) {
+            throw new IllegalArgumentException("not a W3C traceparent: '" + cut(traceparent) + "'");
+        }
+        if (tracestate != null && tracestate.isEmpty()) {
+            tracestate = null;
+        }
+        if (tracestate != null && !validTracestate(tracestate)) {
+            throw new IllegalArgumentException("tracestate must be at most " + MAX_TRACESTATE_CHARS
+                    + " printable ASCII characters");
+        }
+    }
+
+    /**
+     * The context of wire values, or {@code null} when {@code traceparent} is missing or invalid; an
+     * invalid {@code tracestate} is dropped. Never throws.
+     */
+    @JsonCreator
+    public static TraceContext parse(@JsonProperty("traceparent") String traceparent,
+                                     @JsonProperty("tracestate") String tracestate) {
+        if (traceparent == null || !validTraceparent(traceparent)) {
+            return null;
+        }
+        return new TraceContext(traceparent, tracestate == null || validTracestate(tracestate) ? tracestate : null);
+    }
+
+    /** The 32-hex-digit trace id. */
+    public String traceId() {
+        return traceparent.substring(3, 35);
+    }
+
+    /** The 16-hex-digit id of the span this context names (the parent of the receiver's span). */
+    public String spanId() {
+        return traceparent.substring(36, 52);
+    }
+
+    /** Whether the sampled flag is set. */
+    public boolean sampled() {
+        return (Character.digit(traceparent.charAt(54), 16) & 1) == 1;
+    }
+
+    static boolean validTraceparent(String s) {
+        int n = s.length();
+        if (n < 55 || n > MAX_TRACEPARENT_CHARS || s.charAt(2) != '-' || s.charAt(35) != '-' || s.charAt(52) != '-') {
+            return false;
+        }
+        if (!hex(s, 0, 2) || !hex(s, 3, 35) || !hex(s, 36, 52) || !hex(s, 53, 55)) {
+            return false;
+        }
+        if (s.startsWith("ff") || zeros(s, 3, 35) || zeros(s, 36, 52)) {
+            return false;
+        }
+        if (s.startsWith("00")) {
+            return n == 55;
+        }
+        // a later version may append fields after a dash
+        return n == 55 || s.charAt(55) == '-';
+    }
+
+    static boolean validTracestate(String s) {
+        if (s.length() > MAX_TRACESTATE_CHARS) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean hex(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean zeros(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (s.charAt(i) != '0') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String cut(String s) {
+        return s.length() > 80 ? s.substring(0, 80) + "…" : s;
+    }
+}
