@@ -3,7 +3,7 @@ package dev.toolbus.protocol;
 /** An event toolbus publishes to a conversation. */
 public sealed interface OutboundEvent
         permits ToolResultEvent, UserMessageEvent, TurnCompletedEvent, ToolsEvent, ErrorEvent,
-        ApprovalRequestEvent, ToolProgressEvent, SendMessageEvent, InputRequestEvent {
+        ApprovalRequestEvent, ToolProgressEvent, SendMessageEvent, InputRequestEvent, SkillsEvent {
 
     /** The wire {@code type}. */
     String type();
