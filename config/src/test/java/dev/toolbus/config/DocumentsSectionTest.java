@@ -42,6 +42,16 @@ class DocumentsSectionTest {
     }
 
     @Test
+    void theEffectiveYaml_loadsBackToTheSameDocuments() {
+        for (String yaml : List.of("documents: {autoActivate: [a, b], triggers: {a: [xx, yy]}, mode: all}",
+                "documents: {autoActivate: false}", "{}")) {
+            Config c = parse(yaml).config();
+            ConfigLoader.Loaded again = parse(ConfigLoader.effectiveYaml(c));
+            assertThat(again.config().documents()).as(yaml).isEqualTo(c.documents());
+        }
+    }
+
+    @Test
     void nonsense_fallsBackWithWarnings() {
         ConfigLoader.Loaded l = parse("""
                 documents:
