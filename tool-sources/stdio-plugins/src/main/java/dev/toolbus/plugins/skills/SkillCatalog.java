@@ -1,27 +1,17 @@
 package dev.toolbus.plugins.skills;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolbus.protocol.Json;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Mono;
 
 /**
  * Skill documents found under some folders: {@code SKILL.md} (YAML front matter, then the
