@@ -134,6 +134,27 @@ class SkillsServeIT {
 
     static final String TOKEN = "skills-token";
 
+    /** A JDK WebSocket on /v1/ws whose text frames land in the queue. */
+    static java.net.http.WebSocket connect(RunningServer s, java.util.concurrent.BlockingQueue<String> frames)
+            throws Exception {
+        return HTTP.newWebSocketBuilder().header("Authorization", "Bearer " + TOKEN)
+                .buildAsync(URI.create("ws://127.0.0.1:" + s.port + "/v1/ws"), new java.net.http.WebSocket.Listener() {
+                    private final StringBuilder text = new StringBuilder();
+
+                    @Override
+                    public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket w, CharSequence data,
+                                                                          boolean last) {
+                        text.append(data);
+                        if (last) {
+                            frames.add(text.toString());
+                            text.setLength(0);
+                        }
+                        w.request(1);
+                        return null;
+                    }
+                }).get(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
     @Test
     void gateway_postV1Skills_answersAndRemembersLoadSkill_perStream() throws Exception {
         Path root = skills();
@@ -155,6 +176,16 @@ class SkillsServeIT {
             assertThat(arr).hasSize(1);
             assertThat(names(arr.get(0).path("loaded"), null)).containsExactly("deploy");
             assertThat(arr.get(0).path("documents").get(0).path("reason").asText()).isEqualTo("loaded");
+
+            // and as a WebSocket frame
+            java.util.concurrent.BlockingQueue<String> frames = new java.util.concurrent.LinkedBlockingQueue<>();
+            java.net.http.WebSocket ws = connect(s, frames);
+            ws.sendText(listSkills("web:1", "w1", null), true).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            JsonNode frame = RunningServer.JSON.readTree(frames.poll(30, java.util.concurrent.TimeUnit.SECONDS));
+            assertThat(frame.path("type").asText()).isEqualTo("skills");
+            assertThat(frame.path("request_id").asText()).isEqualTo("w1");
+            assertThat(names(frame.path("loaded"), null)).containsExactly("deploy");
+            ws.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "done");
 
             HttpResponse<String> wrong = post(s, "/v1/skills", "{\"type\":\"list_tools\",\"stream_id\":\"web:1\"}");
             assertThat(wrong.statusCode()).isEqualTo(400);

@@ -49,6 +49,7 @@ public final class SkillLibrary implements SkillProvider, AutoCloseable {
     private volatile boolean registered;
     private volatile Disposable watching;
     private long fingerprint;
+    private long lastSeen;
 
     private SkillLibrary(Builder b) {
         this.paths = List.copyOf(b.paths);
@@ -118,7 +119,9 @@ public final class SkillLibrary implements SkillProvider, AutoCloseable {
 
     /**
      * Looks at the folders every {@code every} (on a scheduler of its own; never on a caller's thread)
-     * and reloads when a skill file was added, changed or removed. Idempotent.
+     * and reloads when a skill file was added, changed or removed and two looks in a row saw the same
+     * files (so a change applies one to two periods later, and a file is not read while being written).
+     * Idempotent.
      */
     public synchronized SkillLibrary watch(Duration every) {
         if (watching == null) {
@@ -129,14 +132,16 @@ public final class SkillLibrary implements SkillProvider, AutoCloseable {
         return this;
     }
 
-    private void poll() {
+    void poll() {
         try {
             long now = SkillFingerprint.of(paths, current.get().limits().maxDepth());
-            boolean differs;
+            boolean settled;
             synchronized (reloadLock) {
-                differs = now != fingerprint;
+                // a change counts once two looks agree: a file being written is not read half-way
+                settled = now != fingerprint && now == lastSeen;
+                lastSeen = now;
             }
-            if (differs) {
+            if (settled) {
                 reload();
             }
         } catch (RuntimeException | Error e) {

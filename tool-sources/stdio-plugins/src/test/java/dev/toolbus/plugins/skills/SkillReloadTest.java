@@ -38,9 +38,12 @@ class SkillReloadTest {
     private Path write(String relative, String content) throws IOException {
         Path f = root.resolve(relative);
         Files.createDirectories(f.getParent());
-        Files.writeString(f, content);
+        // written beside and moved in: the watcher never sees half a file
+        Path tmp = f.resolveSibling(f.getFileName() + ".tmp");
+        Files.writeString(tmp, content);
         // a later mtime even on file systems with coarse timestamps
-        Files.setLastModifiedTime(f, FileTime.fromMillis(System.currentTimeMillis() + 2000 + content.length()));
+        Files.setLastModifiedTime(tmp, FileTime.fromMillis(System.currentTimeMillis() + 2000 + content.length()));
+        Files.move(tmp, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         return f;
     }
 
@@ -90,6 +93,23 @@ class SkillReloadTest {
         write("a/SKILL.md", "---\nname: alpha\ndescription: Fixed\n---\nFixed text\n");
         await().atMost(PROMPTLY).until(() -> lib.catalog().find("alpha").description().equals("Fixed"));
         assertThat(lib.catalog().skippedFiles()).isEmpty();
+    }
+
+    @Test
+    void aChangeApplies_onlyOnceTwoLooksAgree_soAFileBeingWrittenIsNotRead() throws IOException {
+        Path f = write("a/SKILL.md", "---\nname: alpha\ndescription: Good\n---\nGood text\n");
+        lib = SkillLibrary.builder(List.of(root)).build(); // polled by hand, no watcher thread
+        Files.writeString(f, "---\nname: al"); // half written
+        lib.poll();
+        assertThat(lib.catalog().find("alpha").description()).isEqualTo("Good");
+        Files.writeString(f, "---\nname: alpha\ndescription: Better\n---\nBetter text\n");
+        Files.setLastModifiedTime(f, FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+        lib.poll(); // differs from the previous look: still waiting
+        assertThat(lib.catalog().find("alpha").description()).isEqualTo("Good");
+        lib.poll(); // the same as the previous look: applied
+        assertThat(lib.catalog().find("alpha").description()).isEqualTo("Better");
+        lib.poll();
+        assertThat(lib.catalog().find("alpha").description()).isEqualTo("Better");
     }
 
     @Test
