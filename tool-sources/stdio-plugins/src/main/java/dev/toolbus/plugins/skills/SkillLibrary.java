@@ -82,10 +82,14 @@ public final class SkillLibrary implements SkillProvider, AutoCloseable {
         return this;
     }
 
+    /**
+     * The answer, computed off the caller's thread (matching a long text against a large catalogue is
+     * CPU work that must not hold a gateway event loop).
+     */
     @Override
     public Mono<SkillsEvent> answer(ListSkillsEvent request) {
         return Mono.fromSupplier(() -> SkillSelection.answer(request, current.get(), settings.get(),
-                loaded.of(request.streamId())));
+                loaded.of(request.streamId()))).subscribeOn(Schedulers.boundedElastic());
     }
 
     /** The skills {@code load_skill} loaded on this stream, oldest first. */
