@@ -136,6 +136,32 @@ export class Client {
     }
   }
 
+  /**
+   * The skill catalogue and the skill texts to inject now (the `skills` event), including the ones
+   * load_skill loaded on this stream (documents of reason 'loaded': re-inject them after compressing
+   * the context).
+   */
+  async listSkills(streamId, { text, selected, context, timeoutMs = 30000 } = {}) {
+    const requestId = `js-${randomUUID()}`;
+    const e = { type: 'list_skills', stream_id: streamId, request_id: requestId };
+    if (text) e.text = text;
+    if (selected?.length) e.selected = [...selected];
+    if (context) e.context = { ...context };
+    let timer;
+    const answer = new Promise((resolve, reject) => {
+      this.requests.set(requestId, resolve);
+      timer = setTimeout(() => reject(new TurnTimeoutError(`no skills answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await this.transport.request(e);
+      return await answer;
+    } finally {
+      clearTimeout(timer);
+      this.requests.delete(requestId);
+      this.transport.release?.(streamId);
+    }
+  }
+
   inFlight() {
     return [...this.pending.values()].map((p) => p.event);
   }
@@ -152,7 +178,7 @@ export class Client {
     }
     const k = dedupKey(e);
     if (k !== null && !this.seen.add(k)) { this.duplicatesDropped++; return; }
-    if (e.type === 'tools') { this.requests.get(e.request_id)?.(e); return; }
+    if (e.type === 'tools' || e.type === 'skills') { this.requests.get(e.request_id)?.(e); return; }
     bind(e, this);
     const p = this.pending.get(`${e.stream_id}\u0000${e.turn_id}`);
     if (e.type === 'error') {

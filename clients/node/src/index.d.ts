@@ -94,6 +94,22 @@ export class Client {
   respondApproval(request: ApprovalRequestEvent, decision: 'approve' | 'deny' | 'approve_session'): Promise<void>;
   respondInput(request: InputRequestEvent, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>): Promise<void>;
   listTools(streamId: string, options?: { context?: Record<string, string>; format?: 'openai' | 'anthropic' | 'mcp'; timeoutMs?: number }): Promise<Array<Record<string, unknown>>>;
+  listSkills(streamId: string, options?: { text?: string; selected?: string[]; context?: Record<string, string>; timeoutMs?: number }): Promise<SkillsEvent>;
+}
+
+/** The answer to list_skills. */
+export interface SkillsEvent {
+  type: 'skills';
+  stream_id: string;
+  request_id: string;
+  mode: 'auto' | 'all' | 'explicit' | 'off';
+  skills: Array<{ name: string; description: string }>;
+  skills_omitted: number;
+  documents: Array<{ name: string; reason: 'selected' | 'loaded' | 'auto_activate' | 'matched' | 'all'; text: string; truncated: boolean; chars: number }>;
+  loaded: string[];
+  missing: string[];
+  omitted: string[];
+  truncated: boolean;
 }
 
 export function connect(url: string, options?: ClientOptions): Promise<Client>;

@@ -9,14 +9,14 @@
 from .client import Client
 from .errors import (AuthenticationError, BadEventError, ForbiddenError, RejectedError, ToolbusError,
                      TransportError, TurnTimeoutError, UnknownRequestError)
-from .events import (ApprovalRequest, ErrorEvent, Event, InputRequest, SendMessage, ToolProgress, ToolResult,
-                     ToolsEvent, TurnCompleted, UserMessage, parse_event)
+from .events import (ApprovalRequest, ErrorEvent, Event, InputRequest, SendMessage, SkillsEvent, ToolProgress,
+                     ToolResult, ToolsEvent, TurnCompleted, UserMessage, parse_event)
 from .turn import Turn
 
 __all__ = [
     "Client", "Turn", "parse_event",
     "Event", "ToolResult", "UserMessage", "TurnCompleted", "ToolProgress", "SendMessage", "ApprovalRequest",
-    "InputRequest", "ErrorEvent", "ToolsEvent",
+    "InputRequest", "ErrorEvent", "ToolsEvent", "SkillsEvent",
     "ToolbusError", "TransportError", "AuthenticationError", "ForbiddenError", "BadEventError", "RejectedError",
     "TurnTimeoutError", "UnknownRequestError",
 ]

@@ -7,7 +7,7 @@ import uuid
 
 from .dedup import SeenKeys
 from .errors import BadEventError, RejectedError, TransportError, TurnTimeoutError, ToolbusError
-from .events import ErrorEvent, ToolsEvent, TurnCompleted, parse_event
+from .events import ErrorEvent, SkillsEvent, ToolsEvent, TurnCompleted, parse_event
 from .turn import Turn
 
 log = logging.getLogger("toolbus")
@@ -195,6 +195,29 @@ class Client:
             if release is not None:
                 release(stream_id)
 
+    async def list_skills(self, stream_id, text=None, selected=None, context=None, timeout=30.0):
+        """The skill catalogue and the skill texts to inject now (a ``SkillsEvent``), including the ones
+        ``load_skill`` loaded on this stream (``documents`` of reason ``loaded``: re-inject them after
+        compressing the context)."""
+        request_id = "py-%s" % uuid.uuid4().hex
+        event = {"type": "list_skills", "stream_id": stream_id, "request_id": request_id}
+        if text:
+            event["text"] = text
+        if selected:
+            event["selected"] = list(selected)
+        if context:
+            event["context"] = dict(context)
+        future = asyncio.get_running_loop().create_future()
+        self._requests[request_id] = future
+        try:
+            await self._transport.request(event)
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._requests.pop(request_id, None)
+            release = getattr(self._transport, "release", None)
+            if release is not None:
+                release(stream_id)
+
     def _in_flight(self):
         return [p.event for p in self._pending.values() if not p.future.done()]
 
@@ -212,7 +235,7 @@ class Client:
         if key is not None and not self._seen.add(key):
             self.duplicates_dropped += 1
             return
-        if isinstance(event, ToolsEvent):
+        if isinstance(event, (ToolsEvent, SkillsEvent)):
             f = self._requests.get(event.request_id)
             if f is not None and not f.done():
                 f.set_result(event)

@@ -156,6 +156,20 @@ class ToolsEvent(Event):
     tools: List[Dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class SkillsEvent(Event):
+    """The answer to ``list_skills``: the catalogue and the skill texts to put into the prompt now."""
+    request_id: str = ""
+    mode: str = ""
+    skills: List[Dict[str, Any]] = field(default_factory=list)
+    skills_omitted: int = 0
+    documents: List[Dict[str, Any]] = field(default_factory=list)
+    loaded: List[str] = field(default_factory=list)
+    missing: List[str] = field(default_factory=list)
+    omitted: List[str] = field(default_factory=list)
+    truncated: bool = False
+
+
 def parse_event(raw, client=None):
     """Turns one decoded JSON object into the matching event object."""
     if not isinstance(raw, dict):
@@ -195,6 +209,12 @@ def parse_event(raw, client=None):
                             schema=raw.get("schema") or {}, _client=client, **base)
     if kind == "error":
         return ErrorEvent(code=raw.get("code", ""), message=raw.get("message", ""), **base)
+    if kind == "skills":
+        return SkillsEvent(request_id=raw.get("request_id", ""), mode=raw.get("mode", ""),
+                           skills=raw.get("skills") or [], skills_omitted=raw.get("skills_omitted", 0),
+                           documents=raw.get("documents") or [], loaded=raw.get("loaded") or [],
+                           missing=raw.get("missing") or [], omitted=raw.get("omitted") or [],
+                           truncated=bool(raw.get("truncated")), **base)
     if kind == "tools":
         return ToolsEvent(request_id=raw.get("request_id", ""), format=raw.get("format", ""),
                           tools=raw.get("tools") or [], **base)

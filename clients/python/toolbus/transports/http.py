@@ -87,7 +87,7 @@ class HttpTransport:
                 except ValueError:
                     continue
                 self._deliver(e)
-                if isinstance(e, dict) and e.get("type") in ("turn_completed", "tools"):
+                if isinstance(e, dict) and e.get("type") in ("turn_completed", "tools", "skills"):
                     return
         except (OSError, asyncio.IncompleteReadError, ValueError) as e:
             if not accepted.done():

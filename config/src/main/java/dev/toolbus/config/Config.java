@@ -391,9 +391,14 @@ public record Config(
      * @param maxDepth directory depth
      * @param maxFileBytes the largest file read
      * @param maxPromptChars the most characters injected into a prompt
+     * @param fileAutoActivate whether a skill file's own {@code autoActivate: true} counts
+     *     ({@code autoActivate: false} turns it off)
+     * @param autoActivate skill names the config auto-activates ({@code autoActivate: [names]})
+     * @param triggers per skill name, more words that activate it in {@code auto} mode
      */
     public record Documents(boolean enabled, String mode, List<String> paths, int maxDepth, long maxFileBytes,
-                            int maxPromptChars) {
+                            int maxPromptChars, boolean fileAutoActivate, List<String> autoActivate,
+                            Map<String, List<String>> triggers) {
         public static final List<String> MODES = List.of("auto", "all", "explicit");
         public static final List<String> DEFAULT_PATHS =
                 List.of("data/skills", ".cursor/skills", ".claude/skills", ".codex/skills");
@@ -402,6 +407,27 @@ public record Config(
         public Documents {
             Objects.requireNonNull(mode, "mode");
             paths = List.copyOf(paths);
+            autoActivate = autoActivate == null ? List.of() : List.copyOf(autoActivate);
+            Map<String, List<String>> t = new java.util.LinkedHashMap<>();
+            if (triggers != null) {
+                triggers.forEach((k, v) -> t.put(k, List.copyOf(v)));
+            }
+            triggers = java.util.Collections.unmodifiableMap(t);
+        }
+
+        /** Files' {@code autoActivate} honoured, no configured activations or triggers. */
+        public Documents(boolean enabled, String mode, List<String> paths, int maxDepth, long maxFileBytes,
+                         int maxPromptChars) {
+            this(enabled, mode, paths, maxDepth, maxFileBytes, maxPromptChars, true, List.of(), Map.of());
+        }
+
+        /**
+         * Whether the settings read at scan time (enabled, paths, depth, sizes) differ; mode, activation
+         * and triggers apply at the next {@code list_skills} without a restart.
+         */
+        public boolean scanDiffers(Documents o) {
+            return enabled != o.enabled || !paths.equals(o.paths) || maxDepth != o.maxDepth
+                    || maxFileBytes != o.maxFileBytes || maxPromptChars != o.maxPromptChars;
         }
     }
 

@@ -101,6 +101,8 @@ final class EffectiveYaml {
         Map<String, Object> docs = map("enabled", d.enabled(), "mode", d.mode(), "paths", d.paths(),
                 "maxDepth", d.maxDepth());
         docs.putAll(map("maxFileBytes", d.maxFileBytes(), "maxPromptChars", d.maxPromptChars()));
+        docs.put("autoActivate", d.autoActivate().isEmpty() ? (Object) d.fileAutoActivate() : d.autoActivate());
+        docs.put("triggers", d.triggers());
         m.put("documents", docs);
         m.put(ApprovalSection.KEY, ApprovalSection.effective(c.approval()));
         m.put("dispatch", DispatchSection.effective(c.dispatch()));

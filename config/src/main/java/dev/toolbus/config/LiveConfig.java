@@ -108,8 +108,9 @@ public final class LiveConfig {
         if (!prev.gateway().equals(next.gateway())) {
             restart.add("gateway");
         }
-        if (!prev.documents().equals(next.documents())) {
-            restart.add("documents");
+        if (prev.documents().scanDiffers(next.documents())) {
+            restart.add("documents (enabled, paths, maxDepth, maxFileBytes, maxPromptChars; mode, autoActivate and "
+                    + "triggers apply now)");
         }
         if (!prev.sources().custom().pluginDirs().equals(next.sources().custom().pluginDirs())
                 || prev.sources().custom().autoReload() != next.sources().custom().autoReload()

@@ -6,6 +6,7 @@ import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
+import dev.toolbus.protocol.ListSkillsEvent;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 import java.util.ArrayDeque;
@@ -231,10 +232,13 @@ final class BusLoop {
         }
     }
 
-    /** A turn or a {@code list_tools}, run under the limit. */
+    /** A turn, a {@code list_tools} or a {@code list_skills}, run under the limit. */
     private Mono<Void> handle(Job j) {
         if (j.event instanceof ListToolsEvent l) {
             return settle(j.msg, executor.answerListTools(l).flatMap(tools -> bus.publish(List.of(tools))));
+        }
+        if (j.event instanceof ListSkillsEvent s) {
+            return settle(j.msg, executor.answerSkillsOrError(s).flatMap(answer -> bus.publish(List.of(answer))));
         }
         ToolCallsEvent turn = (ToolCallsEvent) j.event;
         return settle(j.msg, IdempotentTurns.forBus(ledger, executor.repeats(), turn, bus::publish,

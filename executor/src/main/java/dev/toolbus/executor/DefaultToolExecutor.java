@@ -9,8 +9,10 @@ import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.InboundEvent;
+import dev.toolbus.protocol.ListSkillsEvent;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.SkillsEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
@@ -55,6 +57,7 @@ final class DefaultToolExecutor implements ToolExecutor {
     private final DispatchedListing dispatch;
     private final TurnLedger turnLedger;
     private final RepeatedTurnMetrics repeats;
+    private final SkillProvider skills;
     private final Consumer<TurnRun> released = run -> {
         lanes.release(run);
         leave();
@@ -84,6 +87,7 @@ final class DefaultToolExecutor implements ToolExecutor {
         this.codec = b.codec;
         this.maxInflightTurns = b.maxInflightTurns;
         this.dispatch = b.dispatch == null ? null : new DispatchedListing(b.dispatch, b.dispatchCacheTtl, clock, meters);
+        this.skills = b.skills;
         this.turnLedger = b.turnLedger != null ? b.turnLedger : TurnLedger.inMemory(b.turnLedgerSettings, clock);
         this.repeats = RepeatedTurnMetrics.register(meters);
     }
@@ -150,7 +154,26 @@ final class DefaultToolExecutor implements ToolExecutor {
             return control(c).flatMapMany(o -> o == ControlOutcome.UNKNOWN_REQUEST
                     ? Flux.just(unknownRequest(c)) : Flux.empty());
         }
+        if (event instanceof ListSkillsEvent s) {
+            return answerSkillsOrError(s).flux();
+        }
         return answerListTools((ListToolsEvent) event).<OutboundEvent>map(t -> t).flux();
+    }
+
+    @Override
+    public Mono<SkillsEvent> answerListSkills(ListSkillsEvent request) {
+        return skills == null ? Mono.fromSupplier(() -> SkillsEvent.off(request))
+                : Mono.defer(() -> skills.answer(request));
+    }
+
+    /** The {@code skills} answer, or a {@code TOOL_FAILED} error event when the provider failed (logged). */
+    Mono<OutboundEvent> answerSkillsOrError(ListSkillsEvent request) {
+        return answerListSkills(request).<OutboundEvent>map(e -> e)
+                .onErrorResume(e -> {
+                    log.error("list_skills of stream {} failed", request.streamId(), e);
+                    return Mono.just(new ErrorEvent(request.streamId(), null, ErrorCode.TOOL_FAILED,
+                            "list_skills failed inside toolbus (logged by the server)"));
+                });
     }
 
     @Override

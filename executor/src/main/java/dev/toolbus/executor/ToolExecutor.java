@@ -5,8 +5,10 @@ import dev.toolbus.metrics.CallLog;
 import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.InboundEvent;
+import dev.toolbus.protocol.ListSkillsEvent;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.SkillsEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolsEvent;
 import dev.toolbus.registry.ToolRegistry;
@@ -89,6 +91,15 @@ public interface ToolExecutor extends AutoCloseable {
     }
 
     /**
+     * The answer to {@code list_skills}: the configured {@link SkillProvider}'s, or without one a
+     * {@code skills} event of mode {@code off} with an empty catalogue (a bot core may ask every turn; a
+     * toolbus without skill documents has none to offer, which is not an error).
+     */
+    default Mono<SkillsEvent> answerListSkills(ListSkillsEvent request) {
+        return Mono.fromSupplier(() -> SkillsEvent.off(request));
+    }
+
+    /**
      * Runs this executor on a bus until the bus's input ends or the returned Disposable is disposed.
      * Each message is decoded, run, its events published in order, and then acknowledged; input that
      * cannot be decoded is answered with an {@code error} event on its stream, or dead-lettered.
@@ -144,6 +155,7 @@ public interface ToolExecutor extends AutoCloseable {
         String instanceId;
         dev.toolbus.policy.ToolDispatch dispatch;
         java.time.Duration dispatchCacheTtl = java.time.Duration.ofSeconds(30);
+        SkillProvider skills;
         CallGate callGate;
         Supplier<ApprovalSettings> approval;
         boolean approvalGiven;
@@ -271,6 +283,12 @@ public interface ToolExecutor extends AutoCloseable {
                 throw new IllegalArgumentException("cacheTtl must not be negative");
             }
             this.dispatchCacheTtl = cacheTtl;
+            return this;
+        }
+
+        /** Answers {@code list_skills} (see {@link ToolExecutor#answerListSkills}); default: mode {@code off}. */
+        public Builder skills(SkillProvider provider) {
+            this.skills = Objects.requireNonNull(provider, "provider");
             return this;
         }
 

@@ -213,6 +213,20 @@ public final class EventCodec {
                 n.put("text", l.text());
             }
             putTrace(n, l.trace());
+        } else if (event instanceof ListSkillsEvent l) {
+            n.put("type", "list_skills");
+            n.put("stream_id", l.streamId());
+            if (!l.requestId().isEmpty()) {
+                n.put("request_id", l.requestId());
+            }
+            putContext(n, l.context());
+            if (l.text() != null) {
+                n.put("text", l.text());
+            }
+            if (!l.selected().isEmpty()) {
+                var sel = n.putArray("selected");
+                l.selected().forEach(sel::add);
+            }
         } else if (event instanceof CancelEvent c) {
             n.put("type", "cancel");
             n.put("stream_id", c.streamId());

@@ -19,7 +19,7 @@ final class InboundDecoder {
     private static final String[] ID_KEYS = {"tool_call_id", "id", "call_id"};
 
     private static final String EXPECTED =
-            "tool_calls, tool_call, list_tools, cancel, approval_response or input_response";
+            "tool_calls, tool_call, list_tools, list_skills, cancel, approval_response or input_response";
 
     private final ObjectMapper mapper;
     private final Supplier<String> turnIds;
@@ -56,6 +56,8 @@ final class InboundDecoder {
             case "tool_calls" -> decodeTurn(root, streamId, turnIdRaw);
             case "tool_call" -> decodeSingle(root, streamId, turnIdRaw);
             case "list_tools" -> decodeListTools(root, streamId, turnIdRaw);
+            case "list_skills" -> SkillsRequestDecoder.decode(root, streamId, idText(root.get("request_id")),
+                    decodeContext(root.get("context"), streamId, turnIdRaw), turnIdRaw);
             case "cancel" -> ControlDecoder.cancel(root, streamId, turnIdRaw);
             case "approval_response" -> ControlDecoder.approval(root, streamId, turnIdRaw);
             case "input_response" -> ControlDecoder.input(root, streamId, turnIdRaw);

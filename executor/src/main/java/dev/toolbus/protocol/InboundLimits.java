@@ -72,6 +72,13 @@ final class InboundLimits {
             id("stream_id", l.streamId(), null, null);
             id("request_id", l.requestId(), l.streamId(), null);
             context(l.context(), l.streamId(), null);
+        } else if (event instanceof ListSkillsEvent l) {
+            id("stream_id", l.streamId(), null, null);
+            id("request_id", l.requestId(), l.streamId(), null);
+            context(l.context(), l.streamId(), null);
+            for (int i = 0; i < l.selected().size(); i++) {
+                limit("selected[" + i + "]", l.selected().get(i), MAX_NAME_CHARS, l.streamId(), null);
+            }
         } else if (event instanceof CancelEvent c) {
             id("stream_id", c.streamId(), null, null);
             id("turn_id", c.turnId(), c.streamId(), null);

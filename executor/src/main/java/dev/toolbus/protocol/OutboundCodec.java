@@ -68,6 +68,10 @@ final class OutboundCodec {
                 cls = ToolsEvent.class;
                 required = List.of("stream_id", "tools");
             }
+            case "skills" -> {
+                cls = SkillsEvent.class;
+                required = List.of("stream_id", "mode");
+            }
             case "error" -> {
                 cls = ErrorEvent.class;
                 required = List.of("code");
@@ -89,8 +93,8 @@ final class OutboundCodec {
                 required = List.of("stream_id", "turn_id", "tool_call_id", "input_id", "expires_at_ms");
             }
             default -> throw new EventDecodeException("unknown outbound event type '" + type
-                    + "' (expected tool_result, user_message, turn_completed, tools, error, approval_request,"
-                    + " tool_progress, send_message or input_request)", streamId, turnId);
+                    + "' (expected tool_result, user_message, turn_completed, tools, skills, error,"
+                    + " approval_request, tool_progress, send_message or input_request)", streamId, turnId);
         }
         for (String field : required) {
             JsonNode n = root.get(field);

@@ -3,7 +3,8 @@ package dev.toolbus.protocol;
 /** An event toolbus publishes to a conversation. */
 public sealed interface OutboundEvent
         permits ToolResultEvent, UserMessageEvent, TurnCompletedEvent, ToolsEvent, ErrorEvent,
-        ApprovalRequestEvent, ToolProgressEvent, SendMessageEvent, InputRequestEvent, ReplayedEvent {
+        ApprovalRequestEvent, ToolProgressEvent, SendMessageEvent, InputRequestEvent, ReplayedEvent,
+        SkillsEvent {
 
     /** The wire {@code type}. */
     String type();

@@ -177,6 +177,27 @@ public final class ToolRegistry {
         return s.strip().toLowerCase(java.util.Locale.ROOT);
     }
 
+    /**
+     * Puts this tool in place of the one of the same name and source in one step (calls never find
+     * the name missing), or registers it when there is none.
+     *
+     * @return {@code true} when the tool is now the one that runs under its name
+     */
+    public boolean replace(ToolSpec tool, ToolSource source) {
+        Objects.requireNonNull(tool, "tool");
+        synchronized (lock) {
+            Entry existing = entries.get(tool.name());
+            if (existing == null || existing.source() != source
+                    || !dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema()).isEmpty()) {
+                return register(tool, source);
+            }
+            Map<String, Entry> next = new LinkedHashMap<>(entries);
+            next.put(tool.name(), new Entry(tool, source));
+            entries = Collections.unmodifiableMap(next);
+            return true;
+        }
+    }
+
     /** Registers several tools from one source, in order. */
     public void registerAll(Collection<ToolSpec> tools, ToolSource source) {
         tools.forEach(t -> register(t, source));

@@ -80,7 +80,7 @@ class ControlEventCodecTest {
                 Arguments.of("{\"type\":\"input_response\",\"stream_id\":\"s\",\"input_id\":\"in-1\",\"action\":\"accept\",\"content\":\"Paris\"}",
                         "input_response.content must be an object, got a string", "s"),
                 Arguments.of("{\"type\":\"stop\",\"stream_id\":\"s\"}",
-                        "unknown event type 'stop' (expected tool_calls, tool_call, list_tools, cancel, approval_response or input_response)", "s"));
+                        "unknown event type 'stop' (expected tool_calls, tool_call, list_tools, list_skills, cancel, approval_response or input_response)", "s"));
     }
 
     @ParameterizedTest(name = "{1}")

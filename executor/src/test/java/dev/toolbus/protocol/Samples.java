@@ -41,6 +41,18 @@ final class Samples {
         return new ListToolsEvent("qq:group:123", "req-1", context(), ListToolsEvent.Format.MCP);
     }
 
+    static ListSkillsEvent listSkills() {
+        return new ListSkillsEvent("qq:group:123", "sk-1", context(), "merge these pdf forms", List.of("deploy"));
+    }
+
+    static SkillsEvent skills() {
+        String text = "# pdf-tools\n\nMerge with pdftk.";
+        return new SkillsEvent("qq:group:123", "sk-1", "auto", List.of(new SkillsEvent.SkillEntry("pdf-tools",
+                "Fill and merge PDF forms")), 2, List.of(new SkillText("pdf-tools", SkillText.Reason.MATCHED, text,
+                false, text.length()), new SkillText("deploy", SkillText.Reason.LOADED, "# deploy\n\n[cut: ...]", true,
+                90_000)), List.of("deploy"), List.of("nope"), List.of("big"), true);
+    }
+
     static ToolResultEvent toolResult() {
         return new ToolResultEvent("qq:group:123", "msg-42", "call_1", "search_web", "3 results\nfirst: x", false,
                 null, Map.of("hits", List.of("a", "b"), "total", 3), Map.of("source", "web"), List.of(), 1, false,
@@ -98,7 +110,7 @@ final class Samples {
     }
 
     static List<OutboundEvent> outbound() {
-        return List.of(toolResult(), toolResultError(), toolResultMedia(), userMessageImage(), userMessageAudio(),
+        return List.of(skills(), SkillsEvent.off(ListSkillsEvent.of("s")), toolResult(), toolResultError(), toolResultMedia(), userMessageImage(), userMessageAudio(),
                 turnCompleted(), tools(), error(), errorWithoutStream(),
                 new ApprovalRequestEvent("s", "t", "ap-a1-1", 1767225600000L, List.of(new ApprovalRequestEvent.Call(
                         "c", "wipe", dev.toolbus.tool.Risk.HIGH, "{\"target\":\"x\"}")), "The model requested: wipe"),

@@ -32,9 +32,9 @@ class SchemaConformanceTest {
 
     static final List<String> EVENTS = List.of("tool_calls", "tool_call", "list_tools", "tool_result",
             "user_message", "turn_completed", "tools", "error", "cancel", "approval_response", "input_response",
-            "approval_request", "tool_progress", "send_message", "input_request");
+            "approval_request", "tool_progress", "send_message", "input_request", "list_skills", "skills");
     static final Set<String> INBOUND = Set.of("tool_calls", "tool_call", "list_tools", "cancel", "approval_response",
-            "input_response");
+            "input_response", "list_skills");
 
     private static final Path DOCS = findDocs();
     private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
@@ -147,6 +147,9 @@ class SchemaConformanceTest {
     void encodedInbound_matchesSchema() {
         assertThat(errors("tool_calls", Samples.json(codec.encode(Samples.toolCalls())))).isEmpty();
         assertThat(errors("list_tools", Samples.json(codec.encode(Samples.listTools())))).isEmpty();
+        JsonNode skills = Samples.json(codec.encode(Samples.listSkills()));
+        assertThat(errors("list_skills", skills)).isEmpty();
+        assertThat(codec.decode(skills.toString())).isEqualTo(Samples.listSkills());
         for (InboundEvent e : Samples.control()) {
             JsonNode tree = Samples.json(codec.encode(e));
             assertThat(errors(tree.get("type").textValue(), tree)).as(tree.toString()).isEmpty();
@@ -188,6 +191,9 @@ class SchemaConformanceTest {
                 new String[] {"tool_calls", "{\"type\":\"tool_calls\",\"stream_id\":\"s\",\"turn_id\":{},\"calls\":[]}"},
                 new String[] {"list_tools", "{\"type\":\"list_tools\",\"stream_id\":\"s\",\"format\":\"gemini\"}"},
                 new String[] {"tool_call", "{\"type\":\"tool_call\",\"stream_id\":\"s\",\"name\":\"x\",\"context\":1}"},
+                new String[] {"list_skills", "{\"type\":\"list_skills\",\"stream_id\":\"s\",\"selected\":\"pdf\"}"},
+                new String[] {"list_skills", "{\"type\":\"list_skills\",\"stream_id\":\"s\",\"selected\":[1]}"},
+                new String[] {"list_skills", "{\"type\":\"list_skills\",\"stream_id\":\"s\",\"text\":[]}"},
                 new String[] {"cancel", "{\"type\":\"cancel\",\"stream_id\":\"s\",\"tool_call_id\":\"c\"}"},
                 new String[] {"cancel", "{\"type\":\"cancel\",\"stream_id\":\"s\",\"turn_id\":[]}"},
                 new String[] {"approval_response", "{\"type\":\"approval_response\",\"stream_id\":\"s\",\"approval_id\":\"a\",\"decision\":\"ok\"}"},

@@ -191,6 +191,10 @@ final class ServeCommand implements Callable<Integer> {
             log.info("dispatch on: {} at {} picks at most {} tool groups for list_tools with a text",
                     dispatch.model(), dispatch.baseUrl(), dispatch.maxGroups());
         }
+        if (tools.skills() != null) {
+            tools.skills().follow(() -> live.current().documents());
+            executorBuilder.skills(tools.skills().library());
+        }
         ToolExecutor executor = executorBuilder.build();
 
         GatewayServer server = null;

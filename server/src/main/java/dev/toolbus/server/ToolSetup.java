@@ -4,8 +4,6 @@ import dev.toolbus.config.Config;
 import dev.toolbus.mcp.McpServerConfig;
 import dev.toolbus.mcp.McpServersFile;
 import dev.toolbus.mcp.McpToolSource;
-import dev.toolbus.plugins.skills.SkillCatalog;
-import dev.toolbus.plugins.skills.SkillLimits;
 import dev.toolbus.plugins.stdio.StdioPluginHost;
 import dev.toolbus.plugins.stdio.StdioPluginReloader;
 import dev.toolbus.plugins.stdio.StdioPlugins;
@@ -45,11 +43,19 @@ final class ToolSetup {
     private final List<StdioPluginHost> plugins;
     private final List<StdioPluginReloader> watched;
     private final McpToolSource mcp;
+    private final SkillSetup skills;
 
-    private ToolSetup(List<StdioPluginHost> plugins, List<StdioPluginReloader> watched, McpToolSource mcp) {
+    private ToolSetup(List<StdioPluginHost> plugins, List<StdioPluginReloader> watched, McpToolSource mcp,
+                      SkillSetup skills) {
         this.plugins = List.copyOf(plugins);
         this.watched = List.copyOf(watched);
         this.mcp = mcp;
+        this.skills = skills;
+    }
+
+    /** The skill documents, or {@code null} when none are configured (list_skills then answers mode off). */
+    SkillSetup skills() {
+        return skills;
     }
 
     /**
@@ -78,6 +84,7 @@ final class ToolSetup {
         List<StdioPluginHost> hosts = new ArrayList<>();
         List<StdioPluginReloader> watched = new ArrayList<>();
         McpToolSource mcp = null;
+        SkillSetup skills = null;
         boolean autoReload = config == null || config.sources().custom().autoReload();
         try {
             for (Path dir : pluginDirs(config, pluginsFlag)) {
@@ -91,11 +98,8 @@ final class ToolSetup {
             }
             List<Path> skillPaths = skillPaths(config, skillsFlag);
             if (!skillPaths.isEmpty()) {
-                SkillCatalog catalog = SkillCatalog.scan(skillPaths, limits(config));
                 // a flag asks for load_skill; config defaults only offer it when they found something
-                if (skillsFlag != null && !skillsFlag.isEmpty() || !catalog.skills().isEmpty()) {
-                    catalog.registerInto(registry);
-                }
+                skills = SkillSetup.start(skillPaths, config, skillsFlag != null && !skillsFlag.isEmpty(), registry);
             }
             mcp = mcp(registry, config, mcpFlag);
             if (registry.entries().stream().anyMatch(e -> e.tool().definition().visibility() == Visibility.DEFERRED)) {
@@ -108,12 +112,15 @@ final class ToolSetup {
             if (mcp != null) {
                 mcp.close();
             }
+            if (skills != null) {
+                skills.close();
+            }
             throw e;
         }
         if (registry.entries().isEmpty()) {
             log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
         }
-        return new ToolSetup(hosts, watched, mcp);
+        return new ToolSetup(hosts, watched, mcp, skills);
     }
 
     /**
@@ -197,16 +204,11 @@ final class ToolSetup {
         return found;
     }
 
-    private static SkillLimits limits(Config config) {
-        if (config == null) {
-            return SkillLimits.defaults();
-        }
-        var d = config.documents();
-        return new SkillLimits(d.maxDepth(), (int) Math.min(Integer.MAX_VALUE, d.maxFileBytes()), d.maxPromptChars());
-    }
-
     /** Stops every plugin process and MCP server. */
     Mono<Void> closeGracefully() {
+        if (skills != null) {
+            skills.close();
+        }
         return Flux.fromIterable(plugins).concatMap(StdioPluginHost::closeGracefully)
                 .thenMany(Flux.fromIterable(watched).concatMap(StdioPluginReloader::closeGracefully))
                 .then(mcp == null ? Mono.empty() : mcp.closeGracefully());

@@ -5,6 +5,7 @@ import dev.toolbus.auth.TokenScope;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.InboundEvent;
+import dev.toolbus.protocol.ListSkillsEvent;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 
@@ -43,6 +44,14 @@ final class EventAdmission {
             return new Result(a.clamped() ? new ListToolsEvent(l.streamId(), l.requestId(), a.context(), l.format(), l.text(),
                     l.trace()) : l,
                     null);
+        }
+        if (event instanceof ListSkillsEvent l) {
+            TokenScope.Admission a = grant.admit(l.streamId(), l.context());
+            if (!a.admitted()) {
+                return refused(l.streamId(), null, a.refusal());
+            }
+            return new Result(a.clamped() ? new ListSkillsEvent(l.streamId(), l.requestId(), a.context(), l.text(),
+                    l.selected()) : l, null);
         }
         if (!grant.scope().allowsStream(event.streamId())) {
             return refused(event.streamId(), null, "token '" + grant.scope().name() + "' may not use stream '"

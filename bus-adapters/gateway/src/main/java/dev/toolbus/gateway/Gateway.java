@@ -20,6 +20,7 @@ import java.util.Objects;
  *   <tr><td>{@code POST /v1/control}</td><td>one control event ({@code cancel}, {@code approval_response},
  *       {@code input_response}), applied at once: 202 with the outcome, or an {@code error} event</td></tr>
  *   <tr><td>{@code GET /v1/tools}</td><td>the {@code tools} event for the context in the query</td></tr>
+ *   <tr><td>{@code POST /v1/skills}</td><td>one {@code list_skills} event; the {@code skills} event</td></tr>
  *   <tr><td>{@code GET /v1/calls}</td><td>the recent-call log, filtered by tool, user, outcome, stream</td></tr>
  *   <tr><td>{@code GET /metrics}</td><td>Prometheus text format</td></tr>
  *   <tr><td>{@code GET /healthz}</td><td>{@code {"status":"UP"}}, never behind the token</td></tr>

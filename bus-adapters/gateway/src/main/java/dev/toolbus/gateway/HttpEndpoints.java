@@ -14,6 +14,7 @@ import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.InputResponseEvent;
 import dev.toolbus.protocol.Json;
+import dev.toolbus.protocol.ListSkillsEvent;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.OutboundEvent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -88,6 +89,7 @@ final class HttpEndpoints {
             case "/v1/turns" -> "turns";
             case "/v1/control" -> "control";
             case "/v1/tools" -> "tools";
+            case "/v1/skills" -> "skills";
             case "/v1/calls" -> "calls";
             default -> "other";
         };
@@ -128,7 +130,7 @@ final class HttpEndpoints {
                                 + ",\"queued\":" + h.queuedCalls() + ",\"stuck\":" + h.stuckCalls() + "}");
             case "other":
                 return error(res, HttpResponseStatus.NOT_FOUND, badRequest("no endpoint " + clip(path)
-                        + ": use /v1/ws, /v1/turns, /v1/control, /v1/tools, /v1/calls, /metrics or /healthz"));
+                        + ": use /v1/ws, /v1/turns, /v1/control, /v1/tools, /v1/skills, /v1/calls, /metrics or /healthz"));
             default:
                 break;
         }
@@ -153,6 +155,8 @@ final class HttpEndpoints {
                 return req.method().equals(HttpMethod.POST) ? control(req, res, grant.get()) : notAllowed(res, "POST");
             case "tools":
                 return isGet(req) ? tools(res, params, grant.get()) : notAllowed(res, "GET");
+            case "skills":
+                return req.method().equals(HttpMethod.POST) ? skills(req, res, grant.get()) : notAllowed(res, "POST");
             case "calls":
                 return isGet(req) ? calls(res, params, grant.get()) : notAllowed(res, "GET");
             default:
@@ -317,6 +321,43 @@ final class HttpEndpoints {
         // with dispatch configured and a text given, a small model narrows the list (asynchronously)
         return config.executor.answerListTools((ListToolsEvent) admitted.event())
                 .flatMap(tools -> send(res, HttpResponseStatus.OK, JSON, server.codec.encode(tools)));
+    }
+
+    /**
+     * {@code POST /v1/skills}: a {@code list_skills} event, answered
+     * {@code 200} with the {@code skills} event; {@code 400} for anything else, {@code 403} outside the
+     * token's scope.
+     */
+    private Mono<Void> skills(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
+        return BoundedBody.read(req, config.maxRequestBytes, config.bodyTimeout)
+                .flatMap(body -> {
+                    InboundEvent event;
+                    try {
+                        event = server.codec.decode(body);
+                    } catch (EventDecodeException e) {
+                        return error(res, HttpResponseStatus.BAD_REQUEST, e.toErrorEvent());
+                    }
+                    if (!(event instanceof ListSkillsEvent)) {
+                        return error(res, HttpResponseStatus.BAD_REQUEST, new ErrorEvent(event.streamId(), null,
+                                ErrorCode.BAD_EVENT, "/v1/skills takes a list_skills event; send turns to /v1/turns"));
+                    }
+                    EventAdmission.Result admitted = EventAdmission.admit(grant, event);
+                    if (admitted.refusal() != null) {
+                        return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
+                    }
+                    return server.track(config.executor.handle(admitted.event())).next()
+                            .flatMap(answer -> send(res, answer instanceof ErrorEvent
+                                    ? HttpResponseStatus.INTERNAL_SERVER_ERROR : HttpResponseStatus.OK, JSON,
+                                    server.codec.encode(answer)));
+                })
+                .onErrorResume(BoundedBody.TooLarge.class, e -> {
+                    res.keepAlive(false);
+                    return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, badRequest(e.getMessage()));
+                })
+                .onErrorResume(BoundedBody.TooSlow.class, e -> {
+                    res.keepAlive(false);
+                    return error(res, HttpResponseStatus.REQUEST_TIMEOUT, badRequest(e.getMessage()));
+                });
     }
 
     private Mono<Void> calls(HttpServerResponse res, Map<String, List<String>> params, AccessTokens.Grant grant) {

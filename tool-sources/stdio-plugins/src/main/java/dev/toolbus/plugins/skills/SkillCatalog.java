@@ -1,27 +1,17 @@
 package dev.toolbus.plugins.skills;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolbus.protocol.Json;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Mono;
 
 /**
  * Skill documents found under some folders: {@code SKILL.md} (YAML front matter, then the
@@ -52,7 +42,7 @@ public final class SkillCatalog {
     private final Map<Path, String> skipped;
     private final SkillLimits limits;
 
-    private SkillCatalog(List<SkillDocument> skills, Map<Path, String> skipped, SkillLimits limits) {
+    SkillCatalog(List<SkillDocument> skills, Map<Path, String> skipped, SkillLimits limits) {
         this.skills = List.copyOf(skills);
         Map<String, SkillDocument> m = new LinkedHashMap<>();
         skills.forEach(s -> m.put(s.name(), s));
@@ -71,74 +61,23 @@ public final class SkillCatalog {
      */
     public static SkillCatalog scan(List<Path> paths, SkillLimits limits) {
         Objects.requireNonNull(limits, "limits");
-        List<SkillDocument> found = new ArrayList<>();
-        Map<Path, String> skipped = new LinkedHashMap<>();
-        Set<String> names = new java.util.HashSet<>();
-        for (Path root : paths) {
-            if (!Files.exists(root)) {
-                log.debug("skill path {} does not exist", root);
-                continue;
-            }
-            Path realRoot;
-            try {
-                realRoot = root.toRealPath();
-            } catch (IOException e) {
-                log.warn("cannot resolve skill path {}: {}", root, e.getMessage());
-                skipped.put(root, "cannot be resolved: " + e.getMessage());
-                continue;
-            }
-            for (Path file : files(root, limits.maxDepth(), skipped)) {
-                String why = null;
-                try {
-                    // a link (the file or a folder on its way) may not lead out of the scanned folder
-                    Path real = file.toRealPath();
-                    if (!real.startsWith(Files.isDirectory(realRoot) ? realRoot : realRoot.getParent())) {
-                        why = "it links outside " + root + " (to " + real + ")";
-                        log.warn("skill file {} is skipped: {}", file, why);
-                        skipped.put(file, why);
-                        continue;
-                    }
-                    long size = Files.size(real);
-                    if (size > limits.maxFileBytes()) {
-                        why = "larger than " + limits.maxFileBytes() + " bytes (" + size + ")";
-                    } else {
-                        SkillDocument doc = SkillFiles.parse(file, Files.readString(real, StandardCharsets.UTF_8));
-                        if (!names.add(doc.name())) {
-                            why = "a skill named '" + doc.name() + "' was found first";
-                        } else {
-                            found.add(doc);
-                        }
-                    }
-                } catch (IOException | RuntimeException e) {
-                    why = "cannot be read: " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-                }
-                if (why != null) {
-                    log.warn("skill file {} is skipped: {}", file, why);
-                    skipped.put(file, why);
-                }
-            }
-        }
-        log.info("found {} skills", found.size());
-        return new SkillCatalog(found, skipped, limits);
+        SkillCatalog c = SkillScan.run(paths, limits, null);
+        log.info("found {} skills", c.skills().size());
+        return c;
+    }
+
+    /**
+     * Scans again after a change: like {@link #scan(List, SkillLimits)}, but a file that now cannot be
+     * used (malformed, too large, binary) keeps the skill this catalog read from it, with a reason in
+     * {@link #skippedFiles()}.
+     */
+    public SkillCatalog rescan(List<Path> paths) {
+        return SkillScan.run(paths, limits, this);
     }
 
     /** Scans with {@link SkillLimits#defaults()}. */
     public static SkillCatalog scan(List<Path> paths) {
         return scan(paths, SkillLimits.defaults());
-    }
-
-    private static List<Path> files(Path root, int maxDepth, Map<Path, String> skipped) {
-        if (Files.isRegularFile(root)) {
-            return SkillFiles.isSkillFile(root) ? List.of(root) : List.of();
-        }
-        // depth counts folders below root; the files of the deepest folder are one level further down
-        try (Stream<Path> s = Files.walk(root, maxDepth + 1)) {
-            return s.filter(Files::isRegularFile).filter(SkillFiles::isSkillFile).sorted().toList();
-        } catch (IOException | java.io.UncheckedIOException e) {
-            log.warn("cannot scan skill path {}: {}", root, e.getMessage());
-            skipped.put(root, "cannot be scanned: " + e.getMessage());
-            return List.of();
-        }
     }
 
     /** The skills, in scan order. */
@@ -198,17 +137,7 @@ public final class SkillCatalog {
      * text, cut to {@link SkillLimits#maxPromptChars()} with a note when it was longer.
      */
     public String fullText(SkillDocument skill) {
-        String text = "# " + skill.name() + "\n\n" + skill.text();
-        int max = limits.maxPromptChars();
-        if (text.length() <= max) {
-            return text;
-        }
-        String note = "\n\n[cut: the skill has " + text.length() + " characters; the first " + max + " are shown]";
-        int keep = Math.max(0, max - note.length());
-        if (keep > 0 && Character.isHighSurrogate(text.charAt(keep - 1))) {
-            keep--;
-        }
-        return text.substring(0, keep) + note;
+        return PromptCut.cut(skill.fullText(), limits.maxPromptChars()).text();
     }
 
     /**
@@ -216,19 +145,11 @@ public final class SkillCatalog {
      * that skill's full text, or an error result naming the skills there are.
      */
     public ToolSpec loadSkillTool() {
-        ObjectNode schema = Json.mapper().createObjectNode().put("type", "object");
-        schema.putObject("properties").putObject("name").put("type", "string")
-                .put("description", "The name of the skill to load, as listed");
-        schema.putArray("required").add("name");
-        String description = skills.isEmpty()
-                ? "Load the full instructions of a skill document. No skills are installed."
-                : "Load the full instructions of a skill document before doing a task it covers. Skills:\n" + listing();
-        ToolDefinition def = ToolDefinition.builder(TOOL_NAME).description(description).inputSchema(schema)
-                .metadata("source", "skills").build();
-        return new ToolSpec(def, (args, ctx) -> Mono.fromSupplier(() -> load(args.string("name", ""))));
+        return SkillTool.spec(() -> this, (stream, name) -> { });
     }
 
-    private ToolResult load(String name) {
+    /** What {@code load_skill} answers for this name: the skill's text, or an error naming the skills there are. */
+    ToolResult load(String name) {
         SkillDocument s = find(name);
         if (s == null) {
             List<String> names = skills.stream().map(SkillDocument::name).toList();

@@ -6,6 +6,12 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.toolbus.protocol.Json;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /** Parses the three skill file formats. */
@@ -13,6 +19,8 @@ final class SkillFiles {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final String[] TEXT_KEYS = {"content", "instructions", "prompt", "body"};
+    /** At most this many triggers of one skill are kept. */
+    static final int MAX_TRIGGERS = 64;
 
     private SkillFiles() {
     }
@@ -21,6 +29,24 @@ final class SkillFiles {
     static boolean isSkillFile(Path file) {
         String n = String.valueOf(file.getFileName()).toLowerCase(Locale.ROOT);
         return n.equals("skill.md") || n.endsWith(".skill.yaml") || n.endsWith(".skill.yml") || n.endsWith(".skill.json");
+    }
+
+    /**
+     * The file's text, or an {@link IOException} saying why it is not a text file: it holds a NUL byte
+     * (binary), or it is not valid UTF-8.
+     */
+    static String text(byte[] bytes) throws IOException {
+        for (byte b : bytes) {
+            if (b == 0) {
+                throw new IOException("it is a binary file (it holds NUL bytes), not UTF-8 text");
+            }
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new IOException("it is not valid UTF-8 text (a binary file, or another encoding)");
+        }
     }
 
     /**
@@ -79,7 +105,8 @@ final class SkillFiles {
         return document(meta, fallbackName, body.strip(), file);
     }
 
-    private static SkillDocument document(JsonNode meta, String fallbackName, String text, Path file) {
+    private static SkillDocument document(JsonNode meta, String fallbackName, String text, Path file)
+            throws IOException {
         String name = meta != null && meta.path("name").isValueNode() && !meta.path("name").asText().isBlank()
                 ? meta.path("name").asText().strip() : fallbackName;
         String description = meta != null && meta.path("description").isValueNode()
@@ -88,7 +115,31 @@ final class SkillFiles {
             description = firstLine(text);
         }
         boolean auto = meta != null && meta.path("autoActivate").asBoolean(false);
-        return new SkillDocument(name, oneLine(description), text, file, auto);
+        return new SkillDocument(name, oneLine(description), text, file, auto, triggers(meta), null);
+    }
+
+    /** {@code triggers}: a list of strings, or one comma-separated string. */
+    private static List<String> triggers(JsonNode meta) throws IOException {
+        JsonNode t = meta == null ? null : meta.get("triggers");
+        if (t == null || t.isNull()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        if (t.isTextual()) {
+            for (String s : t.textValue().split(",")) {
+                out.add(s);
+            }
+        } else if (t.isArray()) {
+            for (JsonNode n : t) {
+                if (!n.isValueNode()) {
+                    throw new IOException("triggers must be a list of words, got a nested " + n.getNodeType());
+                }
+                out.add(n.asText());
+            }
+        } else {
+            throw new IOException("triggers must be a list of words or a comma-separated string");
+        }
+        return out.stream().map(String::strip).filter(s -> !s.isEmpty()).distinct().limit(MAX_TRIGGERS).toList();
     }
 
     private static String firstLine(String text) {

@@ -1,0 +1,81 @@
+package dev.toolbus.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code documents.autoActivate} and {@code documents.triggers}, with their fallbacks. */
+class DocumentsSectionTest {
+
+    private static ConfigLoader.Loaded parse(String yaml) {
+        return ConfigLoader.parse(yaml, Map.<String, String>of()::get);
+    }
+
+    @Test
+    void defaults_honourTheFilesAutoActivate_withNoTriggers() {
+        Config.Documents d = parse("{}").config().documents();
+        assertThat(d.fileAutoActivate()).isTrue();
+        assertThat(d.autoActivate()).isEmpty();
+        assertThat(d.triggers()).isEmpty();
+    }
+
+    @Test
+    void autoActivate_takesABooleanOrNames_andTriggersAListOrACommaString() {
+        ConfigLoader.Loaded l = parse("""
+                documents:
+                  mode: explicit
+                  autoActivate: [release-notes, deploy]
+                  triggers:
+                    pdf-tools: [pdf, 表单]
+                    deploy: 'ship, release'
+                """);
+        Config.Documents d = l.config().documents();
+        assertThat(l.warnings()).isEmpty();
+        assertThat(d.mode()).isEqualTo("explicit");
+        assertThat(d.fileAutoActivate()).isTrue();
+        assertThat(d.autoActivate()).containsExactly("release-notes", "deploy");
+        assertThat(d.triggers()).containsExactly(Map.entry("pdf-tools", List.of("pdf", "表单")),
+                Map.entry("deploy", List.of("ship", "release")));
+        assertThat(parse("documents: {autoActivate: false}").config().documents().fileAutoActivate()).isFalse();
+    }
+
+    @Test
+    void theEffectiveYaml_loadsBackToTheSameDocuments() {
+        for (String yaml : List.of("documents: {autoActivate: [a, b], triggers: {a: [xx, yy]}, mode: all}",
+                "documents: {autoActivate: false}", "{}")) {
+            Config c = parse(yaml).config();
+            ConfigLoader.Loaded again = parse(ConfigLoader.effectiveYaml(c));
+            assertThat(again.config().documents()).as(yaml).isEqualTo(c.documents());
+        }
+    }
+
+    @Test
+    void nonsense_fallsBackWithWarnings() {
+        ConfigLoader.Loaded l = parse("""
+                documents:
+                  autoActivate: {a: 1}
+                  triggers: [pdf]
+                """);
+        Config.Documents d = l.config().documents();
+        assertThat(d.autoActivate()).isEmpty();
+        assertThat(d.fileAutoActivate()).isTrue();
+        assertThat(d.triggers()).isEmpty();
+        assertThat(String.join("\n", l.warnings())).contains("documents.autoActivate", "documents.triggers");
+
+        ConfigLoader.Loaded shortWords = parse("documents: {triggers: {pdf-tools: [x, pdf, {no: 1}]}}");
+        assertThat(shortWords.config().documents().triggers().get("pdf-tools")).containsExactly("pdf");
+        assertThat(String.join("\n", shortWords.warnings())).contains("'x' is shorter than 2 characters",
+                "documents.triggers.pdf-tools[2]");
+    }
+
+    @Test
+    void onlyScanSettings_needARestart() {
+        Config.Documents a = Config.Documents.DEFAULTS;
+        Config.Documents modeOnly = new Config.Documents(true, "all", a.paths(), 6, 65_536, 20_000, false,
+                List.of("x"), Map.of("x", List.of("yy")));
+        assertThat(a.scanDiffers(modeOnly)).isFalse();
+        assertThat(a.scanDiffers(new Config.Documents(true, "auto", List.of("other"), 6, 65_536, 20_000))).isTrue();
+    }
+}
