@@ -1,6 +1,7 @@
 package dev.toolbus.protocol;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 import java.util.Objects;
@@ -21,12 +22,14 @@ import java.util.Objects;
  * @param missing names in {@code selected} that no skill has
  * @param omitted skills that would have been injected but found no room left in the bound
  * @param truncated whether any text was cut or left out
+ * @param trace the W3C trace context of the span this event belongs to, or {@code null}
  */
 @JsonPropertyOrder({"type", "stream_id", "request_id", "mode", "skills", "skills_omitted", "documents", "loaded",
         "missing", "omitted", "truncated"})
 public record SkillsEvent(String streamId, String requestId, String mode, List<SkillEntry> skills,
                           int skillsOmitted, List<SkillText> documents, List<String> loaded, List<String> missing,
-                          List<String> omitted, boolean truncated) implements OutboundEvent {
+                          List<String> omitted, boolean truncated, @JsonUnwrapped TraceContext trace)
+        implements OutboundEvent {
 
     public SkillsEvent {
         Objects.requireNonNull(streamId, "streamId");
@@ -37,6 +40,20 @@ public record SkillsEvent(String streamId, String requestId, String mode, List<S
         loaded = loaded == null ? List.of() : List.copyOf(loaded);
         missing = missing == null ? List.of() : List.copyOf(missing);
         omitted = omitted == null ? List.of() : List.copyOf(omitted);
+    }
+
+    /** The event without a trace context. */
+    public SkillsEvent(String streamId, String requestId, String mode, List<SkillEntry> skills, int skillsOmitted,
+                       List<SkillText> documents, List<String> loaded, List<String> missing, List<String> omitted,
+                       boolean truncated) {
+        this(streamId, requestId, mode, skills, skillsOmitted, documents, loaded, missing, omitted, truncated, null);
+    }
+
+    /** This event with {@code trace} as its trace context. */
+    @Override
+    public SkillsEvent withTrace(TraceContext trace) {
+        return new SkillsEvent(streamId, requestId, mode, skills, skillsOmitted, documents, loaded, missing, omitted,
+                truncated, trace);
     }
 
     /** The answer when no skill documents are configured: mode {@code off}, everything empty. */
