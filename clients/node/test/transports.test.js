@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError, Client } from '../src/index.js';
-import { TOKEN, checkAnthropic, checkOpenAI, serverCommand, startBrokerServer, startServer, until, writeConfig } from './support.js';
+import { TOKEN, checkAnthropic, checkGemini, checkOpenAI, checkOpenAIResponses, serverCommand, startBrokerServer, startServer, until, writeConfig } from './support.js';
 
 // in CI every transport must be tested, never skipped
 const REQUIRE_ALL = process.env.TOOLBUS_REQUIRE_ALL_TRANSPORTS === '1';
@@ -18,10 +18,15 @@ function checkTurn(turn) {
   assert.deepEqual(turn.results[0].data, { sum: 42 });
   assert.equal(turn.media.length, 1);
   assert.equal(turn.media[0].message_id, 'tool_result:c2:1');
+  assert.deepEqual(turn.completed.tool_call_ids, ['c1', 'c2', 'c3']);
   const openai = turn.toOpenAI();
   checkOpenAI(openai, ['c1', 'c2', 'c3']);
   assert.deepEqual(openai.map((m) => m.role), ['tool', 'tool', 'tool', 'user']);
+  assert.equal(openai[3].content[1].type, 'image_url');
   checkAnthropic(turn.toAnthropic(), ['c1', 'c2', 'c3']);
+  assert.ok(turn.toAnthropic()[0].content.some((b) => b.type === 'image'));
+  checkOpenAIResponses(turn.toOpenAIResponses(), ['c1', 'c2', 'c3']);
+  checkGemini(turn.toGemini(), ['c1', 'c2', 'c3']);
 }
 
 describe('gateway', () => {
