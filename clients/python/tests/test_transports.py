@@ -9,7 +9,7 @@ import unittest
 import provider_shapes
 from support import JAR, TOKEN, CuttableProxy, Server, eventually, require_jar
 
-from toolbus import AuthenticationError, BadEventError, Client, ToolResult
+from toolbus import AuthenticationError, BadEventError, Client, ToolResult, TransportError
 
 THREE_CALLS = [
     {"id": "c1", "type": "function", "function": {"name": "add", "arguments": "{\"a\": 2, \"b\": 40}"}},
@@ -116,6 +116,20 @@ class WebSocketTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
                 self.assertFalse(any(r.is_error for r in turn.results), [r.raw for r in turn.results])
                 # the re-sent turn ran again: its second 'fast' result was a duplicate, and dropped
                 await eventually(lambda: tb.duplicates_dropped >= 1)
+        finally:
+            await proxy.close()
+
+    async def test_without_reconnect_a_dropped_websocket_fails_the_turn(self):
+        proxy = await CuttableProxy(self.server.port).start()
+        try:
+            async with Client("ws://127.0.0.1:%d/v1/ws" % proxy.port, token=TOKEN, reconnect=False) as tb:
+                run = asyncio.ensure_future(tb.run_turn("py:ws:noreconnect", [
+                    {"tool_call_id": "fast", "name": "echo", "arguments": {"text": "x"}},
+                    {"tool_call_id": "slow", "name": "sleep", "arguments": {"ms": 5000}}]))
+                await eventually(lambda: any(p.turn.results for p in tb._pending.values()))
+                proxy.cut()
+                with self.assertRaises(TransportError):
+                    await asyncio.wait_for(run, 30)
         finally:
             await proxy.close()
 
