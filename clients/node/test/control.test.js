@@ -140,6 +140,31 @@ describe('gateway control', () => {
     }
   });
 
+  test('WebSocket: a cancel sent while the connection is down goes out once it is back', async () => {
+    const proxy = await cuttableProxy(server.port);
+    const progress = [];
+    const tb = await new Client(`ws://127.0.0.1:${proxy.port}/v1/ws`, { token: TOKEN, onProgress: (p) => progress.push(p) }).connect();
+    try {
+      const run = tb.runTurn('js:ws:downcancel', [
+        { tool_call_id: 'slow', name: 'progress', arguments: { steps: 100, ms: 300 } }],
+      { turnId: 'down-1', context: NO_APPROVAL, timeoutMs: 60000 });
+      await until(() => progress.length, 30000);
+      proxy.refuse = true;
+      proxy.cut();
+      await until(() => tb.transport.socket === null);
+      const cancelled = tb.cancel('js:ws:downcancel', { turnId: 'down-1', toolCallId: 'slow', reason: 'stop' });
+      await until(() => proxy.refused >= 1, 10000); // a reconnect attempt failed: the cancel is waiting
+      proxy.refuse = false;
+      await cancelled;
+      const turn = await run;
+      assert.equal(turn.result('slow').error?.code, 'CANCELLED', JSON.stringify(turn.result('slow')));
+      assert.ok(tb.transport.reconnects >= 1);
+    } finally {
+      await tb.close();
+      await proxy.close();
+    }
+  });
+
   test('WebSocket without reconnect: a dropped connection fails the turn with a TransportError', async () => {
     const proxy = await cuttableProxy(server.port);
     const tb = await new Client(`ws://127.0.0.1:${proxy.port}/v1/ws`, { token: TOKEN, reconnect: false }).connect();

@@ -66,11 +66,17 @@ export async function until(f, timeoutMs = 10000, intervalMs = 20) {
   }
 }
 
-/** Forwards 127.0.0.1:<port> to a target; `cut()` drops every open connection, as a network would. */
+/**
+ * Forwards 127.0.0.1:<port> to a target; `cut()` drops every open connection, as a network would;
+ * while `refuse` is set, new connections are closed at once (the network is still down).
+ */
 export async function cuttableProxy(targetPort) {
   const sockets = new Set();
   let connections = 0;
+  let refused = 0;
+  let proxy = null;
   const server = createServer((down) => {
+    if (proxy.refuse) { refused++; down.destroy(); return; }
     connections++;
     const up = createConnection({ host: '127.0.0.1', port: targetPort });
     for (const [a, b] of [[down, up], [up, down]]) {
@@ -82,12 +88,15 @@ export async function cuttableProxy(targetPort) {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const cut = () => { for (const s of sockets) s.resetAndDestroy?.() ?? s.destroy(); sockets.clear(); };
-  return {
+  proxy = {
     port: server.address().port,
+    refuse: false,
     get connections() { return connections; },
+    get refused() { return refused; },
     cut,
     close: () => { cut(); return new Promise((r) => server.close(r)); },
   };
+  return proxy;
 }
 
 const b64 = (s) => assert.match(s, /^[A-Za-z0-9+/]+=*$/);
