@@ -112,3 +112,15 @@ test('duplicate events are dropped', async () => {
   assert.equal(resolved.results.length, 1);
   assert.equal(tb.duplicatesDropped, 1);
 });
+
+test('the memory of seen events is bounded in entries and bytes', async () => {
+  const { SeenKeys } = await import('../src/events.js');
+  const seen = new SeenKeys(2);
+  assert.ok(seen.add('a'));
+  assert.ok(!seen.add('a'));
+  assert.ok(seen.add('x'.repeat(1 << 20)));
+  assert.ok(seen.add('b'));
+  assert.equal(seen.keys.size, 2);
+  assert.ok(seen.add('a'), 'the oldest key was forgotten');
+  assert.ok([...seen.keys].every((k) => k.length === 32), 'keys are kept as 32-byte digests');
+});

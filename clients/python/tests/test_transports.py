@@ -119,6 +119,30 @@ class WebSocketTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
         finally:
             await proxy.close()
 
+    async def test_a_cancel_sent_while_the_websocket_is_down_goes_out_once_it_is_back(self):
+        proxy = await CuttableProxy(self.server.port).start()
+        progress = []
+        try:
+            async with Client("ws://127.0.0.1:%d/v1/ws" % proxy.port, token=TOKEN, on_progress=progress.append) as tb:
+                stream = "py:ws:downcancel"
+                run = asyncio.ensure_future(tb.run_turn(stream, [
+                    {"tool_call_id": "slow", "name": "progress", "arguments": {"steps": 100, "ms": 300}}],
+                    turn_id="down-1"))
+                await eventually(lambda: progress, timeout=30)
+                proxy.refuse = True
+                proxy.cut()
+                # once the client saw the drop (bytes written into a connection that just died are lost
+                # on any transport without acknowledgements)
+                await eventually(lambda: not tb.transport._connected.is_set())
+                cancel = asyncio.ensure_future(tb.cancel(stream, turn_id="down-1", tool_call_id="slow", reason="stop"))
+                await eventually(lambda: proxy.refused >= 1)  # a reconnect failed: the cancel waits
+                proxy.refuse = False
+                await asyncio.wait_for(cancel, 30)
+                turn = await asyncio.wait_for(run, 30)
+            self.assertEqual(turn.result("slow").error_code, "CANCELLED")
+        finally:
+            await proxy.close()
+
     async def test_without_reconnect_a_dropped_websocket_fails_the_turn(self):
         proxy = await CuttableProxy(self.server.port).start()
         try:
