@@ -111,28 +111,32 @@ class HttpTransport:
         body = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         ctx = ssl.create_default_context() if self._tls else None
         reader, writer = await asyncio.open_connection(self._host, self._port, ssl=ctx, limit=_MAX_LINE)
-        lines = ["POST %s%s HTTP/1.1" % (self._base, path), "Host: %s:%d" % (self._host, self._port),
-                 "Content-Type: application/json", "Content-Length: %d" % len(body), "Connection: close",
-                 "Accept: %s" % ("text/event-stream" if sse else "application/json")]
-        if self._token:
-            lines.append("Authorization: Bearer %s" % self._token)
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
-        await writer.drain()
-        status_line = await reader.readline()
-        if not status_line:
-            raise TransportError("toolbus closed the connection without an answer")
         try:
-            status = int(status_line.split()[1])
-        except (IndexError, ValueError):
-            raise TransportError("not an HTTP answer: %r" % status_line[:80])
-        headers = {}
-        while True:
-            line = await reader.readline()
-            if line in (b"\r\n", b"\n", b""):
-                break
-            name, _, value = line.decode("latin-1").partition(":")
-            headers[name.strip().lower()] = value.strip()
-        return reader, writer, status, headers
+            lines = ["POST %s%s HTTP/1.1" % (self._base, path), "Host: %s:%d" % (self._host, self._port),
+                     "Content-Type: application/json", "Content-Length: %d" % len(body), "Connection: close",
+                     "Accept: %s" % ("text/event-stream" if sse else "application/json")]
+            if self._token:
+                lines.append("Authorization: Bearer %s" % self._token)
+            writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+            await writer.drain()
+            status_line = await reader.readline()
+            if not status_line:
+                raise TransportError("toolbus closed the connection without an answer")
+            try:
+                status = int(status_line.split()[1])
+            except (IndexError, ValueError):
+                raise TransportError("not an HTTP answer: %r" % status_line[:80])
+            headers = {}
+            while True:
+                line = await reader.readline()
+                if line in (b"\r\n", b"\n", b""):
+                    break
+                name, _, value = line.decode("latin-1").partition(":")
+                headers[name.strip().lower()] = value.strip()
+            return reader, writer, status, headers
+        except BaseException:
+            writer.close()  # a failed or cancelled exchange releases its connection
+            raise
 
 
 async def _chunks(reader, headers):
