@@ -140,6 +140,24 @@ describe('gateway control', () => {
     }
   });
 
+  test('HTTP/SSE: a stream that ends before turn_completed fails the turn with a TransportError', async () => {
+    const proxy = await cuttableProxy(server.port);
+    const tb = await new Client(`http://127.0.0.1:${proxy.port}`, { token: TOKEN }).connect();
+    try {
+      const run = tb.runTurn('js:http:ended', [
+        { tool_call_id: 'fast', name: 'echo', arguments: { text: 'x' } },
+        { tool_call_id: 'slow', name: 'sleep', arguments: { ms: 30000 } }], { context: NO_APPROVAL, timeoutMs: 60000 });
+      await until(() => [...tb.pending.values()].some((p) => p.turn.results.length), 30000);
+      const started = Date.now();
+      proxy.end();
+      await assert.rejects(run, { name: 'TransportError' });
+      assert.ok(Date.now() - started < 10000, 'promptly, not at the turn timeout');
+    } finally {
+      await tb.close();
+      await proxy.close();
+    }
+  });
+
   test('WebSocket: a cancel sent while the connection is down goes out once it is back', async () => {
     const proxy = await cuttableProxy(server.port);
     const progress = [];

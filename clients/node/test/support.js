@@ -68,7 +68,7 @@ export async function until(f, timeoutMs = 10000, intervalMs = 20) {
 
 /**
  * Forwards 127.0.0.1:<port> to a target; `cut()` drops every open connection, as a network would;
- * while `refuse` is set, new connections are closed at once (the network is still down).
+ * `end()` closes them cleanly instead; while `refuse` is set, new connections are closed at once (the network is still down).
  */
 export async function cuttableProxy(targetPort) {
   const sockets = new Set();
@@ -94,6 +94,8 @@ export async function cuttableProxy(targetPort) {
     get connections() { return connections; },
     get refused() { return refused; },
     cut,
+    /** Closes every open connection cleanly (FIN, not a reset), as a proxy timing out would. */
+    end: () => { for (const s of sockets) s.end(); },
     close: () => { cut(); return new Promise((r) => server.close(r)); },
   };
   return proxy;

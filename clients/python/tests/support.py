@@ -76,7 +76,7 @@ class Server:
 class CuttableProxy:
     """Forwards 127.0.0.1:<port> to a target; ``cut()`` drops every open connection, as a network would.
 
-    While ``refuse`` is set, new connections are closed at once (the network is still down).
+    ``end()`` closes them cleanly instead. While ``refuse`` is set, new connections are closed at once (the network is still down).
     """
 
     def __init__(self, target_port):
@@ -122,6 +122,12 @@ class CuttableProxy:
         await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
         self._writers.discard(writer)
         self._writers.discard(up_writer)
+
+    def end(self):
+        """Closes every open connection cleanly (FIN, not a reset), as a proxy timing out would."""
+        for w in list(self._writers):
+            w.close()
+        self._writers.clear()
 
     def cut(self):
         for w in list(self._writers):

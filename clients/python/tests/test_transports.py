@@ -78,6 +78,20 @@ class HttpTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
             with self.assertRaises(AuthenticationError):
                 await tb.run_turn("py:http:auth", THREE_CALLS[:1])
 
+    async def test_a_stream_that_ends_before_turn_completed_fails_the_turn(self):
+        proxy = await CuttableProxy(self.server.port).start()
+        try:
+            async with Client("http://127.0.0.1:%d" % proxy.port, token=TOKEN) as tb:
+                run = asyncio.ensure_future(tb.run_turn("py:http:ended", [
+                    {"tool_call_id": "fast", "name": "echo", "arguments": {"text": "x"}},
+                    {"tool_call_id": "slow", "name": "sleep", "arguments": {"ms": 30000}}], timeout=60))
+                await eventually(lambda: any(p.turn.results for p in tb._pending.values()), timeout=30)
+                proxy.end()
+                with self.assertRaises(TransportError):
+                    await asyncio.wait_for(run, 10)  # promptly, not at the turn timeout
+        finally:
+            await proxy.close()
+
     async def test_a_bad_event_is_a_typed_error(self):
         async with Client(self.url, token=TOKEN) as tb:
             with self.assertRaises(BadEventError):

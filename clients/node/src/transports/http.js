@@ -52,6 +52,11 @@ export class HttpTransport {
     const decoder = new TextDecoder();
     let buf = '';
     let data = [];
+    let completed = false;
+    const emit = (text) => {
+      const e = this.emit(text);
+      if (e && e.type === 'turn_completed' && e.turn_id === event.turn_id) completed = true;
+    };
     try {
       for await (const chunk of res.body) {
         buf += decoder.decode(chunk, { stream: true });
@@ -60,14 +65,18 @@ export class HttpTransport {
           const line = buf.slice(0, i).replace(/\r$/, '');
           buf = buf.slice(i + 1);
           if (line === '') {
-            if (data.length) this.emit(data.join('\n'));
+            if (data.length) emit(data.join('\n'));
             data = [];
           } else if (line.startsWith('data:')) {
             data.push(line.slice(5).replace(/^ /, ''));
           }
         }
       }
-      if (data.length) this.emit(data.join('\n'));
+      if (data.length) emit(data.join('\n'));
+      if (!completed && !controller.signal.aborted) {
+        // the stream ended cleanly but early (a proxy or the server closed it): the turn's events are gone
+        this.deliver({ type: '_transport_lost', stream_id: event.stream_id, turn_id: event.turn_id, reason: 'the event stream ended before turn_completed' });
+      }
     } catch (e) {
       if (!controller.signal.aborted) {
         this.deliver({ type: '_transport_lost', stream_id: event.stream_id, turn_id: event.turn_id, reason: e.message });
@@ -78,9 +87,10 @@ export class HttpTransport {
   }
 
   emit(text) {
-    try {
-      this.deliver(JSON.parse(text));
-    } catch { /* not JSON: skip */ }
+    let e;
+    try { e = JSON.parse(text); } catch { return null; /* not JSON: skip */ }
+    this.deliver(e);
+    return e;
   }
 
   async sendControl(event) {

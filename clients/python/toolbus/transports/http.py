@@ -89,6 +89,9 @@ class HttpTransport:
                 self._deliver(e)
                 if isinstance(e, dict) and e.get("type") in ("turn_completed", "tools"):
                     return
+            # the stream ended cleanly but early (a proxy or the server closed it): the turn's events are gone
+            self._deliver({"type": "_transport_lost", "stream_id": event.get("stream_id"),
+                           "turn_id": event.get("turn_id"), "reason": "the event stream ended before turn_completed"})
         except (OSError, asyncio.IncompleteReadError, ValueError) as e:
             if not accepted.done():
                 accepted.set_exception(TransportError("HTTP request to toolbus failed: %s" % e))
