@@ -58,6 +58,19 @@ describe('gateway', () => {
   });
 });
 
+test('HTTP: a server that closes without an answer is a TransportError', async () => {
+  const { createServer } = await import('node:net');
+  const silent = createServer((s) => s.end());
+  await new Promise((r) => silent.listen(0, '127.0.0.1', r));
+  const tb = await new Client(`http://127.0.0.1:${silent.address().port}`, { token: TOKEN }).connect();
+  try {
+    await assert.rejects(tb.runTurn('js:http:silent', THREE_CALLS.slice(0, 1), { timeoutMs: 60000 }), { name: 'TransportError' });
+  } finally {
+    await tb.close();
+    await new Promise((r) => silent.close(r));
+  }
+});
+
 test('stdio sidecar: a three-call turn', async () => {
   const tb = await new Client('stdio:', { command: serverCommand('--bus', 'stdio') }).connect();
   try {

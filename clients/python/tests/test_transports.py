@@ -92,6 +92,17 @@ class HttpTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
         finally:
             await proxy.close()
 
+    async def test_a_server_that_closes_without_an_answer_is_a_transport_error(self):
+        silent = await asyncio.start_server(lambda reader, writer: writer.close(), "127.0.0.1", 0)
+        try:
+            port = silent.sockets[0].getsockname()[1]
+            async with Client("http://127.0.0.1:%d" % port, token=TOKEN) as tb:
+                with self.assertRaises(TransportError):
+                    await asyncio.wait_for(tb.run_turn("py:http:silent", THREE_CALLS[:1], timeout=60), 10)
+        finally:
+            silent.close()
+            await silent.wait_closed()
+
     async def test_a_bad_event_is_a_typed_error(self):
         async with Client(self.url, token=TOKEN) as tb:
             with self.assertRaises(BadEventError):

@@ -10,7 +10,7 @@ import json
 import ssl
 from urllib.parse import urlsplit
 
-from ..errors import AuthenticationError, BadEventError, ForbiddenError, RejectedError, TransportError
+from ..errors import AuthenticationError, BadEventError, ForbiddenError, RejectedError, ToolbusError, TransportError
 
 _MAX_LINE = 64 * 1024 * 1024
 
@@ -92,13 +92,16 @@ class HttpTransport:
             # the stream ended cleanly but early (a proxy or the server closed it): the turn's events are gone
             self._deliver({"type": "_transport_lost", "stream_id": event.get("stream_id"),
                            "turn_id": event.get("turn_id"), "reason": "the event stream ended before turn_completed"})
-        except (OSError, asyncio.IncompleteReadError, ValueError) as e:
+        except Exception as e:  # noqa: BLE001 - whatever ends the stream ends the turn, never silently
             if not accepted.done():
-                accepted.set_exception(TransportError("HTTP request to toolbus failed: %s" % e))
+                accepted.set_exception(e if isinstance(e, ToolbusError)
+                                       else TransportError("HTTP request to toolbus failed: %s" % e))
             else:
                 self._deliver({"type": "_transport_lost", "stream_id": event.get("stream_id"),
                                "turn_id": event.get("turn_id"), "reason": str(e)})
         finally:
+            if not accepted.done():  # cancelled (the client closed) before the server answered
+                accepted.set_exception(TransportError("the client was closed"))
             if writer is not None:
                 writer.close()
 
