@@ -60,15 +60,26 @@ describe('gateway', () => {
 
 test('HTTP: a server that closes without an answer is a TransportError', async () => {
   const { createServer } = await import('node:net');
-  const silent = createServer((s) => s.end());
+  const accepted = new Set();
+  const silent = createServer((s) => { accepted.add(s); s.end(); });
   await new Promise((r) => silent.listen(0, '127.0.0.1', r));
-  const tb = await new Client(`http://127.0.0.1:${silent.address().port}`, { token: TOKEN }).connect();
+  // fetch waits forever on a server that closes before reading the request: answerTimeoutMs bounds it
+  const tb = await new Client(`http://127.0.0.1:${silent.address().port}`, { token: TOKEN, answerTimeoutMs: 1000 }).connect();
   try {
     await assert.rejects(tb.runTurn('js:http:silent', THREE_CALLS.slice(0, 1), { timeoutMs: 60000 }), { name: 'TransportError' });
+    await assert.rejects(tb.cancel('js:http:silent'), { name: 'TransportError' });
   } finally {
     await tb.close();
+    for (const s of accepted) s.destroy(); // fetch keeps its half of the connection open
     await new Promise((r) => silent.close(r));
   }
+});
+
+test('a turn whose sending hangs ends at the turn timeout', async () => {
+  const tb = new Client('http://unused', { timeoutMs: 200 });
+  tb.transport = { sendTurn: () => new Promise(() => {}), release() {} };
+  await assert.rejects(tb.runTurn('s', THREE_CALLS.slice(0, 1)), { name: 'TurnTimeoutError' });
+  assert.equal(tb.pending.size, 0);
 });
 
 test('stdio sidecar: a three-call turn', async () => {

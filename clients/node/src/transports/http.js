@@ -3,10 +3,11 @@
 import { TransportError, errorForStatus } from '../errors.js';
 
 export class HttpTransport {
-  constructor(url, token, deliver) {
+  constructor(url, token, deliver, { answerTimeoutMs = 30000 } = {}) {
     this.base = url.replace(/\/+$/, '');
     this.token = token;
     this.deliver = deliver;
+    this.answerTimeoutMs = answerTimeoutMs;
     this.controllers = new Set();
   }
 
@@ -23,11 +24,28 @@ export class HttpTransport {
     return h;
   }
 
+  /**
+   * One POST; resolves once the status and headers arrived. Bounded by answerTimeoutMs: fetch can
+   * wait forever on a server that closes the connection before reading the request.
+   */
   async post(path, event, accept, signal) {
+    const ctl = new AbortController();
+    if (signal) signal.addEventListener('abort', () => ctl.abort(signal.reason), { once: true });
+    let timer;
+    // its own timer, not only the abort: such a fetch does not settle on abort either
+    const noAnswer = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        ctl.abort();
+        reject(new TransportError(`toolbus did not answer ${path} within ${this.answerTimeoutMs} ms`));
+      }, this.answerTimeoutMs);
+    });
     try {
-      return await fetch(this.base + path, { method: 'POST', headers: this.headers(accept), body: JSON.stringify(event), signal });
-    } catch (e) {
-      throw new TransportError(`HTTP request to toolbus failed: ${e.message}`, { cause: e });
+      return await Promise.race([
+        fetch(this.base + path, { method: 'POST', headers: this.headers(accept), body: JSON.stringify(event), signal: ctl.signal })
+          .catch((e) => { throw new TransportError(`HTTP request to toolbus failed: ${e.message}`, { cause: e }); }),
+        noAnswer]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
