@@ -36,7 +36,7 @@ export class Client {
     const o = this.options;
     if (scheme === 'http' || scheme === 'https') {
       const { HttpTransport } = await import('./transports/http.js');
-      this.transport = new HttpTransport(this.url, o.token, deliver);
+      this.transport = new HttpTransport(this.url, o.token, deliver, { answerTimeoutMs: o.answerTimeoutMs });
     } else if (scheme === 'ws' || scheme === 'wss') {
       const { WebSocketTransport } = await import('./transports/ws.js');
       this.transport = new WebSocketTransport(this.url, o.token, deliver, () => this.inFlight(), { reconnect: o.reconnect ?? true });
@@ -83,8 +83,10 @@ export class Client {
       this.pending.set(key, { event, turn: new Turn(streamId, turnId), resolve, reject, callbacks });
       timer = setTimeout(() => reject(new TurnTimeoutError(`no turn_completed for turn ${turnId} of ${streamId} within ${timeoutMs} ms`)), timeoutMs);
     });
+    done.catch(() => {}); // settled through the race below or the return; never an unhandled rejection
     try {
-      await this.transport.sendTurn(event);
+      // the turn's timeout bounds the sending too
+      await Promise.race([this.transport.sendTurn(event), done]);
       return await done;
     } finally {
       clearTimeout(timer);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 // Events keep the wire's snake_case fields. Approval and input requests get answer methods bound to
 // the client that received them.
 
@@ -33,14 +35,19 @@ export function bind(e, client) {
   return e;
 }
 
-/** Remembers the newest `capacity` keys. */
+/**
+ * Remembers the newest `capacity` keys, each as a 32-byte digest: the memory is bounded in bytes as
+ * well as entries whatever the ids and progress messages hold.
+ */
 export class SeenKeys {
   constructor(capacity = 10000) {
+    if (!(capacity >= 1)) throw new RangeError('capacity must be at least 1');
     this.capacity = capacity;
     this.keys = new Set();
   }
 
-  add(key) {
+  add(rawKey) {
+    const key = createHash('sha256').update(rawKey).digest('latin1');
     if (this.keys.has(key)) return false;
     this.keys.add(key);
     if (this.keys.size > this.capacity) this.keys.delete(this.keys.values().next().value);

@@ -51,6 +51,8 @@ export interface ClientOptions extends Callbacks {
   command?: string[];
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** HTTP: how long a request waits for the gateway's status and headers (default 30000 ms). */
+  answerTimeoutMs?: number;
   reconnect?: boolean;
   callsStream?: string;
   resultsKey?: string;

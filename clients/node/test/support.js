@@ -1,5 +1,8 @@
-// Test support: a real `toolbus serve` process, provider shape checks, and waiting helpers.
+// Test support: a real `toolbus serve` process, a TCP proxy that can cut connections, provider shape
+// checks (the request formats the providers document; mirrors clients/python/tests/provider_shapes.py),
+// and waiting helpers.
 import { spawn } from 'node:child_process';
+import { createConnection, createServer } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -63,45 +66,155 @@ export async function until(f, timeoutMs = 10000, intervalMs = 20) {
   }
 }
 
+/**
+ * Forwards 127.0.0.1:<port> to a target; `cut()` drops every open connection, as a network would;
+ * `end()` closes them cleanly instead; while `refuse` is set, new connections are closed at once (the network is still down).
+ */
+export async function cuttableProxy(targetPort) {
+  const sockets = new Set();
+  let connections = 0;
+  let refused = 0;
+  let proxy = null;
+  const server = createServer((down) => {
+    if (proxy.refuse) { refused++; down.destroy(); return; }
+    connections++;
+    const up = createConnection({ host: '127.0.0.1', port: targetPort });
+    for (const [a, b] of [[down, up], [up, down]]) {
+      sockets.add(a);
+      a.on('error', () => b.destroy());
+      a.on('close', () => { sockets.delete(a); b.destroy(); });
+      a.pipe(b);
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const cut = () => { for (const s of sockets) s.resetAndDestroy?.() ?? s.destroy(); sockets.clear(); };
+  proxy = {
+    port: server.address().port,
+    refuse: false,
+    get connections() { return connections; },
+    get refused() { return refused; },
+    cut,
+    /** Closes every open connection cleanly (FIN, not a reset), as a proxy timing out would. */
+    end: () => { for (const s of sockets) s.end(); },
+    close: () => { cut(); return new Promise((r) => server.close(r)); },
+  };
+  return proxy;
+}
+
 const b64 = (s) => assert.match(s, /^[A-Za-z0-9+/]+=*$/);
 
-/** OpenAI Chat Completions: tool messages (tool_call_id, string content) before any user message; known part types. */
+const ANTHROPIC_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+const keysWithin = (o, allowed, what) => {
+  for (const k of Object.keys(o)) assert.ok(allowed.includes(k), `${what} has the unknown key ${k}`);
+};
+
+/**
+ * OpenAI Chat Completions: a tool message has tool_call_id and string content; user content parts are
+ * text {text}, image_url {image_url: {url, detail?}} or input_audio {data, format wav|mp3}; the tool
+ * messages answering one assistant message come right after it, before any user message.
+ */
 export function checkOpenAI(messages, ids) {
   let seenUser = false;
   const answered = [];
-  for (const m of messages) {
+  messages.forEach((m, i) => {
+    keysWithin(m, ['role', 'content', 'tool_call_id', 'name'], `message ${i}`);
     if (m.role === 'tool') {
-      assert.ok(!seenUser, 'a tool message after a user message breaks the tool-call sequence');
-      assert.equal(typeof m.tool_call_id, 'string');
+      assert.ok(!seenUser, `tool message ${i} comes after a user message: the tool-call sequence breaks`);
+      assert.ok(typeof m.tool_call_id === 'string' && m.tool_call_id, `tool message ${i} lacks tool_call_id`);
       assert.equal(typeof m.content, 'string');
       answered.push(m.tool_call_id);
     } else {
-      assert.equal(m.role, 'user');
+      assert.equal(m.role, 'user', `role ${m.role} is not expected after tool calls`);
       seenUser = true;
+      assert.ok(Array.isArray(m.content) && m.content.length, `user message ${i} needs content parts`);
       for (const p of m.content) {
-        if (p.type === 'text') assert.deepEqual(Object.keys(p).sort(), ['text', 'type']);
-        else if (p.type === 'image_url') { assert.match(p.image_url.url, /^data:image\/[a-z]+;base64,/); b64(p.image_url.url.split(',')[1]); }
-        else assert.fail(`unknown part type ${p.type}`);
+        if (p.type === 'text') {
+          assert.deepEqual(Object.keys(p).sort(), ['text', 'type']);
+          assert.equal(typeof p.text, 'string');
+        } else if (p.type === 'image_url') {
+          assert.deepEqual(Object.keys(p).sort(), ['image_url', 'type']);
+          keysWithin(p.image_url, ['url', 'detail'], 'image_url');
+          assert.match(p.image_url.url, /^data:image\/[a-z.+-]+;base64,/, 'image_url must be a data URL');
+          b64(p.image_url.url.split(',')[1]);
+        } else if (p.type === 'input_audio') {
+          assert.ok(['wav', 'mp3'].includes(p.input_audio.format));
+          b64(p.input_audio.data);
+        } else {
+          assert.fail(`unknown content part type ${p.type}`);
+        }
+      }
+    }
+  });
+  assert.deepEqual(answered, ids, 'every tool call answered once, in order');
+}
+
+/** OpenAI Responses: function_call_output {call_id, output string}; user messages of input_text / input_image. */
+export function checkOpenAIResponses(items, ids) {
+  const outputs = [];
+  items.forEach((it, i) => {
+    if (it.type === 'function_call_output') {
+      assert.equal(typeof it.call_id, 'string');
+      assert.equal(typeof it.output, 'string');
+      outputs.push(it.call_id);
+    } else if (it.type === 'message') {
+      assert.equal(it.role, 'user');
+      for (const p of it.content) {
+        assert.ok(['input_text', 'input_image'].includes(p.type), p.type);
+        if (p.type === 'input_image') assert.match(p.image_url, /^data:image\//);
+      }
+    } else {
+      assert.fail(`item ${i} has the unknown type ${it.type}`);
+    }
+  });
+  assert.deepEqual(outputs, ids);
+}
+
+/**
+ * Anthropic Messages: the answer to tool_use blocks is one user message whose content starts with
+ * tool_result blocks {tool_use_id, content, is_error?}; images are {type: image, source: {type: base64,
+ * media_type, data}} with a JPEG/PNG/GIF/WebP media type.
+ */
+export function checkAnthropic(messages, ids) {
+  assert.equal(messages.length, 1, 'the answer to tool_use blocks is one user message');
+  const [m] = messages;
+  assert.equal(m.role, 'user');
+  assert.ok(Array.isArray(m.content));
+  const first = m.content.slice(0, ids.length);
+  first.forEach((b, i) => {
+    assert.equal(b.type, 'tool_result', `block ${i}: tool_result blocks must come first`);
+    keysWithin(b, ['type', 'tool_use_id', 'content', 'is_error'], `block ${i}`);
+    assert.ok(typeof b.content === 'string' || Array.isArray(b.content));
+  });
+  assert.deepEqual(first.map((b) => b.tool_use_id), ids);
+  for (const b of m.content.slice(ids.length)) {
+    assert.ok(['text', 'image'].includes(b.type), b.type);
+    if (b.type === 'image') {
+      assert.equal(b.source.type, 'base64');
+      assert.ok(ANTHROPIC_IMAGE_TYPES.includes(b.source.media_type));
+      b64(b.source.data);
+    }
+  }
+}
+
+/** Gemini: contents of role user|model with parts; functionResponse {name, response object}; inlineData {mimeType, data}. */
+export function checkGemini(contents, ids) {
+  const answered = [];
+  for (const c of contents) {
+    assert.ok(['user', 'model'].includes(c.role));
+    assert.ok(Array.isArray(c.parts) && c.parts.length);
+    for (const p of c.parts) {
+      assert.equal(Object.keys(p).length, 1, 'a part holds exactly one kind of data');
+      if (p.functionResponse) {
+        assert.equal(typeof p.functionResponse.name, 'string');
+        assert.ok(p.functionResponse.response && typeof p.functionResponse.response === 'object');
+        answered.push(p.functionResponse.id);
+      } else if (p.inlineData) {
+        assert.deepEqual(Object.keys(p.inlineData).sort(), ['data', 'mimeType']);
+        b64(p.inlineData.data);
+      } else {
+        assert.equal(typeof p.text, 'string');
       }
     }
   }
   assert.deepEqual(answered, ids);
-}
-
-/** Anthropic Messages: one user message, tool_result blocks first (tool_use_id, content), then text/image blocks. */
-export function checkAnthropic(messages, ids) {
-  assert.equal(messages.length, 1);
-  const [m] = messages;
-  assert.equal(m.role, 'user');
-  const first = m.content.slice(0, ids.length);
-  assert.deepEqual(first.map((b) => b.type), ids.map(() => 'tool_result'));
-  assert.deepEqual(first.map((b) => b.tool_use_id), ids);
-  for (const b of m.content.slice(ids.length)) {
-    assert.ok(['text', 'image'].includes(b.type));
-    if (b.type === 'image') {
-      assert.equal(b.source.type, 'base64');
-      assert.ok(['image/png', 'image/jpeg', 'image/gif', 'image/webp'].includes(b.source.media_type));
-      b64(b.source.data);
-    }
-  }
 }

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError, Client } from '../src/index.js';
-import { TOKEN, checkAnthropic, checkOpenAI, serverCommand, startBrokerServer, startServer, until, writeConfig } from './support.js';
+import { TOKEN, checkAnthropic, checkGemini, checkOpenAI, checkOpenAIResponses, serverCommand, startBrokerServer, startServer, until, writeConfig } from './support.js';
 
 // in CI every transport must be tested, never skipped
 const REQUIRE_ALL = process.env.TOOLBUS_REQUIRE_ALL_TRANSPORTS === '1';
@@ -18,10 +18,15 @@ function checkTurn(turn) {
   assert.deepEqual(turn.results[0].data, { sum: 42 });
   assert.equal(turn.media.length, 1);
   assert.equal(turn.media[0].message_id, 'tool_result:c2:1');
+  assert.deepEqual(turn.completed.tool_call_ids, ['c1', 'c2', 'c3']);
   const openai = turn.toOpenAI();
   checkOpenAI(openai, ['c1', 'c2', 'c3']);
   assert.deepEqual(openai.map((m) => m.role), ['tool', 'tool', 'tool', 'user']);
+  assert.equal(openai[3].content[1].type, 'image_url');
   checkAnthropic(turn.toAnthropic(), ['c1', 'c2', 'c3']);
+  assert.ok(turn.toAnthropic()[0].content.some((b) => b.type === 'image'));
+  checkOpenAIResponses(turn.toOpenAIResponses(), ['c1', 'c2', 'c3']);
+  checkGemini(turn.toGemini(), ['c1', 'c2', 'c3']);
 }
 
 describe('gateway', () => {
@@ -51,6 +56,30 @@ describe('gateway', () => {
       assert.ok(tools.some((t) => t.function.name === 'echo'));
     } finally { await tb.close(); }
   });
+});
+
+test('HTTP: a server that closes without an answer is a TransportError', async () => {
+  const { createServer } = await import('node:net');
+  const accepted = new Set();
+  const silent = createServer((s) => { accepted.add(s); s.end(); });
+  await new Promise((r) => silent.listen(0, '127.0.0.1', r));
+  // fetch waits forever on a server that closes before reading the request: answerTimeoutMs bounds it
+  const tb = await new Client(`http://127.0.0.1:${silent.address().port}`, { token: TOKEN, answerTimeoutMs: 1000 }).connect();
+  try {
+    await assert.rejects(tb.runTurn('js:http:silent', THREE_CALLS.slice(0, 1), { timeoutMs: 60000 }), { name: 'TransportError' });
+    await assert.rejects(tb.cancel('js:http:silent'), { name: 'TransportError' });
+  } finally {
+    await tb.close();
+    for (const s of accepted) s.destroy(); // fetch keeps its half of the connection open
+    await new Promise((r) => silent.close(r));
+  }
+});
+
+test('a turn whose sending hangs ends at the turn timeout', async () => {
+  const tb = new Client('http://unused', { timeoutMs: 200 });
+  tb.transport = { sendTurn: () => new Promise(() => {}), release() {} };
+  await assert.rejects(tb.runTurn('s', THREE_CALLS.slice(0, 1)), { name: 'TurnTimeoutError' });
+  assert.equal(tb.pending.size, 0);
 });
 
 test('stdio sidecar: a three-call turn', async () => {
@@ -106,4 +135,16 @@ test('duplicate events are dropped', async () => {
   await until(() => resolved);
   assert.equal(resolved.results.length, 1);
   assert.equal(tb.duplicatesDropped, 1);
+});
+
+test('the memory of seen events is bounded in entries and bytes', async () => {
+  const { SeenKeys } = await import('../src/events.js');
+  const seen = new SeenKeys(2);
+  assert.ok(seen.add('a'));
+  assert.ok(!seen.add('a'));
+  assert.ok(seen.add('x'.repeat(1 << 20)));
+  assert.ok(seen.add('b'));
+  assert.equal(seen.keys.size, 2);
+  assert.ok(seen.add('a'), 'the oldest key was forgotten');
+  assert.ok([...seen.keys].every((k) => k.length === 32), 'keys are kept as 32-byte digests');
 });

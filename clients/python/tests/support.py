@@ -74,7 +74,10 @@ class Server:
 
 
 class CuttableProxy:
-    """Forwards 127.0.0.1:<port> to a target; ``cut()`` drops every open connection, as a network would."""
+    """Forwards 127.0.0.1:<port> to a target; ``cut()`` drops every open connection, as a network would.
+
+    ``end()`` closes them cleanly instead. While ``refuse`` is set, new connections are closed at once (the network is still down).
+    """
 
     def __init__(self, target_port):
         self.target_port = target_port
@@ -82,6 +85,8 @@ class CuttableProxy:
         self._server = None
         self._writers = set()
         self.connections = 0
+        self.refuse = False
+        self.refused = 0
 
     async def start(self):
         self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
@@ -89,6 +94,10 @@ class CuttableProxy:
         return self
 
     async def _handle(self, reader, writer):
+        if self.refuse:
+            self.refused += 1
+            writer.transport.abort()
+            return
         self.connections += 1
         try:
             up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
@@ -113,6 +122,12 @@ class CuttableProxy:
         await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
         self._writers.discard(writer)
         self._writers.discard(up_writer)
+
+    def end(self):
+        """Closes every open connection cleanly (FIN, not a reset), as a proxy timing out would."""
+        for w in list(self._writers):
+            w.close()
+        self._writers.clear()
 
     def cut(self):
         for w in list(self._writers):

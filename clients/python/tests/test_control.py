@@ -92,6 +92,19 @@ class ControlCases:
                                      context=NO_APPROVAL)
         self.assertEqual(turn.result("a").content, "city Paris")
 
+    async def test_a_declined_question_is_an_answer_too(self):
+        asked = []
+
+        async def decline(req):
+            asked.append(req)
+            await req.decline()
+
+        async with self.client(on_input_request=decline) as tb:
+            turn = await tb.run_turn(self.stream("decline"), [{"tool_call_id": "a", "name": "ask_city", "arguments": {}}],
+                                     context=NO_APPROVAL)
+        self.assertEqual([r.message for r in asked], ["Which city?"])
+        self.assertEqual(turn.result("a").content, "no answer")
+
 
 def gateway_server():
     return Server("--approval-mode", "auto").start()

@@ -9,7 +9,7 @@ import unittest
 import provider_shapes
 from support import JAR, TOKEN, CuttableProxy, Server, eventually, require_jar
 
-from toolbus import AuthenticationError, BadEventError, Client, ToolResult
+from toolbus import AuthenticationError, BadEventError, Client, ToolResult, TransportError
 
 THREE_CALLS = [
     {"id": "c1", "type": "function", "function": {"name": "add", "arguments": "{\"a\": 2, \"b\": 40}"}},
@@ -78,6 +78,31 @@ class HttpTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
             with self.assertRaises(AuthenticationError):
                 await tb.run_turn("py:http:auth", THREE_CALLS[:1])
 
+    async def test_a_stream_that_ends_before_turn_completed_fails_the_turn(self):
+        proxy = await CuttableProxy(self.server.port).start()
+        try:
+            async with Client("http://127.0.0.1:%d" % proxy.port, token=TOKEN) as tb:
+                run = asyncio.ensure_future(tb.run_turn("py:http:ended", [
+                    {"tool_call_id": "fast", "name": "echo", "arguments": {"text": "x"}},
+                    {"tool_call_id": "slow", "name": "sleep", "arguments": {"ms": 30000}}], timeout=60))
+                await eventually(lambda: any(p.turn.results for p in tb._pending.values()), timeout=30)
+                proxy.end()
+                with self.assertRaises(TransportError):
+                    await asyncio.wait_for(run, 10)  # promptly, not at the turn timeout
+        finally:
+            await proxy.close()
+
+    async def test_a_server_that_closes_without_an_answer_is_a_transport_error(self):
+        silent = await asyncio.start_server(lambda reader, writer: writer.close(), "127.0.0.1", 0)
+        try:
+            port = silent.sockets[0].getsockname()[1]
+            async with Client("http://127.0.0.1:%d" % port, token=TOKEN) as tb:
+                with self.assertRaises(TransportError):
+                    await asyncio.wait_for(tb.run_turn("py:http:silent", THREE_CALLS[:1], timeout=60), 10)
+        finally:
+            silent.close()
+            await silent.wait_closed()
+
     async def test_a_bad_event_is_a_typed_error(self):
         async with Client(self.url, token=TOKEN) as tb:
             with self.assertRaises(BadEventError):
@@ -116,6 +141,44 @@ class WebSocketTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
                 self.assertFalse(any(r.is_error for r in turn.results), [r.raw for r in turn.results])
                 # the re-sent turn ran again: its second 'fast' result was a duplicate, and dropped
                 await eventually(lambda: tb.duplicates_dropped >= 1)
+        finally:
+            await proxy.close()
+
+    async def test_a_cancel_sent_while_the_websocket_is_down_goes_out_once_it_is_back(self):
+        proxy = await CuttableProxy(self.server.port).start()
+        progress = []
+        try:
+            async with Client("ws://127.0.0.1:%d/v1/ws" % proxy.port, token=TOKEN, on_progress=progress.append) as tb:
+                stream = "py:ws:downcancel"
+                run = asyncio.ensure_future(tb.run_turn(stream, [
+                    {"tool_call_id": "slow", "name": "progress", "arguments": {"steps": 100, "ms": 300}}],
+                    turn_id="down-1"))
+                await eventually(lambda: progress, timeout=30)
+                proxy.refuse = True
+                proxy.cut()
+                # once the client saw the drop (bytes written into a connection that just died are lost
+                # on any transport without acknowledgements)
+                await eventually(lambda: not tb.transport._connected.is_set())
+                cancel = asyncio.ensure_future(tb.cancel(stream, turn_id="down-1", tool_call_id="slow", reason="stop"))
+                await eventually(lambda: proxy.refused >= 1)  # a reconnect failed: the cancel waits
+                proxy.refuse = False
+                await asyncio.wait_for(cancel, 30)
+                turn = await asyncio.wait_for(run, 30)
+            self.assertEqual(turn.result("slow").error_code, "CANCELLED")
+        finally:
+            await proxy.close()
+
+    async def test_without_reconnect_a_dropped_websocket_fails_the_turn(self):
+        proxy = await CuttableProxy(self.server.port).start()
+        try:
+            async with Client("ws://127.0.0.1:%d/v1/ws" % proxy.port, token=TOKEN, reconnect=False) as tb:
+                run = asyncio.ensure_future(tb.run_turn("py:ws:noreconnect", [
+                    {"tool_call_id": "fast", "name": "echo", "arguments": {"text": "x"}},
+                    {"tool_call_id": "slow", "name": "sleep", "arguments": {"ms": 5000}}]))
+                await eventually(lambda: any(p.turn.results for p in tb._pending.values()))
+                proxy.cut()
+                with self.assertRaises(TransportError):
+                    await asyncio.wait_for(run, 30)
         finally:
             await proxy.close()
 

@@ -3,10 +3,11 @@
 import { TransportError, errorForStatus } from '../errors.js';
 
 export class HttpTransport {
-  constructor(url, token, deliver) {
+  constructor(url, token, deliver, { answerTimeoutMs = 30000 } = {}) {
     this.base = url.replace(/\/+$/, '');
     this.token = token;
     this.deliver = deliver;
+    this.answerTimeoutMs = answerTimeoutMs;
     this.controllers = new Set();
   }
 
@@ -23,11 +24,28 @@ export class HttpTransport {
     return h;
   }
 
+  /**
+   * One POST; resolves once the status and headers arrived. Bounded by answerTimeoutMs: fetch can
+   * wait forever on a server that closes the connection before reading the request.
+   */
   async post(path, event, accept, signal) {
+    const ctl = new AbortController();
+    if (signal) signal.addEventListener('abort', () => ctl.abort(signal.reason), { once: true });
+    let timer;
+    // its own timer, not only the abort: such a fetch does not settle on abort either
+    const noAnswer = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        ctl.abort();
+        reject(new TransportError(`toolbus did not answer ${path} within ${this.answerTimeoutMs} ms`));
+      }, this.answerTimeoutMs);
+    });
     try {
-      return await fetch(this.base + path, { method: 'POST', headers: this.headers(accept), body: JSON.stringify(event), signal });
-    } catch (e) {
-      throw new TransportError(`HTTP request to toolbus failed: ${e.message}`, { cause: e });
+      return await Promise.race([
+        fetch(this.base + path, { method: 'POST', headers: this.headers(accept), body: JSON.stringify(event), signal: ctl.signal })
+          .catch((e) => { throw new TransportError(`HTTP request to toolbus failed: ${e.message}`, { cause: e }); }),
+        noAnswer]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -52,6 +70,11 @@ export class HttpTransport {
     const decoder = new TextDecoder();
     let buf = '';
     let data = [];
+    let completed = false;
+    const emit = (text) => {
+      const e = this.emit(text);
+      if (e && e.type === 'turn_completed' && e.turn_id === event.turn_id) completed = true;
+    };
     try {
       for await (const chunk of res.body) {
         buf += decoder.decode(chunk, { stream: true });
@@ -60,14 +83,18 @@ export class HttpTransport {
           const line = buf.slice(0, i).replace(/\r$/, '');
           buf = buf.slice(i + 1);
           if (line === '') {
-            if (data.length) this.emit(data.join('\n'));
+            if (data.length) emit(data.join('\n'));
             data = [];
           } else if (line.startsWith('data:')) {
             data.push(line.slice(5).replace(/^ /, ''));
           }
         }
       }
-      if (data.length) this.emit(data.join('\n'));
+      if (data.length) emit(data.join('\n'));
+      if (!completed && !controller.signal.aborted) {
+        // the stream ended cleanly but early (a proxy or the server closed it): the turn's events are gone
+        this.deliver({ type: '_transport_lost', stream_id: event.stream_id, turn_id: event.turn_id, reason: 'the event stream ended before turn_completed' });
+      }
     } catch (e) {
       if (!controller.signal.aborted) {
         this.deliver({ type: '_transport_lost', stream_id: event.stream_id, turn_id: event.turn_id, reason: e.message });
@@ -78,9 +105,10 @@ export class HttpTransport {
   }
 
   emit(text) {
-    try {
-      this.deliver(JSON.parse(text));
-    } catch { /* not JSON: skip */ }
+    let e;
+    try { e = JSON.parse(text); } catch { return null; /* not JSON: skip */ }
+    this.deliver(e);
+    return e;
   }
 
   async sendControl(event) {

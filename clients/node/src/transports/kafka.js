@@ -1,6 +1,8 @@
 // Kafka through kafkajs (an optional peer dependency). Turns and control events are produced to the
 // calls topic keyed by stream_id; the client reads the results topic in a consumer group of its own,
-// from the end at the time it connected, and picks the events of its turns.
+// from the end at the time it connected, and passes on only the events of the streams it runs turns
+// on (the topic carries every client's conversations: another client's approval_request is not ours
+// to answer).
 import { TransportError } from '../errors.js';
 
 export class KafkaTransport {
@@ -10,6 +12,7 @@ export class KafkaTransport {
     this.callsTopic = callsTopic;
     this.resultsTopic = resultsTopic;
     this.groupId = groupId || `toolbus-client-${process.pid}-${Date.now()}`;
+    this.streams = new Map();
   }
 
   async start() {
@@ -33,7 +36,9 @@ export class KafkaTransport {
       });
       await this.consumer.run({
         eachMessage: async ({ message }) => {
-          try { this.deliver(JSON.parse(message.value.toString('utf8'))); } catch { /* not JSON */ }
+          let e;
+          try { e = JSON.parse(message.value.toString('utf8')); } catch { return; /* not JSON */ }
+          if (e && this.streams.has(e.stream_id)) this.deliver(e);
         },
       });
       await joined;
@@ -68,9 +73,16 @@ export class KafkaTransport {
     await this.producer.send({ topic: this.callsTopic, messages: [{ key: event.stream_id, value: JSON.stringify(event) }] });
   }
 
-  sendTurn(event) { return this.send(event); }
+  follow(streamId) { this.streams.set(streamId, (this.streams.get(streamId) ?? 0) + 1); }
+
+  release(streamId) {
+    const n = (this.streams.get(streamId) ?? 0) - 1;
+    if (n > 0) this.streams.set(streamId, n); else this.streams.delete(streamId);
+  }
+
+  sendTurn(event) { this.follow(event.stream_id); return this.send(event); }
 
   sendControl(event) { return this.send(event); }
 
-  request(event) { return this.send(event); }
+  request(event) { this.follow(event.stream_id); return this.send(event); }
 }

@@ -1,6 +1,7 @@
 // The gateway's WebSocket /v1/ws. Uses the global WebSocket when Node has one, else the `ws` package
 // (an optional peer dependency). On a drop it reconnects with backoff and sends the turns still in
-// flight again under their own ids; the client drops the duplicates this causes.
+// flight again under their own ids; the client drops the duplicates this causes. What is sent while
+// the connection is down (a cancel, an approval answer) waits for the new connection.
 import { AuthenticationError, TransportError } from '../errors.js';
 
 async function webSocketClass() {
@@ -25,6 +26,9 @@ export class WebSocketTransport {
     this.reconnects = 0;
     this.socket = null;
     this.ready = null;
+    // sends waiting for an open connection, and why there will be none (once reconnecting gave up)
+    this.waiters = [];
+    this.lost = null;
   }
 
   async start() {
@@ -54,14 +58,21 @@ export class WebSocketTransport {
         if (!opened) { reject(new TransportError(`cannot open a WebSocket to ${this.url}`)); return; }
         if (this.socket === ws) this.socket = null;
         if (!this.closing) this.onDrop();
+        else this.giveUp(new TransportError('the client was closed'));
       };
     });
     this.ready.catch(() => {});
     return this.ready;
   }
 
+  giveUp(err) {
+    this.lost = err;
+    for (const w of this.waiters.splice(0)) w.reject(err);
+  }
+
   async onDrop() {
     if (!this.reconnect) {
+      this.giveUp(new TransportError('the WebSocket to toolbus closed'));
       this.deliver({ type: '_transport_lost', reason: 'the WebSocket to toolbus closed' });
       return;
     }
@@ -73,16 +84,23 @@ export class WebSocketTransport {
         const ws = await this.connect();
         this.reconnects++;
         for (const e of this.inFlight()) ws.send(JSON.stringify(e));
+        for (const w of this.waiters.splice(0)) w.resolve(ws);
         return;
       } catch { /* try again */ }
     }
+    this.giveUp(new TransportError('the WebSocket to toolbus could not be reopened'));
     this.deliver({ type: '_transport_lost', reason: 'the WebSocket to toolbus could not be reopened' });
   }
 
+  /** The open socket, or one once the connection is back; rejects when it will not come back. */
+  open() {
+    if (this.socket && this.socket.readyState === 1) return Promise.resolve(this.socket);
+    if (this.lost || this.closing) return Promise.reject(this.lost ?? new TransportError('the client was closed'));
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
   async send(event) {
-    const ws = await this.ready;
-    if (!this.socket) await this.ready;
-    (this.socket || ws).send(JSON.stringify(event));
+    (await this.open()).send(JSON.stringify(event));
   }
 
   sendTurn(event) { return this.send(event); }
@@ -93,6 +111,7 @@ export class WebSocketTransport {
 
   async close() {
     this.closing = true;
+    this.giveUp(new TransportError('the client was closed'));
     if (this.socket) this.socket.close(1000);
   }
 }

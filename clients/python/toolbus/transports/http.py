@@ -10,7 +10,7 @@ import json
 import ssl
 from urllib.parse import urlsplit
 
-from ..errors import AuthenticationError, BadEventError, ForbiddenError, RejectedError, TransportError
+from ..errors import AuthenticationError, BadEventError, ForbiddenError, RejectedError, ToolbusError, TransportError
 
 _MAX_LINE = 64 * 1024 * 1024
 
@@ -89,13 +89,19 @@ class HttpTransport:
                 self._deliver(e)
                 if isinstance(e, dict) and e.get("type") in ("turn_completed", "tools", "skills"):
                     return
-        except (OSError, asyncio.IncompleteReadError, ValueError) as e:
+            # the stream ended cleanly but early (a proxy or the server closed it): the turn's events are gone
+            self._deliver({"type": "_transport_lost", "stream_id": event.get("stream_id"),
+                           "turn_id": event.get("turn_id"), "reason": "the event stream ended before turn_completed"})
+        except Exception as e:  # noqa: BLE001 - whatever ends the stream ends the turn, never silently
             if not accepted.done():
-                accepted.set_exception(TransportError("HTTP request to toolbus failed: %s" % e))
+                accepted.set_exception(e if isinstance(e, ToolbusError)
+                                       else TransportError("HTTP request to toolbus failed: %s" % e))
             else:
                 self._deliver({"type": "_transport_lost", "stream_id": event.get("stream_id"),
                                "turn_id": event.get("turn_id"), "reason": str(e)})
         finally:
+            if not accepted.done():  # cancelled (the client closed) before the server answered
+                accepted.set_exception(TransportError("the client was closed"))
             if writer is not None:
                 writer.close()
 
@@ -111,28 +117,32 @@ class HttpTransport:
         body = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         ctx = ssl.create_default_context() if self._tls else None
         reader, writer = await asyncio.open_connection(self._host, self._port, ssl=ctx, limit=_MAX_LINE)
-        lines = ["POST %s%s HTTP/1.1" % (self._base, path), "Host: %s:%d" % (self._host, self._port),
-                 "Content-Type: application/json", "Content-Length: %d" % len(body), "Connection: close",
-                 "Accept: %s" % ("text/event-stream" if sse else "application/json")]
-        if self._token:
-            lines.append("Authorization: Bearer %s" % self._token)
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
-        await writer.drain()
-        status_line = await reader.readline()
-        if not status_line:
-            raise TransportError("toolbus closed the connection without an answer")
         try:
-            status = int(status_line.split()[1])
-        except (IndexError, ValueError):
-            raise TransportError("not an HTTP answer: %r" % status_line[:80])
-        headers = {}
-        while True:
-            line = await reader.readline()
-            if line in (b"\r\n", b"\n", b""):
-                break
-            name, _, value = line.decode("latin-1").partition(":")
-            headers[name.strip().lower()] = value.strip()
-        return reader, writer, status, headers
+            lines = ["POST %s%s HTTP/1.1" % (self._base, path), "Host: %s:%d" % (self._host, self._port),
+                     "Content-Type: application/json", "Content-Length: %d" % len(body), "Connection: close",
+                     "Accept: %s" % ("text/event-stream" if sse else "application/json")]
+            if self._token:
+                lines.append("Authorization: Bearer %s" % self._token)
+            writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
+            await writer.drain()
+            status_line = await reader.readline()
+            if not status_line:
+                raise TransportError("toolbus closed the connection without an answer")
+            try:
+                status = int(status_line.split()[1])
+            except (IndexError, ValueError):
+                raise TransportError("not an HTTP answer: %r" % status_line[:80])
+            headers = {}
+            while True:
+                line = await reader.readline()
+                if line in (b"\r\n", b"\n", b""):
+                    break
+                name, _, value = line.decode("latin-1").partition(":")
+                headers[name.strip().lower()] = value.strip()
+            return reader, writer, status, headers
+        except BaseException:
+            writer.close()  # a failed or cancelled exchange releases its connection
+            raise
 
 
 async def _chunks(reader, headers):

@@ -27,6 +27,8 @@ class WebSocketTransport:
         self._reader = None
         self._closing = False
         self._connected = asyncio.Event()
+        # set when the connection will not come back (reconnecting gave up, or close); wakes waiting sends
+        self._lost = None
         self.reconnects = 0
 
     async def start(self):
@@ -35,6 +37,7 @@ class WebSocketTransport:
 
     async def close(self):
         self._closing = True
+        self._give_up(TransportError("the client was closed"))
         if self._ws is not None:
             await self._ws.close()
         if self._reader is not None:
@@ -57,6 +60,8 @@ class WebSocketTransport:
         text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
         for _ in range(self._max_attempts + 1):
             await self._connected.wait()
+            if self._lost is not None:
+                raise self._lost
             try:
                 await self._ws.send(text)
                 return
@@ -76,7 +81,8 @@ class WebSocketTransport:
             if e.status_code == 401:
                 raise AuthenticationError("toolbus refused the token (401)") from e
             raise TransportError("WebSocket upgrade refused: HTTP %d" % e.status_code) from e
-        except OSError as e:
+        except (OSError, EOFError, asyncio.TimeoutError, websockets.exceptions.WebSocketException) as e:
+            # a refused or reset connection, or a handshake cut short (InvalidMessage): try again later
             raise TransportError("cannot reach toolbus at %s: %s" % (self._url, e)) from e
         self._connected.set()
 
@@ -95,9 +101,19 @@ class WebSocketTransport:
             self._connected.clear()
             if self._closing:
                 return
-            if not self._reconnect or not await self._reconnect_with_backoff():
+            try:
+                back = self._reconnect and await self._reconnect_with_backoff()
+            except Exception:  # noqa: BLE001 - e.g. the token refused on reconnect: the connection is lost
+                back = False
+            if not back:
+                self._give_up(TransportError("the WebSocket to toolbus closed"))
                 self._deliver({"type": "_transport_lost", "reason": "the WebSocket to toolbus closed"})
                 return
+
+    def _give_up(self, error):
+        if self._lost is None:
+            self._lost = error
+        self._connected.set()
 
     async def _reconnect_with_backoff(self):
         delay = 0.05

@@ -70,7 +70,7 @@ public class ToolbusExecutorBenchmark {
     static ToolSpec echoWithImageTool() {
         ToolHandler handler = (args, ctx) -> Mono.just(ToolResult.builder()
                 .content(Workload.echo(args.string("text")))
-                .item(ContentItem.image(Workload.PNG_BASE64, "image/png"))
+                .item(ContentItem.imageBase64(Workload.PNG_BASE64, "image/png"))
                 .build());
         return new ToolSpec(echoDefinition(Workload.TOOL), handler);
     }

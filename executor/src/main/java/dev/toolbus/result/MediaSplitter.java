@@ -166,7 +166,7 @@ public final class MediaSplitter {
             return null;
         }
         String data = payload.isCanonical() ? payload.text() : Base64.getEncoder().encodeToString(payload.decode());
-        return ContentPart.image(mime, data);
+        return ContentPart.imageBase64(data, mime);
     }
 
     private SplitResult failed(String history, String message) {

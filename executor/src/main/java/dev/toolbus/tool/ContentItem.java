@@ -44,19 +44,51 @@ public record ContentItem(
         return new ContentItem("text", text, "", "", "", "", "", null);
     }
 
-    /** An image from base64 data. */
-    public static ContentItem image(String base64, String mimeType) {
+    /**
+     * An image from base64 data. Every media factory of {@code ContentItem} and
+     * {@link dev.toolbus.protocol.ContentPart} takes the payload first, then its MIME type.
+     *
+     * @param base64 the image, base64-encoded
+     * @param mimeType its MIME type, e.g. {@code image/png}
+     */
+    public static ContentItem imageBase64(String base64, String mimeType) {
         return new ContentItem("image", "", base64, mimeType, "", "", "", null);
     }
 
-    /** An image from raw bytes. */
+    /** An image from raw bytes (base64-encoded here), then its MIME type. */
     public static ContentItem image(byte[] bytes, String mimeType) {
-        return image(java.util.Base64.getEncoder().encodeToString(bytes), mimeType);
+        return imageBase64(java.util.Base64.getEncoder().encodeToString(bytes), mimeType);
     }
 
-    /** An audio clip from base64 data. */
-    public static ContentItem audio(String base64, String mimeType) {
+    /**
+     * An image from base64 data.
+     *
+     * @deprecated two {@code String}s read either way; use {@link #imageBase64(String, String)}, which
+     *     takes the same arguments in the same order (data, then MIME type)
+     */
+    @Deprecated
+    public static ContentItem image(String base64, String mimeType) {
+        return imageBase64(base64, mimeType);
+    }
+
+    /** An audio clip from base64 data, then its MIME type (e.g. {@code audio/wav}). */
+    public static ContentItem audioBase64(String base64, String mimeType) {
         return new ContentItem("audio", "", base64, mimeType, "", "", "", null);
+    }
+
+    /** An audio clip from raw bytes (base64-encoded here), then its MIME type. */
+    public static ContentItem audio(byte[] bytes, String mimeType) {
+        return audioBase64(java.util.Base64.getEncoder().encodeToString(bytes), mimeType);
+    }
+
+    /**
+     * An audio clip from base64 data.
+     *
+     * @deprecated use {@link #audioBase64(String, String)}: the same arguments in the same order
+     */
+    @Deprecated
+    public static ContentItem audio(String base64, String mimeType) {
+        return audioBase64(base64, mimeType);
     }
 
     /** A link to a resource the model can refer to. */

@@ -54,7 +54,7 @@ class ToolExecutorLoadTest {
     @Test
     void mediaMessagesComeAfterAllToolResultsOfTheTurn() {
         ToolSpec draw = new ToolSpec(ToolDefinition.builder("draw").description("d").build(),
-                (a, c) -> Mono.just(ToolResult.builder().content("drew").item(ContentItem.image(PNG, "image/png"))
+                (a, c) -> Mono.just(ToolResult.builder().content("drew").item(ContentItem.imageBase64(PNG, "image/png"))
                         .build()));
         ToolExecutor ex = ToolExecutor.builder().tool(draw).tool(TestTools.echo()).build();
         List<OutboundEvent> events = ex.execute(turn("s", "t",
@@ -81,7 +81,7 @@ class ToolExecutorLoadTest {
     void oversizedMediaIsAClearErrorResult() {
         String big = "A".repeat(4 * 1024 * 1024);
         ToolSpec huge = new ToolSpec(ToolDefinition.builder("huge").description("h").build(),
-                (a, c) -> Mono.just(ToolResult.builder().content("big").item(ContentItem.image(big, "image/png"))
+                (a, c) -> Mono.just(ToolResult.builder().content("big").item(ContentItem.imageBase64(big, "image/png"))
                         .build()));
         ToolExecutor ex = ToolExecutor.builder().tool(huge)
                 .settings(ExecutionSettings.builder().maxMediaBytes(1024 * 1024).build()).build();

@@ -153,7 +153,7 @@ class EventCodecEncodeTest {
     void decodeOutbound_acceptsEventsAboveTheInboundLimit() {
         String big = "A".repeat(2 * EventCodec.DEFAULT_MAX_EVENT_BYTES);
         UserMessageEvent m = new UserMessageEvent("s", "t", "tool_result:c:1", "c", null,
-                List.of(ContentPart.text("<tool_result_media />"), ContentPart.image("image/png", big)), "");
+                List.of(ContentPart.text("<tool_result_media />"), ContentPart.imageBase64(big, "image/png")), "");
         assertThat(codec.decodeOutbound(codec.encode(m))).isEqualTo(m);
     }
 

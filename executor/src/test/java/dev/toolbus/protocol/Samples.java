@@ -80,7 +80,7 @@ final class Samples {
                 + "name=\"out.png\" />";
         return new UserMessageEvent("qq:group:123", "msg-42", "tool_result:call_1:1", "call_1",
                 UserMessageEvent.TOOL_RESULT_MEDIA, List.of(ContentPart.text(header),
-                        ContentPart.image("image/png", PNG_1X1)),
+                        ContentPart.imageBase64(PNG_1X1, "image/png")),
                 "<tool_result_media msg_id=\"tool_result:call_1:1\" />\nimage / image/png / out.png\n[image]");
     }
 
@@ -117,7 +117,7 @@ final class Samples {
                 new ToolProgressEvent("s", "t", "c", "render", 2.5, null, null),
                 new ToolProgressEvent("s", "t", "c", "render", 3, 10.0, "frame 3"),
                 new SendMessageEvent("s", "t", "c", "c:msg:1", List.of(ContentPart.text("hi"),
-                        ContentPart.image("image/png", PNG_1X1))),
+                        ContentPart.imageBase64(PNG_1X1, "image/png"))),
                 new InputRequestEvent("s", "t", "c", "in-a1-1", 1767225600000L, "Which city?", null),
                 new ErrorEvent("s", null, ErrorCode.UNKNOWN_REQUEST, "no question"));
     }

@@ -13,7 +13,7 @@ class Base64PayloadTest {
             "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4//8/AAX+Av5B4iG8AAAAAElFTkSuQmCC";
 
     private static Base64Payload data(String data) {
-        return Base64Payload.of(ContentItem.image(data, ""));
+        return Base64Payload.of(ContentItem.imageBase64(data, ""));
     }
 
     private static byte[] decode(String data) {

@@ -90,7 +90,7 @@ class MediaSplitterTest {
     @Test
     void image_english() {
         ToolResult r = ToolResult.builder().content("done")
-                .item(ContentItem.image(PNG_1X1, "image/png").withName("out.png")).build();
+                .item(ContentItem.imageBase64(PNG_1X1, "image/png").withName("out.png")).build();
         SplitResult s = EN.split("call_1", "draw", r);
         assertThat(s.content()).isEqualTo("done\n\n<tool_result_media_list>\n"
                 + "  <media msg_id=\"tool_result:call_1:1\" type=\"image\" mime=\"image/png\" name=\"out.png\" />\n"
@@ -102,7 +102,7 @@ class MediaSplitterTest {
         assertThat(m.content()).containsExactly(
                 ContentPart.text("<tool_result_media msg_id=\"tool_result:call_1:1\" type=\"image\" "
                         + "mime=\"image/png\" name=\"out.png\" />"),
-                ContentPart.image("image/png", PNG_1X1));
+                ContentPart.imageBase64(PNG_1X1, "image/png"));
         assertThat(m.content().get(1).data()).isSameAs(PNG_1X1);
     }
 
@@ -193,14 +193,14 @@ class MediaSplitterTest {
         SplitResult s = EN.split("c", "f", r);
         assertThat(s.content()).startsWith("[image content unknown]\n[image content unknown]\n\n");
         assertThat(s.messages()).extracting(m -> m.content().get(1))
-                .containsExactly(ContentPart.image("image/png", PNG_1X1), ContentPart.image("image/png", PNG_1X1));
+                .containsExactly(ContentPart.imageBase64(PNG_1X1, "image/png"), ContentPart.imageBase64(PNG_1X1, "image/png"));
         assertThat(s.messages().get(0).visibleText()).endsWith("\nimage\n[image]");
     }
 
     @Test
     void sizeBound_exactLimitPassesOneLessFails() {
         ToolResult r = ToolResult.builder().content("t").item(ContentItem.text("x"))
-                .item(ContentItem.image(PNG_1X1, "image/png")).build();
+                .item(ContentItem.imageBase64(PNG_1X1, "image/png")).build();
         assertThat(MediaSplitter.create(DescriptionLocale.EN, 69).split("c", "f", r).error()).isNull();
         SplitResult s = MediaSplitter.create(DescriptionLocale.EN, 68).split("c", "f", r);
         assertThat(s.error().code()).isEqualTo(ErrorCode.MEDIA_TOO_LARGE);
@@ -217,7 +217,7 @@ class MediaSplitterTest {
     void sizeBound_tenMebibytesRefusedWithoutDecoding() {
         String huge = "A".repeat(10 * 1024 * 1024);
         ToolResult r = ToolResult.builder()
-                .item(ContentItem.image(PNG_1X1, "image/png"))
+                .item(ContentItem.imageBase64(PNG_1X1, "image/png"))
                 .item(new ContentItem("image", "", "", "", "data:image/png;base64," + huge, "", "", null))
                 .build();
         MediaSplitter splitter = MediaSplitter.create(DescriptionLocale.EN, 1024 * 1024);

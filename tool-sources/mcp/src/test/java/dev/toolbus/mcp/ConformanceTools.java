@@ -31,13 +31,13 @@ final class ConformanceTools {
         String png = Base64.getEncoder().encodeToString(SampleTools.png(Color.BLUE, 2));
         return List.of(
                 tool("test_simple_text", ToolResult.text("This is a simple text response for testing.")),
-                tool("test_image_content", ToolResult.builder().item(ContentItem.image(png, "image/png")).build()),
-                tool("test_audio_content", ToolResult.builder().item(ContentItem.audio(WAV, "audio/wav")).build()),
+                tool("test_image_content", ToolResult.builder().item(ContentItem.imageBase64(png, "image/png")).build()),
+                tool("test_audio_content", ToolResult.builder().item(ContentItem.audioBase64(WAV, "audio/wav")).build()),
                 tool("test_embedded_resource", ToolResult.builder().item(new ContentItem("resource",
                         "This is an embedded resource content.", "", "text/plain", "test://embedded-resource", "", "",
                         null)).build()),
                 tool("test_multiple_content_types", ToolResult.builder().content("Multiple content types test:")
-                        .item(ContentItem.image(png, "image/png"))
+                        .item(ContentItem.imageBase64(png, "image/png"))
                         .item(new ContentItem("resource", "{\"test\":\"data\",\"value\":123}", "", "application/json",
                                 "test://mixed-content-resource", "", "", null)).build()),
                 tool("test_error_handling", ToolResult.error("This tool intentionally returns an error for testing")),

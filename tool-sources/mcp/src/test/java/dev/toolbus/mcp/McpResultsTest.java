@@ -74,7 +74,7 @@ class McpResultsTest {
                 new ToolResultEvent("s", "t", "c1", "draw", "a square", false, null, Map.of("sum", 3), Map.of(),
                         List.of(), 1, false, 5),
                 new UserMessageEvent("s", "t", "tool_result:c1:1", "c1", null,
-                        List.of(ContentPart.text("<tool_result_media ... />"), ContentPart.image("image/png", "iVBO")), ""),
+                        List.of(ContentPart.text("<tool_result_media ... />"), ContentPart.imageBase64("iVBO", "image/png")), ""),
                 new TurnCompletedEvent("s", "t", List.of("c1"), 0, 5));
         McpSchema.CallToolResult r = McpResults.toCallToolResult(events, mapper);
         assertThat(r.isError()).isFalse();
@@ -96,8 +96,8 @@ class McpResultsTest {
     void toCallToolResult_everyMediaTypeThroughTheExecutor() {
         String png = java.util.Base64.getEncoder().encodeToString(SampleTools.png(java.awt.Color.RED, 2));
         dev.toolbus.tool.ToolResult result = dev.toolbus.tool.ToolResult.builder().content("mixed")
-                .item(dev.toolbus.tool.ContentItem.image(png, "image/png"))
-                .item(dev.toolbus.tool.ContentItem.audio(ConformanceTools.WAV, "audio/wav"))
+                .item(dev.toolbus.tool.ContentItem.imageBase64(png, "image/png"))
+                .item(dev.toolbus.tool.ContentItem.audioBase64(ConformanceTools.WAV, "audio/wav"))
                 .item(new dev.toolbus.tool.ContentItem("resource", "hello", "", "text/plain", "test://text", "", "", null))
                 .item(new dev.toolbus.tool.ContentItem("resource", "", "AAEC", "application/octet-stream", "test://blob",
                         "", "", null))

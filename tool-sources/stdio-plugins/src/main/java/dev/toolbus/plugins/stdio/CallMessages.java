@@ -153,7 +153,7 @@ final class CallMessages {
                 if (mime == null || !mime.isTextual() || data == null || !data.isTextual()) {
                     throw new IllegalArgumentException("an image part needs string 'mime_type' and 'data' (base64)");
                 }
-                parts.add(ContentPart.image(mime.textValue(), data.textValue()));
+                parts.add(ContentPart.imageBase64(data.textValue(), mime.textValue()));
             } else {
                 throw new IllegalArgumentException("a content part must be {type:text,text} or {type:image,mime_type,data}");
             }
