@@ -93,6 +93,7 @@ func (s *session) read() map[string]any {
 
 func TestServe_callsSendCancelAndErrors(t *testing.T) {
 	started := make(chan struct{})
+	sawReason := make(chan string, 1)
 	s := start(t, func(p *PluginContext) error {
 		p.RegisterTool(ToolFromJSONFunc("weather", "Get weather", []ToolParamDef{{Name: "city", Type: "string"}},
 			func(ctx context.Context, in json.RawMessage) (any, error) {
@@ -112,6 +113,7 @@ func TestServe_callsSendCancelAndErrors(t *testing.T) {
 			ExecFn: func(ctx context.Context, input string) (*ToolResult, error) {
 				close(started)
 				<-ctx.Done()
+				sawReason <- CallFrom(ctx).CancelReason()
 				return nil, ctx.Err()
 			}})
 		p.RegisterTool(ToolFromFunc("boom", "panics", func(ctx context.Context, input string) (string, error) {
@@ -140,8 +142,11 @@ func TestServe_callsSendCancelAndErrors(t *testing.T) {
 	s.send(`{"id":4,"method":"execute_tool","params":{"toolName":"wait","input":"{}"}}`)
 	<-started
 	s.send(`{"method":"cancel","params":{"id":4,"reason":"timeout"}}`)
-	if got := s.read(); got["error"] != "cancelled" {
+	if got := s.read(); got["error"] != "cancelled: timeout" {
 		t.Fatalf("cancel: %v", got)
+	}
+	if r := <-sawReason; r != "timeout" {
+		t.Fatalf("CancelReason in the tool: %q", r)
 	}
 	s.send(`not json`)
 	s.send(`{"id":5,"method":"execute_tool","params":{"toolName":"boom","input":"{}"}}`)

@@ -64,6 +64,17 @@ type executeParams struct {
 type Call struct {
 	id     json.RawMessage
 	server *server
+	mu     sync.Mutex
+	reason string
+}
+
+// CancelReason says why the host stopped the call: "timeout", the reason text of the bot's cancel
+// event, "cancelled" or "shutdown"; "" while the call was not cancelled. The call's context is
+// cancelled at the same time.
+func (c *Call) CancelReason() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reason
 }
 
 type callKey struct{}
@@ -117,6 +128,7 @@ type server struct {
 	mu      sync.Mutex
 	tools   map[string]PluginTool
 	calls   map[string]context.CancelFunc
+	running map[string]*Call
 	pending map[string]chan Reply
 	nextRid int
 	wg      sync.WaitGroup
@@ -161,6 +173,7 @@ func Serve(activate ActivateFunc) error {
 func ServeIO(activate ActivateFunc, in io.Reader, out io.Writer) error {
 	logger := log.New(os.Stderr, "plugin: ", 0)
 	s := &server{out: out, tools: map[string]PluginTool{}, calls: map[string]context.CancelFunc{},
+		running: map[string]*Call{},
 		pending: map[string]chan Reply{}, logger: logger}
 	scanner := bufio.NewScanner(in)
 	scanner.Buffer(make([]byte, 64*1024), 16*1024*1024)
@@ -180,12 +193,24 @@ func ServeIO(activate ActivateFunc, in io.Reader, out io.Writer) error {
 			s.execute(req)
 		case "cancel":
 			var p struct {
-				ID json.RawMessage `json:"id"`
+				ID     json.RawMessage `json:"id"`
+				Reason string          `json:"reason"`
 			}
 			json.Unmarshal(req.Params, &p)
 			s.mu.Lock()
 			cancel := s.calls[string(p.ID)]
+			call := s.running[string(p.ID)]
 			s.mu.Unlock()
+			if call != nil {
+				call.mu.Lock()
+				if call.reason == "" {
+					call.reason = p.Reason
+					if call.reason == "" {
+						call.reason = "cancelled"
+					}
+				}
+				call.mu.Unlock()
+			}
 			if cancel != nil {
 				cancel()
 			}
@@ -260,6 +285,7 @@ func (s *server) execute(req request) {
 	key := string(req.ID)
 	s.mu.Lock()
 	s.calls[key] = cancel
+	s.running[key] = call
 	s.mu.Unlock()
 	s.wg.Add(1)
 	go func() {
@@ -267,6 +293,7 @@ func (s *server) execute(req request) {
 		defer func() {
 			s.mu.Lock()
 			delete(s.calls, key)
+			delete(s.running, key)
 			s.mu.Unlock()
 			cancel()
 		}()
@@ -274,7 +301,7 @@ func (s *server) execute(req request) {
 		result, err := run(ctx, tool, p)
 		switch {
 		case ctx.Err() != nil && errors.Is(err, context.Canceled):
-			answer["error"] = "cancelled"
+			answer["error"] = "cancelled: " + call.CancelReason()
 		case err != nil:
 			answer["error"] = err.Error()
 		case result == nil:

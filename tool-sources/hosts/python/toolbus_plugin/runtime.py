@@ -152,8 +152,11 @@ class Runtime:
             tasks = [c.task for c in self._calls.values() if c.task is not None]
             if tasks:
                 _, late = await asyncio.wait(tasks, timeout=STOP_GRACE_S)
+                for call in self._calls.values():
+                    if call.task in late and call.cancel_reason is None:
+                        call.cancel_reason = "shutdown"
                 for task in late:
-                    task.cancel()
+                    task.cancel("shutdown")
                 if late:
                     await asyncio.wait(late, timeout=STOP_GRACE_S)
             if self._deactivate is not None:
@@ -200,7 +203,8 @@ class Runtime:
             if call is not None and not call.done:
                 call.cancel_reason = str(params.get("reason") or "cancelled")
                 if call.task is not None:
-                    call.task.cancel()
+                    # the handler's CancelledError carries the reason as its message (args[0])
+                    call.task.cancel(call.cancel_reason)
         elif method == "reply":
             future = self._pending.get(params.get("rid"))
             if future is not None and not future.done():

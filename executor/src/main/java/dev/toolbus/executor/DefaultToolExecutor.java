@@ -143,6 +143,11 @@ final class DefaultToolExecutor implements ToolExecutor {
         pipeline.control.cancelBySubscriber();
     }
 
+    /** The cancel reason of a turn whose subscriber went away: {@code shutdown} while closing. */
+    String abandonReason() {
+        return closing ? dev.toolbus.tool.ToolContext.SHUTDOWN : dev.toolbus.tool.ToolContext.CANCELLED;
+    }
+
     /** Approval requests waiting for an answer (tests). */
     int pendingApprovals() {
         return pipeline.gate instanceof ApprovalGate g ? g.pendingRequests() : 0;

@@ -258,15 +258,20 @@ final class TurnRun implements GatedTurn {
         done();
     }
 
-    /** Cancels running calls; the turn emits nothing more and frees its stream. */
+    /** Cancels running calls with the reason {@code cancelled}; see {@link #cancel(String)}. */
     void cancel() {
+        cancel(dev.toolbus.tool.ToolContext.CANCELLED);
+    }
+
+    /** Cancels running calls; the turn emits nothing more and frees its stream. */
+    void cancel(String reason) {
         cancelled = true;
         synchronized (this) {
             finished = true;
         }
         for (CallRun c : calls) {
             if (c != null) {
-                c.cancel();
+                c.cancel(reason);
             }
         }
         if (started) {

@@ -264,7 +264,8 @@ final class PluginProcess {
             return;
         }
         log.debug("plugin {}: cancelling request {} (call {}); it has {} ms to answer", manifest.id(), p.id, callId, grace);
-        writeLine(Wire.cancel(p.id, callId, "cancelled"));
+        String why = p.ctx == null || p.ctx.cancelReason() == null ? ToolContext.CANCELLED : p.ctx.cancelReason();
+        writeLine(Wire.cancel(p.id, callId, why));
         p.graceTimer = Schedulers.parallel().schedule(() -> {
             if (pending.get(p.id) == p && !stopping.get()) {
                 String reason = "plugin '" + manifest.id() + "' did not answer a cancelled call"
