@@ -39,6 +39,7 @@ public final class LiveConfig {
     private final ToolRegistry registry;
     private final AtomicReference<Config> current;
     private final SwitchablePolicy policy;
+    private final java.util.List<java.util.function.Consumer<Reload>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private LiveConfig(Config initial, ToolRegistry registry) {
         this.registry = registry;
@@ -111,7 +112,28 @@ public final class LiveConfig {
         } else {
             log.info("config reloaded; the new tool policy is in force");
         }
-        return new Reload(next, List.copyOf(restart));
+        Reload reload = new Reload(next, List.copyOf(restart));
+        for (java.util.function.Consumer<Reload> l : listeners) {
+            try {
+                l.accept(reload);
+            } catch (RuntimeException e) {
+                log.warn("a config reload listener failed: {}", e.toString());
+            }
+        }
+        return reload;
+    }
+
+    /**
+     * Calls {@code listener} after every {@link #apply}, once the new policy is in force, on the
+     * applying thread (the config watcher's): it must return quickly. toolbus's MCP server uses it to
+     * re-read the tools a client may see, and the plugin hosts to hand plugins their new config.
+     *
+     * @return disposing it removes the listener
+     */
+    public Disposable onReload(java.util.function.Consumer<Reload> listener) {
+        Objects.requireNonNull(listener, "listener");
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
     }
 
     /** Applies every config the watcher publishes that differs from the current one. */

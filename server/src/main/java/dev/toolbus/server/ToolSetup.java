@@ -8,6 +8,7 @@ import dev.toolbus.plugins.skills.SkillCatalog;
 import dev.toolbus.plugins.skills.SkillLimits;
 import dev.toolbus.plugins.stdio.StdioPluginHost;
 import dev.toolbus.plugins.stdio.StdioPluginReloader;
+import dev.toolbus.config.LiveConfig;
 import dev.toolbus.plugins.stdio.StdioPlugins;
 import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.policy.ToolSearch;
@@ -72,6 +73,21 @@ final class ToolSetup {
      */
     static ToolSetup assemble(ToolRegistry registry, Config config, boolean sampleTools, Path pluginsFlag,
                               List<Path> skillsFlag, Path mcpFlag, ConfiguredPolicy policy, DescriptionLocale locale) {
+        return assemble(registry, config, sampleTools, pluginsFlag, skillsFlag, mcpFlag, policy, locale, null);
+    }
+
+    /**
+     * Registers the tools.
+     *
+     * @param config the config file's content, or {@code null} without {@code --config}
+     * @param mcpFlag {@code --mcp-servers}, or {@code null}
+     * @param policy the policy {@code tool_search} answers under
+     * @param live the live config whose {@code plugins} section the plugins get (and follow on reload),
+     *     or {@code null}: then {@code config}'s, fixed
+     */
+    static ToolSetup assemble(ToolRegistry registry, Config config, boolean sampleTools, Path pluginsFlag,
+                              List<Path> skillsFlag, Path mcpFlag, ConfiguredPolicy policy, DescriptionLocale locale,
+                              LiveConfig live) {
         if (sampleTools) {
             registry.registerAll(new SampleTools().specs(), ToolSource.PLUGIN);
         }
