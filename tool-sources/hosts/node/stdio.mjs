@@ -175,6 +175,13 @@ export function serve(host, { input = process.stdin, output = process.stdout } =
         }
         break;
       }
+      case 'configure':
+        // the application's configuration changed (config null: it gives none any more)
+        if (typeof host.configure === 'function') {
+          activated.then(() => host.configure(params.config ?? null, String(params.version ?? '')))
+            .catch((e) => console.error(`configure failed: ${errorText(e)}`));
+        }
+        break;
       case 'reply': {
         const resolve = pending.get(params.rid);
         if (resolve) {

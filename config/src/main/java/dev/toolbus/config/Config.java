@@ -27,6 +27,7 @@ import java.util.Objects;
  * @param documents skill documents
  * @param approval the approval step (applies live on reload)
  * @param dispatch tool dispatch by a small model (ChatAI's {@code dispatch}; off by default)
+ * @param plugins per-plugin configuration ({@code plugins.<id>.config}; applies live on reload)
  */
 public record Config(
         SourceMode mode,
@@ -39,7 +40,8 @@ public record Config(
         Gateway gateway,
         Documents documents,
         ApprovalSettings approval,
-        Dispatch dispatch) {
+        Dispatch dispatch,
+        Plugins plugins) {
 
     public Config {
         Objects.requireNonNull(mode, "mode");
@@ -52,7 +54,38 @@ public record Config(
         Objects.requireNonNull(documents, "documents");
         Objects.requireNonNull(approval, "approval");
         dispatch = dispatch == null ? Dispatch.DEFAULTS : dispatch;
+        plugins = plugins == null ? Plugins.NONE : plugins;
         groups = List.copyOf(groups);
+    }
+
+    /** A config without a {@code plugins} section (the constructor before it existed). */
+    public Config(SourceMode mode, Sources sources, List<PolicyConfig.Group> groups, PolicyConfig.Security security,
+                  Tools tools, ExecutionSettings execution, Bus bus, Gateway gateway, Documents documents,
+                  ApprovalSettings approval, Dispatch dispatch) {
+        this(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch, Plugins.NONE);
+    }
+
+    /**
+     * The {@code plugins} section: each plugin's configuration by plugin id. A plugin given one here
+     * gets it instead of its own {@code plugin.json} {@code config}.
+     *
+     * @param configs plugin id to its config (YAML values: mappings, lists, scalars), deeply unmodifiable
+     */
+    public record Plugins(Map<String, Map<String, Object>> configs) {
+        public static final Plugins NONE = new Plugins(Map.of());
+
+        @SuppressWarnings("unchecked")
+        public Plugins {
+            Map<String, Map<String, Object>> copy = new java.util.LinkedHashMap<>();
+            configs.forEach((id, c) -> copy.put(Objects.requireNonNull(id, "plugin id"),
+                    (Map<String, Object>) PluginsSection.freeze(Objects.requireNonNull(c, "config"))));
+            configs = java.util.Collections.unmodifiableMap(copy);
+        }
+
+        /** The config of a plugin, or {@code null} when this section gives it none. */
+        public Map<String, Object> config(String pluginId) {
+            return configs.get(pluginId);
+        }
     }
 
     /** The config of an empty file. */
@@ -65,7 +98,8 @@ public record Config(
 
     /** This config with other approval settings. */
     public Config withApproval(ApprovalSettings next) {
-        return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, next, dispatch);
+        return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, next, dispatch,
+                plugins);
     }
 
     /** The policy part: mode, source switches, the union of every source's disabledTools, groups, security, tools. */

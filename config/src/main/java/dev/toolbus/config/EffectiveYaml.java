@@ -103,6 +103,7 @@ final class EffectiveYaml {
         m.put("documents", docs);
         m.put(ApprovalSection.KEY, ApprovalSection.effective(c.approval()));
         m.put("dispatch", DispatchSection.effective(c.dispatch()));
+        m.put("plugins", PluginsSection.effective(c.plugins()));
         try {
             return YAML.writeValueAsString(m);
         } catch (JsonProcessingException ex2) {

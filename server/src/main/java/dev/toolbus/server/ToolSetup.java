@@ -7,6 +7,7 @@ import dev.toolbus.mcp.McpToolSource;
 import dev.toolbus.plugins.skills.SkillCatalog;
 import dev.toolbus.plugins.skills.SkillLimits;
 import dev.toolbus.plugins.stdio.StdioPluginHost;
+import dev.toolbus.plugins.stdio.PluginConfigs;
 import dev.toolbus.plugins.stdio.StdioPluginReloader;
 import dev.toolbus.config.LiveConfig;
 import dev.toolbus.plugins.stdio.StdioPlugins;
@@ -46,11 +47,14 @@ final class ToolSetup {
     private final List<StdioPluginHost> plugins;
     private final List<StdioPluginReloader> watched;
     private final McpToolSource mcp;
+    private final reactor.core.Disposable following;
 
-    private ToolSetup(List<StdioPluginHost> plugins, List<StdioPluginReloader> watched, McpToolSource mcp) {
+    private ToolSetup(List<StdioPluginHost> plugins, List<StdioPluginReloader> watched, McpToolSource mcp,
+                      reactor.core.Disposable following) {
         this.plugins = List.copyOf(plugins);
         this.watched = List.copyOf(watched);
         this.mcp = mcp;
+        this.following = following;
     }
 
     /**
@@ -95,14 +99,20 @@ final class ToolSetup {
         List<StdioPluginReloader> watched = new ArrayList<>();
         McpToolSource mcp = null;
         boolean autoReload = config == null || config.sources().custom().autoReload();
+        // toolbus.yaml's plugins.<id>.config; on a config reload the running plugins get "configure"
+        Config.Plugins section = live != null ? live.current().plugins() : config != null ? config.plugins()
+                : Config.Plugins.NONE;
+        PluginConfigs configs = PluginConfigs.of(section.configs());
+        reactor.core.Disposable following = live == null ? null
+                : live.onReload(r -> configs.update(r.config().plugins().configs()));
         try {
             for (Path dir : pluginDirs(config, pluginsFlag)) {
                 // the commands stop the plugins themselves, after the running calls: no kill-at-once
                 // shutdown hook racing that stop (the plugins' watchdog still covers a killed JVM)
                 if (autoReload) {
-                    watched.add(StdioPluginReloader.start(dir, registry, PLUGIN_POLL));
+                    watched.add(StdioPluginReloader.start(dir, registry, PLUGIN_POLL, Duration.ofMinutes(2), configs));
                 } else {
-                    hosts.add(StdioPlugins.load(dir).withoutShutdownHook().registerInto(registry));
+                    hosts.add(StdioPlugins.load(dir, configs).withoutShutdownHook().registerInto(registry));
                 }
             }
             List<Path> skillPaths = skillPaths(config, skillsFlag);
@@ -119,6 +129,9 @@ final class ToolSetup {
                 log.info("deferred tools are registered: tool_search is offered");
             }
         } catch (RuntimeException e) {
+            if (following != null) {
+                following.dispose();
+            }
             hosts.forEach(StdioPluginHost::close);
             watched.forEach(StdioPluginReloader::close);
             if (mcp != null) {
@@ -129,7 +142,7 @@ final class ToolSetup {
         if (registry.entries().isEmpty()) {
             log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
         }
-        return new ToolSetup(hosts, watched, mcp);
+        return new ToolSetup(hosts, watched, mcp, following);
     }
 
     /**
@@ -223,6 +236,9 @@ final class ToolSetup {
 
     /** Stops every plugin process and MCP server. */
     Mono<Void> closeGracefully() {
+        if (following != null) {
+            following.dispose();
+        }
         return Flux.fromIterable(plugins).concatMap(StdioPluginHost::closeGracefully)
                 .thenMany(Flux.fromIterable(watched).concatMap(StdioPluginReloader::closeGracefully))
                 .then(mcp == null ? Mono.empty() : mcp.closeGracefully());

@@ -174,8 +174,13 @@ final class PluginProcess {
 
     /** Sends {@code activate} and reads the declared tools. */
     Mono<List<ToolDefinition>> activate() {
+        return activate(null, "");
+    }
+
+    /** Sends {@code activate} with the plugin's configuration ({@code null}: none) and reads the declared tools. */
+    Mono<List<ToolDefinition>> activate(ObjectNode config, String configVersion) {
         long ms = manifest.activationTimeout().toMillis();
-        return request("activate", Wire.activateParams(manifest.id()))
+        return request("activate", Wire.activateParams(manifest.id(), config, configVersion))
                 .timeout(manifest.activationTimeout(), Mono.error(() -> new StdioPluginException(
                         "plugin '" + manifest.id() + "' did not answer activate within " + ms + " ms")))
                 .map(answer -> {
