@@ -39,7 +39,10 @@ def load_plugin(folder: str):
     factory = getattr(module, "create_plugin", None)
     if not callable(factory):
         raise RuntimeError(f"{path} defines no create_plugin()")
-    return factory()
+    plugin = factory()
+    if plugin is None or isinstance(plugin, (str, bytes, int, float, bool, dict, list, tuple)):
+        raise RuntimeError(f"create_plugin() of {path} returned {type(plugin).__name__}, not a MaiBotPlugin")
+    return plugin
 
 
 def components(plugin) -> dict:
