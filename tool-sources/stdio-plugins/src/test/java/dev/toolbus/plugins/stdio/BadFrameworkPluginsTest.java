@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Bad plugin code of every framework kind, in real host processes: a handler that writes garbage
  * straight to the real stdout (past the hosts' print/console.log redirect), one that throws, one
- * that never answers. Each call gets a clear result (the garbage line is skipped with a warning), and
+ * that never answers, one that exits the process. Each call gets a clear result (the garbage line is skipped with a warning), and
  * the process stays up; a folder whose module exports nothing, or does not parse, is skipped with its
  * reason while the good plugins load.
  */
@@ -38,6 +38,11 @@ class BadFrameworkPluginsTest extends PluginFixture {
                 async def mai_boom(self, **kwargs):
                     raise RuntimeError("kaput")
 
+                @Tool("mai_crash", description="exits the process")
+                async def mai_crash(self, **kwargs):
+                    import os
+                    os._exit(3)
+
                 @Tool("mai_never", description="never answers", timeout_ms=1000)
                 async def mai_never(self, **kwargs):
                     await asyncio.Event().wait()
@@ -55,6 +60,7 @@ class BadFrameworkPluginsTest extends PluginFixture {
                 return { content: [{ type: 'text', text: 'after junk' }] };
               }));
               api.registerTool(tool('claw_boom', async () => { throw new Error('kaput'); }));
+              api.registerTool(tool('claw_crash', async () => process.exit(3)));
               api.registerTool(tool('claw_never', () => new Promise(() => {}), { timeoutMs: 1000 }));
             }
             """;
@@ -65,6 +71,7 @@ class BadFrameworkPluginsTest extends PluginFixture {
             export default [
               tool('chat_junk', async () => { process.stdout.write('garbage {not json\\n'); return { text: 'after junk' }; }),
               tool('chat_boom', async () => { throw new Error('kaput'); }),
+              tool('chat_crash', async () => process.exit(3)),
               tool('chat_never', () => new Promise(() => {}), { timeoutMs: 1000 }),
             ];
             """;
@@ -113,7 +120,7 @@ class BadFrameworkPluginsTest extends PluginFixture {
 
     @ParameterizedTest
     @ValueSource(strings = {"mai", "claw", "chat"})
-    void garbageOnStdout_aThrowingHandler_andOneThatNeverAnswers_getClearResults(String kind) {
+    void garbageOnStdout_aThrowingHandler_oneThatNeverAnswers_andACrash_getClearResults(String kind) {
         long pid = status(kind).pid();
 
         ToolResultEvent junk = call(ex, kind + "_junk", "{}");
@@ -132,5 +139,14 @@ class BadFrameworkPluginsTest extends PluginFixture {
         assertThat(call(ex, kind + "_junk", "{}").content()).isEqualTo("after junk");
         assertThat(status(kind).pid()).isEqualTo(pid);
         assertThat(status(kind).starts()).isEqualTo(1);
+
+        // a crash fails its call, and the next call restarts the process
+        ToolResultEvent crash = call(ex, kind + "_crash", "{}");
+        assertThat(crash.error()).isNotNull();
+        assertThat(crash.error().code()).isEqualTo(ErrorCode.TOOL_FAILED);
+        assertThat(crash.content()).contains("exited with code 3");
+        assertThat(call(ex, kind + "_junk", "{}").content()).isEqualTo("after junk");
+        assertThat(status(kind).starts()).isEqualTo(2);
+        assertThat(status(kind).pid()).isNotEqualTo(pid);
     }
 }
