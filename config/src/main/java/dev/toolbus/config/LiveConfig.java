@@ -9,7 +9,9 @@ import dev.toolbus.registry.ToolRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +41,7 @@ public final class LiveConfig {
     private final ToolRegistry registry;
     private final AtomicReference<Config> current;
     private final SwitchablePolicy policy;
-    private final java.util.List<java.util.function.Consumer<Reload>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Consumer<Reload>> listeners = new CopyOnWriteArrayList<>();
 
     private LiveConfig(Config initial, ToolRegistry registry) {
         this.registry = registry;
@@ -113,7 +115,7 @@ public final class LiveConfig {
             log.info("config reloaded; the new tool policy is in force");
         }
         Reload reload = new Reload(next, List.copyOf(restart));
-        for (java.util.function.Consumer<Reload> l : listeners) {
+        for (Consumer<Reload> l : listeners) {
             try {
                 l.accept(reload);
             } catch (RuntimeException e) {
@@ -130,7 +132,7 @@ public final class LiveConfig {
      *
      * @return disposing it removes the listener
      */
-    public Disposable onReload(java.util.function.Consumer<Reload> listener) {
+    public Disposable onReload(Consumer<Reload> listener) {
         Objects.requireNonNull(listener, "listener");
         listeners.add(listener);
         return () -> listeners.remove(listener);

@@ -29,6 +29,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
 
 /**
  * {@code toolbus mcp}: serves the tools (sample tools, plugins, skills, MCP servers, as {@code serve}
@@ -149,7 +150,7 @@ final class McpCommand implements Callable<Integer> {
             }
             try {
                 // closing first, so that calls the endpoint's close cancels see the reason "shutdown"
-                reactor.core.publisher.Mono<Void> drained = executor.closeGracefully().cache();
+                Mono<Void> drained = executor.closeGracefully().cache();
                 Disposable draining = drained.subscribe(null, e -> { });
                 if (endpoint[0] != null) {
                     step("MCP endpoint", endpoint[0]::close);

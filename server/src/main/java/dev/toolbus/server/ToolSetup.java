@@ -1,15 +1,15 @@
 package dev.toolbus.server;
 
 import dev.toolbus.config.Config;
+import dev.toolbus.config.LiveConfig;
 import dev.toolbus.mcp.McpServerConfig;
 import dev.toolbus.mcp.McpServersFile;
 import dev.toolbus.mcp.McpToolSource;
 import dev.toolbus.plugins.skills.SkillCatalog;
 import dev.toolbus.plugins.skills.SkillLimits;
-import dev.toolbus.plugins.stdio.StdioPluginHost;
 import dev.toolbus.plugins.stdio.PluginConfigs;
+import dev.toolbus.plugins.stdio.StdioPluginHost;
 import dev.toolbus.plugins.stdio.StdioPluginReloader;
-import dev.toolbus.config.LiveConfig;
 import dev.toolbus.plugins.stdio.StdioPlugins;
 import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.policy.ToolSearch;
@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -47,10 +48,10 @@ final class ToolSetup {
     private final List<StdioPluginHost> plugins;
     private final List<StdioPluginReloader> watched;
     private final McpToolSource mcp;
-    private final reactor.core.Disposable following;
+    private final Disposable following;
 
     private ToolSetup(List<StdioPluginHost> plugins, List<StdioPluginReloader> watched, McpToolSource mcp,
-                      reactor.core.Disposable following) {
+                      Disposable following) {
         this.plugins = List.copyOf(plugins);
         this.watched = List.copyOf(watched);
         this.mcp = mcp;
@@ -103,7 +104,7 @@ final class ToolSetup {
         Config.Plugins section = live != null ? live.current().plugins() : config != null ? config.plugins()
                 : Config.Plugins.NONE;
         PluginConfigs configs = PluginConfigs.of(section.configs());
-        reactor.core.Disposable following = live == null ? null
+        Disposable following = live == null ? null
                 : live.onReload(r -> configs.update(r.config().plugins().configs()));
         try {
             for (Path dir : pluginDirs(config, pluginsFlag)) {

@@ -25,16 +25,22 @@ import io.modelcontextprotocol.spec.McpStatelessServerTransport;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Serves the tools of a toolbus executor to MCP clients, over stdio or streamable HTTP.
@@ -107,11 +113,11 @@ public final class McpToolServer {
     static final long SETTLE_MS = 100;
 
     /** The transports running now, each with its SDK server. */
-    private final List<Served> served = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Served> served = new CopyOnWriteArrayList<>();
     /** The tools last served, by name. */
     private Map<String, McpSchema.Tool> current = Map.of();
-    private final java.util.concurrent.atomic.AtomicBoolean refreshQueued = new java.util.concurrent.atomic.AtomicBoolean();
-    private reactor.core.Disposable registryListener;
+    private final AtomicBoolean refreshQueued = new AtomicBoolean();
+    private Disposable registryListener;
     private final AtomicLong listChanges = new AtomicLong();
 
     private record Served(McpStatelessAsyncServer server, ClientBroadcast clients) {
@@ -236,7 +242,7 @@ public final class McpToolServer {
             return false;
         }
         Map<String, McpSchema.Tool> before = current;
-        current = java.util.Collections.unmodifiableMap(next);
+        current = Collections.unmodifiableMap(next);
         for (Served s : served) {
             for (Map.Entry<String, McpSchema.Tool> e : before.entrySet()) {
                 if (!e.getValue().equals(next.get(e.getKey()))) {
@@ -266,14 +272,14 @@ public final class McpToolServer {
     /** Queues one refresh after {@link #SETTLE_MS} ms; changes meanwhile join it. */
     private void refreshSoon() {
         if (refreshQueued.compareAndSet(false, true)) {
-            reactor.core.scheduler.Schedulers.boundedElastic().schedule(() -> {
+            Schedulers.boundedElastic().schedule(() -> {
                 refreshQueued.set(false);
                 try {
                     refreshTools();
                 } catch (RuntimeException e) {
                     log.warn("refreshing the MCP tool list failed: {}", e.toString());
                 }
-            }, SETTLE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }, SETTLE_MS, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -305,7 +311,7 @@ public final class McpToolServer {
             if (served.isEmpty()) {
                 Map<String, McpSchema.Tool> m = new LinkedHashMap<>();
                 now.forEach(t -> m.put(t.name(), t));
-                current = java.util.Collections.unmodifiableMap(m);
+                current = Collections.unmodifiableMap(m);
             } else {
                 // the transports already running serve this list; a new one starts with the same
                 now = List.copyOf(current.values());

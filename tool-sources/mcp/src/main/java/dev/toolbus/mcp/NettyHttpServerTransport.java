@@ -10,6 +10,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
 import io.modelcontextprotocol.spec.ProtocolVersions;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -30,6 +31,7 @@ import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
@@ -264,8 +266,8 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Cli
         }
         res.status(HttpResponseStatus.OK).header("Content-Type", "text/event-stream").header("Cache-Control", "no-cache");
         // an SSE comment first, so that the client sees the stream open at once
-        return res.send(reactor.core.publisher.Flux.concat(
-                Mono.fromSupplier(() -> io.netty.buffer.Unpooled.copiedBuffer(": stream open\n\n", StandardCharsets.UTF_8)),
+        return res.send(Flux.concat(
+                Mono.fromSupplier(() -> Unpooled.copiedBuffer(": stream open\n\n", StandardCharsets.UTF_8)),
                 stream), b -> true).then();
     }
 
