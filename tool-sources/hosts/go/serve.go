@@ -17,10 +17,52 @@ import (
 // PluginContext is what Activate receives: register tools, read the config, log.
 type PluginContext struct {
 	PluginID string
+	// Config is the configuration at activation: toolbus.yaml's plugins.<id>.config, else plugin.json's
+	// config (TOOLBUS_PLUGIN_CONFIG). CurrentConfig follows later changes.
 	Config   map[string]any
 	Logger   *log.Logger
 	tools    []PluginTool
 	names    map[string]bool
+	mu       sync.Mutex
+	current  map[string]any
+	onConfig []func(config map[string]any, version string)
+}
+
+// CurrentConfig is the configuration now: Config, replaced whenever toolbus.yaml's changes (the
+// "configure" message); safe to call from any goroutine.
+func (p *PluginContext) CurrentConfig() map[string]any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.current
+}
+
+// OnConfigure registers fn, called with the new configuration and its version when toolbus.yaml's
+// changes while the plugin runs (the plugin is not restarted). Register it in Activate.
+func (p *PluginContext) OnConfigure(fn func(config map[string]any, version string)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.onConfig = append(p.onConfig, fn)
+}
+
+func ownConfig() map[string]any {
+	var c map[string]any
+	if raw := os.Getenv("TOOLBUS_PLUGIN_CONFIG"); raw != "" {
+		json.Unmarshal([]byte(raw), &c)
+	}
+	return c
+}
+
+func (p *PluginContext) configure(config map[string]any, version string) {
+	if config == nil {
+		config = ownConfig()
+	}
+	p.mu.Lock()
+	p.current = config
+	fns := append([]func(map[string]any, string){}, p.onConfig...)
+	p.mu.Unlock()
+	for _, fn := range fns {
+		fn(config, version)
+	}
 }
 
 // RegisterTool adds a tool; a second tool of the same name is skipped with a warning.
@@ -133,6 +175,7 @@ type server struct {
 	nextRid int
 	wg      sync.WaitGroup
 	logger  *log.Logger
+	pctx    *PluginContext
 }
 
 func (s *server) write(v any) {
@@ -214,6 +257,18 @@ func ServeIO(activate ActivateFunc, in io.Reader, out io.Writer) error {
 			if cancel != nil {
 				cancel()
 			}
+		case "configure":
+			var p struct {
+				Config  map[string]any `json:"config"`
+				Version string         `json:"version"`
+			}
+			json.Unmarshal(req.Params, &p)
+			s.mu.Lock()
+			pctx := s.pctx
+			s.mu.Unlock()
+			if pctx != nil {
+				pctx.configure(p.Config, p.Version)
+			}
 		case "reply":
 			var p struct {
 				Rid string `json:"rid"`
@@ -253,8 +308,14 @@ func (s *server) activate(activate ActivateFunc, req request) {
 		Config   map[string]any `json:"config"`
 	}
 	json.Unmarshal(req.Params, &p)
-	pctx := &PluginContext{PluginID: p.PluginID, Config: p.Config, names: map[string]bool{},
+	if p.Config == nil {
+		p.Config = ownConfig()
+	}
+	pctx := &PluginContext{PluginID: p.PluginID, Config: p.Config, current: p.Config, names: map[string]bool{},
 		Logger: log.New(os.Stderr, "plugin "+p.PluginID+": ", 0)}
+	s.mu.Lock()
+	s.pctx = pctx
+	s.mu.Unlock()
 	if err := activate(pctx); err != nil {
 		s.write(map[string]any{"id": req.ID, "error": err.Error()})
 		return
