@@ -18,6 +18,7 @@ import dev.toolbus.protocol.ToolsEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.registry.ToolExport;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.Visibility;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -145,7 +146,7 @@ final class DefaultToolExecutor implements ToolExecutor {
 
     /** The cancel reason of a turn whose subscriber went away: {@code shutdown} while closing. */
     String abandonReason() {
-        return closing ? dev.toolbus.tool.ToolContext.SHUTDOWN : dev.toolbus.tool.ToolContext.CANCELLED;
+        return closing ? ToolContext.SHUTDOWN : ToolContext.CANCELLED;
     }
 
     /** Approval requests waiting for an answer (tests). */

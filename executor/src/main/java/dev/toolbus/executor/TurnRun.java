@@ -6,6 +6,7 @@ import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.protocol.UserMessageEvent;
+import dev.toolbus.tool.ToolContext;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -260,7 +261,7 @@ final class TurnRun implements GatedTurn {
 
     /** Cancels running calls with the reason {@code cancelled}; see {@link #cancel(String)}. */
     void cancel() {
-        cancel(dev.toolbus.tool.ToolContext.CANCELLED);
+        cancel(ToolContext.CANCELLED);
     }
 
     /** Cancels running calls; the turn emits nothing more and frees its stream. */

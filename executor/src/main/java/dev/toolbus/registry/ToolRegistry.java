@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 
 /**
  * The tools an executor can run, by name. Thread-safe: reads see an immutable snapshot, writes
@@ -117,7 +118,7 @@ public final class ToolRegistry {
      *
      * @return disposing it removes the listener
      */
-    public reactor.core.Disposable onChange(Runnable listener) {
+    public Disposable onChange(Runnable listener) {
         Objects.requireNonNull(listener, "listener");
         listeners.add(listener);
         return () -> listeners.remove(listener);
