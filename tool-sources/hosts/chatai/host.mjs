@@ -115,6 +115,8 @@ function toolContext(call) {
     userId: c.userId,
     groupId: c.groupId,
     signal: call.signal,
+    // toolbus's addition: the folder's configuration (toolbus.yaml plugins.<id>.config, else plugin.json's)
+    config,
     getEvent: () => event,
     isMaster: () => c.permission === 'master',
     getApi: () => unsupported,
@@ -140,7 +142,13 @@ export function answerOf(value) {
   return { result: value };
 }
 
-async function activate() {
+let config = {};
+function ownConfig() {
+  return process.env.TOOLBUS_PLUGIN_CONFIG ? JSON.parse(process.env.TOOLBUS_PLUGIN_CONFIG) : {};
+}
+
+async function activate(params = {}) {
+  config = params.config && typeof params.config === 'object' ? params.config : ownConfig();
   tools = await loadAll();
   watchFolder();
   return [...tools.values()].map(declaration);
@@ -179,4 +187,10 @@ async function reload() {
   }
 }
 
-serve({ activate, execute });
+/** toolbus.yaml's config changed: the next calls' context.config is the new one (null: the folder's own). */
+function configure(next) {
+  config = next && typeof next === 'object' ? next : ownConfig();
+  log.info('configuration updated');
+}
+
+serve({ activate, execute, configure });

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -93,6 +94,7 @@ func (s *session) read() map[string]any {
 
 func TestServe_callsSendCancelAndErrors(t *testing.T) {
 	started := make(chan struct{})
+	sawReason := make(chan string, 1)
 	s := start(t, func(p *PluginContext) error {
 		p.RegisterTool(ToolFromJSONFunc("weather", "Get weather", []ToolParamDef{{Name: "city", Type: "string"}},
 			func(ctx context.Context, in json.RawMessage) (any, error) {
@@ -112,6 +114,7 @@ func TestServe_callsSendCancelAndErrors(t *testing.T) {
 			ExecFn: func(ctx context.Context, input string) (*ToolResult, error) {
 				close(started)
 				<-ctx.Done()
+				sawReason <- CallFrom(ctx).CancelReason()
 				return nil, ctx.Err()
 			}})
 		p.RegisterTool(ToolFromFunc("boom", "panics", func(ctx context.Context, input string) (string, error) {
@@ -140,8 +143,11 @@ func TestServe_callsSendCancelAndErrors(t *testing.T) {
 	s.send(`{"id":4,"method":"execute_tool","params":{"toolName":"wait","input":"{}"}}`)
 	<-started
 	s.send(`{"method":"cancel","params":{"id":4,"reason":"timeout"}}`)
-	if got := s.read(); got["error"] != "cancelled" {
+	if got := s.read(); got["error"] != "cancelled: timeout" {
 		t.Fatalf("cancel: %v", got)
+	}
+	if r := <-sawReason; r != "timeout" {
+		t.Fatalf("CancelReason in the tool: %q", r)
 	}
 	s.send(`not json`)
 	s.send(`{"id":5,"method":"execute_tool","params":{"toolName":"boom","input":"{}"}}`)
@@ -189,3 +195,32 @@ func TestHelloWorldExample_runsAsAProcess(t *testing.T) {
 }
 
 func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }
+
+func TestServe_configAtActivationAndOnConfigure(t *testing.T) {
+	versions := make(chan string, 1)
+	s := start(t, func(p *PluginContext) error {
+		p.OnConfigure(func(config map[string]any, version string) { versions <- version })
+		p.RegisterTool(ToolFromFunc("units", "the configured units", func(ctx context.Context, input string) (string, error) {
+			return fmt.Sprint(p.CurrentConfig()["units"]), nil
+		}))
+		return nil
+	})
+	s.send(`{"id":1,"method":"activate","params":{"pluginId":"t","config":{"units":"metric"},"configVersion":"v1"}}`)
+	s.read()
+	s.send(`{"id":2,"method":"execute_tool","params":{"toolName":"units","input":"{}"}}`)
+	if got := s.read(); got["result"] != "metric" {
+		t.Fatalf("at activation: %v", got)
+	}
+	s.send(`{"method":"configure","params":{"config":{"units":"imperial"},"version":"v2"}}`)
+	if v := <-versions; v != "v2" {
+		t.Fatalf("OnConfigure version: %q", v)
+	}
+	s.send(`{"id":3,"method":"execute_tool","params":{"toolName":"units","input":"{}"}}`)
+	if got := s.read(); got["result"] != "imperial" {
+		t.Fatalf("after configure: %v", got)
+	}
+	s.send(`{"id":4,"method":"deactivate"}`)
+	if err := <-s.done; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -17,10 +17,52 @@ import (
 // PluginContext is what Activate receives: register tools, read the config, log.
 type PluginContext struct {
 	PluginID string
+	// Config is the configuration at activation: toolbus.yaml's plugins.<id>.config, else plugin.json's
+	// config (TOOLBUS_PLUGIN_CONFIG). CurrentConfig follows later changes.
 	Config   map[string]any
 	Logger   *log.Logger
 	tools    []PluginTool
 	names    map[string]bool
+	mu       sync.Mutex
+	current  map[string]any
+	onConfig []func(config map[string]any, version string)
+}
+
+// CurrentConfig is the configuration now: Config, replaced whenever toolbus.yaml's changes (the
+// "configure" message); safe to call from any goroutine.
+func (p *PluginContext) CurrentConfig() map[string]any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.current
+}
+
+// OnConfigure registers fn, called with the new configuration and its version when toolbus.yaml's
+// changes while the plugin runs (the plugin is not restarted). Register it in Activate.
+func (p *PluginContext) OnConfigure(fn func(config map[string]any, version string)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.onConfig = append(p.onConfig, fn)
+}
+
+func ownConfig() map[string]any {
+	var c map[string]any
+	if raw := os.Getenv("TOOLBUS_PLUGIN_CONFIG"); raw != "" {
+		json.Unmarshal([]byte(raw), &c)
+	}
+	return c
+}
+
+func (p *PluginContext) configure(config map[string]any, version string) {
+	if config == nil {
+		config = ownConfig()
+	}
+	p.mu.Lock()
+	p.current = config
+	fns := append([]func(map[string]any, string){}, p.onConfig...)
+	p.mu.Unlock()
+	for _, fn := range fns {
+		fn(config, version)
+	}
 }
 
 // RegisterTool adds a tool; a second tool of the same name is skipped with a warning.
@@ -64,6 +106,17 @@ type executeParams struct {
 type Call struct {
 	id     json.RawMessage
 	server *server
+	mu     sync.Mutex
+	reason string
+}
+
+// CancelReason says why the host stopped the call: "timeout", the reason text of the bot's cancel
+// event, "cancelled" or "shutdown"; "" while the call was not cancelled. The call's context is
+// cancelled at the same time.
+func (c *Call) CancelReason() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reason
 }
 
 type callKey struct{}
@@ -117,10 +170,12 @@ type server struct {
 	mu      sync.Mutex
 	tools   map[string]PluginTool
 	calls   map[string]context.CancelFunc
+	running map[string]*Call
 	pending map[string]chan Reply
 	nextRid int
 	wg      sync.WaitGroup
 	logger  *log.Logger
+	pctx    *PluginContext
 }
 
 func (s *server) write(v any) {
@@ -161,6 +216,7 @@ func Serve(activate ActivateFunc) error {
 func ServeIO(activate ActivateFunc, in io.Reader, out io.Writer) error {
 	logger := log.New(os.Stderr, "plugin: ", 0)
 	s := &server{out: out, tools: map[string]PluginTool{}, calls: map[string]context.CancelFunc{},
+		running: map[string]*Call{},
 		pending: map[string]chan Reply{}, logger: logger}
 	scanner := bufio.NewScanner(in)
 	scanner.Buffer(make([]byte, 64*1024), 16*1024*1024)
@@ -180,14 +236,38 @@ func ServeIO(activate ActivateFunc, in io.Reader, out io.Writer) error {
 			s.execute(req)
 		case "cancel":
 			var p struct {
-				ID json.RawMessage `json:"id"`
+				ID     json.RawMessage `json:"id"`
+				Reason string          `json:"reason"`
 			}
 			json.Unmarshal(req.Params, &p)
 			s.mu.Lock()
 			cancel := s.calls[string(p.ID)]
+			call := s.running[string(p.ID)]
 			s.mu.Unlock()
+			if call != nil {
+				call.mu.Lock()
+				if call.reason == "" {
+					call.reason = p.Reason
+					if call.reason == "" {
+						call.reason = "cancelled"
+					}
+				}
+				call.mu.Unlock()
+			}
 			if cancel != nil {
 				cancel()
+			}
+		case "configure":
+			var p struct {
+				Config  map[string]any `json:"config"`
+				Version string         `json:"version"`
+			}
+			json.Unmarshal(req.Params, &p)
+			s.mu.Lock()
+			pctx := s.pctx
+			s.mu.Unlock()
+			if pctx != nil {
+				pctx.configure(p.Config, p.Version)
 			}
 		case "reply":
 			var p struct {
@@ -228,8 +308,14 @@ func (s *server) activate(activate ActivateFunc, req request) {
 		Config   map[string]any `json:"config"`
 	}
 	json.Unmarshal(req.Params, &p)
-	pctx := &PluginContext{PluginID: p.PluginID, Config: p.Config, names: map[string]bool{},
+	if p.Config == nil {
+		p.Config = ownConfig()
+	}
+	pctx := &PluginContext{PluginID: p.PluginID, Config: p.Config, current: p.Config, names: map[string]bool{},
 		Logger: log.New(os.Stderr, "plugin "+p.PluginID+": ", 0)}
+	s.mu.Lock()
+	s.pctx = pctx
+	s.mu.Unlock()
 	if err := activate(pctx); err != nil {
 		s.write(map[string]any{"id": req.ID, "error": err.Error()})
 		return
@@ -260,6 +346,7 @@ func (s *server) execute(req request) {
 	key := string(req.ID)
 	s.mu.Lock()
 	s.calls[key] = cancel
+	s.running[key] = call
 	s.mu.Unlock()
 	s.wg.Add(1)
 	go func() {
@@ -267,6 +354,7 @@ func (s *server) execute(req request) {
 		defer func() {
 			s.mu.Lock()
 			delete(s.calls, key)
+			delete(s.running, key)
 			s.mu.Unlock()
 			cancel()
 		}()
@@ -274,7 +362,7 @@ func (s *server) execute(req request) {
 		result, err := run(ctx, tool, p)
 		switch {
 		case ctx.Err() != nil && errors.Is(err, context.Canceled):
-			answer["error"] = "cancelled"
+			answer["error"] = "cancelled: " + call.CancelReason()
 		case err != nil:
 			answer["error"] = err.Error()
 		case result == nil:

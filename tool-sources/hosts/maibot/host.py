@@ -39,7 +39,10 @@ def load_plugin(folder: str):
     factory = getattr(module, "create_plugin", None)
     if not callable(factory):
         raise RuntimeError(f"{path} defines no create_plugin()")
-    return factory()
+    plugin = factory()
+    if plugin is None or isinstance(plugin, (str, bytes, int, float, bool, dict, list, tuple)):
+        raise RuntimeError(f"create_plugin() of {path} returned {type(plugin).__name__}, not a MaiBotPlugin")
+    return plugin
 
 
 def components(plugin) -> dict:
@@ -113,7 +116,8 @@ class Host:
         self.tools = components(self.plugin)
         await maybe_await(self.plugin.on_load())
         if self.plugin.config:
-            await maybe_await(self.plugin.on_config_update("self", self.plugin.config, ""))
+            await maybe_await(self.plugin.on_config_update("self", self.plugin.config,
+                                                           str(params.get("configVersion") or "")))
         declared = []
         for name, (info, _) in self.tools.items():
             try:
@@ -135,6 +139,14 @@ class Host:
             if inspect.isawaitable(value):
                 value = await value
         return answer(value)
+
+    async def configure(self, new_config, version: str) -> None:
+        """toolbus.yaml's config changed: ``self.config`` and ``on_config_update``, no restart.
+        ``None`` means toolbus.yaml no longer configures the plugin: its own config applies again."""
+        if self.plugin is None:
+            return
+        self.plugin.config = new_config if isinstance(new_config, dict) else config(self.folder, {})
+        await maybe_await(self.plugin.on_config_update("self", self.plugin.config, version))
 
     async def deactivate(self) -> None:
         if self.plugin is not None:
@@ -169,7 +181,7 @@ def main() -> None:
         sys.exit(2)
     setup_logging("maibot")
     host = Host(os.path.abspath(sys.argv[1]))
-    Runtime(host.activate, host.execute, host.deactivate).run()
+    Runtime(host.activate, host.execute, host.deactivate, configure=host.configure).run()
 
 
 if __name__ == "__main__":

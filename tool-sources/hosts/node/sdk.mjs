@@ -7,7 +7,8 @@
 //   plugin.run();
 //
 // `ctx` carries `signal` (aborted on cancel or timeout), `context` (the caller), `send(textOrParts)`,
-// `ask(message, schema, timeoutMs)` and `progress(n, total, message)`. A string result is the text,
+// `ask(message, schema, timeoutMs)`, `progress(n, total, message)` and `config` (the plugin's configuration:
+// toolbus.yaml plugins.<id>.config, else plugin.json's config; also `plugin.config`, kept current). A string result is the text,
 // `{ content: [...] }` is read as OpenClaw/MCP content parts, any other value is structured data.
 import { contentAnswer, makeLogger, serve } from './stdio.mjs';
 
@@ -17,8 +18,13 @@ const ATTRIBUTES = ['optional', 'dangerous', 'sideEffecting', 'risk', 'groups', 
 export function createPlugin() {
   const tools = new Map();
   const logger = makeLogger(`plugin.${process.env.TOOLBUS_PLUGIN_ID ?? 'node'}`);
+  const own = () => (process.env.TOOLBUS_PLUGIN_CONFIG ? JSON.parse(process.env.TOOLBUS_PLUGIN_CONFIG) : {});
+  let config = own();
   return {
     logger,
+    get config() {
+      return config;
+    },
     registerTool(tool) {
       if (!tool || typeof tool.name !== 'string' || typeof tool.execute !== 'function') {
         throw new TypeError('registerTool needs { name, execute }');
@@ -28,7 +34,8 @@ export function createPlugin() {
     },
     run() {
       serve({
-        async activate() {
+        async activate(params = {}) {
+          if (params.config && typeof params.config === 'object') config = params.config;
           return [...tools.values()].map((t) => {
             const d = { name: t.name, description: String(t.description ?? ''),
               inputSchema: JSON.parse(JSON.stringify(t.parameters ?? t.inputSchema ?? { type: 'object', properties: {} })) };
@@ -45,12 +52,16 @@ export function createPlugin() {
             send: (m) => call.send(typeof m === 'string' ? [{ type: 'text', text: m }] : m),
             ask: (message, schema, timeoutMs) => call.ask(message, schema, timeoutMs),
             progress: (n, total, message) => call.progress(n, total, message),
+            config,
           };
           const value = await tool.execute(call.args, ctx);
           if (value === undefined || value === null) return {};
           if (typeof value === 'string') return { result: value };
           if (Array.isArray(value?.content)) return contentAnswer(value.content);
           return { result: value };
+        },
+        configure(next) {
+          config = next && typeof next === 'object' ? next : own();
         },
       });
     },

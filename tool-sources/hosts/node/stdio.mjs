@@ -140,7 +140,7 @@ export function serve(host, { input = process.stdin, output = process.stdout } =
           const poll = setInterval(() => { if (c.done) { clearInterval(poll); r(); } }, 10);
         }))),
       ]);
-      for (const c of calls.values()) c.controller.abort(new Error('host stopped'));
+      for (const c of calls.values()) c.controller.abort(abortReason('shutdown'));
     }
     try {
       await host.deactivate?.();
@@ -170,11 +170,18 @@ export function serve(host, { input = process.stdin, output = process.stdout } =
         const call = calls.get(params.id);
         if (call) {
           const reason = String(params.reason ?? 'cancelled');
-          call.controller.abort(new Error(reason));
+          call.controller.abort(abortReason(reason));
           finish(call, { error: `cancelled: ${reason}` });
         }
         break;
       }
+      case 'configure':
+        // the application's configuration changed (config null: it gives none any more)
+        if (typeof host.configure === 'function') {
+          activated.then(() => host.configure(params.config ?? null, String(params.version ?? '')))
+            .catch((e) => console.error(`configure failed: ${errorText(e)}`));
+        }
+        break;
       case 'reply': {
         const resolve = pending.get(params.rid);
         if (resolve) {
@@ -244,4 +251,13 @@ export function contentAnswer(content) {
 export async function importFresh(file, version = Date.now()) {
   const { pathToFileURL } = await import('node:url');
   return import(`${pathToFileURL(file).href}?v=${version}`);
+}
+
+/**
+ * What `signal.reason` is after a cancel: a DOMException whose message is toolbus's reason
+ * ("timeout", the bot's cancel text, "cancelled", "shutdown"), named as AbortSignal.timeout() and
+ * abort() name theirs: TimeoutError for a timeout, AbortError otherwise.
+ */
+export function abortReason(reason) {
+  return new DOMException(reason, reason === 'timeout' ? 'TimeoutError' : 'AbortError');
 }

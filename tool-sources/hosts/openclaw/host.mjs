@@ -34,14 +34,17 @@ const ATTRIBUTES = ['dangerous', 'sideEffecting', 'risk', 'groups', 'requiredPer
   'visibility', 'cacheable'];
 
 const tools = new Map();
+let api = null;
+let defaults = () => ({});
 
 async function activate(params) {
   const { id, entry } = describe(folder);
   if (!entry) throw new Error(`no entry module in ${folder} (package.json openclaw.extensions, main, or index.mjs)`);
   const config = pluginConfig(params);
+  defaults = () => pluginConfig({});
   const unsupported = (what) => () => log.warn(`${what} is not supported by toolbus; ignored`);
   const pluginLog = makeLogger(`plugin.${params.pluginId ?? id}`);
-  const api = {
+  api = {
     id: params.pluginId ?? id,
     name: params.pluginId ?? id,
     config,
@@ -110,4 +113,16 @@ async function execute(call) {
   return { result };
 }
 
-serve({ activate, execute });
+/**
+ * toolbus.yaml's config changed: api.config and api.pluginConfig become the new one (null: the plugin's
+ * own), read by tools at their next call; the plugin is not restarted.
+ */
+function configure(next) {
+  if (!api) return;
+  const config = next && typeof next === 'object' ? next : defaults();
+  api.config = config;
+  api.pluginConfig = config;
+  log.info('configuration updated');
+}
+
+serve({ activate, execute, configure });

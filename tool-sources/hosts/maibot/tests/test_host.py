@@ -173,6 +173,9 @@ class BadPluginTest(unittest.TestCase):
     def test_no_create_plugin(self):
         self.check("empty", "defines no create_plugin()")
 
+    def test_create_plugin_returning_none(self):
+        self.check("returns-none", "returned NoneType, not a MaiBotPlugin")
+
 
 class SeedExamplesTest(unittest.TestCase):
     def test_dict_form_runs(self):

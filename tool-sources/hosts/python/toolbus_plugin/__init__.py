@@ -13,6 +13,8 @@ A parameter named ``ctx`` receives the running call (``await ctx.send_text(...)`
 
 import asyncio
 import inspect
+import json
+import os
 import typing
 from typing import Any, Callable, Optional
 
@@ -95,8 +97,29 @@ def tools() -> list:
     return [d for d, _ in _registry.values()]
 
 
+_config: dict = {}
+
+
+def _own_config() -> dict:
+    raw = os.environ.get("TOOLBUS_PLUGIN_CONFIG")
+    return json.loads(raw) if raw else {}
+
+
+def config() -> dict:
+    """The plugin's configuration: toolbus.yaml's ``plugins.<id>.config``, else plugin.json's
+    ``config``; kept current when toolbus.yaml changes (no restart)."""
+    return _config
+
+
 async def _activate(params: dict) -> list:
+    global _config
+    _config = params["config"] if isinstance(params.get("config"), dict) else _own_config()
     return tools()
+
+
+async def _configure(new_config, version: str) -> None:
+    global _config
+    _config = new_config if isinstance(new_config, dict) else _own_config()
 
 
 async def _execute(call: Call) -> dict:
@@ -121,4 +144,4 @@ async def _execute(call: Call) -> dict:
 def run() -> None:
     """Serves the registered tools on stdin/stdout until the host stops the plugin."""
     setup_logging("plugin")
-    Runtime(_activate, _execute).run()
+    Runtime(_activate, _execute, configure=_configure).run()

@@ -80,10 +80,12 @@ class Runtime:
     """Reads requests, runs them, writes answers. ``execute`` returns the answer without its id."""
 
     def __init__(self, activate: Activate, execute: Execute, deactivate: Optional[Deactivate] = None,
-                 output=None):
+                 output=None, configure=None):
         self._activate = activate
         self._execute = execute
         self._deactivate = deactivate
+        # async (config or None, version) -> None: the application's configuration changed
+        self._configure = configure
         self._out = output or sys.stdout.buffer
         if output is None:
             # a plugin's print() must not corrupt the protocol channel: it goes to stderr
@@ -152,8 +154,11 @@ class Runtime:
             tasks = [c.task for c in self._calls.values() if c.task is not None]
             if tasks:
                 _, late = await asyncio.wait(tasks, timeout=STOP_GRACE_S)
+                for call in self._calls.values():
+                    if call.task in late and call.cancel_reason is None:
+                        call.cancel_reason = "shutdown"
                 for task in late:
-                    task.cancel()
+                    task.cancel("shutdown")
                 if late:
                     await asyncio.wait(late, timeout=STOP_GRACE_S)
             if self._deactivate is not None:
@@ -200,7 +205,14 @@ class Runtime:
             if call is not None and not call.done:
                 call.cancel_reason = str(params.get("reason") or "cancelled")
                 if call.task is not None:
-                    call.task.cancel()
+                    # the handler's CancelledError carries the reason as its message (args[0])
+                    call.task.cancel(call.cancel_reason)
+        elif method == "configure":
+            if self._configure is not None:
+                try:
+                    await self._configure(params.get("config"), str(params.get("version") or ""))
+                except Exception:  # noqa: BLE001 - a failing update must not stop the plugin
+                    log.exception("configure failed")
         elif method == "reply":
             future = self._pending.get(params.get("rid"))
             if future is not None and not future.done():

@@ -28,6 +28,7 @@ import java.util.Objects;
  * @param approval the approval step (applies live on reload)
  * @param dispatch tool dispatch by a small model (ChatAI's {@code dispatch}; off by default)
  * @param limits rate, concurrency and per-turn limits (applies live on reload)
+ * @param plugins per-plugin configuration ({@code plugins.<id>.config}; applies live on reload)
  */
 public record Config(
         SourceMode mode,
@@ -41,7 +42,8 @@ public record Config(
         Documents documents,
         ApprovalSettings approval,
         Dispatch dispatch,
-        dev.toolbus.limits.Limits limits) {
+        dev.toolbus.limits.Limits limits,
+        Plugins plugins) {
 
     public Config {
         Objects.requireNonNull(mode, "mode");
@@ -55,14 +57,55 @@ public record Config(
         Objects.requireNonNull(approval, "approval");
         dispatch = dispatch == null ? Dispatch.DEFAULTS : dispatch;
         limits = limits == null ? dev.toolbus.limits.Limits.NONE : limits;
+        plugins = plugins == null ? Plugins.NONE : plugins;
         groups = List.copyOf(groups);
     }
 
-    /** A config without limits (the components before {@code limits} was added). */
+    /** A config without limits and a {@code plugins} section (the components before they were added). */
     public Config(SourceMode mode, Sources sources, List<PolicyConfig.Group> groups, PolicyConfig.Security security,
                   Tools tools, ExecutionSettings execution, Bus bus, Gateway gateway, Documents documents,
                   ApprovalSettings approval, Dispatch dispatch) {
-        this(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch, null);
+        this(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch, null,
+                Plugins.NONE);
+    }
+
+    /** A config without a {@code plugins} section. */
+    public Config(SourceMode mode, Sources sources, List<PolicyConfig.Group> groups, PolicyConfig.Security security,
+                  Tools tools, ExecutionSettings execution, Bus bus, Gateway gateway, Documents documents,
+                  ApprovalSettings approval, Dispatch dispatch, dev.toolbus.limits.Limits limits) {
+        this(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch, limits,
+                Plugins.NONE);
+    }
+
+    /** A config without limits. */
+    public Config(SourceMode mode, Sources sources, List<PolicyConfig.Group> groups, PolicyConfig.Security security,
+                  Tools tools, ExecutionSettings execution, Bus bus, Gateway gateway, Documents documents,
+                  ApprovalSettings approval, Dispatch dispatch, Plugins plugins) {
+        this(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch, null,
+                plugins);
+    }
+
+    /**
+     * The {@code plugins} section: each plugin's configuration by plugin id. A plugin given one here
+     * gets it instead of its own {@code plugin.json} {@code config}.
+     *
+     * @param configs plugin id to its config (YAML values: mappings, lists, scalars), deeply unmodifiable
+     */
+    public record Plugins(Map<String, Map<String, Object>> configs) {
+        public static final Plugins NONE = new Plugins(Map.of());
+
+        @SuppressWarnings("unchecked")
+        public Plugins {
+            Map<String, Map<String, Object>> copy = new java.util.LinkedHashMap<>();
+            configs.forEach((id, c) -> copy.put(Objects.requireNonNull(id, "plugin id"),
+                    (Map<String, Object>) PluginsSection.freeze(Objects.requireNonNull(c, "config"))));
+            configs = java.util.Collections.unmodifiableMap(copy);
+        }
+
+        /** The config of a plugin, or {@code null} when this section gives it none. */
+        public Map<String, Object> config(String pluginId) {
+            return configs.get(pluginId);
+        }
     }
 
     /** The config of an empty file. */
@@ -76,13 +119,13 @@ public record Config(
     /** This config with other approval settings. */
     public Config withApproval(ApprovalSettings next) {
         return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, next, dispatch,
-                limits);
+                limits, plugins);
     }
 
     /** This config with other limits. */
     public Config withLimits(dev.toolbus.limits.Limits next) {
         return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch,
-                next);
+                next, plugins);
     }
 
     /** The policy part: mode, source switches, the union of every source's disabledTools, groups, security, tools. */

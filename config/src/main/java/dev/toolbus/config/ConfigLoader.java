@@ -40,7 +40,7 @@ public final class ConfigLoader {
     private static final AnchorYamlFactory PARSERS = new AnchorYamlFactory();
 
     private static final Set<String> TOP = Set.of("mode", "sources", "groups", "security", "tools", "execution", "bus",
-            "gateway", "documents", ApprovalSection.KEY, "dispatch", LimitsSection.KEY);
+            "gateway", "documents", ApprovalSection.KEY, "dispatch", LimitsSection.KEY, "plugins");
 
     private ConfigLoader() {
     }
@@ -448,8 +448,9 @@ public final class ConfigLoader {
             Config.Documents documents = DocumentsSection.read(this, root);
             ApprovalSettings approval = ApprovalSection.read(this, root, security.dangerousTools());
             Config.Dispatch dispatch = DispatchSection.read(this, root);
+            Config.Plugins plugins = PluginsSection.read(this, root);
             Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval,
-                    dispatch, LimitsSection.read(this, root));
+                    dispatch, LimitsSection.read(this, root), plugins);
             for (String w : ToolPolicies.check(c.policy())) {
                 warnings.add(w);
             }

@@ -107,6 +107,7 @@ final class EffectiveYaml {
         m.put(ApprovalSection.KEY, ApprovalSection.effective(c.approval()));
         m.put("dispatch", DispatchSection.effective(c.dispatch()));
         m.put(LimitsSection.KEY, LimitsSection.effective(c.limits()));
+        m.put("plugins", PluginsSection.effective(c.plugins()));
         try {
             return YAML.writeValueAsString(m);
         } catch (JsonProcessingException ex2) {

@@ -9,7 +9,9 @@ import dev.toolbus.registry.ToolRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +41,7 @@ public final class LiveConfig {
     private final ToolRegistry registry;
     private final AtomicReference<Config> current;
     private final SwitchablePolicy policy;
+    private final List<Consumer<Reload>> listeners = new CopyOnWriteArrayList<>();
 
     private LiveConfig(Config initial, ToolRegistry registry) {
         this.registry = registry;
@@ -127,7 +130,28 @@ public final class LiveConfig {
         } else {
             log.info("config reloaded; the new tool policy is in force");
         }
-        return new Reload(next, List.copyOf(restart));
+        Reload reload = new Reload(next, List.copyOf(restart));
+        for (Consumer<Reload> l : listeners) {
+            try {
+                l.accept(reload);
+            } catch (RuntimeException e) {
+                log.warn("a config reload listener failed: {}", e.toString());
+            }
+        }
+        return reload;
+    }
+
+    /**
+     * Calls {@code listener} after every {@link #apply}, once the new policy is in force, on the
+     * applying thread (the config watcher's): it must return quickly. toolbus's MCP server uses it to
+     * re-read the tools a client may see, and the plugin hosts to hand plugins their new config.
+     *
+     * @return disposing it removes the listener
+     */
+    public Disposable onReload(Consumer<Reload> listener) {
+        Objects.requireNonNull(listener, "listener");
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
     }
 
     /** Applies every config the watcher publishes that differs from the current one. */

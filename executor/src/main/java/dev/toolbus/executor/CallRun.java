@@ -76,6 +76,8 @@ final class CallRun implements ToolConversation {
     private volatile CallChannel channel;
     /** Set when a control cancel ended the call: the call log's detail. */
     private volatile String cancelDetail;
+    /** Why the call was cancelled, for the handler's {@code ToolContext.cancelReason()}. */
+    private volatile String cancelReason = ToolContext.CANCELLED;
 
     CallRun(Pipeline p, TurnRun turn, int index, ToolCall call) {
         this.p = p;
@@ -207,6 +209,7 @@ final class CallRun implements ToolConversation {
     /** Marks a call of a turn that has not started yet as cancelled: it ends {@code CANCELLED} at start. */
     void stopBeforeStart(String reason) {
         cancelDetail = cancelDetail(reason);
+        cancelReason = reason == null || reason.isBlank() ? ToolContext.CANCELLED : reason;
         cancelled = true;
     }
 
@@ -221,10 +224,11 @@ final class CallRun implements ToolConversation {
             return false;
         }
         cancelDetail = cancelDetail(reason);
+        cancelReason = reason == null || reason.isBlank() ? ToolContext.CANCELLED : reason;
         cancelled = true;
         HandlerRun r = running;
         if (r != null) {
-            r.cancel();
+            r.cancel(cancelReason);
         }
         Disposable g = gateWait;
         if (g != null) {
@@ -248,12 +252,18 @@ final class CallRun implements ToolConversation {
         return "cancel event: " + (reason.length() > 200 ? reason.substring(0, 200) + "…" : reason);
     }
 
-    /** Abandons the call (its turn was cancelled). */
+    /** Abandons the call (its turn was cancelled) with the reason {@code cancelled}. */
     void cancel() {
+        cancel(ToolContext.CANCELLED);
+    }
+
+    /** Abandons the call (its turn was cancelled); {@code reason} reaches the handler's context. */
+    void cancel(String reason) {
+        cancelReason = reason;
         cancelled = true;
         HandlerRun r = running;
         if (r != null) {
-            r.cancel();
+            r.cancel(reason);
         }
         Disposable g = gateWait;
         if (g != null) {
@@ -322,7 +332,7 @@ final class CallRun implements ToolConversation {
             p.running.add(run, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
             run.start(invoke(ctx), timeoutMs, p.timer);
             if (cancelled) {
-                run.cancel();
+                run.cancel(cancelReason);
             }
         } catch (Throwable t) {
             if (run != null) {

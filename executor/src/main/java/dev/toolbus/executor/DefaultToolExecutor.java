@@ -20,6 +20,7 @@ import dev.toolbus.protocol.ToolsEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.registry.ToolExport;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.Visibility;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -194,6 +195,11 @@ final class DefaultToolExecutor implements ToolExecutor {
     /** Cancels by a subscriber that went away (counted). */
     void subscriberCancelled() {
         pipeline.control.cancelBySubscriber();
+    }
+
+    /** The cancel reason of a turn whose subscriber went away: {@code shutdown} while closing. */
+    String abandonReason() {
+        return closing ? ToolContext.SHUTDOWN : ToolContext.CANCELLED;
     }
 
     /** Approval requests waiting for an answer (tests). */

@@ -81,10 +81,15 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
         }
     }
 
-    /** Cancels the run (the turn was abandoned). */
+    /** Cancels the run (the turn was abandoned) with the reason {@code cancelled}. */
     void cancel() {
+        cancel(ToolContext.CANCELLED);
+    }
+
+    /** Cancels the run; the context's {@link ToolContext#cancelReason()} is {@code reason}. */
+    void cancel(String reason) {
         if (DONE.compareAndSet(this, 0, 1)) {
-            stop();
+            stop(reason);
             onDone.accept(AttemptOutcome.CANCELLED);
         }
     }
@@ -92,7 +97,7 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
     /** Ends the run as failed by {@code t} (thrown while starting it); the subscription is cancelled. */
     void fail(Throwable t) {
         if (DONE.compareAndSet(this, 0, 1)) {
-            stop();
+            stop(ToolContext.CANCELLED);
             onDone.accept(AttemptOutcome.failed(t));
         }
     }
@@ -101,11 +106,12 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
     @Override
     public void run() {
         if (DONE.compareAndSet(this, 0, 1)) {
+            // the reason first: a source that reacts to the disposal (a stdio plugin's cancel) reads it
+            context.cancel(ToolContext.TIMEOUT);
             Subscription s = upstream;
             if (s != null) {
                 s.cancel();
             }
-            context.cancel();
             onDone.accept(AttemptOutcome.TIMED_OUT);
         }
     }
@@ -146,15 +152,15 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
         }
     }
 
-    private void stop() {
+    private void stop(String reason) {
         Disposable t = timer;
         if (t != null) {
             t.dispose();
         }
+        context.cancel(reason);
         Subscription s = upstream;
         if (s != null) {
             s.cancel();
         }
-        context.cancel();
     }
 }

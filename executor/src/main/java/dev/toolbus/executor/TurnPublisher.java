@@ -95,7 +95,7 @@ final class TurnPublisher extends Flux<OutboundEvent> {
             }
             if (r != null) {
                 executor.subscriberCancelled();
-                r.cancel();
+                r.cancel(executor.abandonReason());
             }
         }
 

@@ -6,6 +6,7 @@ import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.protocol.UserMessageEvent;
+import dev.toolbus.tool.ToolContext;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -296,15 +297,20 @@ final class TurnRun implements GatedTurn {
         done();
     }
 
-    /** Cancels running calls; the turn emits nothing more and frees its stream. */
+    /** Cancels running calls with the reason {@code cancelled}; see {@link #cancel(String)}. */
     void cancel() {
+        cancel(ToolContext.CANCELLED);
+    }
+
+    /** Cancels running calls; the turn emits nothing more and frees its stream. */
+    void cancel(String reason) {
         cancelled = true;
         synchronized (this) {
             finished = true;
         }
         for (CallRun c : calls) {
             if (c != null) {
-                c.cancel();
+                c.cancel(reason);
             }
         }
         if (started) {

@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 
 /**
  * The tools an executor can run, by name. Thread-safe: reads see an immutable snapshot, writes
@@ -38,6 +39,7 @@ public final class ToolRegistry {
     static final int MAX_DIAGNOSTICS = 256;
 
     private final List<Diagnostic> diagnostics = new CopyOnWriteArrayList<>();
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
     private ToolRegistry() {
     }
@@ -194,8 +196,9 @@ public final class ToolRegistry {
             Map<String, Entry> next = new LinkedHashMap<>(entries);
             next.put(tool.name(), new Entry(tool, source));
             entries = Collections.unmodifiableMap(next);
-            return true;
         }
+        changed();
+        return true;
     }
 
     /** Registers several tools from one source, in order. */
@@ -205,12 +208,41 @@ public final class ToolRegistry {
 
     /** Removes every tool matching the predicate (for example all tools of one plugin). */
     public int removeIf(Predicate<Entry> predicate) {
+        int removed;
         synchronized (lock) {
             Map<String, Entry> next = new LinkedHashMap<>(entries);
             int before = next.size();
             next.values().removeIf(predicate);
             entries = Collections.unmodifiableMap(next);
-            return before - next.size();
+            removed = before - next.size();
+        }
+        if (removed > 0) {
+            changed();
+        }
+        return removed;
+    }
+
+    /**
+     * Calls {@code listener} after every change of the tools (a tool registered, replaced or removed),
+     * on the thread that made the change, outside the registry's lock. It must return quickly (hand
+     * the work to another thread); an exception it throws is logged and dropped. An MCP server uses it
+     * to tell its clients {@code notifications/tools/list_changed}.
+     *
+     * @return disposing it removes the listener
+     */
+    public Disposable onChange(Runnable listener) {
+        Objects.requireNonNull(listener, "listener");
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    private void changed() {
+        for (Runnable l : listeners) {
+            try {
+                l.run();
+            } catch (RuntimeException e) {
+                log.warn("a registry change listener failed: {}", e.toString());
+            }
         }
     }
 

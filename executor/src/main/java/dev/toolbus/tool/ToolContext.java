@@ -5,6 +5,9 @@ import dev.toolbus.protocol.ContentPart;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
@@ -14,7 +17,16 @@ import reactor.core.publisher.Sinks;
  * attempt number, and a cancellation signal that fires when the call times out or is abandoned.
  *
  * <p>Blocking handlers are also interrupted on cancellation; non-blocking handlers have their
- * subscription disposed. Long loops can poll {@link #isCancelled()}.
+ * subscription disposed. Long loops can poll {@link #isCancelled()}. Why the call was stopped is
+ * {@link #cancelReason()}: {@value #TIMEOUT} (its timeout passed), the reason text of the bot's
+ * {@code cancel} event, {@value #CANCELLED} (a cancel without a reason, or the caller went away) or
+ * {@value #SHUTDOWN} (the executor stopped under it). A handler that holds a resource of its own
+ * (a socket, a child process, a callback API) registers {@link #onCancel(Consumer)}:
+ *
+ * <pre>{@code
+ * Disposable hook = ctx.onCancel(reason -> download.abort(reason));
+ * try { return download.await(); } finally { hook.dispose(); }
+ * }</pre>
  *
  * <p>A running tool can talk to the conversation: {@link #progress} ({@code tool_progress}),
  * {@link #send} ({@code send_message}) and {@link #ask} ({@code input_request}, answered by the user).
@@ -29,6 +41,13 @@ import reactor.core.publisher.Sinks;
  * }</pre>
  */
 public final class ToolContext {
+
+    /** {@link #cancelReason()} of a call whose timeout passed. */
+    public static final String TIMEOUT = "timeout";
+    /** {@link #cancelReason()} of a call cancelled without a reason, or abandoned by its caller. */
+    public static final String CANCELLED = "cancelled";
+    /** {@link #cancelReason()} of a call stopped because the executor shut down. */
+    public static final String SHUTDOWN = "shutdown";
 
     private final String streamId;
     private final String turnId;
@@ -47,6 +66,7 @@ public final class ToolContext {
     private final ToolConversation conversation;
     private final dev.toolbus.protocol.TraceContext trace;
     private volatile boolean cancelled;
+    private volatile String cancelReason;
     private volatile Sinks.Empty<Void> cancelSink;
 
     private ToolContext(Builder b) {
@@ -169,7 +189,35 @@ public final class ToolContext {
         return cancelled;
     }
 
-    /** Completes when the call is cancelled. */
+    /**
+     * Why the call was cancelled: {@value #TIMEOUT}, the {@code cancel} event's reason,
+     * {@value #CANCELLED} or {@value #SHUTDOWN}; {@code null} while it was not.
+     */
+    public String cancelReason() {
+        return cancelReason;
+    }
+
+    /**
+     * Runs {@code callback} once with the {@link #cancelReason() reason} when the call is cancelled (at
+     * once, on this thread, when it already was). The callback runs on the thread that cancels (a
+     * timer or the bus's thread): it must return quickly and not block; an exception it throws is
+     * logged and dropped. Dispose the returned handle when the work is done, so that a context kept
+     * longer than the call holds no reference to the callback.
+     *
+     * @return disposing it unregisters the callback
+     */
+    public Disposable onCancel(Consumer<String> callback) {
+        Objects.requireNonNull(callback, "callback");
+        return onCancel().subscribe(null, null, () -> {
+            try {
+                callback.accept(cancelReason);
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(ToolContext.class).warn("onCancel callback of {} failed: {}", toolName, e.toString());
+            }
+        });
+    }
+
+    /** Completes when the call is cancelled; {@link #cancelReason()} is set by then. */
     public Mono<Void> onCancel() {
         Sinks.Empty<Void> s = cancelSink;
         if (s == null) {
@@ -246,12 +294,24 @@ public final class ToolContext {
         return new ToolContext(b);
     }
 
-    /** Signals cancellation; called by the executor. */
+    /** Signals cancellation with the reason {@value #CANCELLED}; see {@link #cancel(String)}. */
     public void cancel() {
-        if (cancelled) {
-            return;
+        cancel(CANCELLED);
+    }
+
+    /**
+     * Signals cancellation; called by the executor. Only the first call counts.
+     *
+     * @param reason why ({@code null} or blank: {@value #CANCELLED})
+     */
+    public void cancel(String reason) {
+        synchronized (this) {
+            if (cancelled) {
+                return;
+            }
+            cancelReason = reason == null || reason.isBlank() ? CANCELLED : reason;
+            cancelled = true;
         }
-        cancelled = true;
         Sinks.Empty<Void> s;
         synchronized (this) {
             s = cancelSink;

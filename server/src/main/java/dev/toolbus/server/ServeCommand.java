@@ -168,7 +168,7 @@ final class ServeCommand implements Callable<Integer> {
         ToolSetup tools;
         try {
             tools = ToolSetup.assemble(registry, fileConfig, sampleTools, pluginsDir, skills, mcpServers, live.policy(),
-                    settings.locale());
+                    settings.locale(), live);
         } catch (RuntimeException e) {
             System.err.println("toolbus: cannot load the tools: " + e.getMessage());
             return 1;

@@ -1,9 +1,11 @@
 package dev.toolbus.server;
 
 import dev.toolbus.config.Config;
+import dev.toolbus.config.LiveConfig;
 import dev.toolbus.mcp.McpServerConfig;
 import dev.toolbus.mcp.McpServersFile;
 import dev.toolbus.mcp.McpToolSource;
+import dev.toolbus.plugins.stdio.PluginConfigs;
 import dev.toolbus.plugins.stdio.StdioPluginHost;
 import dev.toolbus.plugins.stdio.StdioPluginReloader;
 import dev.toolbus.plugins.stdio.StdioPlugins;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -44,13 +47,15 @@ final class ToolSetup {
     private final List<StdioPluginReloader> watched;
     private final McpToolSource mcp;
     private final SkillSetup skills;
+    private final Disposable following;
 
     private ToolSetup(List<StdioPluginHost> plugins, List<StdioPluginReloader> watched, McpToolSource mcp,
-                      SkillSetup skills) {
+                      SkillSetup skills, Disposable following) {
         this.plugins = List.copyOf(plugins);
         this.watched = List.copyOf(watched);
         this.mcp = mcp;
         this.skills = skills;
+        this.following = following;
     }
 
     /** The skill documents, or {@code null} when none are configured (list_skills then answers mode off). */
@@ -78,6 +83,21 @@ final class ToolSetup {
      */
     static ToolSetup assemble(ToolRegistry registry, Config config, boolean sampleTools, Path pluginsFlag,
                               List<Path> skillsFlag, Path mcpFlag, ConfiguredPolicy policy, DescriptionLocale locale) {
+        return assemble(registry, config, sampleTools, pluginsFlag, skillsFlag, mcpFlag, policy, locale, null);
+    }
+
+    /**
+     * Registers the tools.
+     *
+     * @param config the config file's content, or {@code null} without {@code --config}
+     * @param mcpFlag {@code --mcp-servers}, or {@code null}
+     * @param policy the policy {@code tool_search} answers under
+     * @param live the live config whose {@code plugins} section the plugins get (and follow on reload),
+     *     or {@code null}: then {@code config}'s, fixed
+     */
+    static ToolSetup assemble(ToolRegistry registry, Config config, boolean sampleTools, Path pluginsFlag,
+                              List<Path> skillsFlag, Path mcpFlag, ConfiguredPolicy policy, DescriptionLocale locale,
+                              LiveConfig live) {
         if (sampleTools) {
             registry.registerAll(new SampleTools().specs(), ToolSource.PLUGIN);
         }
@@ -86,14 +106,20 @@ final class ToolSetup {
         McpToolSource mcp = null;
         SkillSetup skills = null;
         boolean autoReload = config == null || config.sources().custom().autoReload();
+        // toolbus.yaml's plugins.<id>.config; on a config reload the running plugins get "configure"
+        Config.Plugins section = live != null ? live.current().plugins() : config != null ? config.plugins()
+                : Config.Plugins.NONE;
+        PluginConfigs configs = PluginConfigs.of(section.configs());
+        Disposable following = live == null ? null
+                : live.onReload(r -> configs.update(r.config().plugins().configs()));
         try {
             for (Path dir : pluginDirs(config, pluginsFlag)) {
                 // the commands stop the plugins themselves, after the running calls: no kill-at-once
                 // shutdown hook racing that stop (the plugins' watchdog still covers a killed JVM)
                 if (autoReload) {
-                    watched.add(StdioPluginReloader.start(dir, registry, PLUGIN_POLL));
+                    watched.add(StdioPluginReloader.start(dir, registry, PLUGIN_POLL, Duration.ofMinutes(2), configs));
                 } else {
-                    hosts.add(StdioPlugins.load(dir).withoutShutdownHook().registerInto(registry));
+                    hosts.add(StdioPlugins.load(dir, configs).withoutShutdownHook().registerInto(registry));
                 }
             }
             List<Path> skillPaths = skillPaths(config, skillsFlag);
@@ -107,6 +133,9 @@ final class ToolSetup {
                 log.info("deferred tools are registered: tool_search is offered");
             }
         } catch (RuntimeException e) {
+            if (following != null) {
+                following.dispose();
+            }
             hosts.forEach(StdioPluginHost::close);
             watched.forEach(StdioPluginReloader::close);
             if (mcp != null) {
@@ -120,7 +149,7 @@ final class ToolSetup {
         if (registry.entries().isEmpty()) {
             log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
         }
-        return new ToolSetup(hosts, watched, mcp, skills);
+        return new ToolSetup(hosts, watched, mcp, skills, following);
     }
 
     /**
@@ -208,6 +237,9 @@ final class ToolSetup {
     Mono<Void> closeGracefully() {
         if (skills != null) {
             skills.close();
+        }
+        if (following != null) {
+            following.dispose();
         }
         return Flux.fromIterable(plugins).concatMap(StdioPluginHost::closeGracefully)
                 .thenMany(Flux.fromIterable(watched).concatMap(StdioPluginReloader::closeGracefully))

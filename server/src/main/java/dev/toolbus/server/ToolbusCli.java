@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = ToolbusCli.Version.class,
         description = "Executes LLM tool calls arriving on a message bus.",
-        subcommands = {ServeCommand.class, CallCommand.class, ToolsCommand.class, CheckConfigCommand.class,
+        subcommands = {ServeCommand.class, McpCommand.class, CallCommand.class, ToolsCommand.class, CheckConfigCommand.class,
                 DemoCommand.class, HelpCommand.class})
 public final class ToolbusCli implements Runnable {
 
@@ -32,7 +32,7 @@ public final class ToolbusCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: serve, call, tools, check-config or demo");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: serve, mcp, call, tools, check-config or demo");
     }
 
     public static void main(String[] args) {

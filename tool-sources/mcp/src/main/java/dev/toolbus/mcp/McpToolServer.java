@@ -25,16 +25,22 @@ import io.modelcontextprotocol.spec.McpStatelessServerTransport;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Serves the tools of a toolbus executor to MCP clients, over stdio or streamable HTTP.
@@ -73,8 +79,16 @@ import reactor.core.publisher.Mono;
  * <p>Both transports sit on the MCP Java SDK's stateless server ({@code McpStatelessAsyncServer}); the
  * messages a call sends the client travel with the call's request (stdio: the output; HTTP: an SSE
  * response to its POST), and the session state is what {@code initialize} declared, the log level
- * and the requests waiting for the client. Tools added to the executor later are served by
- * transports started later.
+ * and the requests waiting for the client.
+ *
+ * <p><b>A changing tool list.</b> The server declares {@code tools.listChanged}. When the tools a
+ * client may see change (a tool registered or removed, a plugin reloaded, or {@link #refreshTools()}
+ * after a new policy), every running transport serves the new list and its clients get
+ * {@code notifications/tools/list_changed}: on stdio on the output, over HTTP on each session's
+ * standalone SSE stream ({@code GET} with the {@code Mcp-Session-Id}). Registry changes are noticed by
+ * themselves ({@link ToolRegistry#onChange}), and a burst of them is told once, after
+ * {@value #SETTLE_MS} ms of quiet; a policy change is not visible to the registry, so whoever swaps the
+ * policy calls {@link #refreshTools()} ({@code toolbus mcp} does on a config reload).
  */
 public final class McpToolServer {
 
@@ -95,6 +109,19 @@ public final class McpToolServer {
     private final McpJsonMapper json;
     /** Process-wide, so that call ids are unique across servers sharing an executor (see McpSampling). */
     private static final AtomicLong SEQ = new AtomicLong();
+    /** How long registry changes must settle before the clients are told. */
+    static final long SETTLE_MS = 100;
+
+    /** The transports running now, each with its SDK server. */
+    private final List<Served> served = new CopyOnWriteArrayList<>();
+    /** The tools last served, by name. */
+    private Map<String, McpSchema.Tool> current = Map.of();
+    private final AtomicBoolean refreshQueued = new AtomicBoolean();
+    private Disposable registryListener;
+    private final AtomicLong listChanges = new AtomicLong();
+
+    private record Served(McpStatelessAsyncServer server, ClientBroadcast clients) {
+    }
 
     private McpToolServer(Builder b) {
         this.executor = b.executor;
@@ -170,7 +197,9 @@ public final class McpToolServer {
         return Mono.defer(() -> {
             StdioServerTransport transport = new StdioServerTransport(in, out, json, maxMessageBytes);
             McpStatelessAsyncServer server = sdkServer(transport);
-            return transport.run().then(Mono.defer(server::closeGracefully)).onErrorResume(e -> Mono.empty());
+            Served s = started(server, transport);
+            return transport.run().then(Mono.defer(server::closeGracefully)).onErrorResume(e -> Mono.empty())
+                    .doFinally(sig -> stopped(s));
         });
     }
 
@@ -189,15 +218,107 @@ public final class McpToolServer {
             NettyHttpServerTransport transport = new NettyHttpServerTransport(json, httpPath, maxMessageBytes,
                     allowedOrigins, 10_000, tokens, grant -> grant.admit(streamId, context));
             McpStatelessAsyncServer server = sdkServer(transport);
-            return transport.bind(host, port).map(s -> new McpHttpServer(s, httpPath, server));
+            return transport.bind(host, port).map(s -> {
+                Served served = started(server, transport);
+                s.onDispose(() -> stopped(served));
+                return new McpHttpServer(s, httpPath, server);
+            });
         });
+    }
+
+    /**
+     * Re-reads the tools a client may see now and, when they differ from those served, serves the new
+     * list on every running transport and sends its clients {@code notifications/tools/list_changed}.
+     * Call it after swapping the policy; registry changes call it by themselves.
+     *
+     * @return whether the list changed (and the clients were told)
+     */
+    public synchronized boolean refreshTools() {
+        Map<String, McpSchema.Tool> next = new LinkedHashMap<>();
+        for (McpSchema.Tool t : tools()) {
+            next.put(t.name(), t);
+        }
+        if (next.equals(current)) {
+            return false;
+        }
+        Map<String, McpSchema.Tool> before = current;
+        current = Collections.unmodifiableMap(next);
+        for (Served s : served) {
+            for (Map.Entry<String, McpSchema.Tool> e : before.entrySet()) {
+                if (!e.getValue().equals(next.get(e.getKey()))) {
+                    s.server().removeTool(e.getKey()).onErrorResume(x -> Mono.empty()).block();
+                }
+            }
+            for (Map.Entry<String, McpSchema.Tool> e : next.entrySet()) {
+                if (!e.getValue().equals(before.get(e.getKey()))) {
+                    s.server().addTool(spec(e.getValue())).onErrorResume(x -> {
+                        log.warn("tool '{}' is not served over MCP: {}", e.getKey(), x.getMessage());
+                        return Mono.empty();
+                    }).block();
+                }
+            }
+            s.clients().notifyClients(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED);
+        }
+        listChanges.incrementAndGet();
+        log.info("MCP tool list changed ({} tools); {} transports told their clients", next.size(), served.size());
+        return true;
+    }
+
+    /** How many times the served tool list changed (tests). */
+    long listChanges() {
+        return listChanges.get();
+    }
+
+    /** Queues one refresh after {@link #SETTLE_MS} ms; changes meanwhile join it. */
+    private void refreshSoon() {
+        if (refreshQueued.compareAndSet(false, true)) {
+            Schedulers.boundedElastic().schedule(() -> {
+                refreshQueued.set(false);
+                try {
+                    refreshTools();
+                } catch (RuntimeException e) {
+                    log.warn("refreshing the MCP tool list failed: {}", e.toString());
+                }
+            }, SETTLE_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private synchronized Served started(McpStatelessAsyncServer server, ClientBroadcast clients) {
+        Served s = new Served(server, clients);
+        served.add(s);
+        if (registryListener == null) {
+            registryListener = executor.registry().onChange(this::refreshSoon);
+        }
+        return s;
+    }
+
+    private synchronized void stopped(Served s) {
+        served.remove(s);
+        if (served.isEmpty() && registryListener != null) {
+            registryListener.dispose();
+            registryListener = null;
+        }
+    }
+
+    private McpStatelessServerFeatures.AsyncToolSpecification spec(McpSchema.Tool tool) {
+        return McpStatelessServerFeatures.AsyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
     }
 
     private McpStatelessAsyncServer sdkServer(McpStatelessServerTransport transport) {
         List<McpStatelessServerFeatures.AsyncToolSpecification> specs = new ArrayList<>();
-        for (McpSchema.Tool tool : tools()) {
-            specs.add(McpStatelessServerFeatures.AsyncToolSpecification.builder().tool(tool)
-                    .callHandler(this::call).build());
+        List<McpSchema.Tool> now = tools();
+        synchronized (this) {
+            if (served.isEmpty()) {
+                Map<String, McpSchema.Tool> m = new LinkedHashMap<>();
+                now.forEach(t -> m.put(t.name(), t));
+                current = Collections.unmodifiableMap(m);
+            } else {
+                // the transports already running serve this list; a new one starts with the same
+                now = List.copyOf(current.values());
+            }
+        }
+        for (McpSchema.Tool tool : now) {
+            specs.add(spec(tool));
         }
         McpServer.StatelessAsyncSpecification spec = McpServer.async(transport)
                 .serverInfo(name, version)
@@ -205,7 +326,7 @@ public final class McpToolServer {
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
                 .validateToolInputs(false) // the executor validates, so its metrics and call log see bad input too
                 .strictToolNameValidation(false)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).logging().build())
                 .tools(specs);
         if (!instructions.isEmpty()) {
             spec.instructions(instructions);

@@ -10,6 +10,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
 import io.modelcontextprotocol.spec.ProtocolVersions;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -30,6 +31,7 @@ import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
@@ -47,15 +49,17 @@ import reactor.netty.http.server.HttpServerResponse;
  * notification or response is answered {@code 202} (a response goes to the request of ours it
  * answers). {@code initialize} opens a session whose id comes back in {@code Mcp-Session-Id}; later
  * requests may send it (an unknown id is {@code 404}), and it scopes {@code notifications/cancelled}.
- * {@code DELETE} with the header ends the session. {@code GET} is {@code 405}: this server sends
- * messages only within a request's stream, so it offers no standalone SSE stream. Bodies are bounded
+ * {@code DELETE} with the header ends the session. {@code GET} with a session id and {@code Accept:
+ * text/event-stream} opens the session's standalone SSE stream, which carries
+ * {@code notifications/tools/list_changed} ({@link ListChangedStreams}); without a session id it is
+ * {@code 405}. Bodies are bounded
  * ({@code 413} above), a browser {@code Origin} that is not loopback is refused ({@code 403}) against
  * DNS rebinding, and an unsupported {@code MCP-Protocol-Version} is {@code 400}. With tokens configured,
  * every request needs {@code Authorization: Bearer <token>} ({@code 401} and a closed connection
  * otherwise), and the token's scope must admit the server's stream and context ({@code 403}); a
  * clamped context reaches the calls through the Reactor context under {@link #CONTEXT_KEY}.
  */
-final class NettyHttpServerTransport implements McpStatelessServerTransport {
+final class NettyHttpServerTransport implements McpStatelessServerTransport, ClientBroadcast {
 
     private static final Logger log = LoggerFactory.getLogger(NettyHttpServerTransport.class);
     private static final String SESSION = "Mcp-Session-Id";
@@ -77,6 +81,7 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
     private volatile RpcDispatcher dispatcher;
     private volatile DisposableServer server;
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final ListChangedStreams streams = new ListChangedStreams();
 
     NettyHttpServerTransport(McpJsonMapper json, String path, int maxBodyBytes, Set<String> allowedOrigins,
                              int maxSessions, AccessTokens tokens, Function<AccessTokens.Grant, TokenScope.Admission> admit) {
@@ -149,7 +154,12 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
                 return status(res, HttpResponseStatus.NOT_FOUND, "unknown session");
             }
             dispatcher.cancelAll(id);
+            streams.close(id);
             return res.status(HttpResponseStatus.NO_CONTENT).send();
+        }
+        String session = req.requestHeaders().get(SESSION);
+        if (HttpMethod.GET.equals(method) && session != null) {
+            return openStream(req, res, session);
         }
         res.header("Allow", "POST, DELETE");
         return status(res, HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST");
@@ -240,6 +250,37 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
         return res.status(HttpResponseStatus.ACCEPTED).send();
     }
 
+    /** {@code GET} of a session: its standalone SSE stream, open until the session or the server ends. */
+    private Publisher<Void> openStream(HttpServerRequest req, HttpServerResponse res, String session) {
+        if (!sessions.containsKey(session)) {
+            return jsonError(res, HttpResponseStatus.NOT_FOUND, null, McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "unknown or ended session: " + session);
+        }
+        if (!req.requestHeaders().get("Accept", "").toLowerCase(Locale.ROOT).contains("text/event-stream")) {
+            return jsonError(res, HttpResponseStatus.NOT_ACCEPTABLE, null, McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "Accept must allow text/event-stream");
+        }
+        var stream = streams.open(session);
+        if (stream == null) {
+            return status(res, HttpResponseStatus.SERVICE_UNAVAILABLE, "too many open streams");
+        }
+        res.status(HttpResponseStatus.OK).header("Content-Type", "text/event-stream").header("Cache-Control", "no-cache");
+        // an SSE comment first, so that the client sees the stream open at once
+        return res.send(Flux.concat(
+                Mono.fromSupplier(() -> Unpooled.copiedBuffer(": stream open\n\n", StandardCharsets.UTF_8)),
+                stream), b -> true).then();
+    }
+
+    @Override
+    public void notifyClients(String method) {
+        try {
+            streams.broadcast(json.writeValueAsString(
+                    new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, method, null)));
+        } catch (IOException e) {
+            log.warn("cannot encode {}: {}", method, e.getMessage());
+        }
+    }
+
     private static McpSchema.JSONRPCResponse cancelled(Object id) {
         return McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(-32800, "request cancelled", null));
     }
@@ -251,6 +292,7 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
                     .ifPresent(e -> {
                         sessions.remove(e.getKey());
                         dispatcher.forget(e.getKey());
+                        streams.close(e.getKey());
                     });
         }
         String id = UUID.randomUUID().toString();
@@ -304,6 +346,7 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport {
             if (dispatcher != null) {
                 dispatcher.cancelAll(null);
             }
+            streams.closeAll();
             DisposableServer s = server;
             if (s == null) {
                 return Mono.empty();

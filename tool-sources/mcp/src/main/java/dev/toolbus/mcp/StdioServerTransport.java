@@ -26,7 +26,7 @@ import reactor.core.scheduler.Schedulers;
  * thread; the client's responses to those requests are matched by id. Lines longer than the bound are answered with a parse
  * error and skipped.
  */
-final class StdioServerTransport implements McpStatelessServerTransport {
+final class StdioServerTransport implements McpStatelessServerTransport, ClientBroadcast {
 
     private static final Logger log = LoggerFactory.getLogger(StdioServerTransport.class);
     private static final String SCOPE = "stdio";
@@ -39,6 +39,7 @@ final class StdioServerTransport implements McpStatelessServerTransport {
     private final Sinks.Empty<Void> done = Sinks.empty();
     private volatile RpcDispatcher dispatcher;
     private volatile boolean closing;
+    private volatile boolean initialized;
 
     StdioServerTransport(InputStream in, OutputStream out, McpJsonMapper json, int maxLineBytes) {
         this.in = in;
@@ -116,6 +117,9 @@ final class StdioServerTransport implements McpStatelessServerTransport {
         }
         McpTransportContext ctx = McpTransportContext.EMPTY;
         if (message instanceof McpSchema.JSONRPCRequest request) {
+            if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+                initialized = true;
+            }
             dispatcher.request(SCOPE, request, this::write).subscribe(this::write,
                     e -> write(error(request.id(), McpSchema.ErrorCodes.INTERNAL_ERROR, String.valueOf(e.getMessage()))));
         } else if (message instanceof McpSchema.JSONRPCNotification notification) {
@@ -146,6 +150,14 @@ final class StdioServerTransport implements McpStatelessServerTransport {
                 }
             }
         });
+    }
+
+    /** Writes the notification, once the client has sent {@code initialize}. */
+    @Override
+    public void notifyClients(String method) {
+        if (initialized && !closing) {
+            write(new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, method, null));
+        }
     }
 
     @Override

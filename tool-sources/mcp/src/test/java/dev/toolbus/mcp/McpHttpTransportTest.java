@@ -92,6 +92,27 @@ class McpHttpTransportTest {
     }
 
     @Test
+    void getOfASession_opensItsEventStream_anUnknownOneIs404_andOneThatRefusesEventStreamsIs406() throws Exception {
+        String session = post(INIT).headers().firstValue("Mcp-Session-Id").orElseThrow();
+        HttpResponse<java.io.InputStream> open = client.send(HttpRequest.newBuilder(URI.create(http.url())).GET()
+                .header("Accept", "text/event-stream").header("Mcp-Session-Id", session).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(open.statusCode()).isEqualTo(200);
+        assertThat(open.headers().firstValue("Content-Type")).hasValue("text/event-stream");
+        try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(open.body()))) {
+            assertThat(r.readLine()).isEqualTo(": stream open");
+        }
+        HttpResponse<String> unknown = client.send(HttpRequest.newBuilder(URI.create(http.url())).GET()
+                .header("Accept", "text/event-stream").header("Mcp-Session-Id", "no-such-session").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        HttpResponse<String> json = client.send(HttpRequest.newBuilder(URI.create(http.url())).GET()
+                .header("Accept", "application/json").header("Mcp-Session-Id", session).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(json.statusCode()).isEqualTo(406);
+    }
+
+    @Test
     void foreignOrigin_isForbidden() throws Exception {
         assertThat(post(INIT, "Origin", "http://evil.example").statusCode()).isEqualTo(403);
         assertThat(post(INIT, "Origin", "http://localhost:5173").statusCode()).isEqualTo(200);

@@ -285,6 +285,18 @@ public record PluginManifest(
     }
 
     private static Map<String, String> env(JsonNode root) {
+        JsonNode config = root.get("config");
+        Map<String, String> declared = declaredEnv(root);
+        if (config == null || !config.isObject() || declared.containsKey("TOOLBUS_PLUGIN_CONFIG")) {
+            return declared;
+        }
+        // the manifest's own config, for a plugin that toolbus.yaml gives none (docs/plugins.md §3.6)
+        Map<String, String> out = new LinkedHashMap<>(declared);
+        out.put("TOOLBUS_PLUGIN_CONFIG", config.toString());
+        return out;
+    }
+
+    private static Map<String, String> declaredEnv(JsonNode root) {
         JsonNode v = root.get("env");
         if (v == null || v.isNull()) {
             return Map.of();

@@ -174,8 +174,13 @@ final class PluginProcess {
 
     /** Sends {@code activate} and reads the declared tools. */
     Mono<List<ToolDefinition>> activate() {
+        return activate(null, "");
+    }
+
+    /** Sends {@code activate} with the plugin's configuration ({@code null}: none) and reads the declared tools. */
+    Mono<List<ToolDefinition>> activate(ObjectNode config, String configVersion) {
         long ms = manifest.activationTimeout().toMillis();
-        return request("activate", Wire.activateParams(manifest.id()))
+        return request("activate", Wire.activateParams(manifest.id(), config, configVersion))
                 .timeout(manifest.activationTimeout(), Mono.error(() -> new StdioPluginException(
                         "plugin '" + manifest.id() + "' did not answer activate within " + ms + " ms")))
                 .map(answer -> {
@@ -264,7 +269,8 @@ final class PluginProcess {
             return;
         }
         log.debug("plugin {}: cancelling request {} (call {}); it has {} ms to answer", manifest.id(), p.id, callId, grace);
-        writeLine(Wire.cancel(p.id, callId, "cancelled"));
+        String why = p.ctx == null || p.ctx.cancelReason() == null ? ToolContext.CANCELLED : p.ctx.cancelReason();
+        writeLine(Wire.cancel(p.id, callId, why));
         p.graceTimer = Schedulers.parallel().schedule(() -> {
             if (pending.get(p.id) == p && !stopping.get()) {
                 String reason = "plugin '" + manifest.id() + "' did not answer a cancelled call"

@@ -46,10 +46,32 @@ final class PluginSupervisor implements PluginProcess.Listener {
     private volatile boolean toolsKnown;
     private Sinks.One<PluginProcess> starting;
     private Disposable launching;
+    private final PluginConfigs configs;
+    private final Disposable configListener;
 
     PluginSupervisor(PluginManifest manifest) {
+        this(manifest, PluginConfigs.none());
+    }
+
+    PluginSupervisor(PluginManifest manifest, PluginConfigs configs) {
         this.manifest = Objects.requireNonNull(manifest, "manifest");
         this.gate = manifest.concurrent() ? null : new CallGate(1);
+        this.configs = Objects.requireNonNull(configs, "configs");
+        this.configListener = configs.onChange(id -> {
+            if (id.equals(manifest.id())) {
+                configure();
+            }
+        });
+    }
+
+    /** Hands the running process its new configuration; a process started later gets it in activate. */
+    private void configure() {
+        PluginProcess p = current;
+        if (p != null && !closed && p.isUsable()) {
+            log.info("plugin {}: sending its new configuration (version {})", manifest.id(),
+                    configs.version(manifest.id()).isEmpty() ? "none" : configs.version(manifest.id()));
+            p.writeLine(Wire.configure(configs.get(manifest.id()), configs.version(manifest.id())));
+        }
     }
 
     PluginManifest manifest() {
@@ -121,7 +143,7 @@ final class PluginSupervisor implements PluginProcess.Listener {
         Mono<Long> wait = delay.isZero() ? Mono.just(0L) : Mono.delay(delay);
         Disposable d = wait
                 .then(Mono.fromCallable(this::spawn).subscribeOn(Schedulers.boundedElastic()))
-                .flatMap(p -> p.activate()
+                .flatMap(p -> p.activate(configs.get(manifest.id()), configs.version(manifest.id()))
                         .onErrorResume(e -> Mono.fromFuture(p.stop(String.valueOf(e.getMessage()), false), true)
                                 .then(Mono.error(e)))
                         .thenReturn(p))
@@ -261,6 +283,7 @@ final class PluginSupervisor implements PluginProcess.Listener {
         return Mono.defer(() -> {
             Sinks.One<PluginProcess> s;
             Disposable d;
+            configListener.dispose();
             synchronized (lock) {
                 closed = true;
                 current = null;

@@ -52,6 +52,7 @@ public final class StdioPluginReloader implements AutoCloseable {
     private final Path dir;
     private final ToolRegistry registry;
     private final Duration drainTimeout;
+    private final PluginConfigs configs;
     private final Map<String, Slot> slots = new LinkedHashMap<>();
     /** Folder → fingerprint of a state that is not a running plugin (not a plugin, or it failed to start). */
     private final Map<String, String> unusable = new LinkedHashMap<>();
@@ -59,10 +60,11 @@ public final class StdioPluginReloader implements AutoCloseable {
     private Disposable polling;
     private boolean closed;
 
-    private StdioPluginReloader(Path dir, ToolRegistry registry, Duration drainTimeout) {
+    private StdioPluginReloader(Path dir, ToolRegistry registry, Duration drainTimeout, PluginConfigs configs) {
         this.dir = dir;
         this.registry = registry;
         this.drainTimeout = drainTimeout;
+        this.configs = configs;
     }
 
     /**
@@ -81,11 +83,22 @@ public final class StdioPluginReloader implements AutoCloseable {
      * replaced process before it is stopped.
      */
     public static StdioPluginReloader start(Path dir, ToolRegistry registry, Duration pollEvery, Duration drainTimeout) {
+        return start(dir, registry, pollEvery, drainTimeout, PluginConfigs.none());
+    }
+
+    /**
+     * As {@link #start(Path, ToolRegistry, Duration, Duration)}, with the configuration the application
+     * gives the plugins ({@link PluginConfigs}): every process started gets its plugin's in
+     * {@code activate}, and a running one a {@code configure} when it changes.
+     */
+    public static StdioPluginReloader start(Path dir, ToolRegistry registry, Duration pollEvery, Duration drainTimeout,
+                                            PluginConfigs configs) {
         Objects.requireNonNull(registry, "registry");
+        Objects.requireNonNull(configs, "configs");
         if (!Files.isDirectory(dir)) {
             throw new StdioPluginException("plugins folder " + dir.toAbsolutePath() + " does not exist or is not a folder");
         }
-        StdioPluginReloader r = new StdioPluginReloader(dir, registry, drainTimeout);
+        StdioPluginReloader r = new StdioPluginReloader(dir, registry, drainTimeout, configs);
         r.initialLoad();
         if (!pollEvery.isZero() && !pollEvery.isNegative()) {
             r.polling = Flux.interval(pollEvery, pollEvery, Schedulers.boundedElastic())
@@ -107,7 +120,7 @@ public final class StdioPluginReloader implements AutoCloseable {
         }
         // all at once, as StdioPlugins.load does; a required failure stops the others and fails the load
         List<Object> outcomes = Flux.fromIterable(found.manifests())
-                .flatMapSequential(m -> StdioPlugins.start(List.of(m)).<Object>map(StdioPluginHost::withoutShutdownHook)
+                .flatMapSequential(m -> StdioPlugins.start(List.of(m), configs).<Object>map(StdioPluginHost::withoutShutdownHook)
                         .onErrorResume(e -> Mono.just(e)))
                 .collectList()
                 .block(START_BOUND);
@@ -202,7 +215,7 @@ public final class StdioPluginReloader implements AutoCloseable {
         StdioPluginHost host;
         String failure;
         try {
-            host = StdioPlugins.start(List.of(m)).map(StdioPluginHost::withoutShutdownHook).block(START_BOUND);
+            host = StdioPlugins.start(List.of(m), configs).map(StdioPluginHost::withoutShutdownHook).block(START_BOUND);
             // an optional plugin that fails is skipped, not thrown: the same failure here
             failure = host.plugins().isEmpty() ? String.valueOf(host.skipped().get(m.id())) : null;
             if (failure != null) {

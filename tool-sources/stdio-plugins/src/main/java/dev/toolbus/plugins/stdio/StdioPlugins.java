@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -47,11 +48,25 @@ public final class StdioPlugins {
         return start(dir).block();
     }
 
+    /**
+     * Like {@link #load(Path)}, with the configuration the application gives the plugins (each gets
+     * its own in {@code activate}, and a {@code configure} when it changes).
+     */
+    public static StdioPluginHost load(Path dir, PluginConfigs configs) {
+        return start(dir, configs).block();
+    }
+
     /** Like {@link #load(Path)}, without blocking: reading the folder and starting run on subscription. */
     public static Mono<StdioPluginHost> start(Path dir) {
+        return start(dir, PluginConfigs.none());
+    }
+
+    /** Like {@link #load(Path, PluginConfigs)}, without blocking. */
+    public static Mono<StdioPluginHost> start(Path dir, PluginConfigs configs) {
+        Objects.requireNonNull(configs, "configs");
         return Mono.fromCallable(() -> manifests(dir))
                 .subscribeOn(Schedulers.boundedElastic())
-                .flatMap(found -> start(found.manifests(), found.skipped()));
+                .flatMap(found -> start(found.manifests(), found.skipped(), configs));
     }
 
     /**
@@ -61,10 +76,16 @@ public final class StdioPlugins {
      * @return the running host
      */
     public static Mono<StdioPluginHost> start(List<PluginManifest> manifests) {
-        return start(manifests, Map.of());
+        return start(manifests, Map.of(), PluginConfigs.none());
     }
 
-    private static Mono<StdioPluginHost> start(List<PluginManifest> manifests, Map<String, String> skippedBefore) {
+    /** Starts plugins from manifests built in code, with the application's configuration for them. */
+    public static Mono<StdioPluginHost> start(List<PluginManifest> manifests, PluginConfigs configs) {
+        return start(manifests, Map.of(), Objects.requireNonNull(configs, "configs"));
+    }
+
+    private static Mono<StdioPluginHost> start(List<PluginManifest> manifests, Map<String, String> skippedBefore,
+                                               PluginConfigs configs) {
         return Mono.defer(() -> {
             Set<String> ids = new HashSet<>();
             for (PluginManifest m : manifests) {
@@ -72,7 +93,7 @@ public final class StdioPlugins {
                     return Mono.error(new StdioPluginException("two plugins have the id '" + m.id() + "'"));
                 }
             }
-            List<PluginSupervisor> all = manifests.stream().map(PluginSupervisor::new).toList();
+            List<PluginSupervisor> all = manifests.stream().map(m -> new PluginSupervisor(m, configs)).toList();
             Map<String, String> skipped = new LinkedHashMap<>(skippedBefore);
             return Flux.fromIterable(all)
                     .flatMapSequential(s -> s.activate()

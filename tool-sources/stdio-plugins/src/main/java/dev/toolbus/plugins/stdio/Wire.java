@@ -40,6 +40,33 @@ final class Wire {
         return F.objectNode().put("pluginId", pluginId);
     }
 
+    /** {@code activate}'s params with the plugin's configuration, when the application gives one. */
+    static ObjectNode activateParams(String pluginId, ObjectNode config, String version) {
+        ObjectNode params = activateParams(pluginId);
+        if (config != null) {
+            params.set("config", config);
+            params.put("configVersion", version);
+        }
+        return params;
+    }
+
+    /**
+     * host → plugin: the configuration changed ({@code config} {@code null}: the application no longer
+     * gives one; the plugin's own applies).
+     */
+    static ObjectNode configure(ObjectNode config, String version) {
+        ObjectNode params = F.objectNode();
+        if (config == null) {
+            params.putNull("config");
+        } else {
+            params.set("config", config);
+        }
+        params.put("version", version);
+        ObjectNode n = F.objectNode().put("method", "configure");
+        n.set("params", params);
+        return n;
+    }
+
     /** {@code execute_tool} params: the tool, its arguments as one JSON string, and who is asking. */
     static ObjectNode executeParams(String toolName, String inputJson, ToolContext ctx) {
         ObjectNode p = F.objectNode().put("toolName", toolName).put("input", inputJson);

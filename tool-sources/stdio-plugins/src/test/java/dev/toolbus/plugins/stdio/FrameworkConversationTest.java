@@ -52,8 +52,8 @@ class FrameworkConversationTest extends PluginFixture {
                     await self.ctx.send.text(name + " waiting")
                     try:
                         await asyncio.sleep(30)
-                    except asyncio.CancelledError:
-                        Waiter.cancelled.append(name)
+                    except asyncio.CancelledError as e:
+                        Waiter.cancelled.append({"name": name, "reason": str(e.args[0]) if e.args else ""})
                         raise
                     return "slept"
 
@@ -84,7 +84,8 @@ class FrameworkConversationTest extends PluginFixture {
                   const timer = setTimeout(resolve, 30000);
                   signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
                 });
-                aborted.push({ name, toolCallId, aborted: signal.aborted, reason: String(signal.reason?.message ?? '') });
+                aborted.push({ name, toolCallId, aborted: signal.aborted, reason: String(signal.reason?.message ?? ''),
+                  reasonName: String(signal.reason?.name ?? '') });
                 return { content: [{ type: 'text', text: 'done' }] };
               },
             });
@@ -108,7 +109,7 @@ class FrameworkConversationTest extends PluginFixture {
                   const timer = setTimeout(resolve, 30000);
                   context.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
                 });
-                aborted.push({ name, aborted: context.signal.aborted });
+                aborted.push({ name, aborted: context.signal.aborted, reason: String(context.signal.reason?.message ?? '') });
                 return { text: 'done' };
               },
             });
@@ -226,15 +227,16 @@ class FrameworkConversationTest extends PluginFixture {
         await().atMost(WAIT).until(() -> seen(plugin).size() == 1);
         JsonNode saw = seen(plugin).get(0);
         switch (plugin) {
-            case "mai" -> assertThat(saw.asText()).isEqualTo("mai_wait");
+            case "mai" -> assertThat(saw.path("name").asText()).isEqualTo("mai_wait");
             case "claw" -> {
                 assertThat(saw.path("aborted").asBoolean()).isTrue();
                 assertThat(saw.path("toolCallId").asText()).isEqualTo("long");
-                // the host sends its own reason ("cancelled"): the caller's text does not reach the plugin
-                assertThat(saw.path("reason").asText()).isNotBlank();
+                assertThat(saw.path("reasonName").asText()).isEqualTo("AbortError");
             }
             default -> assertThat(saw.path("aborted").asBoolean()).isTrue();
         }
+        // the cancel event's reason reaches the handler: MaiBot's CancelledError, the AbortSignal's reason
+        assertThat(saw.path("reason").asText()).isEqualTo("user pressed stop");
         assertThat(status(plugin).pid()).isEqualTo(pid);
         assertThat(status(plugin).starts()).isEqualTo(1);
     }
@@ -255,10 +257,12 @@ class FrameworkConversationTest extends PluginFixture {
         assertThat(r.error().code()).isEqualTo(ErrorCode.TIMEOUT);
         await().atMost(WAIT).until(() -> seen(plugin).size() == 1);
         JsonNode saw = seen(plugin).get(0);
-        if (plugin.equals("mai")) {
-            assertThat(saw.asText()).isEqualTo("mai_slow");
-        } else {
-            assertThat(saw.path("name").asText()).isEqualTo(tool);
+        assertThat(saw.path("name").asText()).isEqualTo(tool);
+        assertThat(saw.path("reason").asText()).isEqualTo("timeout");
+        if (plugin.equals("claw")) {
+            assertThat(saw.path("reasonName").asText()).isEqualTo("TimeoutError");
+        }
+        if (!plugin.equals("mai")) {
             assertThat(saw.path("aborted").asBoolean()).isTrue();
         }
         assertThat(status(plugin).pid()).isEqualTo(pid);

@@ -73,6 +73,35 @@ class StdioPluginReloaderTest extends PluginFixture {
         touch(file);
     }
 
+    private void openclaw(String folder, String tool, String answer) throws IOException {
+        Path dir = Files.createDirectories(root.resolve(folder));
+        Files.writeString(dir.resolve("openclaw.plugin.json"), "{\"id\":\"" + folder + "\"}");
+        Path file = dir.resolve("index.mjs");
+        Files.writeString(file, "export default function (api) { api.registerTool({ name: '" + tool + "', description: 'd', "
+                + "parameters: { type: 'object', properties: {} }, "
+                + "async execute() { return { content: [{ type: 'text', text: '" + answer + "' }] }; } }); }\n");
+        touch(file);
+    }
+
+    private void stdio(String folder, String tool, String answer) throws IOException {
+        Path dir = Files.createDirectories(root.resolve(folder));
+        Files.writeString(dir.resolve("plugin.json"), "{\"id\":\"" + folder + "\",\"command\":\"python3\","
+                + "\"args\":[\"-u\",\"p.py\"]}");
+        Path file = dir.resolve("p.py");
+        Files.writeString(file, """
+                import json, sys
+                for line in sys.stdin:
+                    m = json.loads(line)
+                    if m.get("method") == "activate":
+                        print(json.dumps({"id": m["id"], "tools": [{"name": "%s", "description": "d"}]}), flush=True)
+                    elif m.get("method") == "execute_tool":
+                        print(json.dumps({"id": m["id"], "result": "%s"}), flush=True)
+                    elif m.get("method") == "deactivate":
+                        break
+                """.formatted(tool, answer));
+        touch(file);
+    }
+
     /** A distinct modification time per write, so a change is seen even within one clock tick. */
     private void touch(Path file) throws IOException {
         Files.setLastModifiedTime(file, FileTime.from(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(++version)));
@@ -109,6 +138,24 @@ class StdioPluginReloaderTest extends PluginFixture {
         reloader.rescan();
         assertThat(tools()).containsExactly("added_tool", "mai_v2");
         awaitGone(chatPid);
+    }
+
+    @Test
+    void openClawAndStdioPlugins_areReloadedToo() throws Exception {
+        openclaw("claw", "claw_v1", "claw one");
+        stdio("plain", "plain_v1", "plain one");
+        reloader = StdioPluginReloader.start(root, registry, Duration.ZERO);
+        assertThat(tools()).containsExactly("claw_v1", "plain_v1");
+        assertThat(call("claw_v1").content()).isEqualTo("claw one");
+        long[] old = reloader.plugins().stream().mapToLong(StdioPluginStatus::pid).toArray();
+
+        openclaw("claw", "claw_v2", "claw two");
+        stdio("plain", "plain_v2", "plain two");
+        reloader.rescan();
+        assertThat(tools()).containsExactly("claw_v2", "plain_v2");
+        assertThat(call("claw_v2").content()).isEqualTo("claw two");
+        assertThat(call("plain_v2").content()).isEqualTo("plain two");
+        awaitGone(old);
     }
 
     @Test

@@ -1,0 +1,2 @@
+def create_plugin():
+    return None
