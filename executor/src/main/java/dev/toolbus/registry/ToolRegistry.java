@@ -62,6 +62,14 @@ public final class ToolRegistry {
      * @return {@code true} when the tool is now the one that runs under its name
      */
     public boolean register(ToolSpec tool, ToolSource source) {
+        boolean registered = add(tool, source);
+        if (registered) {
+            changed();
+        }
+        return registered;
+    }
+
+    private boolean add(ToolSpec tool, ToolSource source) {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(source, "source");
         java.util.List<String> problems = dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema());
@@ -187,15 +195,19 @@ public final class ToolRegistry {
      */
     public boolean replace(ToolSpec tool, ToolSource source) {
         Objects.requireNonNull(tool, "tool");
+        boolean inPlace;
         synchronized (lock) {
             Entry existing = entries.get(tool.name());
-            if (existing == null || existing.source() != source
-                    || !dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema()).isEmpty()) {
-                return register(tool, source);
+            inPlace = existing != null && existing.source() == source
+                    && dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema()).isEmpty();
+            if (inPlace) {
+                Map<String, Entry> next = new LinkedHashMap<>(entries);
+                next.put(tool.name(), new Entry(tool, source));
+                entries = Collections.unmodifiableMap(next);
             }
-            Map<String, Entry> next = new LinkedHashMap<>(entries);
-            next.put(tool.name(), new Entry(tool, source));
-            entries = Collections.unmodifiableMap(next);
+        }
+        if (!inPlace) {
+            return register(tool, source);
         }
         changed();
         return true;

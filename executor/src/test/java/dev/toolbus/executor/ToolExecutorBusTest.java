@@ -80,16 +80,20 @@ class ToolExecutorBusTest {
     @Test
     void closeGracefullyLetsRunningTurnsFinishAndRejectsNewOnes() {
         AtomicInteger runs = new AtomicInteger();
+        // the call runs until the test lets it finish, so the close is sure to find it running however slow the machine
+        reactor.core.publisher.Sinks.Empty<Void> release = reactor.core.publisher.Sinks.empty();
         ToolSpec slow = new ToolSpec(ToolDefinition.builder("slow").description("s").build(),
-                (a, c) -> Mono.delay(Duration.ofMillis(200)).map(x -> ToolResult.text("done " + runs.incrementAndGet())));
+                (a, c) -> release.asMono().then(Mono.fromSupplier(() -> ToolResult.text("done " + runs.incrementAndGet()))));
         ToolExecutor ex = ToolExecutor.builder().tool(slow).build();
         var running = ex.execute(turn("s", "t1", call("c", "slow", "{}"))).collectList().toFuture();
         // wait until the call is really running
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> ex.inflight() == 1);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> ex.inflight() == 1);
         var closed = ex.closeGracefully().toFuture();
         List<OutboundEvent> late = ex.execute(turn("s2", "t2", call("c", "slow", "{}")))
-                .collectList().block(Duration.ofSeconds(5));
+                .collectList().block(Duration.ofSeconds(30));
         assertThat(TestTools.results(late).get(0).error().code()).isEqualTo(ErrorCode.REJECTED);
+        assertThat(closed).isNotDone();
+        release.tryEmitEmpty();
         closed.join();
         assertThat(running.join()).extracting(OutboundEvent::type).containsExactly("tool_result", "turn_completed");
         assertThat(runs).hasValue(1);
