@@ -460,8 +460,9 @@ final class CallRun implements ToolConversation {
                 return;
             }
         }
-        SplitResult split = p.cutter.cut(def, turn.turn.streamId(), call.toolCallId(),
-                p.splitter.split(call.toolCallId(), call.name(), result));
+        SplitResult whole = p.splitter.split(call.toolCallId(), call.name(), result);
+        SplitResult split = p.cutter.cut(def, turn.turn.streamId(), call.toolCallId(), whole);
+        data = ResultCutter.data(whole, split, data);
         long now = p.nanoClock.getAsLong();
         ToolCallsEvent t = turn.turn;
         ErrorInfo error = null;

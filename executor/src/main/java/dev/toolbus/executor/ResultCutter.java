@@ -60,6 +60,15 @@ final class ResultCutter {
         return new SplitResult(cut, split.media(), split.messages(), null);
     }
 
+    /**
+     * The result's data once its text was cut: a bare string (the text itself, as a method returning
+     * {@code String} gives it) is dropped, so the cut text is not sent whole beside it; structured data
+     * stays for programs (the model reads the text).
+     */
+    static Object data(SplitResult whole, SplitResult cut, Object data) {
+        return whole != cut && data instanceof com.fasterxml.jackson.databind.node.TextNode ? null : data;
+    }
+
     /** A tool's error message cut to its limit, without keeping the rest. */
     String errorText(ToolDefinition def, String message) {
         int limit = limits.limitFor(def);

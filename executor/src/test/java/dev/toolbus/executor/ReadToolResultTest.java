@@ -234,4 +234,22 @@ class ReadToolResultTest {
             assertThat(run(a, "s", "r", ReadToolResult.NAME, read("call_1", 1_000)).isError()).isTrue();
         }
     }
+
+    @Test
+    void aCutTextDropsStringDataButKeepsStructuredData() {
+        String text = lines(500);
+        ToolRegistry r = ToolRegistry.create();
+        r.register(new ToolSpec(ToolDefinition.builder("str").build(),
+                (a, c) -> Mono.just(ToolResult.builder().content(text).data(text).build())), ToolSource.PLUGIN);
+        r.register(new ToolSpec(ToolDefinition.builder("obj").build(), (a, c) -> Mono.just(ToolResult.builder()
+                .content(text).data(java.util.Map.of("rows", 500)).build())), ToolSource.PLUGIN);
+        r.register(new ToolSpec(ToolDefinition.builder("short").build(),
+                (a, c) -> Mono.just(ToolResult.builder().content("hi").data("hi").build())), ToolSource.PLUGIN);
+        try (ToolExecutor ex = executor(r, ExecutionSettings.builder().maxResultChars(1_000).build(),
+                ToolPolicy.allowAll())) {
+            assertThat(run(ex, "s", "1", "str", "{}").data()).isNull();
+            assertThat(((JsonNode) run(ex, "s", "2", "obj", "{}").data()).get("rows").asInt()).isEqualTo(500);
+            assertThat(((JsonNode) run(ex, "s", "3", "short", "{}").data()).asText()).isEqualTo("hi");
+        }
+    }
 }
