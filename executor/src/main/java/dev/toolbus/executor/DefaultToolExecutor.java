@@ -75,19 +75,10 @@ final class DefaultToolExecutor implements ToolExecutor {
                 : b.approvalGiven ? new ApprovalGate(b.approval, settings.locale(), meters, clock) : null;
         this.pipeline = new Pipeline(settings, registry, b.policy, timer, blocking, clock, meters,
                 CallLog.create(b.callLogSize), b.instanceId, gate);
-        registerReader(registry, settings);
         this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control);
         this.codec = b.codec;
         this.maxInflightTurns = b.maxInflightTurns;
         this.dispatch = b.dispatch == null ? null : new DispatchedListing(b.dispatch, b.dispatchCacheTtl, clock, meters);
-    }
-
-    /** Registers {@code read_tool_result} as a deferred core tool, unless a core tool already has its name. */
-    private static void registerReader(ToolRegistry registry, ExecutionSettings settings) {
-        ToolRegistry.Entry e = registry.find(ReadToolResult.NAME);
-        if (e == null || e.source() != dev.toolbus.tool.ToolSource.CORE) {
-            registry.register(ReadToolResult.spec(settings.locale()), dev.toolbus.tool.ToolSource.CORE);
-        }
     }
 
     @Override
@@ -346,6 +337,11 @@ final class DefaultToolExecutor implements ToolExecutor {
     /** The result cache, or null when caching is off (for tests). */
     ResultCache cache() {
         return pipeline.cache;
+    }
+
+    /** The full texts of cut results (tests). */
+    FullResults fullResults() {
+        return pipeline.fullResults;
     }
 
     /** Calls waiting for a slot. */

@@ -54,7 +54,8 @@ final class Pipeline {
         this.texts = new ErrorTexts(settings.locale());
         this.splitter = MediaSplitter.create(settings.locale(), settings.maxMediaBytes());
         this.fullResults = new FullResults(settings.results(), nanoClock);
-        this.cutter = new ResultCutter(settings.results(), fullResults, settings.locale());
+        this.cutter = new ResultCutter(settings.results(), fullResults, () -> ReadToolResult.registered(registry),
+                settings.locale());
         this.instanceId = instanceId;
         this.gate = gate;
         this.control = new ControlMetrics(meters);

@@ -21,7 +21,9 @@ import dev.toolbus.tool.Visibility;
  * an expired one and one that was never cut are all answered with the same {@code TOOL_ERROR}, which
  * names no other conversation.
  *
- * <p>The executor registers it as a deferred {@code CORE} tool (not listed; the cut marker names it).
+ * <p>A deferred {@code CORE} tool (not listed; the cut marker names it), registered like
+ * {@code tool_search}: by {@code toolbus serve}, the Spring starter, or the embedding code
+ * ({@link #spec}); while no core tool of this name is registered, the executor keeps no full texts.
  * The configured policy lets every session call it without {@code tool_search} and whatever the allow
  * lists say, as it can only reveal the session's own results; a deny list or {@code disabledTools}
  * entry still switches it off. Never cached (the kept texts expire), never cut itself: a piece is at
@@ -32,11 +34,25 @@ public final class ReadToolResult {
     /** The tool's name. */
     public static final String NAME = "read_tool_result";
 
+    /** Whether the registry holds it as a core tool (then cut results are kept for it). */
+    static boolean registered(dev.toolbus.registry.ToolRegistry registry) {
+        dev.toolbus.registry.ToolRegistry.Entry e = registry.find(NAME);
+        return e != null && e.source() == dev.toolbus.tool.ToolSource.CORE;
+    }
+
     private ReadToolResult() {
     }
 
-    /** The tool, its texts in the locale. */
-    static ToolSpec spec(DescriptionLocale locale) {
+    /**
+     * The tool, its texts in the locale. Register it as a {@code CORE} tool in the executor's registry
+     * ({@code toolbus serve} and the Spring starter do); without it, cut results are not kept and their
+     * marker says so.
+     *
+     * <pre>{@code
+     * registry.register(ReadToolResult.spec(DescriptionLocale.EN), ToolSource.CORE);
+     * }</pre>
+     */
+    public static ToolSpec spec(DescriptionLocale locale) {
         boolean zh = locale == DescriptionLocale.ZH;
         ToolDefinition def = ToolDefinition.builder(NAME)
                 .description(zh ? "读取因过长而被截断的工具结果的其余部分：给出截断提示中的 tool_call_id 和起始位置 offset。"

@@ -24,12 +24,24 @@ final class ResultCutter {
 
     private final ResultLimits limits;
     private final FullResults store;
+    private final java.util.function.BooleanSupplier readable;
     private final boolean zh;
 
-    ResultCutter(ResultLimits limits, FullResults store, DescriptionLocale locale) {
+    /**
+     * @param readable whether {@code read_tool_result} is registered now: texts are kept, and the
+     *     marker names it, only then
+     */
+    ResultCutter(ResultLimits limits, FullResults store, java.util.function.BooleanSupplier readable,
+                 DescriptionLocale locale) {
         this.limits = limits;
         this.store = store;
+        this.readable = readable;
         this.zh = locale == DescriptionLocale.ZH;
+    }
+
+    /** A cutter whose texts are always readable (tests). */
+    ResultCutter(ResultLimits limits, FullResults store, DescriptionLocale locale) {
+        this(limits, store, () -> true, locale);
     }
 
     /** The split with its text cut to the tool's limit (the same instance when nothing is cut). */
@@ -53,7 +65,7 @@ final class ResultCutter {
             }
         }
         int c = cutPoint(text, 0, limit);
-        boolean kept = !toolCallId.isBlank() && store.put(streamId, toolCallId, text, limit);
+        boolean kept = !toolCallId.isBlank() && readable.getAsBoolean() && store.put(streamId, toolCallId, text, limit);
         String head = text.substring(0, c);
         String marker = marker(text.length(), c, kept ? toolCallId : null);
         String cut = head + (head.endsWith("\n") ? "\n" : "\n\n") + marker + block;

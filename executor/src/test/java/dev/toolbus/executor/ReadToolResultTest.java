@@ -52,8 +52,12 @@ class ReadToolResultTest {
                 });
     }
 
+    /** An executor on the registry, with read_tool_result registered as serve registers it. */
     private ToolExecutor executor(ToolRegistry registry, ExecutionSettings settings,
                                   dev.toolbus.executor.ToolPolicy policy) {
+        if (registry.find(ReadToolResult.NAME) == null) {
+            registry.register(ReadToolResult.spec(settings.locale()), ToolSource.CORE);
+        }
         return ToolExecutor.builder().registry(registry).settings(settings).policy(policy).nanoClock(nanos::get).build();
     }
 
@@ -214,14 +218,20 @@ class ReadToolResultTest {
     }
 
     @Test
-    void aToolOfThatNameRegisteredAsCoreIsKept() {
+    void withoutTheToolRegisteredNothingIsKeptAndTheMarkerSaysSo() {
         ToolRegistry r = ToolRegistry.create();
-        ToolSpec mine = new ToolSpec(ToolDefinition.builder(ReadToolResult.NAME).build(),
-                (a, c) -> Mono.just(ToolResult.text("mine")));
-        r.register(mine, ToolSource.CORE);
-        try (ToolExecutor ex = executor(r, ExecutionSettings.defaults(), ToolPolicy.allowAll())) {
-            assertThat(r.find(ReadToolResult.NAME).tool()).isSameAs(mine);
+        r.register(longTool("long", null), ToolSource.PLUGIN);
+        try (ToolExecutor ex = ToolExecutor.builder().registry(r)
+                .settings(ExecutionSettings.builder().maxResultChars(1_000).build()).build()) {
+            String content = run(ex, "s", "call_1", "long", "{}").content();
+            assertThat(content).endsWith("were cut. The rest was not kept.]").doesNotContain(ReadToolResult.NAME);
+            assertThat(((DefaultToolExecutor) ex).fullResults().size()).isZero();
+            assertThat(r.find(ReadToolResult.NAME)).as("the executor does not change the registry").isNull();
         }
+    }
+
+    @Test
+    void oneRegisteredToolReadsTheStoreOfTheExecutorRunningTheCall() {
         ToolRegistry shared = ToolRegistry.create();
         shared.register(longTool("long", null), ToolSource.PLUGIN);
         try (ToolExecutor a = executor(shared, ExecutionSettings.builder().maxResultChars(1_000).build(),
@@ -229,8 +239,7 @@ class ReadToolResultTest {
              ToolExecutor b = executor(shared, ExecutionSettings.builder().maxResultChars(1_000).build(),
                      ToolPolicy.allowAll())) {
             run(b, "s", "call_1", "long", "{}");
-            assertThat(run(b, "s", "r", ReadToolResult.NAME, read("call_1", 1_000)).isError())
-                    .as("each executor reads its own store through the one registered tool").isFalse();
+            assertThat(run(b, "s", "r", ReadToolResult.NAME, read("call_1", 1_000)).isError()).isFalse();
             assertThat(run(a, "s", "r", ReadToolResult.NAME, read("call_1", 1_000)).isError()).isTrue();
         }
     }

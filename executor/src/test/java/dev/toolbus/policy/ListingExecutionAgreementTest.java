@@ -105,7 +105,7 @@ class ListingExecutionAgreementTest {
                 Set<String> ran = ranAll(executor, registry, stream, ctx);
                 String label = "config " + policy.config() + " ctx " + ctx + " stream " + stream;
                 for (ToolDefinition d : registry.definitions()) {
-                    if (builtin(d.name())) {
+                    if (d.name().equals(ToolSearch.NAME)) {
                         continue;
                     }
                     if (d.visibility() == Visibility.VISIBLE) {
@@ -124,7 +124,7 @@ class ListingExecutionAgreementTest {
                 }
                 Set<String> ranAfter = ranAll(executor, registry, stream, ctx);
                 for (ToolDefinition d : registry.definitions()) {
-                    if (builtin(d.name())) {
+                    if (d.name().equals(ToolSearch.NAME)) {
                         continue;
                     }
                     boolean expected = d.visibility() == Visibility.DEFERRED ? found.contains(d.name())
@@ -142,16 +142,11 @@ class ListingExecutionAgreementTest {
         assertThat(checkedRefused).isGreaterThan(500);
     }
 
-    /** tool_search and read_tool_result: built-ins with rules of their own (ToolSearchTest, ReadToolResultTest). */
-    private static boolean builtin(String name) {
-        return name.equals(ToolSearch.NAME) || name.equals(dev.toolbus.executor.ReadToolResult.NAME);
-    }
-
-    /** Calls every registered tool but the built-ins; the names whose handler ran. */
+    /** Calls every registered tool but tool_search; the names whose handler ran. */
     private static Set<String> ranAll(ToolExecutor executor, ToolRegistry registry, String stream, CallContext ctx) {
         List<ToolCall> calls = new ArrayList<>();
         for (ToolDefinition d : registry.definitions()) {
-            if (!builtin(d.name())) {
+            if (!d.name().equals(ToolSearch.NAME)) {
                 calls.add(ToolCall.ofJson("c-" + d.name(), d.name(), "{}"));
             }
         }

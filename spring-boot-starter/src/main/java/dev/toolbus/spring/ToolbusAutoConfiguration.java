@@ -58,6 +58,10 @@ public class ToolbusAutoConfiguration {
     public ToolExecutor toolExecutor(ToolbusProperties properties, ToolRegistry registry,
                                      ObjectProvider<ToolPolicy> policy, ObjectProvider<MeterRegistry> meters) {
         ToolExecutor.Builder b = ToolExecutor.builder().registry(registry).settings(properties.config().execution());
+        if (registry.find(dev.toolbus.executor.ReadToolResult.NAME) == null) {
+            registry.register(dev.toolbus.executor.ReadToolResult.spec(properties.config().execution().locale()),
+                    dev.toolbus.tool.ToolSource.CORE);
+        }
         ToolPolicy custom = policy.getIfAvailable();
         b.policy(custom != null ? custom : LiveConfig.create(properties.config(), registry).policy());
         MeterRegistry m = meters.getIfAvailable();
