@@ -9,7 +9,7 @@ const folder = resolve(process.argv[2] ?? '.');
 const log = makeLogger('chatai');
 const HANDLER_KEYS = ['handler', 'run', 'execute', 'func'];
 const ATTRIBUTES = ['optional', 'dangerous', 'sideEffecting', 'risk', 'groups', 'requiredPermission', 'channels',
-  'timeoutMs', 'visibility', 'cacheable'];
+  'timeoutMs', 'visibility', 'cacheable', 'maxResultChars'];
 
 let tools = new Map();
 

@@ -13,7 +13,7 @@
 import { contentAnswer, makeLogger, serve } from './stdio.mjs';
 
 const ATTRIBUTES = ['optional', 'dangerous', 'sideEffecting', 'risk', 'groups', 'requiredPermission', 'channels',
-  'timeoutMs', 'visibility', 'cacheable'];
+  'timeoutMs', 'visibility', 'cacheable', 'maxResultChars'];
 
 export function createPlugin() {
   const tools = new Map();

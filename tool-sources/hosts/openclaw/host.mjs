@@ -31,7 +31,7 @@ function pluginConfig(params) {
 
 // toolbus attributes a tool object may carry besides OpenClaw's own keys
 const ATTRIBUTES = ['dangerous', 'sideEffecting', 'risk', 'groups', 'requiredPermission', 'channels', 'timeoutMs',
-  'visibility', 'cacheable'];
+  'visibility', 'cacheable', 'maxResultChars'];
 
 const tools = new Map();
 let api = null;

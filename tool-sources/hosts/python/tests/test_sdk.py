@@ -33,6 +33,18 @@ class PythonSdkTest(unittest.TestCase):
                           "required": []})
         self.assertTrue(tools["greet_user"]["sideEffecting"])
 
+    def test_max_result_chars_is_declared(self):
+        sys.path.insert(0, os.path.join(ROOT, "tool-sources", "hosts", "python"))
+        import toolbus_plugin
+
+        @toolbus_plugin.tool(name="dump_log", max_result_chars=4000)
+        def dump_log() -> str:
+            return ""
+
+        declared = {t["name"]: t for t in toolbus_plugin.tools()}
+        self.assertEqual(declared["dump_log"]["maxResultChars"], 4000)
+        self.child.activate()
+
     def test_calls_errors_and_send(self):
         self.child.activate()
         self.child.call(2, "weather_now", {"city": "Oslo"})

@@ -26,7 +26,7 @@ _TYPES = {str: "string", int: "integer", float: "number", bool: "boolean", list:
 _ATTRIBUTES = {"optional": "optional", "dangerous": "dangerous", "side_effecting": "sideEffecting",
                "risk": "risk", "groups": "groups", "required_permission": "requiredPermission",
                "channels": "channels", "timeout_ms": "timeoutMs", "visibility": "visibility",
-               "cacheable": "cacheable"}
+               "cacheable": "cacheable", "max_result_chars": "maxResultChars"}
 
 _registry: dict = {}
 
@@ -72,7 +72,7 @@ def tool(name: Optional[str] = None, description: Optional[str] = None, paramete
     """Registers a function as a tool. The schema comes from its signature (``params`` maps parameter
     names to descriptions) unless ``parameters`` gives a JSON Schema; the description defaults to the
     docstring. ``attributes``: optional, dangerous, side_effecting, risk, groups, required_permission,
-    channels, timeout_ms, visibility, cacheable."""
+    channels, timeout_ms, visibility, cacheable, max_result_chars."""
     unknown = set(attributes) - set(_ATTRIBUTES)
     if unknown:
         raise TypeError(f"unknown tool attributes: {sorted(unknown)}")

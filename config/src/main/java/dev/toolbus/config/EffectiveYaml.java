@@ -79,6 +79,10 @@ final class EffectiveYaml {
                 e.inputTimeout().toMillis()));
         ex.putAll(map("cacheMaxBytes", e.cacheMaxBytes(), "cacheMaxKeyBytes", e.cacheMaxKeyBytes(),
                 "cacheMaxResultBytes", e.cacheMaxResultBytes(), "maxCallsPerTurn", e.maxCallsPerTurn()));
+        ex.putAll(map("maxResultChars", e.results().maxChars(), "maxResultCharsByTool",
+                new LinkedHashMap<>(e.results().byTool()), "resultStoreTtlMs", e.results().storeTtl().toMillis(),
+                "resultStoreMaxBytes", e.results().storeMaxBytes(), "resultStoreMaxEntries",
+                e.results().storeMaxEntries()));
         m.put("execution", ex);
         Config.Bus b = c.bus();
         Map<String, Object> bus = map("type", b.type(), "url", maskUrl(b.url()), "calls", b.calls(), "results", b.results());

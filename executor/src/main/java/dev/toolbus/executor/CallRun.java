@@ -488,7 +488,9 @@ final class CallRun implements ToolConversation {
                 return;
             }
         }
-        SplitResult split = p.splitter.split(call.toolCallId(), call.name(), result);
+        SplitResult whole = p.splitter.split(call.toolCallId(), call.name(), result);
+        SplitResult split = p.cutter.cut(def, turn.turn.streamId(), call.toolCallId(), whole);
+        data = ResultCutter.data(whole, split, data);
         long now = p.nanoClock.getAsLong();
         ToolCallsEvent t = turn.turn;
         ErrorInfo error = null;
@@ -497,7 +499,7 @@ final class CallRun implements ToolConversation {
             error = split.error();
             content = split.error().message();
         } else if (result.isError()) {
-            String m = result.errorMessage().isEmpty() ? content : result.errorMessage();
+            String m = result.errorMessage().isEmpty() ? content : p.cutter.errorText(def, result.errorMessage());
             error = new ErrorInfo(ErrorCode.TOOL_ERROR, m);
         }
         List<UserMessageEvent> messages = List.of();
@@ -593,6 +595,11 @@ final class CallRun implements ToolConversation {
             long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
             r.extendDeadline(untilMs + timeoutMs, p.timer);
         }
+    }
+
+    /** The full texts of this executor's cut results ({@code read_tool_result} reads them). */
+    FullResults fullResults() {
+        return p.fullResults;
     }
 
     private CallChannel channelIfAny() {

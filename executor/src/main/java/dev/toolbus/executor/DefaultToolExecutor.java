@@ -405,6 +405,11 @@ final class DefaultToolExecutor implements ToolExecutor {
         return pipeline.limits == null ? null : pipeline.limits.caps;
     }
 
+    /** The full texts of cut results (tests). */
+    FullResults fullResults() {
+        return pipeline.fullResults;
+    }
+
     /** Calls waiting for a slot. */
     int queued() {
         return pipeline.slots.queued();

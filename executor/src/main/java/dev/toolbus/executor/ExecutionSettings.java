@@ -27,6 +27,11 @@ import java.util.Objects;
  *   <tr><td>cacheMaxKeyBytes</td><td>16 KiB</td><td>&lt; 1 → default</td></tr>
  *   <tr><td>cacheMaxResultBytes</td><td>256 KiB</td><td>&lt; 1 → default</td></tr>
  *   <tr><td>maxCallsPerTurn</td><td>128</td><td>&lt; 1 → default</td></tr>
+ *   <tr><td>maxResultChars</td><td>20000</td><td>0 → off; &lt; 0 or not an integer → default; 1..99 → 100</td></tr>
+ *   <tr><td>maxResultCharsByTool</td><td>none</td><td>a bad entry is dropped with a warning</td></tr>
+ *   <tr><td>resultStoreTtlMs</td><td>1800000 ms</td><td>&lt; 1000 → 1000; not a number → default</td></tr>
+ *   <tr><td>resultStoreMaxBytes</td><td>32 MiB</td><td>&lt; 1 → default</td></tr>
+ *   <tr><td>resultStoreMaxEntries</td><td>1000</td><td>&lt; 1 → default</td></tr>
  * </table>
  *
  * @param timeout per-call timeout (a tool's own timeout overrides it)
@@ -48,6 +53,7 @@ import java.util.Objects;
  * @param cacheMaxResultBytes results larger than this (estimated) are handed to identical waiting calls
  *     but not kept
  * @param maxCallsPerTurn a turn with more calls is answered with one error per call, none is run
+ * @param results the result size limit and the store of full texts that {@code read_tool_result} reads
  * @param warnings the fallbacks applied while building these settings
  */
 public record ExecutionSettings(
@@ -67,6 +73,7 @@ public record ExecutionSettings(
         int cacheMaxKeyBytes,
         long cacheMaxResultBytes,
         int maxCallsPerTurn,
+        ResultLimits results,
         List<String> warnings) {
 
     public static final long DEFAULT_TIMEOUT_MS = 30_000;
@@ -93,6 +100,7 @@ public record ExecutionSettings(
         Objects.requireNonNull(locale, "locale");
         Objects.requireNonNull(progressInterval, "progressInterval");
         Objects.requireNonNull(inputTimeout, "inputTimeout");
+        Objects.requireNonNull(results, "results");
         if (progressInterval.isNegative() || inputTimeout.toMillis() < 1 || timeout.toMillis() < 1 || maxParallel < 1 || maxParallel > MAX_PARALLEL_LIMIT || maxRetries < 0
                 || maxRetries > MAX_RETRIES_LIMIT || cacheTtl.isNegative() || cacheMaxEntries < 1
                 || maxMediaBytes < 1 || maxQueuedCalls < 1 || cacheMaxBytes < 1 || cacheMaxKeyBytes < 1
@@ -100,6 +108,17 @@ public record ExecutionSettings(
             throw new IllegalArgumentException("settings out of range; build them with ExecutionSettings.builder()");
         }
         warnings = List.copyOf(warnings);
+    }
+
+    /** Settings with the default {@link ResultLimits} (the components before result limits existed). */
+    public ExecutionSettings(Duration timeout, int maxParallel, boolean retryOnError, int maxRetries,
+                             boolean cacheResults, Duration cacheTtl, long cacheMaxEntries, DescriptionLocale locale,
+                             long maxMediaBytes, int maxQueuedCalls, Duration progressInterval, Duration inputTimeout,
+                             long cacheMaxBytes, int cacheMaxKeyBytes, long cacheMaxResultBytes, int maxCallsPerTurn,
+                             List<String> warnings) {
+        this(timeout, maxParallel, retryOnError, maxRetries, cacheResults, cacheTtl, cacheMaxEntries, locale,
+                maxMediaBytes, maxQueuedCalls, progressInterval, inputTimeout, cacheMaxBytes, cacheMaxKeyBytes,
+                cacheMaxResultBytes, maxCallsPerTurn, ResultLimits.DEFAULTS, warnings);
     }
 
     /** The defaults. */
@@ -131,6 +150,7 @@ public record ExecutionSettings(
         b.cacheMaxKeyBytes = cacheMaxKeyBytes;
         b.cacheMaxResultBytes = cacheMaxResultBytes;
         b.maxCallsPerTurn = maxCallsPerTurn;
+        b.results = results.toBuilder();
         return b;
     }
 
@@ -139,8 +159,9 @@ public record ExecutionSettings(
      * booleans). Keys: {@code timeout}, {@code maxParallel}, {@code retryOnError}, {@code maxRetries},
      * {@code cacheResults}, {@code cacheTTL}, {@code cacheMaxEntries}, {@code locale},
      * {@code maxMediaBytes}, {@code maxQueuedCalls}, {@code progressIntervalMs}, {@code inputTimeoutMs},
-     * {@code cacheMaxBytes}, {@code cacheMaxKeyBytes}, {@code cacheMaxResultBytes}, {@code maxCallsPerTurn}.
-     * Unknown keys are warned about.
+     * {@code cacheMaxBytes}, {@code cacheMaxKeyBytes}, {@code cacheMaxResultBytes}, {@code maxCallsPerTurn},
+     * {@code maxResultChars}, {@code maxResultCharsByTool}, {@code resultStoreTtlMs}, {@code resultStoreMaxBytes},
+     * {@code resultStoreMaxEntries}. Unknown keys are warned about.
      */
     public static ExecutionSettings fromMap(Map<String, ?> raw) {
         Builder b = builder();
@@ -162,6 +183,11 @@ public record ExecutionSettings(
                 case "cacheMaxKeyBytes" -> b.cacheMaxKeyBytes(v);
                 case "cacheMaxResultBytes" -> b.cacheMaxResultBytes(v);
                 case "maxCallsPerTurn" -> b.maxCallsPerTurn(v);
+                case "maxResultChars" -> b.maxResultChars(v);
+                case "maxResultCharsByTool" -> b.maxResultCharsByTool(v);
+                case "resultStoreTtlMs" -> b.resultStoreTtlMs(v);
+                case "resultStoreMaxBytes" -> b.resultStoreMaxBytes(v);
+                case "resultStoreMaxEntries" -> b.resultStoreMaxEntries(v);
                 default -> b.warn("execution." + k + " is not a known setting; ignored");
             }
         });
@@ -189,6 +215,7 @@ public record ExecutionSettings(
         private int cacheMaxKeyBytes = DEFAULT_CACHE_MAX_KEY_BYTES;
         private long cacheMaxResultBytes = DEFAULT_CACHE_MAX_RESULT_BYTES;
         private int maxCallsPerTurn = DEFAULT_MAX_CALLS_PER_TURN;
+        private ResultLimits.Builder results = ResultLimits.builder();
         private final List<String> warnings = new ArrayList<>();
 
         private Builder() {
@@ -404,6 +431,92 @@ public record ExecutionSettings(
             return this;
         }
 
+        /**
+         * The most characters of a result's text the model gets (0: no limit): negative or not an
+         * integer → 20000; 1..99 → 100. See {@link ResultLimits}.
+         */
+        public Builder maxResultChars(Object value) {
+            Long n = integer(value);
+            if (n == null || n < 0) {
+                warn("maxResultChars '" + value + "' is not a whole number >= 0; using "
+                        + ResultLimits.DEFAULT_MAX_CHARS);
+                results.maxChars(ResultLimits.DEFAULT_MAX_CHARS);
+            } else if (n > 0 && n < ResultLimits.MIN_MAX_CHARS) {
+                warn("maxResultChars " + n + " is below " + ResultLimits.MIN_MAX_CHARS + "; using "
+                        + ResultLimits.MIN_MAX_CHARS);
+                results.maxChars(ResultLimits.MIN_MAX_CHARS);
+            } else {
+                results.maxChars((int) Math.min(n, Integer.MAX_VALUE));
+            }
+            return this;
+        }
+
+        /**
+         * Per-tool limits, tool name (or a {@code *} glob) → characters (0: never cut). Entries that are
+         * not a name with a whole number >= 0 are dropped with a warning; 1..99 → 100.
+         */
+        public Builder maxResultCharsByTool(Object value) {
+            java.util.Map<String, Integer> out = new java.util.LinkedHashMap<>();
+            if (!(value instanceof java.util.Map<?, ?> m)) {
+                warn("maxResultCharsByTool must be a mapping of tool name to characters, got '" + value
+                        + "'; ignored");
+                results.byTool(out);
+                return this;
+            }
+            m.forEach((k, v) -> {
+                String name = k == null ? "" : k.toString().strip();
+                Long n = integer(v);
+                if (name.isEmpty()) {
+                    warn("maxResultCharsByTool has an empty tool name; ignored");
+                } else if (n == null || n < 0) {
+                    warn("maxResultCharsByTool." + name + " '" + v + "' is not a whole number >= 0; ignored");
+                } else if (n > 0 && n < ResultLimits.MIN_MAX_CHARS) {
+                    warn("maxResultCharsByTool." + name + " " + n + " is below " + ResultLimits.MIN_MAX_CHARS
+                            + "; using " + ResultLimits.MIN_MAX_CHARS);
+                    out.put(name, ResultLimits.MIN_MAX_CHARS);
+                } else {
+                    out.put(name, (int) Math.min(n, Integer.MAX_VALUE));
+                }
+            });
+            results.byTool(out);
+            return this;
+        }
+
+        /** How long a cut result's full text stays readable, in ms: below 1000 → 1000; not a number → 30 min. */
+        public Builder resultStoreTtlMs(Object value) {
+            Double d = number(value);
+            if (d == null) {
+                warn("resultStoreTtlMs '" + value + "' is not a number; using " + ResultLimits.DEFAULT_STORE_TTL_MS);
+                results.storeTtl(Duration.ofMillis(ResultLimits.DEFAULT_STORE_TTL_MS));
+            } else if (d < MIN_TIMEOUT_MS) {
+                warn("resultStoreTtlMs " + fmt(d) + " is below 1000; using 1000");
+                results.storeTtl(Duration.ofMillis(1_000));
+            } else {
+                results.storeTtl(Duration.ofMillis((long) Math.min(d, Long.MAX_VALUE / 2_000_000.0)));
+            }
+            return this;
+        }
+
+        /** The store of full texts in estimated bytes: below 1 → 32 MiB. */
+        public Builder resultStoreMaxBytes(Object value) {
+            results.storeMaxBytes(positive("resultStoreMaxBytes", value, ResultLimits.DEFAULT_STORE_MAX_BYTES,
+                    Long.MAX_VALUE));
+            return this;
+        }
+
+        /** The store of full texts in entries: below 1 → 1000. */
+        public Builder resultStoreMaxEntries(Object value) {
+            results.storeMaxEntries(positive("resultStoreMaxEntries", value, ResultLimits.DEFAULT_STORE_MAX_ENTRIES,
+                    10_000_000));
+            return this;
+        }
+
+        /** The result limits as a whole. */
+        public Builder results(ResultLimits limits) {
+            this.results = Objects.requireNonNull(limits, "limits").toBuilder();
+            return this;
+        }
+
         private long positive(String key, Object value, long fallback, long max) {
             Long n = integer(value);
             if (n == null || n < 1) {
@@ -421,7 +534,7 @@ public record ExecutionSettings(
             return new ExecutionSettings(Duration.ofMillis(timeoutMs), maxParallel, retryOnError, maxRetries,
                     cacheResults, Duration.ofMillis(cacheTtlMs), cacheMaxEntries, locale, maxMediaBytes,
                     maxQueuedCalls, Duration.ofMillis(progressIntervalMs), Duration.ofMillis(inputTimeoutMs),
-                    cacheMaxBytes, cacheMaxKeyBytes, cacheMaxResultBytes, maxCallsPerTurn, warnings);
+                    cacheMaxBytes, cacheMaxKeyBytes, cacheMaxResultBytes, maxCallsPerTurn, results.build(), warnings);
         }
 
         private static String fmt(double d) {

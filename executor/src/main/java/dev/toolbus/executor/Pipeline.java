@@ -23,6 +23,9 @@ final class Pipeline {
     final CallLog callLog;
     final ErrorTexts texts;
     final MediaSplitter splitter;
+    /** The full texts of cut results ({@code read_tool_result}) and the cut itself. */
+    final FullResults fullResults;
+    final ResultCutter cutter;
     final AtomicInteger inflight = new AtomicInteger();
     final String instanceId;
     final CallGate gate;
@@ -61,6 +64,9 @@ final class Pipeline {
         this.callLog = callLog;
         this.texts = new ErrorTexts(settings.locale());
         this.splitter = MediaSplitter.create(settings.locale(), settings.maxMediaBytes());
+        this.fullResults = new FullResults(settings.results(), nanoClock);
+        this.cutter = new ResultCutter(settings.results(), fullResults, () -> ReadToolResult.registered(registry),
+                settings.locale());
         this.instanceId = instanceId;
         this.gate = gate;
         this.control = new ControlMetrics(meters);

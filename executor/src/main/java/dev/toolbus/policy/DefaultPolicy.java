@@ -196,7 +196,7 @@ final class DefaultPolicy implements ConfiguredPolicy {
             }
         }
         if (tool.visibility() == Visibility.DEFERRED && !asFound && config.search().requireDiscovery()
-                && !discovery.isFound(streamId, tool.name())) {
+                && !isResultReader(t) && !discovery.isFound(streamId, tool.name())) {
             return Decision.notAvailable("");
         }
         PermissionLevel user = PermissionLevel.parseUser(ctx.permission());
@@ -213,8 +213,17 @@ final class DefaultPolicy implements ConfiguredPolicy {
         return Decision.ALLOW;
     }
 
+    /**
+     * Whether the tool is one of the built-ins that can only reveal the session's own things:
+     * {@code tool_search} and {@code read_tool_result} (exempt from source modes and allow lists).
+     */
     static boolean isSearchTool(Facts t) {
-        return t.source() == ToolSource.CORE && t.def().name().equals(ToolSearch.NAME);
+        return t.source() == ToolSource.CORE && (t.def().name().equals(ToolSearch.NAME) || isResultReader(t));
+    }
+
+    /** {@code read_tool_result}: callable without discovery, its cut markers name it. */
+    static boolean isResultReader(Facts t) {
+        return t.source() == ToolSource.CORE && t.def().name().equals(dev.toolbus.executor.ReadToolResult.NAME);
     }
 
     private boolean sourceEnabled(ToolSource s) {

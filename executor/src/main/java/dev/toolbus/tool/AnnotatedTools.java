@@ -92,6 +92,11 @@ final class AnnotatedTools {
         } else if (t.timeoutMs() != -1) {
             throw new IllegalArgumentException("timeoutMs must be positive, or -1 for the executor's timeout");
         }
+        if (t.maxResultChars() >= 0) {
+            b.maxResultChars(t.maxResultChars());
+        } else if (t.maxResultChars() != -1) {
+            throw new IllegalArgumentException("maxResultChars must be >= 0, or -1 for the executor's limit");
+        }
         List<MethodToolHandler.Slot> slots = new ArrayList<>();
         for (Parameter p : m.getParameters()) {
             Param param = p.getAnnotation(Param.class);

@@ -44,6 +44,12 @@ public @interface Tool {
     /** The tool's own timeout in milliseconds; {@code -1} for the executor's. */
     long timeoutMs() default -1;
 
+    /**
+     * The tool's own limit on its result's text in characters; {@code -1} (the default) for the
+     * executor's {@code execution.maxResultChars}, {@code 0} never to cut it.
+     */
+    int maxResultChars() default -1;
+
     /** Side-effecting tools are never retried or cached. */
     boolean sideEffecting() default false;
 

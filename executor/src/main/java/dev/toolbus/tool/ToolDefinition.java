@@ -44,6 +44,7 @@ public final class ToolDefinition {
     private final ObjectNode inputSchema;
     private final Map<String, Object> metadata;
     private final Duration timeout;
+    private final Integer maxResultChars;
     private final boolean sideEffecting;
     private final boolean dangerous;
     private final Risk risk;
@@ -80,6 +81,7 @@ public final class ToolDefinition {
         }
         this.metadata = Collections.unmodifiableMap(meta);
         this.timeout = b.timeout;
+        this.maxResultChars = b.maxResultChars;
         this.sideEffecting = b.sideEffecting;
         this.dangerous = b.dangerous;
         this.risk = b.risk;
@@ -214,6 +216,14 @@ public final class ToolDefinition {
         return timeout;
     }
 
+    /**
+     * The tool's own limit on its result's text in characters ({@code 0}: never cut), or {@code null}
+     * for the executor's {@code execution.maxResultChars}. A per-tool entry in the config wins over it.
+     */
+    public Integer maxResultChars() {
+        return maxResultChars;
+    }
+
     /** Whether a call changes the world: never retried, never cached. */
     public boolean sideEffecting() {
         return sideEffecting;
@@ -309,6 +319,7 @@ public final class ToolDefinition {
         b.inputSchema = inputSchema;
         b.metadata.putAll(metadata);
         b.timeout = timeout;
+        b.maxResultChars = maxResultChars;
         b.sideEffecting = sideEffecting;
         b.dangerous = dangerous;
         b.risk = risk;
@@ -383,6 +394,7 @@ public final class ToolDefinition {
         private ObjectNode inputSchema;
         private final Map<String, Object> metadata = new LinkedHashMap<>();
         private Duration timeout;
+        private Integer maxResultChars;
         private boolean sideEffecting;
         private boolean dangerous;
         private Risk risk;
@@ -485,6 +497,18 @@ public final class ToolDefinition {
                 throw new IllegalArgumentException("timeout must be positive");
             }
             this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * The tool's own limit on its result's text in characters, overriding the executor's
+         * {@code maxResultChars}: {@code 0} never cuts its results, {@code null} uses the executor's.
+         */
+        public Builder maxResultChars(Integer chars) {
+            if (chars != null && chars < 0) {
+                throw new IllegalArgumentException("maxResultChars must be >= 0 (0: never cut)");
+            }
+            this.maxResultChars = chars;
             return this;
         }
 

@@ -97,7 +97,7 @@ class CacheBoundsTest {
     void resultsAboveTheResultCapAreNotKept() {
         AtomicInteger runs = new AtomicInteger();
         ToolExecutor ex = ToolExecutor.builder().tool(sized(runs))
-                .settings(ExecutionSettings.builder().cacheMaxResultBytes(64 * 1024).build()).build();
+                .settings(ExecutionSettings.builder().cacheMaxResultBytes(64 * 1024).maxResultChars(0).build()).build();
         assertThat(run(ex, "a", "{\"size\":100000}").content()).hasSize(100_000);
         assertThat(run(ex, "b", "{\"size\":100000}").cached()).isFalse();
         assertThat(runs).hasValue(2);

@@ -47,6 +47,12 @@ final class ExecutionOptions {
                     + ExecutionSettings.DEFAULT_INPUT_TIMEOUT_MS + " or the config's execution.inputTimeoutMs).")
     String inputTimeoutMs;
 
+    @Option(names = "--max-result-chars", paramLabel = "N",
+            description = "The most characters of a result's text the model gets; longer ones are cut and readable "
+                    + "with read_tool_result; 0 for no limit (default: " + dev.toolbus.executor.ResultLimits.DEFAULT_MAX_CHARS
+                    + " or the config's execution.maxResultChars).")
+    String maxResultChars;
+
     @Option(names = "--locale", paramLabel = "en|zh",
             description = "Language of generated text (default: en or the config's execution.locale).")
     String locale;
@@ -82,6 +88,9 @@ final class ExecutionOptions {
         }
         if (inputTimeoutMs != null) {
             b.inputTimeoutMs(inputTimeoutMs);
+        }
+        if (maxResultChars != null) {
+            b.maxResultChars(maxResultChars);
         }
         return b.build();
     }

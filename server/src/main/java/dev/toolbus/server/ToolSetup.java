@@ -2,6 +2,7 @@ package dev.toolbus.server;
 
 import dev.toolbus.config.Config;
 import dev.toolbus.config.LiveConfig;
+import dev.toolbus.executor.ReadToolResult;
 import dev.toolbus.mcp.McpServerConfig;
 import dev.toolbus.mcp.McpServersFile;
 import dev.toolbus.mcp.McpToolSource;
@@ -29,8 +30,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Fills a registry from the tool flags and the config's {@code sources} and {@code documents}: the
- * sample tools, stdio plugin folders, skill documents, MCP servers, and {@code tool_search} when some
- * tool is deferred. Flags replace the config's lists ({@code --plugins} replaces {@code pluginDirs},
+ * sample tools, stdio plugin folders, skill documents, MCP servers, {@code tool_search} when some
+ * tool is deferred, and {@code read_tool_result} (deferred: it reads on in cut results). Flags replace the config's lists ({@code --plugins} replaces {@code pluginDirs},
  * {@code --skills} replaces {@code documents.paths}, {@code --mcp-servers} replaces
  * {@code sources.mcp.serversFile}). Relative paths from the config are read against
  * the working directory. A folder named by a flag must exist; one named only by the config is skipped
@@ -132,6 +133,8 @@ final class ToolSetup {
                 registry.register(ToolSearch.spec(registry, policy, locale), ToolSource.CORE);
                 log.info("deferred tools are registered: tool_search is offered");
             }
+            // deferred and not listed: it does not make tool_search appear; cut results' markers name it
+            registry.register(ReadToolResult.spec(locale), ToolSource.CORE);
         } catch (RuntimeException e) {
             if (following != null) {
                 following.dispose();
@@ -146,7 +149,7 @@ final class ToolSetup {
             }
             throw e;
         }
-        if (registry.entries().isEmpty()) {
+        if (registry.entries().stream().allMatch(e -> e.tool().name().equals(ReadToolResult.NAME))) {
             log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
         }
         return new ToolSetup(hosts, watched, mcp, skills, following);

@@ -61,6 +61,10 @@ public class ToolbusAutoConfiguration {
                                      ObjectProvider<ToolPolicy> policy, ObjectProvider<MeterRegistry> meters,
                                      ObjectProvider<ObservationRegistry> observations) {
         ToolExecutor.Builder b = ToolExecutor.builder().registry(registry).settings(properties.config().execution());
+        if (registry.find(dev.toolbus.executor.ReadToolResult.NAME) == null) {
+            registry.register(dev.toolbus.executor.ReadToolResult.spec(properties.config().execution().locale()),
+                    dev.toolbus.tool.ToolSource.CORE);
+        }
         ToolPolicy custom = policy.getIfAvailable();
         b.policy(custom != null ? custom : LiveConfig.create(properties.config(), registry).policy());
         MeterRegistry m = meters.getIfAvailable();

@@ -81,6 +81,7 @@ class ToolbusStarterTest {
                 "--management.endpoints.web.exposure.include=health",
                 "--management.endpoint.health.show-details=always",
                 "--toolbus.execution.maxParallel=7",
+                "--toolbus.execution.maxResultChars=200",
                 "--toolbus.tools.deny[0]=secret_tool",
                 "--toolbus.limits.rules[0].name=greets-per-turn",
                 "--toolbus.limits.rules[0].tools[0]=greet",
@@ -183,5 +184,20 @@ class ToolbusStarterTest {
                 ToolCall.of("a", "greet", Json.mapper().createObjectNode().put("name", "x"))))).collectList().block();
         assertThat(((ToolResultEvent) events.get(0)).error().code().name()).isEqualTo("REJECTED");
         assertThat(Map.of("timeout", executor.settings().timeout().toMillis())).containsEntry("timeout", 5000L);
+    }
+
+    @Test
+    void a_long_result_is_cut_and_read_back_with_read_tool_result() {
+        ToolExecutor executor = context.getBean(ToolExecutor.class);
+        String name = "n".repeat(500);
+        ToolResultEvent cut = (ToolResultEvent) executor.execute(ToolCallsEvent.of("s-long", "t1", List.of(
+                ToolCall.of("long1", "greet", Json.mapper().createObjectNode().put("name", name))))).blockFirst();
+        assertThat(cut.content()).startsWith("hello " + "n".repeat(194) + "\n\n[toolbus: this result is 506 characters")
+                .contains("read_tool_result with {\"tool_call_id\": \"long1\", \"offset\": 200}");
+        ToolResultEvent rest = (ToolResultEvent) executor.execute(ToolCallsEvent.of("s-long", "t2", List.of(
+                ToolCall.of("r1", "read_tool_result", Json.mapper().createObjectNode().put("tool_call_id", "long1")
+                        .put("offset", 200))))).blockFirst();
+        assertThat(rest.isError()).as(rest.content()).isFalse();
+        assertThat(rest.content()).startsWith("n".repeat(200)).contains("characters 200 to 400 of 506");
     }
 }

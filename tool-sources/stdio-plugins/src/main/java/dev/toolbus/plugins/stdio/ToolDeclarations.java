@@ -10,8 +10,9 @@ import java.util.Locale;
 /**
  * The per-tool policy attributes of an {@code activate} declaration, under camelCase or snake_case
  * keys: {@code optional}, {@code groups}, {@code requiredPermission}, {@code visibility}
- * ({@code visible | deferred | hidden}) and {@code cacheable} (also {@code readOnly}). A plugin tool
- * is never cached unless it declares itself cacheable.
+ * ({@code visible | deferred | hidden}), {@code cacheable} (also {@code readOnly}) and
+ * {@code maxResultChars} (a whole number >= 0; 0: never cut). A plugin tool is never cached unless it
+ * declares itself cacheable.
  */
 final class ToolDeclarations {
 
@@ -39,6 +40,14 @@ final class ToolDeclarations {
         JsonNode permission = first(t, "requiredPermission", "required_permission");
         if (permission != null && permission.isTextual()) {
             b.requiredPermission(permission.textValue());
+        }
+        JsonNode maxChars = first(t, "maxResultChars", "max_result_chars");
+        if (maxChars != null && !maxChars.isNull()) {
+            if (!maxChars.canConvertToInt() || !maxChars.isIntegralNumber() || maxChars.intValue() < 0) {
+                throw new IllegalArgumentException("tool '" + t.path("name").asText()
+                        + "': maxResultChars must be a whole number >= 0 but was " + maxChars);
+            }
+            b.maxResultChars(maxChars.intValue());
         }
         JsonNode visibility = t.get("visibility");
         if (visibility != null && visibility.isTextual()) {

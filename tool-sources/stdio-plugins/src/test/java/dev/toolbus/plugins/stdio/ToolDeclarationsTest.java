@@ -64,4 +64,15 @@ class ToolDeclarationsTest {
                 + "{\"name\":\"b\"}]}"));
         assertThat(tools).extracting(ToolDefinition::name).containsExactly("b");
     }
+
+    @Test
+    void maxResultChars_isDeclaredPerTool_andABadValueSkipsThatTool() {
+        assertThat(Wire.tool(MANIFEST, json("{\"name\":\"t\",\"maxResultChars\":5000}")).maxResultChars())
+                .isEqualTo(5000);
+        assertThat(Wire.tool(MANIFEST, json("{\"name\":\"t\",\"max_result_chars\":0}")).maxResultChars()).isZero();
+        assertThat(Wire.tool(MANIFEST, json("{\"name\":\"t\"}")).maxResultChars()).isNull();
+        List<ToolDefinition> tools = Wire.tools(MANIFEST, json("{\"tools\":[{\"name\":\"a\",\"maxResultChars\":-1},"
+                + "{\"name\":\"b\",\"maxResultChars\":\"many\"},{\"name\":\"c\",\"maxResultChars\":2.5},{\"name\":\"d\"}]}"));
+        assertThat(tools).extracting(ToolDefinition::name).containsExactly("d");
+    }
 }
