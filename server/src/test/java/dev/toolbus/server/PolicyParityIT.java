@@ -24,7 +24,7 @@ class PolicyParityIT {
     static final Path EXAMPLE = Path.of(System.getProperty("toolbus.root", "..")).toAbsolutePath().normalize()
             .resolve("docs/examples/policy-parity");
     private static final String TOKEN = "parity-secret";
-    private static final List<String> SAMPLES = List.of("add", "ask_city", "draw", "echo", "fail", "greet", "progress",
+    private static final List<String> SAMPLES = List.of("add", "ask_city", "count", "draw", "echo", "fail", "greet", "progress",
             "sleep", "wipe");
 
     @TempDir
