@@ -2,7 +2,6 @@ package dev.toolbus.server;
 
 import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.config.Config;
-import dev.toolbus.config.ConfigException;
 import dev.toolbus.config.ConfigWatcher;
 import dev.toolbus.config.LiveConfig;
 import dev.toolbus.executor.ExecutionSettings;
@@ -90,27 +89,7 @@ final class McpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ConfigWatcher watcher = null;
-        Config fileConfig = null;
-        if (configFile != null) {
-            try {
-                watcher = ConfigWatcher.start(configFile);
-            } catch (ConfigException e) {
-                System.err.println("toolbus: " + e.getMessage());
-                return 1;
-            }
-            fileConfig = watcher.current().config();
-            for (String w : watcher.current().warnings()) {
-                System.err.println("toolbus: warning: " + configFile.getFileName() + ": " + w);
-            }
-        }
-        try {
-            return serve(fileConfig, watcher);
-        } finally {
-            if (watcher != null) {
-                watcher.close();
-            }
-        }
+        return WatchedConfig.run(configFile, this::serve);
     }
 
     private int serve(Config fileConfig, ConfigWatcher watcher) {

@@ -9,7 +9,6 @@ import dev.toolbus.bus.kafka.KafkaBusConfig;
 import dev.toolbus.bus.redis.RedisStreamsBus;
 import dev.toolbus.bus.redis.RedisStreamsConfig;
 import dev.toolbus.config.Config;
-import dev.toolbus.config.ConfigException;
 import dev.toolbus.config.ConfigWatcher;
 import dev.toolbus.config.LiveConfig;
 import dev.toolbus.dispatch.ChatCompletionsDispatch;
@@ -130,27 +129,7 @@ final class ServeCommand implements Callable<Integer> {
         if (maxEventBytes < 1024) {
             throw usage("--max-event-bytes must be at least 1024, got " + maxEventBytes);
         }
-        ConfigWatcher watcher = null;
-        Config config = null;
-        if (configFile != null) {
-            try {
-                watcher = ConfigWatcher.start(configFile);
-            } catch (ConfigException e) {
-                System.err.println("toolbus: " + e.getMessage());
-                return 1;
-            }
-            config = watcher.current().config();
-            for (String w : watcher.current().warnings()) {
-                System.err.println("toolbus: warning: " + configFile.getFileName() + ": " + w);
-            }
-        }
-        try {
-            return serve(config, watcher);
-        } finally {
-            if (watcher != null) {
-                watcher.close();
-            }
-        }
+        return WatchedConfig.run(configFile, this::serve);
     }
 
     private int serve(Config fileConfig, ConfigWatcher watcher) {
