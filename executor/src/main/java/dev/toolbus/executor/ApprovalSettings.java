@@ -167,17 +167,8 @@ public record ApprovalSettings(
 
         /** The answer timeout in ms: below 1000 → 1000; above 24 h → 24 h; not a number → 60000 (warned). */
         public Builder timeoutMs(Object value) {
-            Double d = null;
-            if (value instanceof Number n) {
-                d = n.doubleValue();
-            } else if (value instanceof String s && !s.isBlank()) {
-                try {
-                    d = Double.parseDouble(s.strip());
-                } catch (NumberFormatException e) {
-                    d = null;
-                }
-            }
-            if (d == null || d.isNaN() || d.isInfinite()) {
+            Double d = dev.toolbus.internal.LooseNumbers.number(value);
+            if (d == null) {
                 warn("timeoutMs '" + value + "' is not a number; using " + DEFAULT_TIMEOUT_MS);
                 timeoutMs = DEFAULT_TIMEOUT_MS;
             } else if (d < MIN_TIMEOUT_MS) {

@@ -1,5 +1,6 @@
 package dev.toolbus.executor;
 
+import dev.toolbus.internal.LooseNumbers;
 import dev.toolbus.tool.DescriptionLocale;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -227,7 +228,7 @@ public record ExecutionSettings(
 
         /** Per-call timeout in ms: below 1000 → 1000; not a number → 30000. */
         public Builder timeoutMs(Object value) {
-            Double d = number(value);
+            Double d = LooseNumbers.number(value);
             if (d == null) {
                 warn("timeout '" + value + "' is not a number; using " + DEFAULT_TIMEOUT_MS + " ms");
                 timeoutMs = DEFAULT_TIMEOUT_MS;
@@ -247,7 +248,7 @@ public record ExecutionSettings(
 
         /** Handlers at once: below 1 → 1; above 20 → 20; not an integer → 5. */
         public Builder maxParallel(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             if (n == null) {
                 warn("maxParallel '" + value + "' is not an integer; using " + DEFAULT_MAX_PARALLEL);
                 maxParallel = DEFAULT_MAX_PARALLEL;
@@ -277,7 +278,7 @@ public record ExecutionSettings(
 
         /** Retries after the first attempt: clamped to 0..10; not an integer → 2. */
         public Builder maxRetries(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             if (n == null) {
                 warn("maxRetries '" + value + "' is not an integer; using " + DEFAULT_MAX_RETRIES);
                 maxRetries = DEFAULT_MAX_RETRIES;
@@ -307,7 +308,7 @@ public record ExecutionSettings(
 
         /** Cache TTL in ms: below 0 → 0 (disabled); not a number → 60000. */
         public Builder cacheTtlMs(Object value) {
-            Double d = number(value);
+            Double d = LooseNumbers.number(value);
             if (d == null) {
                 warn("cacheTTL '" + value + "' is not a number; using " + DEFAULT_CACHE_TTL_MS + " ms");
                 cacheTtlMs = DEFAULT_CACHE_TTL_MS;
@@ -327,7 +328,7 @@ public record ExecutionSettings(
 
         /** The cache's bound: below 1 → 10000. */
         public Builder cacheMaxEntries(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             if (n == null || n < 1) {
                 warn("cacheMaxEntries '" + value + "' is not a positive integer; using " + DEFAULT_CACHE_MAX_ENTRIES);
                 cacheMaxEntries = DEFAULT_CACHE_MAX_ENTRIES;
@@ -354,7 +355,7 @@ public record ExecutionSettings(
 
         /** The bound of one decoded media item in bytes: below 1 → 8 MiB. */
         public Builder maxMediaBytes(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             if (n == null || n < 1) {
                 warn("maxMediaBytes '" + value + "' is not a positive integer; using " + DEFAULT_MAX_MEDIA_BYTES);
                 maxMediaBytes = DEFAULT_MAX_MEDIA_BYTES;
@@ -366,7 +367,7 @@ public record ExecutionSettings(
 
         /** Calls waiting for a slot above which new calls are rejected: below 1 → 100000. */
         public Builder maxQueuedCalls(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             if (n == null || n < 1 || n > Integer.MAX_VALUE) {
                 warn("maxQueuedCalls '" + value + "' is not a positive integer; using " + DEFAULT_MAX_QUEUED_CALLS);
                 maxQueuedCalls = DEFAULT_MAX_QUEUED_CALLS;
@@ -378,7 +379,7 @@ public record ExecutionSettings(
 
         /** Shortest time between two progress events of one call, in ms: below 0 → 0 (none); not a number → 100. */
         public Builder progressIntervalMs(Object value) {
-            Double d = number(value);
+            Double d = LooseNumbers.number(value);
             if (d == null) {
                 warn("progressIntervalMs '" + value + "' is not a number; using " + DEFAULT_PROGRESS_INTERVAL_MS);
                 progressIntervalMs = DEFAULT_PROGRESS_INTERVAL_MS;
@@ -393,7 +394,7 @@ public record ExecutionSettings(
 
         /** Default wait for the answer to a tool's question, in ms: below 1000 → 1000; not a number → 60000. */
         public Builder inputTimeoutMs(Object value) {
-            Double d = number(value);
+            Double d = LooseNumbers.number(value);
             if (d == null) {
                 warn("inputTimeoutMs '" + value + "' is not a number; using " + DEFAULT_INPUT_TIMEOUT_MS);
                 inputTimeoutMs = DEFAULT_INPUT_TIMEOUT_MS;
@@ -436,7 +437,7 @@ public record ExecutionSettings(
          * integer → 20000; 1..99 → 100. See {@link ResultLimits}.
          */
         public Builder maxResultChars(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             if (n == null || n < 0) {
                 warn("maxResultChars '" + value + "' is not a whole number >= 0; using "
                         + ResultLimits.DEFAULT_MAX_CHARS);
@@ -465,7 +466,7 @@ public record ExecutionSettings(
             }
             m.forEach((k, v) -> {
                 String name = k == null ? "" : k.toString().strip();
-                Long n = integer(v);
+                Long n = LooseNumbers.integer(v);
                 if (name.isEmpty()) {
                     warn("maxResultCharsByTool has an empty tool name; ignored");
                 } else if (n == null || n < 0) {
@@ -484,7 +485,7 @@ public record ExecutionSettings(
 
         /** How long a cut result's full text stays readable, in ms: below 1000 → 1000; not a number → 30 min. */
         public Builder resultStoreTtlMs(Object value) {
-            Double d = number(value);
+            Double d = LooseNumbers.number(value);
             if (d == null) {
                 warn("resultStoreTtlMs '" + value + "' is not a number; using " + ResultLimits.DEFAULT_STORE_TTL_MS);
                 results.storeTtl(Duration.ofMillis(ResultLimits.DEFAULT_STORE_TTL_MS));
@@ -518,7 +519,7 @@ public record ExecutionSettings(
         }
 
         private long positive(String key, Object value, long fallback, long max) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             if (n == null || n < 1) {
                 warn(key + " '" + value + "' is not a positive integer; using " + fallback);
                 return fallback;
@@ -539,30 +540,6 @@ public record ExecutionSettings(
 
         private static String fmt(double d) {
             return d == Math.rint(d) && !Double.isInfinite(d) ? Long.toString((long) d) : Double.toString(d);
-        }
-
-        private static Double number(Object v) {
-            double d;
-            if (v instanceof Number n) {
-                d = n.doubleValue();
-            } else if (v instanceof String s && !s.isBlank()) {
-                try {
-                    d = Double.parseDouble(s.strip());
-                } catch (NumberFormatException e) {
-                    return null;
-                }
-            } else {
-                return null;
-            }
-            return Double.isNaN(d) || Double.isInfinite(d) ? null : d;
-        }
-
-        private static Long integer(Object v) {
-            Double d = number(v);
-            if (d == null || d != Math.rint(d) || Math.abs(d) > 1e15) {
-                return null;
-            }
-            return d.longValue();
         }
 
         private static Boolean bool(Object v) {

@@ -1,5 +1,6 @@
 package dev.toolbus.limits;
 
+import dev.toolbus.internal.LooseNumbers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -184,14 +185,14 @@ public record LimitRule(
 
         /** Tokens per period, 1..1000000 (a non-number drops the bucket). */
         public Builder rate(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             rate = n == null ? dropped("rate", value) : (int) clamp("rate", n, 1, MAX_RATE);
             return this;
         }
 
         /** The refill period in ms, 1..86400000 (default 1000; a non-number → 1000). */
         public Builder periodMs(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             if (n == null) {
                 warn("periodMs '" + value + "' is not an integer; using " + DEFAULT_PERIOD_MS);
                 periodMs = DEFAULT_PERIOD_MS;
@@ -203,7 +204,7 @@ public record LimitRule(
 
         /** The bucket's size, 1..1000000 (default: the rate; a non-number → the rate). */
         public Builder burst(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             if (n == null) {
                 warn("burst '" + value + "' is not an integer; using the rate");
                 burst = null;
@@ -251,14 +252,14 @@ public record LimitRule(
 
         /** The most matching calls at once, 1..10000 (a non-number drops the cap). */
         public Builder concurrency(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             concurrency = n == null ? dropped("concurrency", value) : (int) clamp("concurrency", n, 1, MAX_CONCURRENCY);
             return this;
         }
 
         /** Calls of one tool per turn, 1..100000 (a non-number drops the cap). */
         public Builder maxCallsPerTool(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             maxCallsPerTool = n == null ? dropped("maxCallsPerTool", value)
                     : (int) clamp("maxCallsPerTool", n, 1, MAX_PER_TURN);
             return this;
@@ -266,7 +267,7 @@ public record LimitRule(
 
         /** Matching calls per turn, 1..100000 (a non-number drops the cap). */
         public Builder maxCallsPerTurn(Object value) {
-            Long n = integer(value);
+            Long n = LooseNumbers.integer(value);
             maxCallsPerTurn = n == null ? dropped("maxCallsPerTurn", value)
                     : (int) clamp("maxCallsPerTurn", n, 1, MAX_PER_TURN);
             return this;
@@ -333,23 +334,5 @@ public record LimitRule(
             return out;
         }
 
-        static Long integer(Object v) {
-            double d;
-            if (v instanceof Number n) {
-                d = n.doubleValue();
-            } else if (v instanceof String s && !s.isBlank()) {
-                try {
-                    d = Double.parseDouble(s.strip());
-                } catch (NumberFormatException e) {
-                    return null;
-                }
-            } else {
-                return null;
-            }
-            if (Double.isNaN(d) || Double.isInfinite(d) || d != Math.rint(d) || Math.abs(d) > 1e15) {
-                return null;
-            }
-            return (long) d;
-        }
     }
 }

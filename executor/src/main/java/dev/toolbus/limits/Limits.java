@@ -1,5 +1,6 @@
 package dev.toolbus.limits;
 
+import dev.toolbus.internal.LooseNumbers;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -254,7 +255,7 @@ public record Limits(List<LimitRule> rules, String store, String redisUrl, int m
 
         /** Per-key buckets kept, 1..1000000 (default 10000). */
         public Builder maxKeys(Object value) {
-            Long n = LimitRule.Builder.integer(value);
+            Long n = LooseNumbers.integer(value);
             if (n == null) {
                 warn("maxKeys: '" + value + "' is not an integer; using " + DEFAULT_MAX_KEYS);
                 maxKeys = DEFAULT_MAX_KEYS;
