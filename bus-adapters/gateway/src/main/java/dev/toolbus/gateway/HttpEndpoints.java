@@ -190,8 +190,14 @@ final class HttpEndpoints {
         return res.sendWebsocket((in, out) -> new WsSession(server, in, out, grant).run(), wsSpec);
     }
 
-    private Mono<Void> turns(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
-        boolean sse = accepts(req, SSE);
+    /**
+     * Reads the request body (bounded in bytes and time) and decodes it as one event for {@code handler}.
+     * Undecodable → {@code 400} with the codec's error; too large → {@code 413} ({@code tooLargeHint}
+     * appended) and too slow → {@code 408}, both closing the connection, since the rest of the body is
+     * not read.
+     */
+    private Mono<Void> oneEvent(HttpServerRequest req, HttpServerResponse res,
+                                java.util.function.Function<InboundEvent, Mono<Void>> handler, String tooLargeHint) {
         return BoundedBody.read(req, config.maxRequestBytes, config.bodyTimeout)
                 .flatMap(body -> {
                     InboundEvent event;
@@ -200,28 +206,33 @@ final class HttpEndpoints {
                     } catch (EventDecodeException e) {
                         return error(res, HttpResponseStatus.BAD_REQUEST, e.toErrorEvent());
                     }
-                    if (server.closing() && !(event instanceof ControlEvent)) {
-                        return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE,
-                                NettyGatewayServer.shuttingDown(event.streamId()));
-                    }
-                    event = TraceHeaders.onto(event, req.requestHeaders());
-                    EventAdmission.Result admitted = EventAdmission.admit(grant, event);
-                    if (admitted.refusal() != null) {
-                        return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
-                    }
-                    Flux<OutboundEvent> events = server.track(config.executor.handle(admitted.event()));
-                    return sse ? sendSse(res, events) : sendArray(res, events);
+                    return handler.apply(event);
                 })
                 .onErrorResume(BoundedBody.TooLarge.class, e -> {
-                    // answered, then closed: the rest of the body is not read
                     res.keepAlive(false);
-                    return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                            badRequest(e.getMessage() + ": send smaller arguments, or raise the limit on both sides"));
+                    return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, badRequest(e.getMessage() + tooLargeHint));
                 })
                 .onErrorResume(BoundedBody.TooSlow.class, e -> {
                     res.keepAlive(false);
                     return error(res, HttpResponseStatus.REQUEST_TIMEOUT, badRequest(e.getMessage()));
                 });
+    }
+
+    private Mono<Void> turns(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
+        boolean sse = accepts(req, SSE);
+        return oneEvent(req, res, event -> {
+            if (server.closing() && !(event instanceof ControlEvent)) {
+                return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        NettyGatewayServer.shuttingDown(event.streamId()));
+            }
+            event = TraceHeaders.onto(event, req.requestHeaders());
+            EventAdmission.Result admitted = EventAdmission.admit(grant, event);
+            if (admitted.refusal() != null) {
+                return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
+            }
+            Flux<OutboundEvent> events = server.track(config.executor.handle(admitted.event()));
+            return sse ? sendSse(res, events) : sendArray(res, events);
+        }, ": send smaller arguments, or raise the limit on both sides");
     }
 
     /**
@@ -231,37 +242,22 @@ final class HttpEndpoints {
      * for anything that is not a control event, {@code 403} for a stream outside the token's scope.
      */
     private Mono<Void> control(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
-        return BoundedBody.read(req, config.maxRequestBytes, config.bodyTimeout)
-                .flatMap(body -> {
-                    InboundEvent event;
-                    try {
-                        event = server.codec.decode(body);
-                    } catch (EventDecodeException e) {
-                        return error(res, HttpResponseStatus.BAD_REQUEST, e.toErrorEvent());
-                    }
-                    if (!(event instanceof ControlEvent control)) {
-                        return error(res, HttpResponseStatus.BAD_REQUEST, new ErrorEvent(event.streamId(), null,
-                                ErrorCode.BAD_EVENT, "/v1/control takes cancel, approval_response or input_response; "
-                                + "send turns and list_tools to /v1/turns"));
-                    }
-                    EventAdmission.Result admitted = EventAdmission.admit(grant, event);
-                    if (admitted.refusal() != null) {
-                        return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
-                    }
-                    return config.executor.control(control).flatMap(outcome -> switch (outcome) {
-                        case UNKNOWN_REQUEST -> error(res, HttpResponseStatus.NOT_FOUND, unknownRequest(control));
-                        case APPLIED, NOTHING_TO_DO -> json(res, HttpResponseStatus.ACCEPTED,
-                                "{\"outcome\":\"" + outcome.name().toLowerCase(Locale.ROOT) + "\"}");
-                    });
-                })
-                .onErrorResume(BoundedBody.TooLarge.class, e -> {
-                    res.keepAlive(false);
-                    return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, badRequest(e.getMessage()));
-                })
-                .onErrorResume(BoundedBody.TooSlow.class, e -> {
-                    res.keepAlive(false);
-                    return error(res, HttpResponseStatus.REQUEST_TIMEOUT, badRequest(e.getMessage()));
-                });
+        return oneEvent(req, res, event -> {
+            if (!(event instanceof ControlEvent control)) {
+                return error(res, HttpResponseStatus.BAD_REQUEST, new ErrorEvent(event.streamId(), null,
+                        ErrorCode.BAD_EVENT, "/v1/control takes cancel, approval_response or input_response; "
+                        + "send turns and list_tools to /v1/turns"));
+            }
+            EventAdmission.Result admitted = EventAdmission.admit(grant, event);
+            if (admitted.refusal() != null) {
+                return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
+            }
+            return config.executor.control(control).flatMap(outcome -> switch (outcome) {
+                case UNKNOWN_REQUEST -> error(res, HttpResponseStatus.NOT_FOUND, unknownRequest(control));
+                case APPLIED, NOTHING_TO_DO -> json(res, HttpResponseStatus.ACCEPTED,
+                        "{\"outcome\":\"" + outcome.name().toLowerCase(Locale.ROOT) + "\"}");
+            });
+        }, "");
     }
 
     /** The error for an approval or input id this executor does not wait for. */
@@ -329,35 +325,20 @@ final class HttpEndpoints {
      * token's scope.
      */
     private Mono<Void> skills(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
-        return BoundedBody.read(req, config.maxRequestBytes, config.bodyTimeout)
-                .flatMap(body -> {
-                    InboundEvent event;
-                    try {
-                        event = server.codec.decode(body);
-                    } catch (EventDecodeException e) {
-                        return error(res, HttpResponseStatus.BAD_REQUEST, e.toErrorEvent());
-                    }
-                    if (!(event instanceof ListSkillsEvent)) {
-                        return error(res, HttpResponseStatus.BAD_REQUEST, new ErrorEvent(event.streamId(), null,
-                                ErrorCode.BAD_EVENT, "/v1/skills takes a list_skills event; send turns to /v1/turns"));
-                    }
-                    EventAdmission.Result admitted = EventAdmission.admit(grant, event);
-                    if (admitted.refusal() != null) {
-                        return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
-                    }
-                    return server.track(config.executor.handle(admitted.event())).next()
-                            .flatMap(answer -> send(res, answer instanceof ErrorEvent
-                                    ? HttpResponseStatus.INTERNAL_SERVER_ERROR : HttpResponseStatus.OK, JSON,
-                                    server.codec.encode(answer)));
-                })
-                .onErrorResume(BoundedBody.TooLarge.class, e -> {
-                    res.keepAlive(false);
-                    return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, badRequest(e.getMessage()));
-                })
-                .onErrorResume(BoundedBody.TooSlow.class, e -> {
-                    res.keepAlive(false);
-                    return error(res, HttpResponseStatus.REQUEST_TIMEOUT, badRequest(e.getMessage()));
-                });
+        return oneEvent(req, res, event -> {
+            if (!(event instanceof ListSkillsEvent)) {
+                return error(res, HttpResponseStatus.BAD_REQUEST, new ErrorEvent(event.streamId(), null,
+                        ErrorCode.BAD_EVENT, "/v1/skills takes a list_skills event; send turns to /v1/turns"));
+            }
+            EventAdmission.Result admitted = EventAdmission.admit(grant, event);
+            if (admitted.refusal() != null) {
+                return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
+            }
+            return server.track(config.executor.handle(admitted.event())).next()
+                    .flatMap(answer -> send(res, answer instanceof ErrorEvent
+                            ? HttpResponseStatus.INTERNAL_SERVER_ERROR : HttpResponseStatus.OK, JSON,
+                            server.codec.encode(answer)));
+        }, "");
     }
 
     private Mono<Void> calls(HttpServerResponse res, Map<String, List<String>> params, AccessTokens.Grant grant) {
