@@ -22,9 +22,11 @@ import reactor.core.scheduler.Scheduler;
  * A running turn is a claim key ({@code toolbus:running:{stream_id}:{turn_id}}, value this instance's
  * consumer name) set with {@code SET NX PX claimMinIdle} when the turn is admitted, renewed by the claim
  * loop while the turn runs here, and deleted (only by its owner) when the turn completes or fails. A
- * repeat that finds the claim of another instance (or its own) joins: it polls until the record exists
- * (then it is settled without running) or the claim is gone without one (its owner failed or died and
- * the claim expired: then it is admitted again and runs).
+ * repeat that finds the claim of another instance, or its own while the turn still runs here, joins: it
+ * polls until the record exists (then it is settled without running) or the claim is gone without one
+ * (its owner failed or died and the claim expired: then it is admitted again and runs). A repeat that
+ * finds this instance's own claim of a turn no longer running here (a release lost to a cut connection)
+ * runs at once.
  */
 final class RedisTurnLedger implements TurnLedger {
 
@@ -34,13 +36,17 @@ final class RedisTurnLedger implements TurnLedger {
     static final Duration JOIN_POLL = Duration.ofMillis(100);
 
     // KEYS[1] finished-turn record, KEYS[2] claim; ARGV[1] owner, ARGV[2] claim TTL ms.
-    // 2: finished; 1: claimed now by ARGV[1]; 0: claimed by a running turn.
+    // 2: finished; 1: claimed now by ARGV[1]; 3: already claimed by ARGV[1] (renewed); 0: claimed by another.
     static final String ADMIT_SCRIPT = """
             if redis.call('EXISTS', KEYS[1]) == 1 then
               return 2
             end
             if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
               return 1
+            end
+            if redis.call('GET', KEYS[2]) == ARGV[1] then
+              redis.call('PEXPIRE', KEYS[2], ARGV[2])
+              return 3
             end
             return 0
             """;
@@ -107,6 +113,12 @@ final class RedisTurnLedger implements TurnLedger {
                 .flatMap(r -> {
                     if (r == 1) {
                         owned.add(claim);
+                        return Mono.just(Admission.run());
+                    }
+                    if (r == 3 && owned.add(claim)) {
+                        // this instance's own claim, but the turn no longer runs here: a release that could
+                        // not reach Redis (a cut connection) left it behind. Waiting for it to expire would
+                        // let the stream's later turns overtake this one, so it runs now.
                         return Mono.just(Admission.run());
                     }
                     if (r == 2) {
