@@ -9,7 +9,9 @@ import dev.toolbus.protocol.TurnCompletedEvent;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.RedisBusyException;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -81,6 +83,8 @@ public final class RedisStreamsBus implements ToolBus {
     private final Scheduler scheduler;
     private final ResultWriter writer;
     private final StreamReader reader;
+    /** Tells the reader when its connection drops (the client may be shared: removed on close). */
+    private final RedisConnectionStateListener readCuts;
     private final RedisTurnLedger ledger;
     private final ControlRouter router;
     private final AtomicBoolean closing = new AtomicBoolean();
@@ -119,6 +123,15 @@ public final class RedisStreamsBus implements ToolBus {
         this.ledger = config.doneMarkersEnabled() ? new RedisTurnLedger(commands, config, scheduler) : null;
         this.router = config.instanceId() != null ? new ControlRouter(client, commands, config) : null;
         this.reader = new StreamReader(this, readConnection.async(), commands, scheduler, router);
+        this.readCuts = new RedisConnectionStateListener() {
+            @Override
+            public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
+                if (connection == readConnection) {
+                    reader.readConnectionLost();
+                }
+            }
+        };
+        client.addListener(readCuts);
         this.groupReady = createGroup().cache();
         if (b.meterRegistry != null) {
             registerMeters(b.meterRegistry);
@@ -252,6 +265,7 @@ public final class RedisStreamsBus implements ToolBus {
     }
 
     private void release() {
+        client.removeListener(readCuts);
         reader.dispose();
         scheduler.dispose();
         if (router != null) {

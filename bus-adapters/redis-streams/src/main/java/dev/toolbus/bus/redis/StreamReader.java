@@ -15,12 +15,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -74,6 +76,13 @@ final class StreamReader {
     private volatile boolean history = true; // first this consumer's own pending entries, then new ones
     private volatile String historyCursor = "0-0";
     private volatile String claimCursor = "0-0";
+    /** Disconnects of the read connection so far: a read sent before one may have lost its answer. */
+    private final AtomicLong readCuts = new AtomicLong();
+    /**
+     * Ids a read returned after a reconnect, not handed over but read again from the pending list:
+     * new to this consumer, so a finished turn among them is answered as a new entry is.
+     */
+    private final Set<String> unseen = ConcurrentHashMap.newKeySet();
     private volatile boolean claiming;
     private long backoffMs = MIN_BACKOFF_MS;
     private Disposable claimLoop;
@@ -225,9 +234,15 @@ final class StreamReader {
 
     // ---- reading ----
 
+    /** The read connection was lost (Lettuce sends the commands in flight again once it is back). */
+    void readConnectionLost() {
+        readCuts.incrementAndGet();
+    }
+
     private void read(int count) {
         CompletableFuture<List<StreamMessage<String, byte[]>>> f;
         boolean fromHistory = history;
+        long cuts = readCuts.get();
         if (fromHistory) {
             f = blocking.xreadgroup(bus.consumer(), XReadArgs.Builder.count(count),
                     XReadArgs.StreamOffset.from(config.callsStream(), historyCursor)).toCompletableFuture();
@@ -241,8 +256,22 @@ final class StreamReader {
                 return;
             }
             backoffMs = MIN_BACKOFF_MS;
+            if (!fromHistory && readCuts.get() != cuts) {
+                // This answer may be to the read sent again after a reconnect, while Redis had already
+                // answered the first one into the cut connection: the entries of that lost answer sit in
+                // this consumer's pending list. Read the pending list instead, in id order (these entries
+                // are in it too), so no later turn of a stream runs before an earlier lost one.
+                log.info("redis bus {}: the read connection was cut during a read; reading this consumer's pending "
+                        + "entries before new ones", config.consumer());
+                messages.forEach(m -> unseen.add(m.getId()));
+                history = true;
+                historyCursor = "0-0";
+                reading = false;
+                drain();
+                return;
+            }
             if (!fromHistory) {
-                withoutFinished(messages, false).whenComplete((fresh, e2) -> {
+                withoutFinished(messages, id -> false).whenComplete((fresh, e2) -> {
                     ready.addAll(fresh != null ? fresh : messages);
                     reading = false;
                     drain();
@@ -251,12 +280,13 @@ final class StreamReader {
             }
             if (messages.isEmpty()) {
                 history = false;
+                unseen.clear();
                 reading = false;
                 drain();
                 return;
             }
             historyCursor = messages.get(messages.size() - 1).getId();
-            log.info("redis bus {}: {} entries left pending by an earlier run of this consumer", config.consumer(),
+            log.info("redis bus {}: {} entries pending for this consumer (left by an earlier run, or by a cut read)", config.consumer(),
                     messages.size());
             redelivered(messages).whenComplete((fresh, e2) -> {
                 if (fresh != null) {
@@ -319,7 +349,7 @@ final class StreamReader {
         if (live.isEmpty()) {
             return CompletableFuture.completedFuture(live);
         }
-        return withoutPoison(live).thenCompose(l -> withoutFinished(l, true));
+        return withoutPoison(live).thenCompose(l -> withoutFinished(l, id -> !unseen.remove(id)));
     }
 
     /**
@@ -381,7 +411,7 @@ final class StreamReader {
      * acknowledged (nothing to cancel). On an error every entry is returned (run again rather than lost).
      */
     private CompletableFuture<List<StreamMessage<String, byte[]>>> withoutFinished(
-            List<StreamMessage<String, byte[]>> live, boolean redelivered) {
+            List<StreamMessage<String, byte[]>> live, java.util.function.Predicate<String> redelivered) {
         if (live.isEmpty() || !config.doneMarkersEnabled()) {
             return CompletableFuture.completedFuture(live);
         }
@@ -407,6 +437,7 @@ final class StreamReader {
             }
             List<StreamMessage<String, byte[]>> run = new ArrayList<>(live.size());
             int settled = 0;
+            int old = 0;
             for (int i = 0; i < live.size(); i++) {
                 StreamMessage<String, byte[]> m = live.get(i);
                 if (checks.get(i).join() == 0) {
@@ -415,15 +446,17 @@ final class StreamReader {
                 }
                 settled++;
                 EntryPeek k = peeks.get(i);
-                Mono<?> answer = redelivered || !k.isIdentifiedTurn() ? Mono.empty()
+                boolean again = redelivered.test(m.getId());
+                old += again ? 1 : 0;
+                Mono<?> answer = again || !k.isIdentifiedTurn() ? Mono.empty()
                         : bus.writer().replay(config.resultsKey(k.streamId()), config.doneMarkerKey(k.streamId(), k.turnId()));
                 answer.then(acks.ack(m.getId())).subscribe(null, e -> log.warn(
                         "redis bus {}: settling finished-turn entry {} failed (it stays pending): {}",
                         config.consumer(), m.getId(), e.toString()));
             }
             if (settled > 0) {
-                log.info("redis bus {}: {} {} entries were of finished turns; settled without running",
-                        config.consumer(), settled, redelivered ? "redelivered" : "new");
+                log.info("redis bus {}: {} entries ({} redelivered) were of finished turns; settled without running",
+                        config.consumer(), settled, old);
             }
             return run;
         });
