@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -65,18 +64,8 @@ final class McpCommand implements Callable<Integer> {
     @Option(names = "--parallel", description = "Run calls concurrently, each as its own stream.")
     boolean parallel;
 
-    @Option(names = "--sample-tools", description = "Register the sample tools.")
-    boolean sampleTools;
-
-    @Option(names = "--plugins", paramLabel = "DIR",
-            description = "Load the plugins of DIR; replaces sources.custom.pluginDirs.")
-    Path pluginsDir;
-
-    @Option(names = "--skills", paramLabel = "PATH", split = ",", description = "Scan these folders for skill documents.")
-    List<Path> skills;
-
-    @Option(names = "--mcp-servers", paramLabel = "FILE", description = "Connect the MCP servers of FILE.")
-    Path mcpServers;
+    @Mixin
+    ToolSourceOptions sources;
 
     @Mixin
     ExecutionOptions execution;
@@ -106,7 +95,7 @@ final class McpCommand implements Callable<Integer> {
         LiveConfig live = LiveConfig.create(config, registry);
         ToolSetup tools;
         try {
-            tools = ToolSetup.assemble(registry, fileConfig, sampleTools, pluginsDir, skills, mcpServers, live.policy(),
+            tools = ToolSetup.assemble(registry, fileConfig, sources.sampleTools, sources.pluginsDir, sources.skills, sources.mcpServers, live.policy(),
                     settings.locale(), live);
         } catch (RuntimeException e) {
             System.err.println("toolbus: cannot load the tools: " + e.getMessage());

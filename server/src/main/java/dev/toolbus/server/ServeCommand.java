@@ -27,7 +27,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -94,26 +93,12 @@ final class ServeCommand implements Callable<Integer> {
             description = "The consumer group of the executor instances on a broker (default: bus.group, else toolbus).")
     String group;
 
-    @Option(names = "--sample-tools", description = "Register the sample tools echo, add, sleep, fail, draw, progress, greet, ask_city, wipe and count.")
-    boolean sampleTools;
-
-    @Option(names = "--plugins", paramLabel = "DIR",
-            description = "Load the stdio plugins of DIR (one folder per plugin, each with a plugin.json); "
-                    + "replaces sources.custom.pluginDirs.")
-    Path pluginsDir;
-
-    @Option(names = "--skills", paramLabel = "PATH", split = ",",
-            description = "Scan these folders for skill documents (SKILL.md, *.skill.yaml, *.skill.json) "
-                    + "and offer them through the load_skill tool; replaces documents.paths.")
-    List<Path> skills;
-
-    @Option(names = "--mcp-servers", paramLabel = "FILE",
-            description = "Connect the MCP servers of this mcp-servers.json; replaces sources.mcp.serversFile.")
-    Path mcpServers;
-
     @Option(names = "--max-event-bytes", paramLabel = "BYTES", defaultValue = "1048576",
             description = "The largest input event on the bus (one line on stdio), at least 1024 (default: ${DEFAULT-VALUE}).")
     int maxEventBytes;
+
+    @Mixin
+    ToolSourceOptions sources;
 
     @Mixin
     ExecutionOptions execution;
@@ -146,7 +131,7 @@ final class ServeCommand implements Callable<Integer> {
         LiveConfig live = LiveConfig.create(config, registry);
         ToolSetup tools;
         try {
-            tools = ToolSetup.assemble(registry, fileConfig, sampleTools, pluginsDir, skills, mcpServers, live.policy(),
+            tools = ToolSetup.assemble(registry, fileConfig, sources.sampleTools, sources.pluginsDir, sources.skills, sources.mcpServers, live.policy(),
                     settings.locale(), live);
         } catch (RuntimeException e) {
             System.err.println("toolbus: cannot load the tools: " + e.getMessage());

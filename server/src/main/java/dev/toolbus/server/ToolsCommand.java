@@ -16,9 +16,7 @@ import java.io.PrintStream;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -52,17 +50,8 @@ final class ToolsCommand implements Callable<Integer> {
     @Option(names = "--names", description = "Print one tool name per line instead of the tools event.")
     boolean names;
 
-    @Option(names = "--sample-tools", description = "--local: register the sample tools.")
-    boolean sampleTools;
-
-    @Option(names = "--plugins", paramLabel = "DIR", description = "--local: load the stdio plugins of DIR.")
-    Path pluginsDir;
-
-    @Option(names = "--skills", paramLabel = "PATH", split = ",", description = "--local: scan these skill folders.")
-    List<Path> skills;
-
-    @Option(names = "--mcp-servers", paramLabel = "FILE", description = "--local: connect the MCP servers of FILE.")
-    Path mcpServers;
+    @Mixin
+    ToolSourceOptions sources;
 
     @Mixin
     ClientOptions client;
@@ -82,7 +71,7 @@ final class ToolsCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "unknown --format '" + format
                     + "' (openai, anthropic or mcp)");
         }
-        if (!local && (sampleTools || pluginsDir != null || skills != null || mcpServers != null)) {
+        if (!local && sources.any()) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--sample-tools, --plugins, --skills and --mcp-servers need --local (a running server has its own tools)");
         }
@@ -121,7 +110,7 @@ final class ToolsCommand implements Callable<Integer> {
         ConfiguredPolicy policy = ToolPolicies.from((config != null ? config : Config.defaults()).policy(), registry);
         ToolSetup tools;
         try {
-            tools = ToolSetup.assemble(registry, config, sampleTools, pluginsDir, skills, mcpServers, policy,
+            tools = ToolSetup.assemble(registry, config, sources.sampleTools, sources.pluginsDir, sources.skills, sources.mcpServers, policy,
                     (config != null ? config : Config.defaults()).execution().locale());
         } catch (RuntimeException e) {
             System.err.println("toolbus: cannot load the tools: " + e.getMessage());

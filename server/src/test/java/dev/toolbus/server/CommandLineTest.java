@@ -36,7 +36,7 @@ class CommandLineTest {
         ExecutionSettings s = serve.execution.settings();
 
         assertThat(serve.bus.scheme()).isEqualTo("stdio");
-        assertThat(serve.sampleTools).isTrue();
+        assertThat(serve.sources.sampleTools).isTrue();
         assertThat(serve.maxEventBytes).isEqualTo(4096);
         assertThat(s.maxParallel()).isEqualTo(7);
         assertThat(s.timeout()).isEqualTo(Duration.ofMillis(2500));
