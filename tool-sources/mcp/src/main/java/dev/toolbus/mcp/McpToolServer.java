@@ -102,6 +102,8 @@ public final class McpToolServer {
     private final String instructions;
     private final boolean parallelCalls;
     private final int maxMessageBytes;
+    private final int maxHttpConnections;
+    private final java.time.Duration httpIdleTimeout;
     private final Set<String> allowedOrigins;
     private final String httpPath;
     private final AccessTokens tokens;
@@ -132,6 +134,8 @@ public final class McpToolServer {
         this.instructions = b.instructions;
         this.parallelCalls = b.parallelCalls;
         this.maxMessageBytes = b.maxMessageBytes;
+        this.maxHttpConnections = b.maxHttpConnections;
+        this.httpIdleTimeout = b.httpIdleTimeout;
         this.allowedOrigins = Set.copyOf(b.allowedOrigins);
         this.httpPath = b.httpPath;
         this.tokens = b.tokens;
@@ -216,7 +220,8 @@ public final class McpToolServer {
         return Mono.defer(() -> {
             Hosts.requireTokenOffLoopback("MCP", host, tokens);
             NettyHttpServerTransport transport = new NettyHttpServerTransport(json, httpPath, maxMessageBytes,
-                    allowedOrigins, 10_000, tokens, grant -> grant.admit(streamId, context));
+                    allowedOrigins, 10_000, tokens, grant -> grant.admit(streamId, context), maxHttpConnections,
+                    httpIdleTimeout);
             McpStatelessAsyncServer server = sdkServer(transport);
             return transport.bind(host, port).map(s -> {
                 Served served = started(server, transport);
@@ -369,6 +374,8 @@ public final class McpToolServer {
         private String instructions = "";
         private boolean parallelCalls;
         private int maxMessageBytes = 4 * 1024 * 1024;
+        private int maxHttpConnections = 1024;
+        private java.time.Duration httpIdleTimeout = java.time.Duration.ofSeconds(60);
         private final Set<String> allowedOrigins = new LinkedHashSet<>();
         private String httpPath = "/mcp";
         private AccessTokens tokens = AccessTokens.NONE;
@@ -419,6 +426,30 @@ public final class McpToolServer {
                 throw new IllegalArgumentException("maxMessageBytes must be at least 1024");
             }
             this.maxMessageBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Connections the HTTP endpoint keeps open at once (default 1024); one more is closed as soon as
+         * it is accepted, so a flood of idle sockets cannot exhaust the process.
+         */
+        public Builder maxHttpConnections(int connections) {
+            if (connections < 1) {
+                throw new IllegalArgumentException("maxHttpConnections must be at least 1");
+            }
+            this.maxHttpConnections = connections;
+            return this;
+        }
+
+        /**
+         * How long an HTTP connection may wait for its next request, or between reads of one request,
+         * before it is closed (default 60 s; an open SSE stream is not idle).
+         */
+        public Builder httpIdleTimeout(java.time.Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("httpIdleTimeout must be positive");
+            }
+            this.httpIdleTimeout = timeout;
             return this;
         }
 

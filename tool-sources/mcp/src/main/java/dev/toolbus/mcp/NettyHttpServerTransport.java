@@ -20,6 +20,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,6 +28,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
@@ -82,9 +84,25 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Cli
     private volatile DisposableServer server;
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final ListChangedStreams streams = new ListChangedStreams();
+    private final int maxConnections;
+    private final Duration idleTimeout;
+    private final AtomicInteger open = new AtomicInteger();
 
     NettyHttpServerTransport(McpJsonMapper json, String path, int maxBodyBytes, Set<String> allowedOrigins,
                              int maxSessions, AccessTokens tokens, Function<AccessTokens.Grant, TokenScope.Admission> admit) {
+        this(json, path, maxBodyBytes, allowedOrigins, maxSessions, tokens, admit, 1024, Duration.ofSeconds(60));
+    }
+
+    /**
+     * @param maxConnections connections open at once; one above is closed as soon as it is accepted
+     * @param idleTimeout how long a connection may wait for its next request (or for the rest of a
+     *     request's body) before it is closed; a running SSE stream is not idle
+     */
+    NettyHttpServerTransport(McpJsonMapper json, String path, int maxBodyBytes, Set<String> allowedOrigins,
+                             int maxSessions, AccessTokens tokens, Function<AccessTokens.Grant, TokenScope.Admission> admit,
+                             int maxConnections, Duration idleTimeout) {
+        this.maxConnections = maxConnections;
+        this.idleTimeout = idleTimeout;
         this.tokens = tokens;
         this.admit = admit;
         this.json = json;
@@ -105,7 +123,16 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Cli
     }
 
     Mono<DisposableServer> bind(String host, int port) {
-        return HttpServer.create().host(host).port(port).channelGroup(connections).handle(this::handle).bind()
+        return HttpServer.create().host(host).port(port).channelGroup(connections)
+                .idleTimeout(idleTimeout).readTimeout(idleTimeout)
+                .doOnChannelInit((observer, channel, remote) -> {
+                    channel.closeFuture().addListener(f -> open.decrementAndGet());
+                    if (open.incrementAndGet() > maxConnections) {
+                        log.debug("mcp http: {} connections open, closing {}", maxConnections, remote);
+                        channel.close();
+                    }
+                })
+                .handle(this::handle).bind()
                 .map(s -> {
                     server = s;
                     return (DisposableServer) s;
