@@ -44,6 +44,7 @@ final class BusLoop {
     private final int maxInflightTurns;
     private final int maxWaiting;
     private final TurnLedger ledger;
+    private final AdmissionOrder order = new AdmissionOrder();
 
     BusLoop(DefaultToolExecutor executor, ToolBus bus, EventCodec codec, int maxInflightTurns) {
         this.executor = executor;
@@ -241,8 +242,12 @@ final class BusLoop {
             return settle(j.msg, executor.answerSkillsOrError(s).flatMap(answer -> bus.publish(List.of(answer))));
         }
         ToolCallsEvent turn = (ToolCallsEvent) j.event;
-        return settle(j.msg, IdempotentTurns.forBus(ledger, executor.repeats(), turn, bus::publish,
-                p -> executor.runForBus(turn, p)));
+        if (ledger == TurnLedger.none()) {
+            // nothing to admit: each turn reaches its lane as it is subscribed, in arrival order
+            return settle(j.msg, executor.runForBus(turn, bus::publish));
+        }
+        return settle(j.msg, order.inOrder(turn.streamId(), admitted -> IdempotentTurns.forBus(ledger,
+                executor.repeats(), turn, bus::publish, p -> executor.runForBus(turn, p), admitted)));
     }
 
     private Mono<Void> settle(BusMessage msg, Mono<Void> answer) {

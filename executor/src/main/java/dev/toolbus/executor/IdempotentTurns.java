@@ -55,8 +55,18 @@ final class IdempotentTurns {
     static Mono<Void> forBus(TurnLedger ledger, RepeatedTurnMetrics metrics, ToolCallsEvent turn,
                              Function<List<OutboundEvent>, Mono<Void>> publish,
                              Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run) {
+        return forBus(ledger, metrics, turn, publish, run, () -> { });
+    }
+
+    /**
+     * As above; {@code admitted} is called once the turn is admitted: its run subscribed (so queued in
+     * its lane), its recorded events replayed, or the run it joined finished.
+     */
+    static Mono<Void> forBus(TurnLedger ledger, RepeatedTurnMetrics metrics, ToolCallsEvent turn,
+                             Function<List<OutboundEvent>, Mono<Void>> publish,
+                             Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run, Runnable admitted) {
         if (ledger == NoTurnLedger.INSTANCE) {
-            return run.apply(publish);
+            return AdmissionOrder.signalAfterSubscribe(Mono.defer(() -> run.apply(publish)), admitted);
         }
         String s = turn.streamId();
         String t = turn.turnId();
@@ -64,7 +74,8 @@ final class IdempotentTurns {
             if (a instanceof TurnLedger.Admission.Replay r) {
                 log.debug("turn {}/{} finished before: {} events replayed", s, t, r.events().size());
                 metrics.replayed();
-                return r.events().isEmpty() ? Mono.empty() : publish.apply(replayed(r.events()));
+                return (r.events().isEmpty() ? Mono.<Void>empty() : publish.apply(replayed(r.events())))
+                        .doFinally(sig -> admitted.run());
             }
             if (a instanceof TurnLedger.Admission.Join j) {
                 log.debug("turn {}/{} is running: joined", s, t);
@@ -72,9 +83,10 @@ final class IdempotentTurns {
                         .flatMap(o -> {
                             if (o.isPresent()) {
                                 metrics.joined();
+                                admitted.run();
                                 return Mono.<Void>empty();
                             }
-                            return forBus(ledger, metrics, turn, publish, run);
+                            return forBus(ledger, metrics, turn, publish, run, admitted);
                         });
             }
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
@@ -87,7 +99,8 @@ final class IdempotentTurns {
                 }
                 return p.doOnSuccess(v -> keep(events, batch));
             };
-            return owned(ledger, s, t, events, Mono.defer(() -> run.apply(capture)));
+            return owned(ledger, s, t, events,
+                    AdmissionOrder.signalAfterSubscribe(Mono.defer(() -> run.apply(capture)), admitted));
         });
     }
 
