@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Faults between toolbus and Redis, injected by an in-test TCP proxy while a flood of turns runs: the
  * connections cut, stalled, slowed. Afterwards every turn completed exactly once, in order per
- * stream, and nothing is pending.
+ * stream, and nothing is pending. And one cut at the worst moment: while a read's answer is on the wire.
  */
 class RedisFaultsTest {
 
@@ -104,5 +104,47 @@ class RedisFaultsTest {
                 .hasSize(TURNS / STREAMS).doesNotHaveDuplicates().isSorted());
         assertThat(redis.pending()).isZero();
         assertThat(bus.inflight()).isZero();
+    }
+
+    private List<String> completedOfS() {
+        return redis.events(redis.prefix + "results:s").stream()
+                .filter(e -> e.contains("\"turn_completed\""))
+                .map(e -> e.replaceAll(".*\"turn_id\":\"([^\"]+)\".*", "$1"))
+                .toList();
+    }
+
+    private boolean readBlockedInRedis() {
+        return redis.redis.clientList().lines().anyMatch(l -> l.contains("cmd=xreadgroup") && l.contains("flags=b"));
+    }
+
+    /**
+     * A blocking read that Redis answered, whose answer a cut connection lost: its entries sit in this
+     * consumer's pending list while the client sends the read again after reconnecting. The later turns
+     * that read returns must not run before the lost ones of their stream.
+     */
+    @Test
+    void aLostReadAnswer_isReadAgainFromThePendingList_beforeLaterTurnsOfItsStream() {
+        executor = ToolExecutor.builder().tool(Tools.function("echo", "Returns its arguments", json -> json)).build();
+        // no take-over of idle entries within the test: only the reader itself can find the lost entry
+        bus = RedisStreamsBus.fromUri("redis://127.0.0.1:" + proxy.port(), redis.config().resultsMaxLen(0)
+                .blockTimeout(Duration.ofSeconds(10))
+                .claimMinIdle(Duration.ofSeconds(60)).claimInterval(Duration.ofSeconds(30)).build());
+        executor.attach(bus);
+        redis.addCall(EchoDriver.turn("s", "warm", "w"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> completedOfS().equals(List.of("warm")));
+        await().atMost(Duration.ofSeconds(20)).until(this::readBlockedInRedis);
+
+        proxy.stall(true);
+        redis.addCall(EchoDriver.turn("s", "first", "1"));
+        // Redis delivered it to the blocked read; its answer is held in the stalled proxy
+        await().atMost(Duration.ofSeconds(20)).until(() -> redis.pending() == 1);
+        long before = proxy.accepted();
+        proxy.cut();
+        proxy.stall(false);
+        await().atMost(Duration.ofSeconds(20)).until(() -> proxy.accepted() >= before + 2);
+        redis.addCall(EchoDriver.turn("s", "second", "2"));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> completedOfS().size() == 3 && redis.pending() == 0);
+        assertThat(completedOfS()).containsExactly("warm", "first", "second");
     }
 }
