@@ -29,12 +29,20 @@ final class ArgumentParser {
 
     /** Parses one JSON value. */
     static JsonNode parse(String json) throws JsonProcessingException {
+        return parse(json, NESTED_FIELDS);
+    }
+
+    /**
+     * Parses one JSON value; a top-level object gets a map sized for {@code expectedFields} (the
+     * properties the tool declares), so the usual arguments are read without growing it.
+     */
+    static JsonNode parse(String json, int expectedFields) throws JsonProcessingException {
         try (JsonParser p = FACTORY.createParser(json)) {
             JsonToken t = p.nextToken();
             if (t == null) {
                 throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "no JSON value");
             }
-            JsonNode value = read(p, t);
+            JsonNode value = read(p, t, Math.max(1, expectedFields));
             JsonToken after = p.nextToken();
             if (after != null) {
                 throw new com.fasterxml.jackson.core.JsonParseException(p,
@@ -64,10 +72,22 @@ final class ArgumentParser {
         return s;
     }
 
+    /** The initial size of a nested object's map: a few keys without growing (a default map starts at 16). */
+    private static final int NESTED_FIELDS = 3;
+
+    /** A map that holds {@code fields} entries without a resize (the load factor is 0.75). */
+    private static java.util.LinkedHashMap<String, JsonNode> sized(int fields) {
+        return new java.util.LinkedHashMap<>((int) Math.ceil(fields / 0.75));
+    }
+
     private static JsonNode read(JsonParser p, JsonToken t) throws IOException {
+        return read(p, t, NESTED_FIELDS);
+    }
+
+    private static JsonNode read(JsonParser p, JsonToken t, int fields) throws IOException {
         switch (t) {
             case START_OBJECT: {
-                ObjectNode o = NODES.objectNode();
+                ObjectNode o = new ObjectNode(NODES, sized(fields));
                 for (JsonToken k = p.nextToken(); k == JsonToken.FIELD_NAME; k = p.nextToken()) {
                     String name = p.currentName();
                     checkText(p, name);

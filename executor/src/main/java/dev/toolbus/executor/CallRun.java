@@ -43,7 +43,7 @@ import reactor.core.publisher.Mono;
  * {@link TurnRun#complete}. The call is its handler's {@link ToolConversation}, backed by a
  * {@link CallChannel} made on first use.
  */
-final class CallRun implements ToolConversation {
+final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listener {
 
     private static final AtomicIntegerFieldUpdater<CallRun> DONE =
             AtomicIntegerFieldUpdater.newUpdater(CallRun.class, "done");
@@ -59,11 +59,15 @@ final class CallRun implements ToolConversation {
     private final ToolCall call;
     private final long startNanos;
     private ToolDefinition def;
+    /** The definition's compiled checks and meters, once resolved. */
+    private ToolPlan plan;
     private ToolHandler handler;
     private ToolArguments args;
     private String cacheKey;
     private CompletableFuture<ResultCache.Flight> flight;
     private int attempts;
+    /** The attempt a slot task runs next ({@link #run()}). */
+    private int nextAttempt;
     private volatile HandlerRun running;
     private volatile Disposable gateWait;
     private dev.toolbus.tool.ToolSource source;
@@ -112,11 +116,12 @@ final class CallRun implements ToolConversation {
             fail(name, decision.code(), decision.reason().isEmpty() ? p.texts.notAvailable(name) : decision.reason());
             return;
         }
-        ObjectNode raw = parseArguments(name);
+        plan = p.plan(def);
+        ArgumentRules rules = plan.rules;
+        ObjectNode raw = parseArguments(name, rules);
         if (raw == null) {
             return;
         }
-        ArgumentRules rules = p.rules(def);
         ObjectNode filled = def.isLegacyAction()
                 ? ContextFields.legacyActionPayload(raw, t.streamId(), ctx)
                 : ContextFields.fill(raw, rules, t.streamId(), ctx);
@@ -276,7 +281,7 @@ final class CallRun implements ToolConversation {
         return def.cacheable() && def.cacheScope() != CacheScope.NONE && !def.sideEffecting() && !def.dangerous();
     }
 
-    private ObjectNode parseArguments(String name) {
+    private ObjectNode parseArguments(String name, ArgumentRules rules) {
         JsonNode node = call.arguments();
         if (node == null) {
             String json = call.argumentsJson();
@@ -284,7 +289,7 @@ final class CallRun implements ToolConversation {
                 return Json.mapper().createObjectNode();
             }
             try {
-                node = ArgumentParser.parse(json);
+                node = ArgumentParser.parse(json, rules.declaredCount());
             } catch (JsonProcessingException e) {
                 fail(name, ErrorCode.INVALID_ARGUMENTS, p.texts.invalidJson(name, e.getOriginalMessage()));
                 return null;
@@ -302,9 +307,16 @@ final class CallRun implements ToolConversation {
         if (done != 0) {
             return;
         }
-        if (!p.slots.submit(() -> runAttempt(n), p.settings.maxQueuedCalls())) {
+        nextAttempt = n;
+        if (!p.slots.submit(this, p.settings.maxQueuedCalls())) {
             failure(new CallFailure(ErrorCode.REJECTED, p.texts.overloaded(p.slots.queued())));
         }
+    }
+
+    /** The slot task: runs the pending attempt (see {@link #runAttempt}). */
+    @Override
+    public void run() {
+        runAttempt(nextAttempt);
     }
 
     /**
@@ -325,11 +337,11 @@ final class CallRun implements ToolConversation {
         try {
             attempts = n;
             ToolContext ctx = context(n);
-            run = new HandlerRun(ctx, o -> onAttempt(n, o));
+            long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
+            run = new HandlerRun(ctx, this, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
             running = run;
             p.inflight.incrementAndGet();
-            long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-            p.running.add(run, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
+            p.running.add(run);
             run.start(invoke(ctx), timeoutMs, p.timer);
             if (cancelled) {
                 run.cancel(cancelReason);
@@ -362,22 +374,25 @@ final class CallRun implements ToolConversation {
         return m != null ? m : Mono.error(new IllegalStateException("the handler of " + def.name() + " returned null"));
     }
 
-    private void onAttempt(int n, AttemptOutcome o) {
+    /** The end of the running attempt (its handler run's one outcome). */
+    @Override
+    public void ended(AttemptOutcome o, ToolResult result, Throwable failure) {
+        int n = attempts;
         p.running.remove(running);
         running = null;
         p.inflight.decrementAndGet();
         try {
-            switch (o.kind()) {
-                case RESULT -> success(o.result());
+            switch (o) {
+                case RESULT -> success(result);
                 case FAILED, TIMEOUT -> {
                     if (retryable(n)) {
                         p.metrics.retry(def.name());
                         p.timer.schedule(() -> attempt(n + 1), backoffMs(n), TimeUnit.MILLISECONDS);
-                    } else if (o.kind() == AttemptOutcome.Kind.TIMEOUT) {
+                    } else if (o == AttemptOutcome.TIMEOUT) {
                         long ms = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
                         failure(new CallFailure(ErrorCode.TIMEOUT, p.texts.timeout(def.name(), ms)));
                     } else {
-                        failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(def.name(), o.failure())));
+                        failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(def.name(), failure)));
                     }
                 }
                 case CANCELLED -> failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
@@ -402,26 +417,7 @@ final class CallRun implements ToolConversation {
     }
 
     private ToolContext context(int attempt) {
-        ToolCallsEvent t = turn.turn;
-        CallContext c = t.context();
-        return ToolContext.builder()
-                .streamId(t.streamId())
-                .turnId(t.turnId())
-                .toolCallId(call.toolCallId())
-                .toolName(def.name())
-                .userId(c.userId())
-                .groupId(c.groupId())
-                .platform(c.platform())
-                .permission(c.permission())
-                .channel(c.channel())
-                .provider(c.provider())
-                .model(c.model())
-                .agentId(c.agentId())
-                .message(t.message())
-                .attempt(attempt)
-                .conversation(this)
-                .trace(turn.callTrace(index))
-                .build();
+        return ToolContext.of(turn.turn, call.toolCallId(), def.name(), attempt, this, turn.callTrace(index));
     }
 
     private void success(ToolResult result) {
@@ -546,7 +542,12 @@ final class CallRun implements ToolConversation {
             ch.close();
         }
         long nanos = now - startNanos;
-        p.metrics.call(toolTag, outcome, nanos);
+        ToolPlan tp = plan;
+        if (tp != null && toolTag.equals(def.name())) {
+            tp.meters.call(outcome, nanos);
+        } else {
+            p.metrics.call(toolTag, outcome, nanos);
+        }
         ToolCallsEvent t = turn.turn;
         p.callLog.add(new CallRecord(Instant.ofEpochMilli(p.timer.now(TimeUnit.MILLISECONDS)), call.name(),
                 t.streamId(), t.turnId(), call.toolCallId(), t.context().userId(), outcome, nanos / 1_000_000,
@@ -606,7 +607,7 @@ final class CallRun implements ToolConversation {
         return channel;
     }
 
-    private static final String OK = "ok";
+    static final String OK = "ok";
     private static final String[] TAGS = tags();
 
     private static String[] tags() {

@@ -10,7 +10,7 @@ import dev.toolbus.tool.ToolContext;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Consumer;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -59,7 +59,9 @@ final class TurnRun implements GatedTurn {
     private final ToolResultEvent[] results;
     private final List<UserMessageEvent>[] media;
     private final CallRun[] calls;
-    private final AtomicBoolean doneOnce = new AtomicBoolean();
+    private static final AtomicIntegerFieldUpdater<TurnRun> DONE_ONCE =
+            AtomicIntegerFieldUpdater.newUpdater(TurnRun.class, "doneOnce");
+    private volatile int doneOnce;
     private int nextEmit;
     private int errors;
     private boolean finished;
@@ -330,7 +332,7 @@ final class TurnRun implements GatedTurn {
             }
             tr.stop(errorCount, !normal);
         }
-        if (onDone != null && doneOnce.compareAndSet(false, true)) {
+        if (onDone != null && DONE_ONCE.compareAndSet(this, 0, 1)) {
             onDone.accept(this);
         }
     }
