@@ -57,7 +57,6 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private final TurnRun turn;
     private final int index;
     private final ToolCall call;
-    private final long startNanos;
     private ToolDefinition def;
     /** The definition's compiled checks and meters, once resolved. */
     private ToolPlan plan;
@@ -66,8 +65,9 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private String cacheKey;
     private CompletableFuture<ResultCache.Flight> flight;
     private int attempts;
-    /** The attempt a slot task runs next ({@link #run()}). */
-    private int nextAttempt;
+    /** The call's {@code tool_result} once it ended, and its media follow-ups; guarded by the turn's monitor. */
+    ToolResultEvent emitted;
+    List<UserMessageEvent> followUps;
     private volatile HandlerRun running;
     private volatile Disposable gateWait;
     private dev.toolbus.tool.ToolSource source;
@@ -88,7 +88,6 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         this.turn = turn;
         this.index = index;
         this.call = call;
-        this.startNanos = turn.startNanos;
     }
 
     void start() {
@@ -307,16 +306,15 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         if (done != 0) {
             return;
         }
-        nextAttempt = n;
         if (!p.slots.submit(this, p.settings.maxQueuedCalls())) {
             failure(new CallFailure(ErrorCode.REJECTED, p.texts.overloaded(p.slots.queued())));
         }
     }
 
-    /** The slot task: runs the pending attempt (see {@link #runAttempt}). */
+    /** The slot task: runs the next attempt (see {@link #runAttempt}); attempts run one after another. */
     @Override
     public void run() {
-        runAttempt(nextAttempt);
+        runAttempt(attempts + 1);
     }
 
     /**
@@ -512,7 +510,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
                 content, error != null, error, data, result.metadata(),
                 error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of(),
-                cached ? 0 : attempts, cached, (now - startNanos) / 1_000_000);
+                cached ? 0 : attempts, cached, (now - turn.startNanos) / 1_000_000);
         complete(def.name(), error == null ? OK : outcomeTag(error.code()), event, messages, now);
     }
 
@@ -524,7 +522,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         long now = p.nanoClock.getAsLong();
         ToolCallsEvent t = turn.turn;
         ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
-                error.message(), true, error, null, null, null, attempts, false, (now - startNanos) / 1_000_000);
+                error.message(), true, error, null, null, null, attempts, false, (now - turn.startNanos) / 1_000_000);
         complete(toolTag, outcomeTag(error.code()), event, List.of(), now);
     }
 
@@ -541,7 +539,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         if (ch != null) {
             ch.close();
         }
-        long nanos = now - startNanos;
+        long nanos = now - turn.startNanos;
         ToolPlan tp = plan;
         if (tp != null && toolTag.equals(def.name())) {
             tp.meters.call(outcome, nanos);
