@@ -37,6 +37,10 @@ final class ArgumentParser {
      * properties the tool declares), so the usual arguments are read without growing it.
      */
     static JsonNode parse(String json, int expectedFields) throws JsonProcessingException {
+        ObjectNode reused = ReusedParsers.parseObject(json, Math.max(1, expectedFields));
+        if (reused != null) {
+            return reused;
+        }
         try (JsonParser p = FACTORY.createParser(json)) {
             JsonToken t = p.nextToken();
             if (t == null) {
@@ -84,17 +88,22 @@ final class ArgumentParser {
         return read(p, t, NESTED_FIELDS);
     }
 
-    private static JsonNode read(JsonParser p, JsonToken t, int fields) throws IOException {
+    static JsonNode read(JsonParser p, JsonToken t, int fields) throws IOException {
         switch (t) {
             case START_OBJECT: {
                 ObjectNode o = new ObjectNode(NODES, sized(fields));
-                for (JsonToken k = p.nextToken(); k == JsonToken.FIELD_NAME; k = p.nextToken()) {
+                JsonToken k = p.nextToken();
+                for (; k == JsonToken.FIELD_NAME; k = p.nextToken()) {
                     String name = p.currentName();
                     checkText(p, name);
                     if (o.replace(name, read(p, p.nextToken())) != null) {
                         throw new com.fasterxml.jackson.core.JsonParseException(p, "duplicate key '"
                                 + (name.length() > 100 ? name.substring(0, 100) + "…" : name) + "'");
                     }
+                }
+                if (k != JsonToken.END_OBJECT) {
+                    // a non-blocking parser at the end of its input mid-object
+                    throw new com.fasterxml.jackson.core.JsonParseException(p, "unexpected token " + k);
                 }
                 return o;
             }
