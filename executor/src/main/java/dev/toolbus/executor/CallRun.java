@@ -25,7 +25,6 @@ import dev.toolbus.tool.ToolHandler;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.Visibility;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -163,8 +162,12 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         String name = def.name();
         if (p.cache != null && cacheable(def)
                 && (cacheKey = p.cache.key(name, filled, def.cacheScope(), t.streamId(), t.context().userId())) != null) {
-            CompletableFuture<ResultCache.Flight> mine = new CompletableFuture<>();
-            CompletableFuture<ResultCache.Flight> prior = p.cache.join(cacheKey, mine);
+            CompletableFuture<ResultCache.Flight> mine = null;
+            CompletableFuture<ResultCache.Flight> prior = p.cache.find(cacheKey);
+            if (prior == null) {
+                mine = new CompletableFuture<>();
+                prior = p.cache.join(cacheKey, mine);
+            }
             if (prior != null) {
                 p.metrics.cache(true);
                 if (prior.isDone()) {
@@ -547,7 +550,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             p.metrics.call(toolTag, outcome, nanos);
         }
         ToolCallsEvent t = turn.turn;
-        p.callLog.add(new CallRecord(Instant.ofEpochMilli(p.timer.now(TimeUnit.MILLISECONDS)), call.name(),
+        p.callLog.add(new CallRecord(p.recordClock.at(now), call.name(),
                 t.streamId(), t.turnId(), call.toolCallId(), t.context().userId(), outcome, nanos / 1_000_000,
                 event.attempts(), event.cached(), event.isError() && event.error().code() == ErrorCode.CANCELLED
                         ? cancelDetail : null, approval));

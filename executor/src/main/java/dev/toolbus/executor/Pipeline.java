@@ -34,6 +34,8 @@ final class Pipeline {
     final RunningCalls running;
     /** The limit step, or {@code null} when the executor was built without limits (then calls pay nothing). */
     final LimitGate limits;
+    /** When calls ended, for the call log; set once by the executor's constructor when the clocks are the system's. */
+    RecordClock recordClock;
     /** Observations of turns and calls; set once by the executor's constructor. */
     TurnTracing tracing = TurnTracing.OFF;
     /** Compiled checks and meters per registered definition. */
@@ -55,6 +57,7 @@ final class Pipeline {
         this.slots = new Slots(settings.maxParallel());
         this.running = new RunningCalls(settings.maxParallel());
         this.timer = timer;
+        this.recordClock = RecordClock.exact(timer);
         this.blocking = blocking;
         this.nanoClock = nanoClock;
         this.cache = settings.cacheResults() && !settings.cacheTtl().isZero()

@@ -61,11 +61,10 @@ final class ReusedParsers {
                 return null;
             }
             JsonNode v = ArgumentParser.read(r.parser, t, fields);
-            long end = r.consumed + len;
-            if (r.parser.currentLocation().getByteOffset() != end) {
+            if (!r.feeder.needMoreInput()) {
+                // the object ended before the closing brace fed last
                 return null;
             }
-            r.consumed = end;
             clean = true;
             return (ObjectNode) v;
         } catch (IOException | RuntimeException e) {
@@ -108,8 +107,6 @@ final class ReusedParsers {
         final JsonParser parser;
         final ByteArrayFeeder feeder;
         int documents;
-        /** Bytes read so far (the parser's offsets count from its first document). */
-        long consumed;
 
         Reused() throws IOException {
             this.parser = FACTORY.createNonBlockingByteArrayParser();
