@@ -29,12 +29,24 @@ final class ArgumentParser {
 
     /** Parses one JSON value. */
     static JsonNode parse(String json) throws JsonProcessingException {
+        return parse(json, NESTED_FIELDS);
+    }
+
+    /**
+     * Parses one JSON value; a top-level object gets a map sized for {@code expectedFields} (the
+     * properties the tool declares), so the usual arguments are read without growing it.
+     */
+    static JsonNode parse(String json, int expectedFields) throws JsonProcessingException {
+        ObjectNode reused = ReusedParsers.parseObject(json, Math.max(1, expectedFields));
+        if (reused != null) {
+            return reused;
+        }
         try (JsonParser p = FACTORY.createParser(json)) {
             JsonToken t = p.nextToken();
             if (t == null) {
                 throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "no JSON value");
             }
-            JsonNode value = read(p, t);
+            JsonNode value = read(p, t, Math.max(1, expectedFields));
             JsonToken after = p.nextToken();
             if (after != null) {
                 throw new com.fasterxml.jackson.core.JsonParseException(p,
@@ -64,17 +76,34 @@ final class ArgumentParser {
         return s;
     }
 
+    /** The initial size of a nested object's map: a few keys without growing (a default map starts at 16). */
+    private static final int NESTED_FIELDS = 3;
+
+    /** A map that holds {@code fields} entries without a resize (the load factor is 0.75). */
+    private static java.util.LinkedHashMap<String, JsonNode> sized(int fields) {
+        return new java.util.LinkedHashMap<>((int) Math.ceil(fields / 0.75));
+    }
+
     private static JsonNode read(JsonParser p, JsonToken t) throws IOException {
+        return read(p, t, NESTED_FIELDS);
+    }
+
+    static JsonNode read(JsonParser p, JsonToken t, int fields) throws IOException {
         switch (t) {
             case START_OBJECT: {
-                ObjectNode o = NODES.objectNode();
-                for (JsonToken k = p.nextToken(); k == JsonToken.FIELD_NAME; k = p.nextToken()) {
+                ObjectNode o = new ObjectNode(NODES, sized(fields));
+                JsonToken k = p.nextToken();
+                for (; k == JsonToken.FIELD_NAME; k = p.nextToken()) {
                     String name = p.currentName();
                     checkText(p, name);
                     if (o.replace(name, read(p, p.nextToken())) != null) {
                         throw new com.fasterxml.jackson.core.JsonParseException(p, "duplicate key '"
                                 + (name.length() > 100 ? name.substring(0, 100) + "…" : name) + "'");
                     }
+                }
+                if (k != JsonToken.END_OBJECT) {
+                    // a non-blocking parser at the end of its input mid-object
+                    throw new com.fasterxml.jackson.core.JsonParseException(p, "unexpected token " + k);
                 }
                 return o;
             }

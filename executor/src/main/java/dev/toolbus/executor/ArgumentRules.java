@@ -26,6 +26,8 @@ final class ArgumentRules {
     private final Map<String, List<JsonNode>> enums = new HashMap<>();
     private final Set<String> declared = new HashSet<>();
     private final boolean declaresContext;
+    /** The properties with a type or enum check, probed by name (no iterator per call). */
+    private final String[] checked;
     /** The whole schema, or {@code null} when the top-level checks decide all it says. */
     private final com.networknt.schema.Schema full;
 
@@ -72,6 +74,14 @@ final class ArgumentRules {
                 enums.put(e.getKey(), values);
             }
         }
+        Set<String> names = new java.util.LinkedHashSet<>(types.keySet());
+        names.addAll(enums.keySet());
+        this.checked = names.toArray(String[]::new);
+    }
+
+    /** How many properties the schema declares (sizes the arguments' map). */
+    int declaredCount() {
+        return declared.size();
     }
 
     static ArgumentRules of(ToolDefinition def) {
@@ -103,6 +113,10 @@ final class ArgumentRules {
         if (types.isEmpty() && enums.isEmpty()) {
             return full == null ? null : checkFull(args);
         }
+        if (passesTopLevel(args)) {
+            return full == null ? null : checkFull(args);
+        }
+        // a violation: report the first one in the arguments' order, as the model wrote them
         Iterator<Map.Entry<String, JsonNode>> it = args.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -122,6 +136,25 @@ final class ArgumentRules {
             }
         }
         return full == null ? null : checkFull(args);
+    }
+
+    /** Whether every checked property present in {@code args} has its type and an allowed value. */
+    private boolean passesTopLevel(ObjectNode args) {
+        for (String name : checked) {
+            JsonNode v = args.get(name);
+            if (v == null || v.isNull()) {
+                continue;
+            }
+            String[] expected = types.get(name);
+            if (expected != null && !matchesAny(v, expected)) {
+                return false;
+            }
+            List<JsonNode> allowed = enums.get(name);
+            if (allowed != null && !contains(allowed, v)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The whole schema, on the arguments without their {@code null} optional values. */

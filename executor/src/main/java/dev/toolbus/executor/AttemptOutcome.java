@@ -2,25 +2,24 @@ package dev.toolbus.executor;
 
 import dev.toolbus.tool.ToolResult;
 
-/**
- * How one handler run ended.
- *
- * @param kind the ending
- * @param result the result, for {@link Kind#RESULT}
- * @param failure the exception, for {@link Kind#FAILED}
- */
-record AttemptOutcome(Kind kind, ToolResult result, Throwable failure) {
+/** How one handler run ended; {@link HandlerRun} hands it to its listener without allocating. */
+enum AttemptOutcome {
+    /** The handler gave a result (an empty Mono counts as an empty result). */
+    RESULT,
+    /** The handler failed (threw, or its Mono ended in an error). */
+    FAILED,
+    /** The timeout passed first. */
+    TIMEOUT,
+    /** The run was cancelled. */
+    CANCELLED;
 
-    enum Kind { RESULT, FAILED, TIMEOUT, CANCELLED }
-
-    static final AttemptOutcome TIMED_OUT = new AttemptOutcome(Kind.TIMEOUT, null, null);
-    static final AttemptOutcome CANCELLED = new AttemptOutcome(Kind.CANCELLED, null, null);
-
-    static AttemptOutcome result(ToolResult r) {
-        return new AttemptOutcome(Kind.RESULT, r, null);
-    }
-
-    static AttemptOutcome failed(Throwable t) {
-        return new AttemptOutcome(Kind.FAILED, null, t);
+    /** Receives the ending of a run: exactly one call. */
+    interface Listener {
+        /**
+         * @param outcome how it ended
+         * @param result the result, for {@link #RESULT}
+         * @param failure the exception, for {@link #FAILED}
+         */
+        void ended(AttemptOutcome outcome, ToolResult result, Throwable failure);
     }
 }

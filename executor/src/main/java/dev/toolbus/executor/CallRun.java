@@ -25,7 +25,6 @@ import dev.toolbus.tool.ToolHandler;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.Visibility;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -43,7 +42,7 @@ import reactor.core.publisher.Mono;
  * {@link TurnRun#complete}. The call is its handler's {@link ToolConversation}, backed by a
  * {@link CallChannel} made on first use.
  */
-final class CallRun implements ToolConversation {
+final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listener {
 
     private static final AtomicIntegerFieldUpdater<CallRun> DONE =
             AtomicIntegerFieldUpdater.newUpdater(CallRun.class, "done");
@@ -57,13 +56,17 @@ final class CallRun implements ToolConversation {
     private final TurnRun turn;
     private final int index;
     private final ToolCall call;
-    private final long startNanos;
     private ToolDefinition def;
+    /** The definition's compiled checks and meters, once resolved. */
+    private ToolPlan plan;
     private ToolHandler handler;
     private ToolArguments args;
     private String cacheKey;
     private CompletableFuture<ResultCache.Flight> flight;
     private int attempts;
+    /** The call's {@code tool_result} once it ended, and its media follow-ups; guarded by the turn's monitor. */
+    ToolResultEvent emitted;
+    List<UserMessageEvent> followUps;
     private volatile HandlerRun running;
     private volatile Disposable gateWait;
     private dev.toolbus.tool.ToolSource source;
@@ -84,7 +87,6 @@ final class CallRun implements ToolConversation {
         this.turn = turn;
         this.index = index;
         this.call = call;
-        this.startNanos = turn.startNanos;
     }
 
     void start() {
@@ -112,11 +114,12 @@ final class CallRun implements ToolConversation {
             fail(name, decision.code(), decision.reason().isEmpty() ? p.texts.notAvailable(name) : decision.reason());
             return;
         }
-        ObjectNode raw = parseArguments(name);
+        plan = p.plan(def);
+        ArgumentRules rules = plan.rules;
+        ObjectNode raw = parseArguments(name, rules);
         if (raw == null) {
             return;
         }
-        ArgumentRules rules = p.rules(def);
         ObjectNode filled = def.isLegacyAction()
                 ? ContextFields.legacyActionPayload(raw, t.streamId(), ctx)
                 : ContextFields.fill(raw, rules, t.streamId(), ctx);
@@ -159,8 +162,12 @@ final class CallRun implements ToolConversation {
         String name = def.name();
         if (p.cache != null && cacheable(def)
                 && (cacheKey = p.cache.key(name, filled, def.cacheScope(), t.streamId(), t.context().userId())) != null) {
-            CompletableFuture<ResultCache.Flight> mine = new CompletableFuture<>();
-            CompletableFuture<ResultCache.Flight> prior = p.cache.join(cacheKey, mine);
+            CompletableFuture<ResultCache.Flight> mine = null;
+            CompletableFuture<ResultCache.Flight> prior = p.cache.find(cacheKey);
+            if (prior == null) {
+                mine = new CompletableFuture<>();
+                prior = p.cache.join(cacheKey, mine);
+            }
             if (prior != null) {
                 p.metrics.cache(true);
                 if (prior.isDone()) {
@@ -276,7 +283,7 @@ final class CallRun implements ToolConversation {
         return def.cacheable() && def.cacheScope() != CacheScope.NONE && !def.sideEffecting() && !def.dangerous();
     }
 
-    private ObjectNode parseArguments(String name) {
+    private ObjectNode parseArguments(String name, ArgumentRules rules) {
         JsonNode node = call.arguments();
         if (node == null) {
             String json = call.argumentsJson();
@@ -284,7 +291,7 @@ final class CallRun implements ToolConversation {
                 return Json.mapper().createObjectNode();
             }
             try {
-                node = ArgumentParser.parse(json);
+                node = ArgumentParser.parse(json, rules.declaredCount());
             } catch (JsonProcessingException e) {
                 fail(name, ErrorCode.INVALID_ARGUMENTS, p.texts.invalidJson(name, e.getOriginalMessage()));
                 return null;
@@ -302,9 +309,15 @@ final class CallRun implements ToolConversation {
         if (done != 0) {
             return;
         }
-        if (!p.slots.submit(() -> runAttempt(n), p.settings.maxQueuedCalls())) {
+        if (!p.slots.submit(this, p.settings.maxQueuedCalls())) {
             failure(new CallFailure(ErrorCode.REJECTED, p.texts.overloaded(p.slots.queued())));
         }
+    }
+
+    /** The slot task: runs the next attempt (see {@link #runAttempt}); attempts run one after another. */
+    @Override
+    public void run() {
+        runAttempt(attempts + 1);
     }
 
     /**
@@ -325,11 +338,11 @@ final class CallRun implements ToolConversation {
         try {
             attempts = n;
             ToolContext ctx = context(n);
-            run = new HandlerRun(ctx, o -> onAttempt(n, o));
+            long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
+            run = new HandlerRun(ctx, this, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
             running = run;
             p.inflight.incrementAndGet();
-            long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-            p.running.add(run, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
+            p.running.add(run);
             run.start(invoke(ctx), timeoutMs, p.timer);
             if (cancelled) {
                 run.cancel(cancelReason);
@@ -362,22 +375,25 @@ final class CallRun implements ToolConversation {
         return m != null ? m : Mono.error(new IllegalStateException("the handler of " + def.name() + " returned null"));
     }
 
-    private void onAttempt(int n, AttemptOutcome o) {
+    /** The end of the running attempt (its handler run's one outcome). */
+    @Override
+    public void ended(AttemptOutcome o, ToolResult result, Throwable failure) {
+        int n = attempts;
         p.running.remove(running);
         running = null;
         p.inflight.decrementAndGet();
         try {
-            switch (o.kind()) {
-                case RESULT -> success(o.result());
+            switch (o) {
+                case RESULT -> success(result);
                 case FAILED, TIMEOUT -> {
                     if (retryable(n)) {
                         p.metrics.retry(def.name());
                         p.timer.schedule(() -> attempt(n + 1), backoffMs(n), TimeUnit.MILLISECONDS);
-                    } else if (o.kind() == AttemptOutcome.Kind.TIMEOUT) {
+                    } else if (o == AttemptOutcome.TIMEOUT) {
                         long ms = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
                         failure(new CallFailure(ErrorCode.TIMEOUT, p.texts.timeout(def.name(), ms)));
                     } else {
-                        failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(def.name(), o.failure())));
+                        failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(def.name(), failure)));
                     }
                 }
                 case CANCELLED -> failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
@@ -402,26 +418,7 @@ final class CallRun implements ToolConversation {
     }
 
     private ToolContext context(int attempt) {
-        ToolCallsEvent t = turn.turn;
-        CallContext c = t.context();
-        return ToolContext.builder()
-                .streamId(t.streamId())
-                .turnId(t.turnId())
-                .toolCallId(call.toolCallId())
-                .toolName(def.name())
-                .userId(c.userId())
-                .groupId(c.groupId())
-                .platform(c.platform())
-                .permission(c.permission())
-                .channel(c.channel())
-                .provider(c.provider())
-                .model(c.model())
-                .agentId(c.agentId())
-                .message(t.message())
-                .attempt(attempt)
-                .conversation(this)
-                .trace(turn.callTrace(index))
-                .build();
+        return ToolContext.of(turn.turn, call.toolCallId(), def.name(), attempt, this, turn.callTrace(index));
     }
 
     private void success(ToolResult result) {
@@ -516,7 +513,7 @@ final class CallRun implements ToolConversation {
         ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
                 content, error != null, error, data, result.metadata(),
                 error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of(),
-                cached ? 0 : attempts, cached, (now - startNanos) / 1_000_000);
+                cached ? 0 : attempts, cached, (now - turn.startNanos) / 1_000_000);
         complete(def.name(), error == null ? OK : outcomeTag(error.code()), event, messages, now);
     }
 
@@ -528,7 +525,7 @@ final class CallRun implements ToolConversation {
         long now = p.nanoClock.getAsLong();
         ToolCallsEvent t = turn.turn;
         ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
-                error.message(), true, error, null, null, null, attempts, false, (now - startNanos) / 1_000_000);
+                error.message(), true, error, null, null, null, attempts, false, (now - turn.startNanos) / 1_000_000);
         complete(toolTag, outcomeTag(error.code()), event, List.of(), now);
     }
 
@@ -545,10 +542,15 @@ final class CallRun implements ToolConversation {
         if (ch != null) {
             ch.close();
         }
-        long nanos = now - startNanos;
-        p.metrics.call(toolTag, outcome, nanos);
+        long nanos = now - turn.startNanos;
+        ToolPlan tp = plan;
+        if (tp != null && toolTag.equals(def.name())) {
+            tp.meters.call(outcome, nanos);
+        } else {
+            p.metrics.call(toolTag, outcome, nanos);
+        }
         ToolCallsEvent t = turn.turn;
-        p.callLog.add(new CallRecord(Instant.ofEpochMilli(p.timer.now(TimeUnit.MILLISECONDS)), call.name(),
+        p.callLog.add(new CallRecord(p.recordClock.at(now), call.name(),
                 t.streamId(), t.turnId(), call.toolCallId(), t.context().userId(), outcome, nanos / 1_000_000,
                 event.attempts(), event.cached(), event.isError() && event.error().code() == ErrorCode.CANCELLED
                         ? cancelDetail : null, approval));
@@ -606,7 +608,7 @@ final class CallRun implements ToolConversation {
         return channel;
     }
 
-    private static final String OK = "ok";
+    static final String OK = "ok";
     private static final String[] TAGS = tags();
 
     private static String[] tags() {

@@ -81,6 +81,9 @@ final class DefaultToolExecutor implements ToolExecutor {
                 : b.approvalGiven ? new ApprovalGate(b.approval, settings.locale(), meters, clock) : null;
         this.pipeline = new Pipeline(settings, registry, b.policy, timer, blocking, clock, meters,
                 CallLog.create(b.callLogSize), b.instanceId, gate, b.limits, b.rateLimitStore);
+        if (b.timer == null && b.nanoClock == null) {
+            pipeline.recordClock = RecordClock.system(timer);
+        }
         if (!b.observationRegistry.isNoop()) {
             pipeline.tracing = new TurnTracing(b.observationRegistry);
         }

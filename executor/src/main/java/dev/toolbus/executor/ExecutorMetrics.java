@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 final class ExecutorMetrics {
 
     private final MeterRegistry registry;
-    private final ConcurrentHashMap<String, PerTool> tools = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, ToolMeters> tools = new ConcurrentHashMap<>();
     private final Counter cacheHits;
     private final Counter cacheMisses;
     private final Counter turns;
@@ -30,13 +30,16 @@ final class ExecutorMetrics {
     }
 
     void call(String tool, String outcome, long nanos) {
-        PerTool t = tools.computeIfAbsent(tool, PerTool::new);
-        t.outcome(outcome).increment();
-        t.duration.record(nanos, TimeUnit.NANOSECONDS);
+        tool(tool).call(outcome, nanos);
+    }
+
+    /** The meters of one tool (kept by its {@link ToolPlan}, so a call looks nothing up). */
+    ToolMeters tool(String tool) {
+        return tools.computeIfAbsent(tool, ToolMeters::new);
     }
 
     void retry(String tool) {
-        tools.computeIfAbsent(tool, PerTool::new).retries.increment();
+        tool(tool).retries.increment();
     }
 
     void cache(boolean hit) {
@@ -47,13 +50,16 @@ final class ExecutorMetrics {
         turns.increment();
     }
 
-    private final class PerTool {
+    /** One tool's meters; the counter of each outcome is registered when it first occurs. */
+    final class ToolMeters {
         final String tool;
         final Timer duration;
         final Counter retries;
         final ConcurrentHashMap<String, Counter> outcomes = new ConcurrentHashMap<>(4);
+        /** The {@code ok} counter once a call succeeded (the common outcome, without a map lookup). */
+        private volatile Counter ok;
 
-        PerTool(String tool) {
+        ToolMeters(String tool) {
             this.tool = tool;
             this.duration = Timer.builder(ToolMetrics.DURATION).tag("tool", tool)
                     .description("Tool call duration")
@@ -65,7 +71,24 @@ final class ExecutorMetrics {
                     .description("Tool call retries").register(registry);
         }
 
+        void call(String outcome, long nanos) {
+            outcome(outcome).increment();
+            duration.record(nanos, TimeUnit.NANOSECONDS);
+        }
+
         Counter outcome(String outcome) {
+            if (outcome == CallRun.OK) {
+                Counter c = ok;
+                if (c == null) {
+                    c = lookup(outcome);
+                    ok = c;
+                }
+                return c;
+            }
+            return lookup(outcome);
+        }
+
+        private Counter lookup(String outcome) {
             Counter c = outcomes.get(outcome);
             if (c == null) {
                 c = outcomes.computeIfAbsent(outcome, o -> Counter.builder(ToolMetrics.CALLS).tag("tool", tool)

@@ -4,10 +4,10 @@ import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolResult;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.function.Consumer;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.Disposable;
+import reactor.core.Fuseable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
@@ -24,20 +24,34 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
             AtomicIntegerFieldUpdater.newUpdater(HandlerRun.class, "done");
 
     private final ToolContext context;
-    private final Consumer<AttemptOutcome> onDone;
+    private final AttemptOutcome.Listener onDone;
+    /** When the run started (the executor's nano clock) and its timeout, for {@link RunningCalls}. */
+    final long startNanos;
+    final long timeoutNanos;
+    /** The run's cell in {@link RunningCalls}. */
+    int cell = -1;
     private volatile int done;
     private volatile Subscription upstream;
     private volatile Disposable timer;
     private long deadline;
     private ToolResult value;
 
-    HandlerRun(ToolContext context, Consumer<AttemptOutcome> onDone) {
+    HandlerRun(ToolContext context, AttemptOutcome.Listener onDone, long startNanos, long timeoutNanos) {
         this.context = context;
         this.onDone = onDone;
+        this.startNanos = startNanos;
+        this.timeoutNanos = timeoutNanos;
     }
 
-    /** Subscribes to the handler's Mono and arms the timeout if it did not finish synchronously. */
+    /**
+     * Subscribes to the handler's Mono and arms the timeout if it did not finish synchronously. A
+     * constant Mono ({@code Mono.just}, {@code Mono.empty}) is read without subscribing: the same
+     * ending, without the subscription.
+     */
     void start(Mono<ToolResult> source, long timeoutMs, Scheduler timerScheduler) {
+        if (source instanceof Fuseable.ScalarCallable<?> constant && readConstant(constant)) {
+            return;
+        }
         source.subscribe(this);
         if (done == 0) {
             synchronized (this) {
@@ -54,6 +68,18 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
                 timer.dispose();
             }
         }
+    }
+
+    /** Ends the run with a constant's value; {@code false} when it has none to give (an error): subscribe then. */
+    private boolean readConstant(Fuseable.ScalarCallable<?> constant) {
+        ToolResult r;
+        try {
+            r = (ToolResult) constant.call();
+        } catch (Throwable t) {
+            return false;
+        }
+        finish(AttemptOutcome.RESULT, r == null ? ToolResult.empty() : r, null);
+        return true;
     }
 
     /**
@@ -90,7 +116,7 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
     void cancel(String reason) {
         if (DONE.compareAndSet(this, 0, 1)) {
             stop(reason);
-            onDone.accept(AttemptOutcome.CANCELLED);
+            onDone.ended(AttemptOutcome.CANCELLED, null, null);
         }
     }
 
@@ -98,7 +124,7 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
     void fail(Throwable t) {
         if (DONE.compareAndSet(this, 0, 1)) {
             stop(ToolContext.CANCELLED);
-            onDone.accept(AttemptOutcome.failed(t));
+            onDone.ended(AttemptOutcome.FAILED, null, t);
         }
     }
 
@@ -112,7 +138,7 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
             if (s != null) {
                 s.cancel();
             }
-            onDone.accept(AttemptOutcome.TIMED_OUT);
+            onDone.ended(AttemptOutcome.TIMEOUT, null, null);
         }
     }
 
@@ -133,22 +159,22 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
 
     @Override
     public void onError(Throwable t) {
-        finish(AttemptOutcome.failed(t));
+        finish(AttemptOutcome.FAILED, null, t);
     }
 
     @Override
     public void onComplete() {
         ToolResult r = value;
-        finish(AttemptOutcome.result(r == null ? ToolResult.empty() : r));
+        finish(AttemptOutcome.RESULT, r == null ? ToolResult.empty() : r, null);
     }
 
-    private void finish(AttemptOutcome outcome) {
+    private void finish(AttemptOutcome outcome, ToolResult result, Throwable failure) {
         if (DONE.compareAndSet(this, 0, 1)) {
             Disposable t = timer;
             if (t != null) {
                 t.dispose();
             }
-            onDone.accept(outcome);
+            onDone.ended(outcome, result, failure);
         }
     }
 

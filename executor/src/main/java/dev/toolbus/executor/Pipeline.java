@@ -31,14 +31,15 @@ final class Pipeline {
     final CallGate gate;
     final ControlMetrics control;
     final PendingInputs inputs;
-    final RunningCalls running = new RunningCalls();
+    final RunningCalls running;
     /** The limit step, or {@code null} when the executor was built without limits (then calls pay nothing). */
     final LimitGate limits;
+    /** When calls ended, for the call log; set once by the executor's constructor when the clocks are the system's. */
+    RecordClock recordClock;
     /** Observations of turns and calls; set once by the executor's constructor. */
     TurnTracing tracing = TurnTracing.OFF;
-    /** Compiled checks per definition instance; weak keys, so replaced definitions are forgotten. */
-    private final com.github.benmanes.caffeine.cache.Cache<ToolDefinition, ArgumentRules> rules =
-            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
+    /** Compiled checks and meters per registered definition. */
+    private final ToolPlans plans;
 
     Pipeline(ExecutionSettings settings, ToolRegistry registry, ToolPolicy policy, Scheduler timer, Scheduler blocking,
              LongSupplier nanoClock, io.micrometer.core.instrument.MeterRegistry meters, CallLog callLog,
@@ -54,13 +55,16 @@ final class Pipeline {
         this.registry = registry;
         this.policy = policy;
         this.slots = new Slots(settings.maxParallel());
+        this.running = new RunningCalls(settings.maxParallel());
         this.timer = timer;
+        this.recordClock = RecordClock.exact(timer);
         this.blocking = blocking;
         this.nanoClock = nanoClock;
         this.cache = settings.cacheResults() && !settings.cacheTtl().isZero()
                 ? new ResultCache(settings.cacheTtl(), settings.cacheMaxEntries(),
                         settings.cacheMaxBytes(), settings.cacheMaxKeyBytes(), settings.cacheMaxResultBytes(), nanoClock) : null;
         this.metrics = new ExecutorMetrics(meters, inflight::get, slots::queued);
+        this.plans = new ToolPlans(registry, metrics);
         this.callLog = callLog;
         this.texts = new ErrorTexts(settings.locale());
         this.splitter = MediaSplitter.create(settings.locale(), settings.maxMediaBytes());
@@ -75,9 +79,9 @@ final class Pipeline {
                 settings.locale(), settings.maxQueuedCalls());
     }
 
-    /** The compiled argument checks of a definition (computed once per definition instance). */
-    ArgumentRules rules(ToolDefinition def) {
-        return rules.get(def, ArgumentRules::of);
+    /** The compiled argument checks and meters of a definition (made once per registered definition). */
+    ToolPlan plan(ToolDefinition def) {
+        return plans.get(def);
     }
 
 }

@@ -44,6 +44,11 @@ final class ResultCache {
         return CacheKeys.key(tool, args, scope, streamId, userId, maxKeyChars);
     }
 
+    /** The flight of an identical call (completed: a hit; pending: a follower), or {@code null}: then {@link #join}. */
+    CompletableFuture<Flight> find(String key) {
+        return cache.getIfPresent(key);
+    }
+
     /**
      * Joins the flight of an identical call, or starts one.
      *

@@ -1,26 +1,39 @@
 package dev.toolbus.executor;
 
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The handler runs holding a slot now, with when they started and their timeout: what
- * {@link ToolExecutor#health()} reads to tell a busy executor from a wedged one. At most
- * {@code maxParallel} entries.
+ * The handler runs holding a slot now (each knows when it started and its timeout): what
+ * {@link ToolExecutor#health()} reads to tell a busy executor from a wedged one. One cell per slot,
+ * so adding and removing a run allocates nothing; a run takes the first free cell.
  */
 final class RunningCalls {
 
     /** How far past its timeout a run may still hold its slot before it counts as stuck. */
     static final long STUCK_GRACE_NANOS = 5_000_000_000L;
 
-    private final ConcurrentHashMap<Object, long[]> runs = new ConcurrentHashMap<>();
+    private final AtomicReferenceArray<HandlerRun> runs;
 
-    void add(Object run, long startNanos, long timeoutNanos) {
-        runs.put(run, new long[] {startNanos, timeoutNanos});
+    /** @param slots the executor's slots: at most that many runs hold one at a time */
+    RunningCalls(int slots) {
+        this.runs = new AtomicReferenceArray<>(slots);
     }
 
-    void remove(Object run) {
-        if (run != null) {
-            runs.remove(run);
+    /** Records a run that holds a slot (there is a free cell: every run here holds a slot). */
+    void add(HandlerRun run) {
+        for (int i = 0; i < runs.length(); i++) {
+            if (runs.get(i) == null && runs.compareAndSet(i, null, run)) {
+                run.cell = i;
+                return;
+            }
+        }
+        // not reached while each run holds a slot; health then just does not see this one
+        run.cell = -1;
+    }
+
+    void remove(HandlerRun run) {
+        if (run != null && run.cell >= 0) {
+            runs.compareAndSet(run.cell, run, null);
         }
     }
 
@@ -29,11 +42,15 @@ final class RunningCalls {
         long count = 0;
         long oldest = 0;
         long stuck = 0;
-        for (long[] r : runs.values()) {
-            long age = nowNanos - r[0];
+        for (int i = 0; i < runs.length(); i++) {
+            HandlerRun r = runs.get(i);
+            if (r == null) {
+                continue;
+            }
+            long age = nowNanos - r.startNanos;
             count++;
             oldest = Math.max(oldest, age);
-            if (age > r[1] + STUCK_GRACE_NANOS) {
+            if (age > r.timeoutNanos + STUCK_GRACE_NANOS) {
                 stuck++;
             }
         }

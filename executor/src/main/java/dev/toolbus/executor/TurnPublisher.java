@@ -40,7 +40,11 @@ final class TurnPublisher extends Flux<OutboundEvent> {
         private final CoreSubscriber<? super OutboundEvent> actual;
         private final DefaultToolExecutor executor;
         private final ToolCallsEvent turn;
-        private final ArrayDeque<OutboundEvent> buffer = new ArrayDeque<>(4);
+        /** Events not yet delivered, in order: the first two in fields (a one-call turn has two), the rest behind. */
+        private OutboundEvent first;
+        private OutboundEvent second;
+        private ArrayDeque<OutboundEvent> more;
+        private int buffered;
         private long requested;
         private boolean started;
         private boolean completed;
@@ -90,7 +94,7 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                     return;
                 }
                 cancelled = true;
-                buffer.clear();
+                clearBuffer();
                 r = run;
             }
             if (r != null) {
@@ -102,11 +106,11 @@ final class TurnPublisher extends Flux<OutboundEvent> {
         @Override
         public Mono<Void> live(OutboundEvent event) {
             synchronized (this) {
-                if (buffer.size() >= LiveChannel.MAX_PENDING) {
+                if (buffered >= LiveChannel.MAX_PENDING) {
                     return null;
                 }
                 if (!cancelled) {
-                    buffer.add(event);
+                    offer(event);
                 }
             }
             return Mono.empty();
@@ -116,9 +120,42 @@ final class TurnPublisher extends Flux<OutboundEvent> {
         public void next(OutboundEvent event) {
             synchronized (this) {
                 if (!cancelled) {
-                    buffer.add(event);
+                    offer(event);
                 }
             }
+        }
+
+        // the buffer; callers hold the monitor
+
+        private void offer(OutboundEvent event) {
+            if (buffered == 0) {
+                first = event;
+            } else if (buffered == 1) {
+                second = event;
+            } else {
+                if (more == null) {
+                    more = new ArrayDeque<>(4);
+                }
+                more.add(event);
+            }
+            buffered++;
+        }
+
+        private OutboundEvent poll() {
+            OutboundEvent e = first;
+            first = second;
+            second = more == null ? null : more.poll();
+            buffered--;
+            return e;
+        }
+
+        private void clearBuffer() {
+            first = null;
+            second = null;
+            if (more != null) {
+                more.clear();
+            }
+            buffered = 0;
         }
 
         @Override
@@ -147,12 +184,12 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                 OutboundEvent e = null;
                 boolean end = false;
                 synchronized (this) {
-                    if (!cancelled && !buffer.isEmpty() && requested > 0) {
+                    if (!cancelled && buffered > 0 && requested > 0) {
                         if (requested != Long.MAX_VALUE) {
                             requested--;
                         }
-                        e = buffer.poll();
-                    } else if (completed && !terminated && !cancelled && buffer.isEmpty()) {
+                        e = poll();
+                    } else if (completed && !terminated && !cancelled && buffered == 0) {
                         terminated = true;
                         end = true;
                     } else {

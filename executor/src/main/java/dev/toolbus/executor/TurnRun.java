@@ -10,7 +10,7 @@ import dev.toolbus.tool.ToolContext;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Consumer;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -56,10 +56,10 @@ final class TurnRun implements GatedTurn {
     private final Pipeline pipeline;
     private final Sink sink;
     private final Consumer<TurnRun> onDone;
-    private final ToolResultEvent[] results;
-    private final List<UserMessageEvent>[] media;
     private final CallRun[] calls;
-    private final AtomicBoolean doneOnce = new AtomicBoolean();
+    private static final AtomicIntegerFieldUpdater<TurnRun> DONE_ONCE =
+            AtomicIntegerFieldUpdater.newUpdater(TurnRun.class, "doneOnce");
+    private volatile int doneOnce;
     private int nextEmit;
     private int errors;
     private boolean finished;
@@ -77,15 +77,12 @@ final class TurnRun implements GatedTurn {
     /** The observation an {@code execute()} subscriber runs in, the parent of an untraced turn's; or null. */
     private Object parentObservation;
 
-    @SuppressWarnings("unchecked")
     TurnRun(ToolCallsEvent turn, Pipeline pipeline, Sink sink, Consumer<TurnRun> onDone) {
         this.turn = turn;
         this.pipeline = pipeline;
         this.sink = sink;
         this.onDone = onDone;
         int n = turn.calls().size();
-        this.results = new ToolResultEvent[n];
-        this.media = new List[n];
         this.calls = new CallRun[n];
         this.startNanos = pipeline.nanoClock.getAsLong();
     }
@@ -255,19 +252,20 @@ final class TurnRun implements GatedTurn {
         }
         boolean last;
         synchronized (this) {
-            if (finished || results[index] != null) {
+            CallRun c = calls[index];
+            if (finished || c.emitted != null) {
                 return;
             }
-            results[index] = result;
-            media[index] = messages;
+            c.emitted = result;
+            c.followUps = messages;
             if (result.isError()) {
                 errors++;
             }
             try {
-                while (nextEmit < results.length && results[nextEmit] != null) {
-                    sink.next(results[nextEmit++]);
+                while (nextEmit < calls.length && calls[nextEmit].emitted != null) {
+                    sink.next(calls[nextEmit++].emitted);
                 }
-                last = nextEmit == results.length;
+                last = nextEmit == calls.length;
                 if (last) {
                     finish(nowNanos);
                 }
@@ -330,7 +328,7 @@ final class TurnRun implements GatedTurn {
             }
             tr.stop(errorCount, !normal);
         }
-        if (onDone != null && doneOnce.compareAndSet(false, true)) {
+        if (onDone != null && DONE_ONCE.compareAndSet(this, 0, 1)) {
             onDone.accept(this);
         }
     }
@@ -344,7 +342,8 @@ final class TurnRun implements GatedTurn {
     private void finish(long nowNanos) {
         finished = true;
         finishedNormally = true;
-        for (List<UserMessageEvent> m : media) {
+        for (CallRun c : calls) {
+            List<UserMessageEvent> m = c.followUps;
             if (m != null && !m.isEmpty()) {
                 for (int i = 0; i < m.size(); i++) {
                     sink.next(stamp(m.get(i)));

@@ -53,14 +53,8 @@ public final class ToolContext {
     private final String turnId;
     private final String toolCallId;
     private final String toolName;
-    private final String userId;
-    private final String groupId;
-    private final String platform;
-    private final String permission;
-    private final String channel;
-    private final String provider;
-    private final String model;
-    private final String agentId;
+    /** Who asked and through which model (user, group, platform, permission, channel, provider, model, agent). */
+    private final dev.toolbus.protocol.CallContext who;
     private final JsonNode message;
     private final int attempt;
     private final ToolConversation conversation;
@@ -74,18 +68,46 @@ public final class ToolContext {
         this.turnId = b.turnId;
         this.toolCallId = b.toolCallId;
         this.toolName = b.toolName;
-        this.userId = b.userId;
-        this.groupId = b.groupId;
-        this.platform = b.platform;
-        this.permission = b.permission;
-        this.channel = b.channel;
-        this.provider = b.provider;
-        this.model = b.model;
-        this.agentId = b.agentId;
+        this.who = new dev.toolbus.protocol.CallContext(b.userId, b.groupId, b.platform, b.permission, b.channel,
+                b.provider, b.model, b.agentId, null);
         this.message = b.message;
         this.attempt = b.attempt;
         this.conversation = b.conversation;
         this.trace = b.trace;
+    }
+
+    private ToolContext(dev.toolbus.protocol.ToolCallsEvent turn, String toolCallId, String toolName, int attempt,
+                        ToolConversation conversation, dev.toolbus.protocol.TraceContext trace) {
+        this.streamId = Builder.v(turn.streamId());
+        this.turnId = Builder.v(turn.turnId());
+        this.toolCallId = Builder.v(toolCallId);
+        this.toolName = Builder.v(toolName);
+        this.who = turn.context();
+        this.message = turn.message();
+        this.attempt = attempt;
+        this.conversation = conversation;
+        this.trace = trace;
+    }
+
+    /**
+     * The context of one call of a turn, read from the turn's event: its stream, turn, context fields
+     * (user, group, platform, permission, channel, provider, model, agent) and message. What the
+     * executor makes for every attempt; the same as the {@link #builder()} given those values.
+     *
+     * @param turn the turn the call belongs to
+     * @param toolCallId the call's id
+     * @param toolName the tool's name
+     * @param attempt 1 for the first attempt, 2 for the first retry, …
+     * @param conversation the conversation the call's progress, messages and questions go to, or {@code null}
+     * @param trace the trace context of the call, or {@code null}
+     */
+    public static ToolContext of(dev.toolbus.protocol.ToolCallsEvent turn, String toolCallId, String toolName,
+                                 int attempt, ToolConversation conversation, dev.toolbus.protocol.TraceContext trace) {
+        Objects.requireNonNull(turn, "turn");
+        if (attempt < 1) {
+            throw new IllegalArgumentException("attempt must be >= 1");
+        }
+        return new ToolContext(turn, toolCallId, toolName, attempt, conversation, trace);
     }
 
     /** Starts a builder (for tests and adapters; the executor builds contexts itself). */
@@ -117,42 +139,42 @@ public final class ToolContext {
 
     /** The user id, or empty. */
     public String userId() {
-        return userId;
+        return who.userId();
     }
 
     /** The group id, or empty. */
     public String groupId() {
-        return groupId;
+        return who.groupId();
     }
 
     /** The platform (qq, discord, …), or empty. */
     public String platform() {
-        return platform;
+        return who.platform();
     }
 
     /** The caller's permission level (member, admin, owner, master), or empty. */
     public String permission() {
-        return permission;
+        return who.permission();
     }
 
     /** The channel of the session, or empty. */
     public String channel() {
-        return channel;
+        return who.channel();
     }
 
     /** The model provider, or empty. */
     public String provider() {
-        return provider;
+        return who.provider();
     }
 
     /** The model, or empty. */
     public String model() {
-        return model;
+        return who.model();
     }
 
     /** The agent id, or empty. */
     public String agentId() {
-        return agentId;
+        return who.agentId();
     }
 
     /** The triggering message as sent by the bot core, or {@code null}. */
@@ -328,14 +350,14 @@ public final class ToolContext {
         b.turnId = turnId;
         b.toolCallId = toolCallId;
         b.toolName = toolName;
-        b.userId = userId;
-        b.groupId = groupId;
-        b.platform = platform;
-        b.permission = permission;
-        b.channel = channel;
-        b.provider = provider;
-        b.model = model;
-        b.agentId = agentId;
+        b.userId = who.userId();
+        b.groupId = who.groupId();
+        b.platform = who.platform();
+        b.permission = who.permission();
+        b.channel = who.channel();
+        b.provider = who.provider();
+        b.model = who.model();
+        b.agentId = who.agentId();
         b.message = message;
         b.attempt = attempt;
         b.conversation = conversation;

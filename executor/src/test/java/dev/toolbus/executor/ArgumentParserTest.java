@@ -25,6 +25,21 @@ class ArgumentParserTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aReusedParserReadsDocumentAfterDocumentAndNothingLeaksFromABrokenOne() throws Exception {
+        String[] broken = {"{\"a\":1", "{\"a\":1}{", "{\"a\":[1,2", "{\"a\":1} x", "{\"a\":1,\"a\":2}",
+            "{\"a\":\"\ud800\"}", "{\"a\":nul}", "{}{}", "{\"a\":{}}}", "{\"a\":1} trailing}",
+            "{\"x\":1e99999999999999}"};
+        for (int i = 0; i < 3 * ReusedParsers.DOCUMENTS_PER_PARSER; i++) {
+            String json = "{\"k" + i + "\":" + i + ",\"s\":\"v" + i + " \ud83d\ude00\",\"n\":{\"d\":" + i + ".50}}";
+            String plain = "{\"k" + i + "\":[" + i + ",true,null],\"t\":\"\u4f60\u597d\"}";
+            assertThat(ArgumentParser.parse(json, 2)).isEqualTo(Json.mapper().readTree(json));
+            assertThat(ArgumentParser.parse(plain, 1)).isEqualTo(Json.mapper().readTree(plain));
+            String bad = broken[i % broken.length];
+            assertThatThrownBy(() -> ArgumentParser.parse(bad, 1)).as(bad).isInstanceOf(JsonProcessingException.class);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
     void cacheKeysIgnoreKeyOrderAndNumberSpellingButNotValues() throws Exception {
         String a = key("{\"b\":[1,{\"y\":\"q\\\"\",\"x\":2.0}],\"a\":true}");
         String b = key("{\"a\":true,\"b\":[1,{\"x\":2,\"y\":\"q\\\"\"}]}");
