@@ -68,6 +68,10 @@ final class WsSession {
     private long pending;
     /** The most bytes ever waiting for this client; touched on the event loop only. */
     private long peakPending;
+    /** Frames handed to the loop's task queue and not yet written. */
+    private final AtomicInteger queued = new AtomicInteger();
+    /** A flush of the frames written so far is in the loop's task queue; touched on the event loop only. */
+    private boolean flushQueued;
 
     // message assembly; touched only by the inbound signal chain, which is serial
     private byte[] partial;
@@ -217,9 +221,17 @@ final class WsSession {
             log.warn("gateway: could not encode a {} event: {}", event.type(), e.toString());
             return;
         }
-        // always through the loop's task queue, even on the loop: events of one turn are emitted on
-        // several threads, and a write made inline would overtake writes queued by other threads
-        channel.eventLoop().execute(() -> write(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text))));
+        // events of one turn are emitted on several threads: a write made inline on the loop would
+        // overtake writes other threads queued before it, so it is inline only when none is queued
+        if (queued.get() == 0 && channel.eventLoop().inEventLoop()) {
+            write(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text)));
+            return;
+        }
+        queued.incrementAndGet();
+        channel.eventLoop().execute(() -> {
+            queued.decrementAndGet();
+            write(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text)));
+        });
     }
 
     /**
@@ -246,10 +258,20 @@ final class WsSession {
             peakPending = pending;
             server.meters.peakPendingPerConnection.accumulateAndGet(pending, Math::max);
         }
-        channel.writeAndFlush(frame).addListener(f -> {
+        channel.write(frame).addListener(f -> {
             pending -= n;
             server.meters.pendingBytes.addAndGet(-n);
         });
+        if (!flushQueued) {
+            // one flush (one syscall) for every frame written before the loop gets to it: the events of a turn
+            flushQueued = true;
+            channel.eventLoop().execute(this::flush);
+        }
+    }
+
+    private void flush() {
+        flushQueued = false;
+        channel.flush();
     }
 
     private void onReadIdle() {
