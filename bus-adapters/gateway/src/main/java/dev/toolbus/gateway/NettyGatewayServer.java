@@ -92,14 +92,19 @@ final class NettyGatewayServer implements GatewayServer {
 
     /** Counts the turn as running for graceful close while it is subscribed. */
     Flux<OutboundEvent> track(Flux<OutboundEvent> events) {
-        return Flux.defer(() -> {
-            activeTurns.incrementAndGet();
-            return events.doFinally(s -> {
-                if (activeTurns.decrementAndGet() == 0 && closing) {
-                    drained.tryEmitEmpty();
-                }
-            });
-        });
+        return events.doOnSubscribe(s -> turnStarted()).doFinally(s -> turnEnded());
+    }
+
+    /** A turn is subscribed: graceful close waits for it. */
+    void turnStarted() {
+        activeTurns.incrementAndGet();
+    }
+
+    /** A turn subscribed after {@link #turnStarted()} has ended (completed, failed or cancelled). */
+    void turnEnded() {
+        if (activeTurns.decrementAndGet() == 0 && closing) {
+            drained.tryEmitEmpty();
+        }
     }
 
     /** The {@code error} event that answers work arriving while the gateway shuts down. */
