@@ -264,6 +264,7 @@ public final class GatewayLoad {
             peakRss.accumulateAndGet(rss.getAsLong(), Math::max);
         }, 200, 200, TimeUnit.MILLISECONDS);
         Samples s;
+        long startedMs = System.currentTimeMillis();
         long cpuBefore = cpu.getAsLong();
         long cpuUsed;
         try {
@@ -273,6 +274,9 @@ public final class GatewayLoad {
             sampler.shutdownNow();
             sampler.awaitTermination(10, TimeUnit.SECONDS);
         }
+        // on stderr, for lining the phase up with a profile or per-thread CPU samples of the server
+        System.err.printf(Locale.ROOT, "phase %s: %d..%d ms since the epoch%n", name, startedMs,
+                System.currentTimeMillis());
         return phase(name, s, peakHeap.get(), heapAfterGc.getAsLong(), peakRss.get(), cpuBefore > 0 ? cpuUsed : 0);
     }
 

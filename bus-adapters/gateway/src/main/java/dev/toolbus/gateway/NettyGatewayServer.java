@@ -55,7 +55,9 @@ final class NettyGatewayServer implements GatewayServer {
         s.server = HttpServer.create()
                 .host(config.host)
                 .port(config.port)
-                .idleTimeout(config.idleTimeout)
+                // no .idleTimeout(...): the guard's own deadline (the next request head within idleTimeout of
+                // the last answer) is the stricter one, and reactor-netty's would add and remove a handler on
+                // the pipeline around every request
                 .channelGroup(s.channels)
                 .doOnChannelInit((observer, channel, remote) -> {
                     if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
