@@ -5,6 +5,8 @@
 #
 #   scripts/gateway-load.sh                                 # 20000 turns per transport, 32 clients
 #   GATEWAY_LOAD_REQUESTS=300 GATEWAY_LOAD_CLIENTS=8 scripts/gateway-load.sh   # a quick check
+#   GATEWAY_LOAD_WARMUP=20000 GATEWAY_LOAD_CLIENTS=256 scripts/gateway-load.sh  # steady state (JIT done)
+#   GATEWAY_LOAD_SERVER_OPTS='-XX:StartFlightRecording=filename=/tmp/{server}.jfr' scripts/gateway-load.sh
 #
 # Writes machine facts and the table to benchmarks/results/gateway-load.md (GATEWAY_LOAD_OUT).
 # BENCH_SKIP_BUILD=1 reuses benchmarks/target/benchmarks.jar.
@@ -14,6 +16,8 @@ cd "$(dirname "$0")/.."
 OUT=${GATEWAY_LOAD_OUT:-benchmarks/results/gateway-load.md}
 REQUESTS=${GATEWAY_LOAD_REQUESTS:-20000}
 CLIENTS=${GATEWAY_LOAD_CLIENTS:-32}
+# unmeasured turns per transport before each measured phase (GatewayLoad's default: a fifth, at most 2000)
+WARMUP=${GATEWAY_LOAD_WARMUP:+--warmup $GATEWAY_LOAD_WARMUP}
 mkdir -p "$(dirname "$OUT")"
 
 if [[ ${BENCH_SKIP_BUILD:-} != 1 ]]; then
@@ -27,10 +31,10 @@ fi
   echo "jdk:       $(java -version 2>&1 | head -2 | tr '\n' ' ')"
   echo "os:        $(uname -sr)"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "command:   java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.gateway.GatewayLoad --requests $REQUESTS --clients $CLIENTS"
+  echo "command:   java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.gateway.GatewayLoad --requests $REQUESTS --clients $CLIENTS $WARMUP"
   echo
   java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.gateway.GatewayLoad \
-    --requests "$REQUESTS" --clients "$CLIENTS"
+    --requests "$REQUESTS" --clients "$CLIENTS" $WARMUP
   echo
   echo "load at end:   $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$OUT"

@@ -52,14 +52,21 @@ import reactor.netty.resources.ConnectionProvider;
  *
  * Options: {@code --requests N} turns per transport (default 10000, at most 1000000), {@code --clients C}
  * concurrent clients (default 32, at most 512), {@code --in-process-server} to serve from this JVM,
- * {@code --max-seconds S} bound of each phase (default 120).
+ * {@code --max-seconds S} bound of each phase (default 120), {@code --warmup N} unmeasured turns per transport
+ * first (default a fifth of the turns, at most 2000; the gateway's larger code keeps the JIT compiling
+ * longer than the raw server's, so a longer warm-up compares the two at steady state).
  */
 public final class GatewayLoad {
 
     static final String TOKEN = "load-token";
 
     /** What to run. */
-    public record Options(int requests, int clients, boolean forkServer, Duration maxPhase) {
+    public record Options(int requests, int clients, boolean forkServer, Duration maxPhase, int warmup) {
+        /** With the default warm-up: a fifth of the turns, at most 2000. */
+        public Options(int requests, int clients, boolean forkServer, Duration maxPhase) {
+            this(requests, clients, forkServer, maxPhase, Math.max(1, Math.min(2000, requests / 5)));
+        }
+
         public Options {
             if (requests < 1 || requests > 1_000_000) {
                 throw new IllegalArgumentException("requests must be within 1..1000000");
@@ -67,16 +74,25 @@ public final class GatewayLoad {
             if (clients < 1 || clients > 512) {
                 throw new IllegalArgumentException("clients must be within 1..512");
             }
+            if (warmup < 1 || warmup > 1_000_000) {
+                throw new IllegalArgumentException("warmup must be within 1..1000000");
+            }
         }
     }
 
     /** One phase's figures. */
     record Phase(String name, int requests, int errors, double seconds, double callsPerSecond, double p50Ms,
-                 double p99Ms, long peakHeapBytes, long heapAfterGcBytes, long peakRssBytes) {
+                 double p99Ms, long peakHeapBytes, long heapAfterGcBytes, long peakRssBytes, long serverCpuNanos) {
         String row() {
-            return String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.2f | %.2f | %s | %s | %s |", name, requests,
-                    errors, callsPerSecond, p50Ms, p99Ms, mib(peakHeapBytes), mib(heapAfterGcBytes),
+            return String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.2f | %.2f | %s | %s | %s | %s |", name, requests,
+                    errors, callsPerSecond, p50Ms, p99Ms, cpuPerCall(), mib(peakHeapBytes), mib(heapAfterGcBytes),
                     mib(peakRssBytes));
+        }
+
+        /** The server process's CPU time (user + system) per turn, in µs; n/a without a forked server. */
+        String cpuPerCall() {
+            return serverCpuNanos <= 0 || requests == 0 ? "n/a"
+                    : String.format(Locale.ROOT, "%.0f", serverCpuNanos / 1e3 / requests);
         }
     }
 
@@ -92,27 +108,31 @@ public final class GatewayLoad {
         int clients = 32;
         boolean fork = true;
         int maxSeconds = 120;
+        int warmupTurns = -1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--requests" -> requests = Integer.parseInt(args[++i]);
                 case "--clients" -> clients = Integer.parseInt(args[++i]);
                 case "--in-process-server" -> fork = false;
                 case "--max-seconds" -> maxSeconds = Integer.parseInt(args[++i]);
+                case "--warmup" -> warmupTurns = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        Options options = new Options(requests, clients, fork, Duration.ofSeconds(maxSeconds));
+        Options options = warmupTurns < 1 ? new Options(requests, clients, fork, Duration.ofSeconds(maxSeconds))
+                : new Options(requests, clients, fork, Duration.ofSeconds(maxSeconds), warmupTurns);
         System.out.printf(Locale.ROOT, "toolbus gateway load: %d turns of one echo call per transport, %d clients, "
-                        + "%d cores, %s server%n", requests, clients, Runtime.getRuntime().availableProcessors(),
-                fork ? "forked (-Xmx512m)" : "in-process");
+                        + "%d cores, %s server, %d warm-up turns per transport%n", requests, clients,
+                Runtime.getRuntime().availableProcessors(), fork ? "forked (-Xmx512m)" : "in-process", options.warmup());
         List<Phase> phases = run(options);
-        System.out.println("| transport | turns | errors | calls/s | p50 ms | p99 ms | server heap peak"
-                + " | server heap after GC | server RSS peak |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|");
+        System.out.println("| transport | turns | errors | calls/s | p50 ms | p99 ms | server CPU µs/turn"
+                + " | server heap peak | server heap after GC | server RSS peak |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
         phases.forEach(p -> System.out.println(p.row()));
         System.out.println();
-        System.out.println("| transport | gateway calls/s | raw reactor-netty calls/s | ratio | target ≥ 0.6× |");
-        System.out.println("|---|---|---|---|---|");
+        System.out.println("| transport | gateway calls/s | raw reactor-netty calls/s | ratio | target ≥ 0.6×"
+                + " | raw/gateway server CPU per turn |");
+        System.out.println("|---|---|---|---|---|---|");
         ratios(phases).forEach(System.out::println);
         boolean failed = phases.stream().anyMatch(p -> p.errors() > 0 || p.requests() < options.requests());
         System.exit(failed ? 1 : 0);
@@ -124,8 +144,7 @@ public final class GatewayLoad {
      */
     static List<Phase> run(Options o) throws Exception {
         List<Phase> out = new ArrayList<>();
-        Options warmup = new Options(Math.max(1, Math.min(2000, o.requests() / 5)), o.clients(), o.forkServer(),
-                o.maxPhase());
+        Options warmup = new Options(o.warmup(), o.clients(), o.forkServer(), o.maxPhase());
         inProcess(warmup);
         out.add(inProcess(o));
         out.addAll(serverPhases(o, warmup, false));
@@ -144,6 +163,7 @@ public final class GatewayLoad {
         LongSupplier heap;
         LongSupplier heapAfterGc;
         LongSupplier rss;
+        LongSupplier cpu = () -> 0;
         try {
             if (o.forkServer()) {
                 child = fork(raw ? RawLoadServer.class : LoadServer.class);
@@ -162,6 +182,7 @@ public final class GatewayLoad {
                     heap = () -> scrapeHeap(metrics);
                 }
                 rss = () -> rssOf(pid);
+                cpu = () -> c.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
             } else {
                 if (raw) {
                     localRaw = RawLoadServer.start(TOKEN);
@@ -179,9 +200,9 @@ public final class GatewayLoad {
             String base = "http://127.0.0.1:" + port;
             String prefix = raw ? "raw reactor-netty " : "";
             http(base, warmup);
-            out.add(measured(prefix + "HTTP POST /v1/turns", heap, heapAfterGc, rss, () -> http(base, o)));
+            out.add(measured(prefix + "HTTP POST /v1/turns", heap, heapAfterGc, rss, cpu, () -> http(base, o)));
             websocket(port, warmup);
-            out.add(measured(prefix + "WebSocket /v1/ws", heap, heapAfterGc, rss, () -> websocket(port, o)));
+            out.add(measured(prefix + "WebSocket /v1/ws", heap, heapAfterGc, rss, cpu, () -> websocket(port, o)));
         } finally {
             if (child != null) {
                 child.getOutputStream().close();
@@ -209,8 +230,12 @@ public final class GatewayLoad {
                     .orElse(null);
             if (gateway != null && raw != null && raw.callsPerSecond() > 0) {
                 double r = gateway.callsPerSecond() / raw.callsPerSecond();
-                lines.add(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2f× | %s |", transport,
-                        gateway.callsPerSecond(), raw.callsPerSecond(), r, r >= 0.6 ? "✓" : "✗"));
+                String cpu = gateway.serverCpuNanos() > 0 && raw.serverCpuNanos() > 0
+                        ? String.format(Locale.ROOT, "%.2f×", (double) raw.serverCpuNanos() / raw.requests()
+                                / ((double) gateway.serverCpuNanos() / gateway.requests()))
+                        : "n/a";
+                lines.add(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2f× | %s | %s |", transport,
+                        gateway.callsPerSecond(), raw.callsPerSecond(), r, r >= 0.6 ? "✓" : "✗", cpu));
             }
         }
         return lines;
@@ -224,8 +249,8 @@ public final class GatewayLoad {
         Samples run() throws Exception;
     }
 
-    static Phase measured(String name, LongSupplier heap, LongSupplier heapAfterGc, LongSupplier rss, PhaseBody body)
-            throws Exception {
+    static Phase measured(String name, LongSupplier heap, LongSupplier heapAfterGc, LongSupplier rss, LongSupplier cpu,
+                          PhaseBody body) throws Exception {
         AtomicLong peakHeap = new AtomicLong(heap.getAsLong());
         AtomicLong peakRss = new AtomicLong(rss.getAsLong());
         // a plain thread: the heap is read with a blocking HTTP call
@@ -239,21 +264,28 @@ public final class GatewayLoad {
             peakRss.accumulateAndGet(rss.getAsLong(), Math::max);
         }, 200, 200, TimeUnit.MILLISECONDS);
         Samples s;
+        long startedMs = System.currentTimeMillis();
+        long cpuBefore = cpu.getAsLong();
+        long cpuUsed;
         try {
             s = body.run();
         } finally {
+            cpuUsed = cpu.getAsLong() - cpuBefore;
             sampler.shutdownNow();
             sampler.awaitTermination(10, TimeUnit.SECONDS);
         }
-        return phase(name, s, peakHeap.get(), heapAfterGc.getAsLong(), peakRss.get());
+        // on stderr, for lining the phase up with a profile or per-thread CPU samples of the server
+        System.err.printf(Locale.ROOT, "phase %s: %d..%d ms since the epoch%n", name, startedMs,
+                System.currentTimeMillis());
+        return phase(name, s, peakHeap.get(), heapAfterGc.getAsLong(), peakRss.get(), cpuBefore > 0 ? cpuUsed : 0);
     }
 
-    static Phase phase(String name, Samples s, long heap, long heapAfterGc, long rss) {
+    static Phase phase(String name, Samples s, long heap, long heapAfterGc, long rss, long cpuNanos) {
         long[] l = s.latencies().clone();
         Arrays.sort(l);
         double seconds = s.nanos() / 1e9;
         return new Phase(name, l.length, s.errors(), seconds, l.length / seconds, percentile(l, 0.50) / 1e6,
-                percentile(l, 0.99) / 1e6, heap, heapAfterGc, rss);
+                percentile(l, 0.99) / 1e6, heap, heapAfterGc, rss, cpuNanos);
     }
 
     static long percentile(long[] sorted, double q) {
@@ -296,7 +328,7 @@ public final class GatewayLoad {
                     .blockLast(o.maxPhase());
             Samples s = new Samples(Arrays.copyOf(lat, n.get()), errors.get(), System.nanoTime() - t0);
             // no server here: the harness's own heap is not a server figure, so the memory columns stay n/a
-            return phase("in-process executor", s, 0, 0, 0);
+            return phase("in-process executor", s, 0, 0, 0, 0);
         }
     }
 
@@ -384,10 +416,15 @@ public final class GatewayLoad {
 
     static Process fork(Class<?> main) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", main.getName(), TOKEN)
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m"));
+        // GATEWAY_LOAD_SERVER_OPTS: extra JVM options for both server children (e.g. a JFR recording)
+        String extra = System.getenv("GATEWAY_LOAD_SERVER_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            command.addAll(Arrays.asList(extra.replace("{server}", main.getSimpleName()).strip().split("\\s+")));
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", main.getName(), TOKEN));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
     static String readLine(BufferedReader r, String prefix) throws java.io.IOException {

@@ -1,9 +1,12 @@
 package dev.toolbus.gateway;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 
@@ -28,12 +31,18 @@ final class BoundedBody {
         }
     }
 
+    /** Bytes taken at once for a declared length; more only as they arrive (a length may lie). */
+    static final int PRESIZE_LIMIT = 16 * 1024;
+
     private byte[] bytes = new byte[0];
     private int size;
     private final int max;
+    private final int expected;
 
-    private BoundedBody(int max) {
+    /** {@code expected}: the declared length (within the bound), so that a small whole body is copied once. */
+    private BoundedBody(int max, int expected) {
         this.max = max;
+        this.expected = expected;
     }
 
     /**
@@ -42,25 +51,43 @@ final class BoundedBody {
      * body that has not arrived in full within {@code timeout} fails with {@link TooSlow}.
      */
     static Mono<byte[]> read(HttpServerRequest request, int max, Duration timeout) {
-        String declared = request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
-        if (declared != null) {
-            long length;
-            try {
-                length = Long.parseLong(declared.strip());
-            } catch (NumberFormatException e) {
-                length = -1;
-            }
-            if (length > max) {
-                return Mono.error(new TooLarge("request body of " + length + " bytes is above the " + max
-                        + "-byte limit"));
-            }
+        long length = declaredLength(request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH));
+        if (length > max) {
+            return Mono.error(new TooLarge("request body of " + length + " bytes is above the " + max
+                    + "-byte limit"));
         }
-        return request.receive()
-                .reduceWith(() -> new BoundedBody(max), BoundedBody::append)
+        int expected = (int) Math.max(0, length);
+        Mono<byte[]> tooSlow = Mono.error(() -> new TooSlow("the request body did not arrive within "
+                + timeout.toMillis() + " ms"));
+        Mono<byte[]> body = request.receive()
+                .reduceWith(() -> new BoundedBody(max, expected), BoundedBody::append)
                 .map(BoundedBody::toBytes)
-                .defaultIfEmpty(new byte[0])
-                .timeout(timeout, Mono.error(() -> new TooSlow("the request body did not arrive within "
-                        + timeout.toMillis() + " ms")));
+                .defaultIfEmpty(new byte[0]);
+        EventLoop[] loop = new EventLoop[1];
+        request.withConnection(c -> loop[0] = c.channel().eventLoop());
+        // the deadline on the connection's own loop: set and cancelled there without a lock or a wake-up
+        // of another thread (Mono.timeout(Duration) would use Schedulers.parallel() for every request)
+        return loop[0] == null ? body.timeout(timeout, tooSlow) : body.timeout(after(loop[0], timeout), tooSlow);
+    }
+
+    /** The declared {@code Content-Length}; -1 when absent or not a number. */
+    private static long declaredLength(String declared) {
+        if (declared == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(declared.strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Emits once {@code delay} has passed, timed by {@code loop}; cancelling it cancels the timer. */
+    static Mono<Long> after(EventLoop loop, Duration delay) {
+        return Mono.create(sink -> {
+            ScheduledFuture<?> timer = loop.schedule(() -> sink.success(0L), delay.toNanos(), TimeUnit.NANOSECONDS);
+            sink.onCancel(() -> timer.cancel(false));
+        });
     }
 
     private BoundedBody append(ByteBuf buf) {
@@ -69,7 +96,8 @@ final class BoundedBody {
             throw new TooLarge("request body of more than " + max + " bytes is above the " + max + "-byte limit");
         }
         if (size + n > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.min(max, Math.max(size + n, Math.max(1024, bytes.length * 2))));
+            int first = size == 0 && expected >= n ? Math.min(expected, PRESIZE_LIMIT) : 1024;
+            bytes = Arrays.copyOf(bytes, Math.min(max, Math.max(size + n, Math.max(first, bytes.length * 2))));
         }
         buf.getBytes(buf.readerIndex(), bytes, size, n);
         size += n;

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
 /** The gateway's own meters (names under {@code toolbus.gateway}). */
@@ -27,7 +28,10 @@ final class GatewayMeters {
     static final String TURNS_ACTIVE = "toolbus.gateway.turns.active";
 
     private final MeterRegistry registry;
+    private static final int MAX_STATUS = 600;
     private final ConcurrentMap<String, Counter> counters = new ConcurrentHashMap<>();
+    /** Request counters by endpoint, then by status code (a handful of endpoints, so bounded). */
+    private final ConcurrentMap<String, AtomicReferenceArray<Counter>> requestCounters = new ConcurrentHashMap<>();
     final AtomicLong pendingBytes = new AtomicLong();
     /** The most bytes ever waiting for one WebSocket client (for tests and the load harness). */
     final AtomicLong peakPendingPerConnection = new AtomicLong();
@@ -41,9 +45,26 @@ final class GatewayMeters {
     }
 
     void request(String endpoint, int status) {
-        counters.computeIfAbsent(endpoint + ' ' + status, k -> Counter.builder(REQUESTS)
-                .tag("endpoint", endpoint).tag("status", Integer.toString(status))
-                .description("HTTP requests answered by the gateway").register(registry)).increment();
+        if (status < 0 || status >= MAX_STATUS) {
+            counters.computeIfAbsent(endpoint + ' ' + status, k -> requestCounter(endpoint, status)).increment();
+            return;
+        }
+        // per request: two array/map reads, no key built (the endpoint names are constants)
+        AtomicReferenceArray<Counter> byStatus = requestCounters.get(endpoint);
+        if (byStatus == null) {
+            byStatus = requestCounters.computeIfAbsent(endpoint, k -> new AtomicReferenceArray<>(MAX_STATUS));
+        }
+        Counter c = byStatus.get(status);
+        if (c == null) {
+            c = requestCounter(endpoint, status); // Micrometer hands back the one counter of these tags
+            byStatus.set(status, c);
+        }
+        c.increment();
+    }
+
+    private Counter requestCounter(String endpoint, int status) {
+        return Counter.builder(REQUESTS).tag("endpoint", endpoint).tag("status", Integer.toString(status))
+                .description("HTTP requests answered by the gateway").register(registry);
     }
 
     void connectionsGauge(Supplier<Number> open) {

@@ -55,7 +55,9 @@ final class NettyGatewayServer implements GatewayServer {
         s.server = HttpServer.create()
                 .host(config.host)
                 .port(config.port)
-                .idleTimeout(config.idleTimeout)
+                // no .idleTimeout(...): the guard's own deadline (the next request head within idleTimeout of
+                // the last answer) is the stricter one, and reactor-netty's would add and remove a handler on
+                // the pipeline around every request
                 .channelGroup(s.channels)
                 .doOnChannelInit((observer, channel, remote) -> {
                     if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
@@ -92,14 +94,19 @@ final class NettyGatewayServer implements GatewayServer {
 
     /** Counts the turn as running for graceful close while it is subscribed. */
     Flux<OutboundEvent> track(Flux<OutboundEvent> events) {
-        return Flux.defer(() -> {
-            activeTurns.incrementAndGet();
-            return events.doFinally(s -> {
-                if (activeTurns.decrementAndGet() == 0 && closing) {
-                    drained.tryEmitEmpty();
-                }
-            });
-        });
+        return events.doOnSubscribe(s -> turnStarted()).doFinally(s -> turnEnded());
+    }
+
+    /** A turn is subscribed: graceful close waits for it. */
+    void turnStarted() {
+        activeTurns.incrementAndGet();
+    }
+
+    /** A turn subscribed after {@link #turnStarted()} has ended (completed, failed or cancelled). */
+    void turnEnded() {
+        if (activeTurns.decrementAndGet() == 0 && closing) {
+            drained.tryEmitEmpty();
+        }
     }
 
     /** The {@code error} event that answers work arriving while the gateway shuts down. */

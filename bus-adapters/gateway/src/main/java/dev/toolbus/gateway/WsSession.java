@@ -68,6 +68,10 @@ final class WsSession {
     private long pending;
     /** The most bytes ever waiting for this client; touched on the event loop only. */
     private long peakPending;
+    /** Frames handed to the loop's task queue and not yet written. */
+    private final AtomicInteger queued = new AtomicInteger();
+    /** A flush of the frames written so far is in the loop's task queue; touched on the event loop only. */
+    private boolean flushQueued;
 
     // message assembly; touched only by the inbound signal chain, which is serial
     private byte[] partial;
@@ -123,9 +127,9 @@ final class WsSession {
             partialSize = 0;
             partialText = frame instanceof TextWebSocketFrame;
             if (frame.isFinalFragment()) {
-                byte[] whole = ByteBufUtil.getBytes(frame.content());
-                if (checkText(partialText, whole)) {
-                    sink.next(whole);
+                // checked in the frame's own buffer, copied only when valid
+                if (checkText(partialText, frame.content())) {
+                    sink.next(ByteBufUtil.getBytes(frame.content()));
                 }
             } else {
                 append(frame.content());
@@ -141,7 +145,7 @@ final class WsSession {
                 byte[] whole = partialSize == partial.length ? partial : Arrays.copyOf(partial, partialSize);
                 partial = null;
                 partialSize = 0;
-                if (checkText(partialText, whole)) {
+                if (checkText(partialText, Unpooled.wrappedBuffer(whole))) {
                     sink.next(whole);
                 }
             }
@@ -150,8 +154,8 @@ final class WsSession {
     }
 
     /** A text message must be UTF-8 (RFC 6455 section 8.1); binary ones are decoded as JSON, which reports bad bytes. */
-    private boolean checkText(boolean text, byte[] message) {
-        if (text && !ByteBufUtil.isText(Unpooled.wrappedBuffer(message), StandardCharsets.UTF_8)) {
+    private boolean checkText(boolean text, ByteBuf message) {
+        if (text && !ByteBufUtil.isText(message, StandardCharsets.UTF_8)) {
             closeWith(INVALID_PAYLOAD, "text message is not valid UTF-8", "invalid_utf8");
             return false;
         }
@@ -193,10 +197,17 @@ final class WsSession {
             send(HttpEndpoints.bounded(admitted.refusal()));
             return Mono.empty();
         }
-        return server.track(server.config.executor.handle(admitted.event()))
-                .doOnSubscribe(s -> inflight.incrementAndGet())
-                .doFinally(s -> inflight.decrementAndGet())
+        // the counts of graceful close and of this connection in one pair of hooks (no extra operators per turn)
+        return server.config.executor.handle(admitted.event())
+                .doOnSubscribe(s -> {
+                    server.turnStarted();
+                    inflight.incrementAndGet();
+                })
                 .doOnNext(this::send)
+                .doFinally(s -> {
+                    inflight.decrementAndGet();
+                    server.turnEnded();
+                })
                 .then();
     }
 
@@ -217,9 +228,17 @@ final class WsSession {
             log.warn("gateway: could not encode a {} event: {}", event.type(), e.toString());
             return;
         }
-        // always through the loop's task queue, even on the loop: events of one turn are emitted on
-        // several threads, and a write made inline would overtake writes queued by other threads
-        channel.eventLoop().execute(() -> write(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text))));
+        // events of one turn are emitted on several threads: a write made inline on the loop would
+        // overtake writes other threads queued before it, so it is inline only when none is queued
+        if (queued.get() == 0 && channel.eventLoop().inEventLoop()) {
+            write(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text)));
+            return;
+        }
+        queued.incrementAndGet();
+        channel.eventLoop().execute(() -> {
+            queued.decrementAndGet();
+            write(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text)));
+        });
     }
 
     /**
@@ -246,10 +265,20 @@ final class WsSession {
             peakPending = pending;
             server.meters.peakPendingPerConnection.accumulateAndGet(pending, Math::max);
         }
-        channel.writeAndFlush(frame).addListener(f -> {
+        channel.write(frame).addListener(f -> {
             pending -= n;
             server.meters.pendingBytes.addAndGet(-n);
         });
+        if (!flushQueued) {
+            // one flush (one syscall) for every frame written before the loop gets to it: the events of a turn
+            flushQueued = true;
+            channel.eventLoop().execute(this::flush);
+        }
+    }
+
+    private void flush() {
+        flushQueued = false;
+        channel.flush();
     }
 
     private void onReadIdle() {

@@ -93,6 +93,23 @@ class GatewayConnectionsTest {
     }
 
     @Test
+    void aKeepAliveConnectionThatSendsNothingAfterItsAnswerIsClosedAtTheIdleDeadline() throws Exception {
+        double before = gw.counter(GatewayMeters.CONNECTIONS_CLOSED, "reason", "header_timeout");
+        try (RawHttp c = new RawHttp(gw.port())) {
+            c.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawHttp.Response r = c.read();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.closes()).isFalse();
+            long t0 = System.nanoTime();
+            // silent from now on: the 2 s idle deadline (the gateway's own, not the transport's) closes it
+            assertThat(c.closedByServer()).isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThan(Duration.ofMillis(1500))
+                    .isLessThan(Duration.ofSeconds(6));
+        }
+        assertThat(gw.counter(GatewayMeters.CONNECTIONS_CLOSED, "reason", "header_timeout")).isGreaterThan(before);
+    }
+
+    @Test
     void aPipelinedRequestBehindAQuickOneIsNotCutOffByTheIdleDeadline() throws Exception {
         String turn = "{\"type\":\"tool_call\",\"stream_id\":\"pipe\",\"name\":\"sleep\",\"arguments\":{\"ms\":3000}}";
         try (RawHttp c = new RawHttp(gw.port())) {
