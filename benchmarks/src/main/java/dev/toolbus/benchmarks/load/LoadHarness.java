@@ -36,6 +36,8 @@ import java.util.concurrent.TimeUnit;
  * {@code --turns N} (20000), {@code --streams M} (200), {@code --warmup N} (turns, 4000),
  * {@code --instances 1,2}, {@code --worker-jvm "-Xms512m -Xmx512m"}, {@code --redis-pid PID} and
  * {@code --kafka-pid PID} (to report the broker's CPU), {@code --logs DIR}, {@code --out FILE},
+ * {@code --jfr DIR} (a JFR recording of every consumer process, {@code DIR/<scenario>-<n>.jfr}) with
+ * {@code --jfr-settings NAME|FILE} ({@code profile}),
  * {@code --command TEXT} (recorded in the Markdown).
  */
 public final class LoadHarness {
@@ -204,6 +206,11 @@ public final class LoadHarness {
         List<String> cmd = new ArrayList<>();
         cmd.add(Workers.java());
         cmd.addAll(Arrays.asList(opts.getOrDefault("worker-jvm", "-Xms512m -Xmx512m").trim().split("\\s+")));
+        if (opts.containsKey("jfr")) {
+            // one recording per consumer process, written when it exits
+            cmd.add("-XX:StartFlightRecording=filename=" + Path.of(opts.get("jfr"), instance + ".jfr").toAbsolutePath()
+                    + ",settings=" + opts.getOrDefault("jfr-settings", "profile"));
+        }
         if (runner.startsWith("raw")) {
             cmd.add("-cp");
             cmd.add(System.getProperty("java.class.path"));

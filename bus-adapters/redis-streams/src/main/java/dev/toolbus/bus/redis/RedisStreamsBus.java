@@ -182,7 +182,13 @@ public final class RedisStreamsBus implements ToolBus {
         }
         String marker = doneTurn != null && config.doneMarkersEnabled()
                 ? config.doneMarkerKey(streamId, doneTurn) : null;
-        return writer.write(config.resultsKey(streamId), marker, encoded);
+        String claim = marker != null && ledger != null ? ledger.heldClaim(streamId, doneTurn) : null;
+        if (claim == null) {
+            return writer.write(config.resultsKey(streamId), marker, encoded);
+        }
+        // the script that records the turn also deletes its running-turn claim
+        return writer.write(config.resultsKey(streamId), marker, claim, ledger.owner(), encoded)
+                .doOnSuccess(v -> ledger.releasedWithRecord(claim));
     }
 
     /** Appends the event to the dead-letter stream, marked {@code reason=unrouted}. */
