@@ -159,7 +159,22 @@ public final class LoadHarness {
             long workerCpu0 = workers.cpuNanos();
             long brokerCpu0 = cpuOf(brokerPid);
             long ownCpu0 = ownCpu();
+            Map<String, Long> commands0 = broker.commandCounts();
             ClosedLoop measured = phase(broker, "m" + index, turns, workers);
+            Map<String, Long> commands1 = broker.commandCounts();
+            if (!commands1.isEmpty()) {
+                StringBuilder perTurn = new StringBuilder();
+                long sum = 0;
+                for (Map.Entry<String, Long> c : commands1.entrySet()) {
+                    long n = c.getValue() - commands0.getOrDefault(c.getKey(), 0L);
+                    if (n > 0 && !c.getKey().equals("info")) {
+                        sum += n;
+                        perTurn.append(String.format(Locale.ROOT, " %s %.2f", c.getKey(), n / (double) turns));
+                    }
+                }
+                row.commandsPerTurn = sum / (double) turns;
+                System.out.println("   broker commands per turn (harness and scripts included):" + perTurn);
+            }
             row.workerCpuUs = (workers.cpuNanos() - workerCpu0) / 1e3 / turns;
             row.brokerCpuUs = brokerPid > 0 ? (cpuOf(brokerPid) - brokerCpu0) / 1e3 / turns : Double.NaN;
             row.harnessCpuUs = (ownCpu() - ownCpu0) / 1e3 / turns;
@@ -232,17 +247,18 @@ public final class LoadHarness {
 
     private static String table(List<Row> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-6s %-11s %4s %8s %10s %9s %9s %9s %11s %11s %12s %7s %7s %s%n", "broker",
+        sb.append(String.format(Locale.ROOT, "%-6s %-11s %4s %8s %10s %9s %9s %9s %11s %11s %12s %7s %7s %7s %s%n", "broker",
                 "runner", "inst", "turns", "calls/s", "p50 ms", "p99 ms", "max ms", "worker µs/t", "broker µs/t",
-                "harness µs/t", "tb/raw", "cpu x", ""));
+                "harness µs/t", "cmd/t", "tb/raw", "cpu x", ""));
         for (Row r : rows) {
             if (r.stats == null) {
                 sb.append(String.format(Locale.ROOT, "%-6s %-11s %4d FAILED %s%n", r.broker, r.runner, r.instances, r.error));
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "%-6s %-11s %4d %8d %10.0f %9.2f %9.2f %9.2f %11.0f %11.0f %12.0f %7s %7s %s%n",
+            sb.append(String.format(Locale.ROOT, "%-6s %-11s %4d %8d %10.0f %9.2f %9.2f %9.2f %11.0f %11.0f %12.0f %7s %7s %7s %s%n",
                     r.broker, r.runner, r.instances, r.stats.turns(), r.stats.callsPerSecond(), r.stats.p50Ms(),
                     r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs, r.brokerCpuUs, r.harnessCpuUs,
+                    Double.isNaN(r.commandsPerTurn) ? "" : String.format(Locale.ROOT, "%.2f", r.commandsPerTurn),
                     Double.isNaN(r.ratio) ? "" : String.format(Locale.ROOT, "%.2f", r.ratio),
                     Double.isNaN(r.cpuRatio) ? "" : String.format(Locale.ROOT, "%.2f", r.cpuRatio),
                     r.error == null ? "" : r.error));
@@ -253,18 +269,19 @@ public final class LoadHarness {
     private String markdown(List<Row> rows, Instant started, String loadBefore, String loadAfter) {
         StringBuilder sb = new StringBuilder();
         sb.append("| broker | consumer | instances | calls/s | p50 ms | p99 ms | max ms | consumer CPU µs/turn "
-                + "| broker CPU µs/turn | harness CPU µs/turn | toolbus/raw calls/s | toolbus/raw consumer CPU |\n");
-        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "| broker CPU µs/turn | broker commands/turn | harness CPU µs/turn | toolbus/raw calls/s | toolbus/raw consumer CPU |\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Row r : rows) {
             if (r.stats == null) {
                 sb.append("| ").append(r.broker).append(" | ").append(r.runner).append(" | ").append(r.instances)
-                        .append(" | failed: ").append(r.error).append(" | | | | | | | | |\n");
+                        .append(" | failed: ").append(r.error).append(" | | | | | | | | | |\n");
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.2f | %.2f | %.1f | %.0f | %s | %.0f | %s | %s |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.2f | %.2f | %.1f | %.0f | %s | %s | %.0f | %s | %s |%n",
                     r.broker, label(r), r.instances,
                     r.stats.callsPerSecond(), r.stats.p50Ms(), r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs,
                     Double.isNaN(r.brokerCpuUs) ? "" : String.format(Locale.ROOT, "%.0f", r.brokerCpuUs),
+                    Double.isNaN(r.commandsPerTurn) ? "" : String.format(Locale.ROOT, "%.2f", r.commandsPerTurn),
                     r.harnessCpuUs,
                     Double.isNaN(r.ratio) ? "" : String.format(Locale.ROOT, "**%.2f**", r.ratio),
                     Double.isNaN(r.cpuRatio) ? "" : String.format(Locale.ROOT, "**%.2f**", r.cpuRatio)));
@@ -342,6 +359,7 @@ public final class LoadHarness {
         double harnessCpuUs = Double.NaN;
         double ratio = Double.NaN;
         double cpuRatio = Double.NaN;
+        double commandsPerTurn = Double.NaN;
         String error;
 
         Row(String broker, String runner, int instances) {
