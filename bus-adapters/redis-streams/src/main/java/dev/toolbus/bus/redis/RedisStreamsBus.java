@@ -192,7 +192,7 @@ public final class RedisStreamsBus implements ToolBus {
             return writer.write(config.resultsKey(streamId), marker, encoded);
         }
         // the script that records the turn also deletes its running-turn claim
-        return writer.write(config.resultsKey(streamId), marker, claim, ledger.owner(), encoded)
+        return writer.write(config.resultsKey(streamId), marker, claim, encoded)
                 .doOnSuccess(v -> ledger.releasedWithRecord(claim));
     }
 

@@ -137,11 +137,6 @@ final class RedisTurnLedger implements TurnLedger {
         return owned.contains(claim) ? claim : null;
     }
 
-    /** The consumer name a claim of this instance holds. */
-    byte[] owner() {
-        return owner;
-    }
-
     /** The result write deleted this claim with the turn's record: nothing is left to release or renew. */
     void releasedWithRecord(String claim) {
         owned.remove(claim);
