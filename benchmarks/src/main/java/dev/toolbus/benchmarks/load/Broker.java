@@ -2,6 +2,7 @@ package dev.toolbus.benchmarks.load;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /** What the harness needs of a broker: fresh state per scenario, publishing, reading results back. */
 interface Broker extends AutoCloseable {
@@ -30,6 +31,15 @@ interface Broker extends AutoCloseable {
 
     /** The main class and arguments of the raw client loop on this broker. */
     List<String> rawWorker(String group, String instance);
+
+    /**
+     * Commands the broker has processed so far by name (all clients, the harness's own and those run
+     * inside scripts included), or empty when the broker does not tell: the consumers' commands per
+     * turn, beside their CPU.
+     */
+    default Map<String, Long> commandCounts() {
+        return Map.of();
+    }
 
     /** Stops reading results after a scenario. */
     void finish() throws Exception;

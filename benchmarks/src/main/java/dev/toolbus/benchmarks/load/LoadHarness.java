@@ -17,9 +17,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * End-to-end load on real brokers, toolbus side by side with a raw client loop.
  *
- * <p>For each broker given, and for one and for two consumer instances, two scenarios run one after
- * the other on the same broker: the raw client loop ({@link RawRedisWorker}, {@link RawKafkaWorker}),
- * which is the ceiling, and {@code toolbus serve --sample-tools} from the server jar. Every consumer
+ * <p>For each broker given, and for one and for two consumer instances, scenarios run one after the
+ * other on the same broker: the raw client loop ({@link RawRedisWorker}, {@link RawKafkaWorker}),
+ * which is the ceiling, and {@code toolbus serve --sample-tools} from the server jar. On Kafka each
+ * delivery mode is compared with the raw loop of the same mode: toolbus at least once against the
+ * pipelined raw loop, toolbus exactly once (its default) against the transactional raw loop. Every consumer
  * is a JVM of its own. Each scenario first runs a warm-up phase, then the measured phase: {@code turns}
  * single-call {@code echo} turns over {@code streams} conversations, each conversation with one turn in
  * flight ({@link ClosedLoop}). It prints a table and writes it as Markdown.
@@ -34,6 +36,8 @@ import java.util.concurrent.TimeUnit;
  * {@code --turns N} (20000), {@code --streams M} (200), {@code --warmup N} (turns, 4000),
  * {@code --instances 1,2}, {@code --worker-jvm "-Xms512m -Xmx512m"}, {@code --redis-pid PID} and
  * {@code --kafka-pid PID} (to report the broker's CPU), {@code --logs DIR}, {@code --out FILE},
+ * {@code --jfr DIR} (a JFR recording of every consumer process, {@code DIR/<scenario>-<n>.jfr}) with
+ * {@code --jfr-settings NAME|FILE} ({@code profile}),
  * {@code --command TEXT} (recorded in the Markdown).
  */
 public final class LoadHarness {
@@ -106,22 +110,28 @@ public final class LoadHarness {
 
     private void runBroker(Broker broker, int[] instances, long brokerPid, List<Row> rows) {
         for (int n : instances) {
-            Row raw = scenario(broker, "raw", n, brokerPid);
-            rows.add(raw);
-            Row toolbus = scenario(broker, "toolbus", n, brokerPid);
-            if (raw.stats != null && toolbus.stats != null) {
-                toolbus.ratio = toolbus.stats.callsPerSecond() / raw.stats.callsPerSecond();
-            }
-            rows.add(toolbus);
             if (broker.name().equals("kafka")) {
-                // the exactly-once default beside the at-least-once setting
-                Row alo = scenario(broker, "toolbus-alo", n, brokerPid);
-                if (raw.stats != null && alo.stats != null) {
-                    alo.ratio = alo.stats.callsPerSecond() / raw.stats.callsPerSecond();
-                }
-                rows.add(alo);
+                // each delivery mode against the raw loop of the same mode
+                Row raw = scenario(broker, "raw", n, brokerPid);
+                rows.add(raw);
+                rows.add(compared(scenario(broker, "toolbus-alo", n, brokerPid), raw));
+                Row rawEos = scenario(broker, "raw-eos", n, brokerPid);
+                rows.add(rawEos);
+                rows.add(compared(scenario(broker, "toolbus", n, brokerPid), rawEos));
+            } else {
+                Row raw = scenario(broker, "raw", n, brokerPid);
+                rows.add(raw);
+                rows.add(compared(scenario(broker, "toolbus", n, brokerPid), raw));
             }
         }
+    }
+
+    private static Row compared(Row toolbus, Row raw) {
+        if (raw.stats != null && toolbus.stats != null) {
+            toolbus.ratio = toolbus.stats.callsPerSecond() / raw.stats.callsPerSecond();
+            toolbus.cpuRatio = toolbus.workerCpuUs / raw.workerCpuUs;
+        }
+        return toolbus;
     }
 
     private Row scenario(Broker broker, String runner, int instances, long brokerPid) {
@@ -149,7 +159,22 @@ public final class LoadHarness {
             long workerCpu0 = workers.cpuNanos();
             long brokerCpu0 = cpuOf(brokerPid);
             long ownCpu0 = ownCpu();
+            Map<String, Long> commands0 = broker.commandCounts();
             ClosedLoop measured = phase(broker, "m" + index, turns, workers);
+            Map<String, Long> commands1 = broker.commandCounts();
+            if (!commands1.isEmpty()) {
+                StringBuilder perTurn = new StringBuilder();
+                long sum = 0;
+                for (Map.Entry<String, Long> c : commands1.entrySet()) {
+                    long n = c.getValue() - commands0.getOrDefault(c.getKey(), 0L);
+                    if (n > 0 && !c.getKey().equals("info")) {
+                        sum += n;
+                        perTurn.append(String.format(Locale.ROOT, " %s %.2f", c.getKey(), n / (double) turns));
+                    }
+                }
+                row.commandsPerTurn = sum / (double) turns;
+                System.out.println("   broker commands per turn (harness and scripts included):" + perTurn);
+            }
             row.workerCpuUs = (workers.cpuNanos() - workerCpu0) / 1e3 / turns;
             row.brokerCpuUs = brokerPid > 0 ? (cpuOf(brokerPid) - brokerCpu0) / 1e3 / turns : Double.NaN;
             row.harnessCpuUs = (ownCpu() - ownCpu0) / 1e3 / turns;
@@ -196,10 +221,18 @@ public final class LoadHarness {
         List<String> cmd = new ArrayList<>();
         cmd.add(Workers.java());
         cmd.addAll(Arrays.asList(opts.getOrDefault("worker-jvm", "-Xms512m -Xmx512m").trim().split("\\s+")));
-        if (runner.equals("raw")) {
+        if (opts.containsKey("jfr")) {
+            // one recording per consumer process, written when it exits
+            cmd.add("-XX:StartFlightRecording=filename=" + Path.of(opts.get("jfr"), instance + ".jfr").toAbsolutePath()
+                    + ",settings=" + opts.getOrDefault("jfr-settings", "profile"));
+        }
+        if (runner.startsWith("raw")) {
             cmd.add("-cp");
             cmd.add(System.getProperty("java.class.path"));
             cmd.addAll(broker.rawWorker(group, instance));
+            if (runner.equals("raw-eos")) {
+                cmd.add("exactly-once");
+            }
         } else {
             cmd.add("-jar");
             cmd.add(opts.getOrDefault("server-jar", "server/target/toolbus-server.jar"));
@@ -214,18 +247,20 @@ public final class LoadHarness {
 
     private static String table(List<Row> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-6s %-11s %4s %8s %10s %9s %9s %9s %11s %11s %12s %7s %s%n", "broker",
+        sb.append(String.format(Locale.ROOT, "%-6s %-11s %4s %8s %10s %9s %9s %9s %11s %11s %12s %7s %7s %7s %s%n", "broker",
                 "runner", "inst", "turns", "calls/s", "p50 ms", "p99 ms", "max ms", "worker µs/t", "broker µs/t",
-                "harness µs/t", "tb/raw", ""));
+                "harness µs/t", "cmd/t", "tb/raw", "cpu x", ""));
         for (Row r : rows) {
             if (r.stats == null) {
                 sb.append(String.format(Locale.ROOT, "%-6s %-11s %4d FAILED %s%n", r.broker, r.runner, r.instances, r.error));
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "%-6s %-11s %4d %8d %10.0f %9.2f %9.2f %9.2f %11.0f %11.0f %12.0f %7s %s%n",
+            sb.append(String.format(Locale.ROOT, "%-6s %-11s %4d %8d %10.0f %9.2f %9.2f %9.2f %11.0f %11.0f %12.0f %7s %7s %7s %s%n",
                     r.broker, r.runner, r.instances, r.stats.turns(), r.stats.callsPerSecond(), r.stats.p50Ms(),
                     r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs, r.brokerCpuUs, r.harnessCpuUs,
+                    Double.isNaN(r.commandsPerTurn) ? "" : String.format(Locale.ROOT, "%.2f", r.commandsPerTurn),
                     Double.isNaN(r.ratio) ? "" : String.format(Locale.ROOT, "%.2f", r.ratio),
+                    Double.isNaN(r.cpuRatio) ? "" : String.format(Locale.ROOT, "%.2f", r.cpuRatio),
                     r.error == null ? "" : r.error));
         }
         return sb.toString();
@@ -234,21 +269,22 @@ public final class LoadHarness {
     private String markdown(List<Row> rows, Instant started, String loadBefore, String loadAfter) {
         StringBuilder sb = new StringBuilder();
         sb.append("| broker | consumer | instances | calls/s | p50 ms | p99 ms | max ms | consumer CPU µs/turn "
-                + "| broker CPU µs/turn | harness CPU µs/turn | toolbus/raw calls/s |\n");
-        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "| broker CPU µs/turn | broker commands/turn | harness CPU µs/turn | toolbus/raw calls/s | toolbus/raw consumer CPU |\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Row r : rows) {
             if (r.stats == null) {
                 sb.append("| ").append(r.broker).append(" | ").append(r.runner).append(" | ").append(r.instances)
-                        .append(" | failed: ").append(r.error).append(" | | | | | | | |\n");
+                        .append(" | failed: ").append(r.error).append(" | | | | | | | | | |\n");
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.2f | %.2f | %.1f | %.0f | %s | %.0f | %s |%n",
-                    r.broker, r.runner.equals("raw") ? "raw client loop"
-                            : r.runner.equals("toolbus-alo") ? "toolbus serve, at least once" : "toolbus serve", r.instances,
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.2f | %.2f | %.1f | %.0f | %s | %s | %.0f | %s | %s |%n",
+                    r.broker, label(r), r.instances,
                     r.stats.callsPerSecond(), r.stats.p50Ms(), r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs,
                     Double.isNaN(r.brokerCpuUs) ? "" : String.format(Locale.ROOT, "%.0f", r.brokerCpuUs),
+                    Double.isNaN(r.commandsPerTurn) ? "" : String.format(Locale.ROOT, "%.2f", r.commandsPerTurn),
                     r.harnessCpuUs,
-                    Double.isNaN(r.ratio) ? "" : String.format(Locale.ROOT, "**%.2f**", r.ratio)));
+                    Double.isNaN(r.ratio) ? "" : String.format(Locale.ROOT, "**%.2f**", r.ratio),
+                    Double.isNaN(r.cpuRatio) ? "" : String.format(Locale.ROOT, "**%.2f**", r.cpuRatio)));
         }
         sb.append("\n");
         sb.append("Run of ").append(started).append(": ").append(turns).append(" measured turns over ")
@@ -261,6 +297,17 @@ public final class LoadHarness {
             sb.append("Command: `").append(opts.get("command")).append("`\n");
         }
         return sb.toString();
+    }
+
+    /** The consumer column: which loop, and on Kafka which delivery mode. */
+    private static String label(Row r) {
+        boolean kafka = r.broker.equals("kafka");
+        return switch (r.runner) {
+            case "raw" -> kafka ? "raw client loop, at least once (pipelined)" : "raw client loop (pipelined)";
+            case "raw-eos" -> "raw client loop, exactly once (transaction per poll)";
+            case "toolbus-alo" -> "toolbus serve, at least once";
+            default -> kafka ? "toolbus serve, exactly once (default)" : "toolbus serve";
+        };
     }
 
     private static String cpuModel() {
@@ -311,6 +358,8 @@ public final class LoadHarness {
         double brokerCpuUs = Double.NaN;
         double harnessCpuUs = Double.NaN;
         double ratio = Double.NaN;
+        double cpuRatio = Double.NaN;
+        double commandsPerTurn = Double.NaN;
         String error;
 
         Row(String broker, String runner, int instances) {

@@ -23,10 +23,13 @@ import java.util.concurrent.TimeUnit;
  * The Redis ceiling: what a hand-written consumer does with Lettuce alone and no toolbus. One loop:
  * {@code XREADGROUP COUNT 128} (the adapter's batch) on a blocking connection; per entry decode the
  * turn, run echo and XADD the {@code tool_result} and {@code turn_completed} to the conversation's
- * results stream ({@code MAXLEN ~ 10000}, the adapter's default), all pipelined on a second connection;
- * once every XADD of the batch is answered, one {@code XACK} of the whole batch. Same at-least-once
- * discipline as the adapter (ack after the results are written), without its finished-turn marker,
- * lease renewal, per-stream ordering or executor. Args: redis URI, group, consumer name.
+ * results stream ({@code MAXLEN ~ 10000}, the adapter's default), then one {@code XACK} of the whole
+ * batch, all pipelined on a second connection without waiting: Redis runs one connection's commands in
+ * order, so the XACK runs after the batch's XADDs, and the loop reads the next batch while they are on
+ * the wire. Their answers are checked one batch later (at most two batches unanswered; an error stops
+ * the loop). Same at-least-once discipline as the adapter (the ack follows the results), without its
+ * finished-turn marker, running-turn claim, lease renewal, per-stream ordering or executor. Args: redis
+ * URI, group, consumer name.
  */
 public final class RawRedisWorker {
 
@@ -61,6 +64,7 @@ public final class RawRedisWorker {
         System.out.println("READY " + args[2]);
         System.out.flush();
         long turns = 0;
+        List<RedisFuture<?>> unanswered = List.of();
         while (!stop.requested) {
             List<StreamMessage<String, byte[]>> batch = !leftover.isEmpty() ? leftover
                     : reads.xreadgroup(me, read, XReadArgs.StreamOffset.lastConsumed(RedisBroker.CALLS));
@@ -68,7 +72,7 @@ public final class RawRedisWorker {
             if (batch.isEmpty()) {
                 continue;
             }
-            List<RedisFuture<String>> written = new ArrayList<>(batch.size() * 2);
+            List<RedisFuture<?>> written = new ArrayList<>(batch.size() * 2 + 1);
             String[] ids = new String[batch.size()];
             for (int i = 0; i < batch.size(); i++) {
                 StreamMessage<String, byte[]> m = batch.get(i);
@@ -79,17 +83,26 @@ public final class RawRedisWorker {
                     written.add(writes.xadd(key, trim, Map.of("event", event)));
                 }
             }
-            if (!LettuceFutures.awaitAll(30, TimeUnit.SECONDS, written.toArray(RedisFuture[]::new))) {
-                throw new IllegalStateException("results not written within 30 s");
-            }
-            writes.xack(RedisBroker.CALLS, group, ids).get(30, TimeUnit.SECONDS);
+            written.add(writes.xack(RedisBroker.CALLS, group, ids));
+            awaitAnswered(unanswered); // the previous batch's, long answered in practice
+            unanswered = written;
             turns += batch.size();
         }
+        awaitAnswered(unanswered);
         System.out.println("STOPPED after " + turns + " turns");
         readConnection.close();
         writeConnection.close();
         client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
         stop.done();
+    }
+
+    private static void awaitAnswered(List<RedisFuture<?>> futures) throws Exception {
+        if (!LettuceFutures.awaitAll(30, TimeUnit.SECONDS, futures.toArray(RedisFuture[]::new))) {
+            throw new IllegalStateException("results not written within 30 s");
+        }
+        for (RedisFuture<?> f : futures) {
+            f.get(); // throws the command's error, if any
+        }
     }
 
     /** SIGTERM: finish the batch in hand, then leave the loop. */

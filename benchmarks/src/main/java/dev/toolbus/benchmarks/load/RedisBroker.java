@@ -61,6 +61,20 @@ final class RedisBroker implements Broker {
     }
 
     @Override
+    public Map<String, Long> commandCounts() {
+        Map<String, Long> counts = new java.util.TreeMap<>();
+        // cmdstat_xadd:calls=12,usec=...
+        for (String line : admin.info("commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_")) {
+                int colon = line.indexOf(':');
+                int comma = line.indexOf(',', colon);
+                counts.put(line.substring(8, colon), Long.parseLong(line.substring(colon + 7, comma)));
+            }
+        }
+        return counts;
+    }
+
+    @Override
     public String prepare(String scenario) {
         admin.flushall(); // the broker is the harness's own: every scenario starts from nothing
         reading = true;

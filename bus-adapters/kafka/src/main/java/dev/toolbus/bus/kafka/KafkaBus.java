@@ -54,7 +54,7 @@ public final class KafkaBus implements ToolBus {
     private final KafkaBusConfig config;
     private final EventCodec codec;
     private final Mono<Void> topicsReady;
-    /** Where send completions are signalled (off the producer's I/O thread). */
+    /** Where at-least-once send completions are signalled (off the producer's I/O thread). */
     private final Scheduler completions = Schedulers.boundedElastic();
     private final Settlement settlement;
     private final DeadLetters deadLetters;
@@ -69,7 +69,7 @@ public final class KafkaBus implements ToolBus {
         this.deadLetters = new DeadLetters(config);
         TurnLedger ledger = config.turnLedgerEnabled() ? new TurnLedger(config, java.time.Clock.systemUTC()) : null;
         this.settlement = config.delivery() == KafkaDelivery.EXACTLY_ONCE
-                ? new TransactionalSettlement(config, completions, ledger)
+                ? new TransactionalSettlement(config, ledger)
                 : new AtLeastOnceSettlement(config, completions);
         this.loop = new PollLoop(config, settlement, deadLetters, codec, ledger);
         this.topicsReady = Mono.<Void>fromRunnable(() -> {

@@ -19,7 +19,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
-import reactor.core.scheduler.Scheduler;
 
 /**
  * Exactly once: a turn's final events (and a record's dead letter) are staged with its record; when
@@ -30,7 +29,9 @@ import reactor.core.scheduler.Scheduler;
  * committed together with an offset position or offset metadata that marks its record complete, so
  * the next owner of a partition never runs a record whose events are visible. A failed transaction is
  * aborted and its units are retried; units of partitions that moved are dropped (their new owner
- * runs them). Staged bytes are bounded by {@link #MAX_STAGED_BYTES}.
+ * runs them). Staged bytes are bounded by {@link #MAX_STAGED_BYTES}. Units are completed on the poll
+ * thread once their transaction committed (never on the producer's I/O thread), and the executor
+ * continues there, as it does for the records the poll thread hands over: no thread hop per unit.
  */
 final class TransactionalSettlement implements Settlement {
 
@@ -40,7 +41,6 @@ final class TransactionalSettlement implements Settlement {
     static final long MAX_STAGED_BYTES = 64L << 20;
 
     private final KafkaBusConfig config;
-    private final Scheduler completions;
     private final ConcurrentHashMap<String, KafkaMessage> runningTurns = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Unit> incoming = new ConcurrentLinkedQueue<>();
     private final AtomicLong stagedBytes = new AtomicLong();
@@ -53,9 +53,8 @@ final class TransactionalSettlement implements Settlement {
     private long backoffUntilNanos;
     private int failures;
 
-    TransactionalSettlement(KafkaBusConfig config, Scheduler completions, TurnLedger ledger) {
+    TransactionalSettlement(KafkaBusConfig config, TurnLedger ledger) {
         this.config = config;
-        this.completions = completions;
         this.ledger = ledger;
     }
 
@@ -99,7 +98,7 @@ final class TransactionalSettlement implements Settlement {
                 return;
             }
             incoming.add(new Unit(null, -1, records, bytes, sink));
-        }).publishOn(completions);
+        });
     }
 
     @Override
@@ -122,8 +121,7 @@ final class TransactionalSettlement implements Settlement {
         List<ProducerRecord<String, byte[]>> records = staged;
         ProducerRecord<String, byte[]> recorded = ledgerRecord;
         long bytes = bytes(records);
-        return Mono.<Void>create(sink -> incoming.add(new Unit(m.offsets, m.record.offset(), records, bytes, sink, m, recorded)))
-                .publishOn(completions);
+        return Mono.<Void>create(sink -> incoming.add(new Unit(m.offsets, m.record.offset(), records, bytes, sink, m, recorded)));
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -62,42 +63,39 @@ final class TurnLedger {
         }
         expire();
         Entry e = entries.get(key);
-        return e == null ? null : e.events;
+        return e == null ? null : e.events();
     }
 
     /** The ledger record of a finished turn (its events from the results records, when small enough). */
     ProducerRecord<String, byte[]> record(int partition, String key, List<ProducerRecord<String, byte[]>> results) {
-        StringBuilder sb = new StringBuilder();
         long size = 0;
         for (ProducerRecord<String, byte[]> r : results) {
             if (r.topic().equals(config.resultsTopic()) && r.value() != null) {
                 size += r.value().length + 1;
             }
         }
-        if (size <= config.maxRecordedBytes()) {
+        // the events' bytes as they were encoded for the results topic, one per line (JSON holds no raw newline)
+        byte[] value = new byte[size <= config.maxRecordedBytes() ? (int) size : 0];
+        if (value.length > 0) {
+            int at = 0;
             for (ProducerRecord<String, byte[]> r : results) {
                 if (r.topic().equals(config.resultsTopic()) && r.value() != null) {
-                    sb.append(new String(r.value(), StandardCharsets.UTF_8)).append('\n');
+                    System.arraycopy(r.value(), 0, value, at, r.value().length);
+                    at += r.value().length;
+                    value[at++] = '\n';
                 }
             }
         }
-        return new ProducerRecord<>(config.turnLedgerTopic(), partition, key, sb.toString().getBytes(StandardCharsets.UTF_8));
+        return new ProducerRecord<>(config.turnLedgerTopic(), partition, key, value);
     }
 
     /** A turn finished here (its ledger record is committed). */
     void put(String key, byte[] value, long atMs) {
-        List<byte[]> events = new ArrayList<>();
-        String text = new String(value, StandardCharsets.UTF_8);
-        for (String line : text.split("\n")) {
-            if (!line.isEmpty()) {
-                events.add(line.getBytes(StandardCharsets.UTF_8));
-            }
-        }
         Entry old = entries.remove(key);
         if (old != null) {
             bytes -= old.bytes;
         }
-        Entry e = new Entry(events, atMs, value.length + key.length() * 2L + 64);
+        Entry e = new Entry(value, atMs, value.length + key.length() * 2L + 64);
         entries.put(key, e);
         bytes += e.bytes;
         while (bytes > config.turnLedgerMaxBytes() && !entries.isEmpty()) {
@@ -175,6 +173,20 @@ final class TurnLedger {
         return out;
     }
 
-    private record Entry(List<byte[]> events, long atMs, long bytes) {
+    /** A finished turn: its record's value, split into events only when a repeat asks for them. */
+    private record Entry(byte[] value, long atMs, long bytes) {
+        List<byte[]> events() {
+            List<byte[]> events = new ArrayList<>();
+            int from = 0;
+            for (int i = 0; i <= value.length; i++) {
+                if (i == value.length || value[i] == '\n') {
+                    if (i > from) {
+                        events.add(Arrays.copyOfRange(value, from, i));
+                    }
+                    from = i + 1;
+                }
+            }
+            return events;
+        }
     }
 }

@@ -45,7 +45,10 @@ import reactor.core.scheduler.Schedulers;
  * connection of its own and never asks for more entries than the executor requested. The events of a
  * turn are appended to the conversation's results stream ({@code toolbus:results:{stream_id}},
  * trimmed with {@code MAXLEN ~}) by one Lua script that also writes the turn's finished-turn marker,
- * so the two are atomic; the entry is acknowledged ({@code XACK}) only after that.
+ * so the two are atomic, and deletes the turn's running-turn claim; the entry is acknowledged
+ * ({@code XACK}, batched) only after that. The round trips a turn costs are batched where they can
+ * be: one record check per read batch, admissions and acknowledgements sent together while one is on
+ * the wire.
  *
  * <p>Recovery: a claim loop takes over entries that another consumer left pending longer than
  * {@link RedisStreamsConfig#claimMinIdle()} ({@code XAUTOCLAIM}), and renews the lease of the entries
@@ -82,6 +85,7 @@ public final class RedisStreamsBus implements ToolBus {
     private final Consumer<String> me;
     private final Scheduler scheduler;
     private final ResultWriter writer;
+    private final DoneMarkerCheck doneMarkers;
     private final StreamReader reader;
     /** Tells the reader when its connection drops (the client may be shared: removed on close). */
     private final RedisConnectionStateListener readCuts;
@@ -120,6 +124,7 @@ public final class RedisStreamsBus implements ToolBus {
         this.me = Consumer.from(config.group(), config.consumer());
         this.scheduler = Schedulers.newSingle("toolbus-redis-" + config.consumer(), true);
         this.writer = new ResultWriter(commands, config);
+        this.doneMarkers = new DoneMarkerCheck(commands);
         this.ledger = config.doneMarkersEnabled() ? new RedisTurnLedger(commands, config, scheduler) : null;
         this.router = config.instanceId() != null ? new ControlRouter(client, commands, config) : null;
         this.reader = new StreamReader(this, readConnection.async(), commands, scheduler, router);
@@ -195,7 +200,13 @@ public final class RedisStreamsBus implements ToolBus {
         }
         String marker = doneTurn != null && config.doneMarkersEnabled()
                 ? config.doneMarkerKey(streamId, doneTurn) : null;
-        return writer.write(config.resultsKey(streamId), marker, encoded);
+        String claim = marker != null && ledger != null ? ledger.heldClaim(streamId, doneTurn) : null;
+        if (claim == null) {
+            return writer.write(config.resultsKey(streamId), marker, encoded);
+        }
+        // the script that records the turn also deletes its running-turn claim
+        return writer.write(config.resultsKey(streamId), marker, claim, encoded)
+                .doOnSuccess(v -> ledger.releasedWithRecord(claim));
     }
 
     /** Appends the event to the dead-letter stream, marked {@code reason=unrouted}. */
@@ -314,6 +325,10 @@ public final class RedisStreamsBus implements ToolBus {
 
     ResultWriter writer() {
         return writer;
+    }
+
+    DoneMarkerCheck doneMarkers() {
+        return doneMarkers;
     }
 
     EventCodec codec() {

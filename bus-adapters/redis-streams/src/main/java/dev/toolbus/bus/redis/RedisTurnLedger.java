@@ -21,12 +21,13 @@ import reactor.core.scheduler.Scheduler;
  * finished-turn record ({@code doneMarkerPrefix}), written with the turn's events by {@link ResultWriter}.
  * A running turn is a claim key ({@code toolbus:running:{stream_id}:{turn_id}}, value this instance's
  * consumer name) set with {@code SET NX PX claimMinIdle} when the turn is admitted, renewed by the claim
- * loop while the turn runs here, and deleted (only by its owner) when the turn completes or fails. A
+ * loop while the turn runs here, and deleted (only by its owner) when the turn completes (by the script
+ * that writes its events and record, no round trip of its own) or fails. A
  * repeat that finds the claim of another instance, or its own while the turn still runs here, joins: it
  * polls until the record exists (then it is settled without running) or the claim is gone without one
  * (its owner failed or died and the claim expired: then it is admitted again and runs). A repeat that
  * finds this instance's own claim of a turn no longer running here (a release lost to a cut connection)
- * runs at once.
+ * runs at once. Admissions asked for while one is on the wire go to Redis together ({@link AdmitBatcher}).
  */
 final class RedisTurnLedger implements TurnLedger {
 
@@ -34,22 +35,6 @@ final class RedisTurnLedger implements TurnLedger {
 
     /** How often a joined turn looks for the record of the run it waits for. */
     static final Duration JOIN_POLL = Duration.ofMillis(100);
-
-    // KEYS[1] finished-turn record, KEYS[2] claim; ARGV[1] owner, ARGV[2] claim TTL ms.
-    // 2: finished; 1: claimed now by ARGV[1]; 3: already claimed by ARGV[1] (renewed); 0: claimed by another.
-    static final String ADMIT_SCRIPT = """
-            if redis.call('EXISTS', KEYS[1]) == 1 then
-              return 2
-            end
-            if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
-              return 1
-            end
-            if redis.call('GET', KEYS[2]) == ARGV[1] then
-              redis.call('PEXPIRE', KEYS[2], ARGV[2])
-              return 3
-            end
-            return 0
-            """;
 
     // KEYS[1] finished-turn record, KEYS[2] claim. 2: finished; 0: still claimed; 1: neither (released).
     static final String POLL_SCRIPT = """
@@ -84,7 +69,7 @@ final class RedisTurnLedger implements TurnLedger {
     private final byte[] owner;
     private final String claimPrefix;
     private final Set<String> owned = ConcurrentHashMap.newKeySet();
-    private final String admitSha;
+    private final AdmitBatcher admissions;
     private final String pollSha;
     private final String ownedSha;
 
@@ -95,7 +80,7 @@ final class RedisTurnLedger implements TurnLedger {
         this.owner = config.consumer().getBytes(StandardCharsets.UTF_8);
         String p = config.doneMarkerPrefix();
         this.claimPrefix = p.endsWith("done:") ? p.substring(0, p.length() - 5) + "running:" : p + "running:";
-        this.admitSha = commands.digest(ADMIT_SCRIPT);
+        this.admissions = new AdmitBatcher(commands);
         this.pollSha = commands.digest(POLL_SCRIPT);
         this.ownedSha = commands.digest(OWNED_SCRIPT);
     }
@@ -109,7 +94,7 @@ final class RedisTurnLedger implements TurnLedger {
     public Mono<Admission> admit(String streamId, String turnId) {
         String done = config.doneMarkerKey(streamId, turnId);
         String claim = claimKey(streamId, turnId);
-        return run(admitSha, ADMIT_SCRIPT, new String[] {done, claim}, owner, ascii(claimTtlMs()))
+        return admissions.admit(done, claim, owner, ascii(claimTtlMs()))
                 .flatMap(r -> {
                     if (r == 1) {
                         owned.add(claim);
@@ -139,15 +124,28 @@ final class RedisTurnLedger implements TurnLedger {
     private Mono<List<OutboundEvent>> join(String done, String claim) {
         log.debug("redis bus {}: {} runs elsewhere; waiting for it", config.consumer(), claim);
         return Flux.interval(JOIN_POLL, JOIN_POLL, scheduler)
+                .onBackpressureDrop() // a tick while a poll is still on the wire (a slow broker) is skipped
                 .concatMap(t -> run(pollSha, POLL_SCRIPT, new String[] {done, claim}).onErrorReturn(0L))
                 .filter(r -> r != 0)
                 .next()
                 .flatMap(r -> r == 2 ? Mono.just(List.<OutboundEvent>of()) : Mono.empty());
     }
 
+    /** The claim of this turn when this instance holds it (the result write may release it), else null. */
+    String heldClaim(String streamId, String turnId) {
+        String claim = claimKey(streamId, turnId);
+        return owned.contains(claim) ? claim : null;
+    }
+
+    /** The result write deleted this claim with the turn's record: nothing is left to release or renew. */
+    void releasedWithRecord(String claim) {
+        owned.remove(claim);
+    }
+
     @Override
     public Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events) {
-        // the record was written with the events (ResultWriter); only the claim is left
+        // the record was written with the events (ResultWriter), which usually deleted the claim too;
+        // if it did not (the write was not the turn's own), the claim is released here
         return Mono.fromRunnable(() -> release(streamId, turnId));
     }
 

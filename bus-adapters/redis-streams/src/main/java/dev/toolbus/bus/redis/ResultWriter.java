@@ -11,39 +11,11 @@ import java.util.Map;
 import reactor.core.publisher.Mono;
 
 /**
- * Writes the events of a turn and its finished-turn record in one Lua script (atomic: a redelivered
- * turn sees either all its events and the record, or neither; a turn already recorded is not written
- * twice), replays a recorded turn's events, and writes entries of the dead-letter stream.
+ * Writes the events of a turn and its finished-turn record in one Lua script ({@link AppendBatcher};
+ * atomic: a redelivered turn sees either all its events and the record, or neither; a turn already
+ * recorded is not written twice), replays a recorded turn's events, and writes entries of the dead-letter stream.
  */
 final class ResultWriter {
-
-    // KEYS[1] results stream, KEYS[2] (optional) finished-turn record
-    // ARGV[1] approximate MAXLEN (0: no trimming), ARGV[2] record TTL in ms, ARGV[3] largest recorded
-    // events in bytes, ARGV[4..] the events, in order. A turn already recorded is not written again
-    // (a retried command, or a second run of the same turn): returns -1.
-    static final String APPEND_SCRIPT = """
-            if #KEYS > 1 and redis.call('EXISTS', KEYS[2]) == 1 then
-              return -1
-            end
-            local maxlen = tonumber(ARGV[1])
-            local total = 0
-            for i = 4, #ARGV do
-              if maxlen > 0 then
-                redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'event', ARGV[i])
-              else
-                redis.call('XADD', KEYS[1], '*', 'event', ARGV[i])
-              end
-              total = total + #ARGV[i]
-            end
-            if #KEYS > 1 then
-              local value = '1'
-              if total <= tonumber(ARGV[3]) then
-                value = 'e:' .. table.concat(ARGV, '\\n', 4, #ARGV)
-              end
-              redis.call('SET', KEYS[2], value, 'PX', ARGV[2])
-            end
-            return #ARGV - 3
-            """;
 
     // KEYS[1] results stream, KEYS[2] finished-turn record; ARGV[1] approximate MAXLEN.
     // Appends the recorded events again, each marked "replayed":true; returns how many (0: the record
@@ -72,27 +44,29 @@ final class ResultWriter {
 
     private final RedisAsyncCommands<String, byte[]> commands;
     private final RedisStreamsConfig config;
-    private final String sha;
+    private final AppendBatcher appends;
     private final String replaySha;
 
     ResultWriter(RedisAsyncCommands<String, byte[]> commands, RedisStreamsConfig config) {
         this.commands = commands;
         this.config = config;
-        this.sha = commands.digest(APPEND_SCRIPT);
+        this.appends = new AppendBatcher(commands, config);
         this.replaySha = commands.digest(REPLAY_SCRIPT);
     }
 
     /** Appends the events to the results stream, then (same script) sets the marker when one is given. */
     Mono<Void> write(String resultsKey, String markerKey, List<byte[]> events) {
-        String[] keys = markerKey == null ? new String[] {resultsKey} : new String[] {resultsKey, markerKey};
-        byte[][] args = new byte[events.size() + 3][];
-        args[0] = ascii(config.resultsMaxLen());
-        args[1] = ascii(Math.max(1, config.doneMarkerTtl().toMillis()));
-        args[2] = ascii(config.maxRecordedBytes());
-        for (int i = 0; i < events.size(); i++) {
-            args[i + 3] = events.get(i);
-        }
-        return run(sha, APPEND_SCRIPT, keys, args).then();
+        return write(resultsKey, markerKey, null, events);
+    }
+
+    /**
+     * As above; with a claim key (and a marker), the same script also deletes the turn's running-turn
+     * claim when this instance holds it. Writes asked for while one is on the wire go together
+     * ({@link AppendBatcher}).
+     */
+    Mono<Void> write(String resultsKey, String markerKey, String claimKey, List<byte[]> events) {
+        return Mono.<Long>create(sink -> appends.write(resultsKey, markerKey, markerKey != null ? claimKey : null,
+                events, sink)).then();
     }
 
     /**

@@ -416,20 +416,23 @@ final class StreamReader {
             return CompletableFuture.completedFuture(live);
         }
         List<EntryPeek> peeks = new ArrayList<>(live.size());
-        List<CompletableFuture<Long>> checks = new ArrayList<>(live.size());
-        boolean any = false;
-        for (StreamMessage<String, byte[]> m : live) {
+        List<String> keys = new ArrayList<>(live.size());
+        int[] checked = new int[live.size()]; // index into keys, -1 when not checked
+        for (int i = 0; i < live.size(); i++) {
+            StreamMessage<String, byte[]> m = live.get(i);
             EntryPeek k = EntryPeek.of(m.getBody() == null ? null : m.getBody().get(RedisStreamsBus.EVENT_FIELD));
             peeks.add(k);
             boolean check = k.streamId() != null && k.turnId() != null && (k.isIdentifiedTurn() || k.isCancel());
-            any |= check;
-            checks.add(check ? commands.exists(config.doneMarkerKey(k.streamId(), k.turnId())).toCompletableFuture()
-                    : CompletableFuture.completedFuture(0L));
+            checked[i] = check ? keys.size() : -1;
+            if (check) {
+                keys.add(config.doneMarkerKey(k.streamId(), k.turnId()));
+            }
         }
-        if (!any) {
+        if (keys.isEmpty()) {
             return CompletableFuture.completedFuture(live);
         }
-        return CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new)).handle((v, error) -> {
+        // one round trip for the batch
+        return bus.doneMarkers().exist(keys).handle((found, error) -> {
             if (error != null) {
                 log.warn("redis bus {}: finished-turn check failed, running {} turns: {}",
                         config.consumer(), live.size(), error.toString());
@@ -440,7 +443,7 @@ final class StreamReader {
             int old = 0;
             for (int i = 0; i < live.size(); i++) {
                 StreamMessage<String, byte[]> m = live.get(i);
-                if (checks.get(i).join() == 0) {
+                if (checked[i] < 0 || !found[checked[i]]) {
                     run.add(m);
                     continue;
                 }

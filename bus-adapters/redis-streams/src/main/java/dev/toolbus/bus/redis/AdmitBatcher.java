@@ -1,0 +1,120 @@
+package dev.toolbus.bus.redis;
+
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+
+/**
+ * Sends the turn admissions of {@link RedisTurnLedger} in batches without waiting: while one script
+ * call is on the wire, the admissions asked for meanwhile queue up and go out together in the next
+ * (at most {@link #MAX_TURNS} turns per call), each turn decided on its own as before. An idle bus sends each admission at once. The queue is bounded by the turns delivered
+ * (the executor admits only what it was given).
+ */
+final class AdmitBatcher {
+
+    static final int MAX_TURNS = 128;
+
+    // KEYS: pairs (finished-turn record, claim); ARGV[1] owner, ARGV[2] claim TTL ms. One answer per pair:
+    // 2: finished; 1: claimed now by ARGV[1] (SET NX PX); 3: already claimed by ARGV[1] (renewed);
+    // 0: claimed by another.
+    static final String ADMIT_MANY_SCRIPT = """
+            local out = {}
+            for i = 1, #KEYS, 2 do
+              local r = 0
+              if redis.call('EXISTS', KEYS[i]) == 1 then
+                r = 2
+              elseif redis.call('SET', KEYS[i + 1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+                r = 1
+              elseif redis.call('GET', KEYS[i + 1]) == ARGV[1] then
+                redis.call('PEXPIRE', KEYS[i + 1], ARGV[2])
+                r = 3
+              end
+              out[#out + 1] = r
+            end
+            return out
+            """;
+
+    private final RedisAsyncCommands<String, byte[]> commands;
+    private final String sha;
+    private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean sending = new AtomicBoolean();
+
+    AdmitBatcher(RedisAsyncCommands<String, byte[]> commands) {
+        this.commands = commands;
+        this.sha = commands.digest(ADMIT_MANY_SCRIPT);
+    }
+
+    /** The script's answer for this turn; {@code owner} and {@code ttlMs} are the same for every call. */
+    Mono<Long> admit(String doneKey, String claimKey, byte[] owner, byte[] ttlMs) {
+        return Mono.create(sink -> {
+            queue.add(new Pending(doneKey, claimKey, owner, ttlMs, sink));
+            trySend();
+        });
+    }
+
+    private void trySend() {
+        while (!queue.isEmpty() && sending.compareAndSet(false, true)) {
+            List<Pending> batch = new ArrayList<>(Math.min(queue.size(), MAX_TURNS));
+            Pending p;
+            while (batch.size() < MAX_TURNS && (p = queue.poll()) != null) {
+                batch.add(p);
+            }
+            if (batch.isEmpty()) {
+                sending.set(false);
+                continue;
+            }
+            String[] keys = new String[batch.size() * 2];
+            for (int i = 0; i < batch.size(); i++) {
+                keys[2 * i] = batch.get(i).doneKey;
+                keys[2 * i + 1] = batch.get(i).claimKey;
+            }
+            byte[][] args = {batch.get(0).owner, batch.get(0).ttlMs};
+            try {
+                call(keys, args).whenComplete((answers, error) -> {
+                    Throwable e = error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
+                    if (e instanceof RedisNoScriptException) {
+                        // after a broker restart (or SCRIPT FLUSH) the script is gone: EVAL loads it again
+                        commands.<List<Object>>eval(ADMIT_MANY_SCRIPT, ScriptOutputType.MULTI, keys, args)
+                                .whenComplete((again, error2) -> settle(batch, again, error2));
+                    } else {
+                        settle(batch, answers, e);
+                    }
+                });
+            } catch (RuntimeException e) {
+                sending.set(false);
+                batch.forEach(done -> done.sink.error(e));
+            }
+            return;
+        }
+    }
+
+    private RedisFuture<List<Object>> call(String[] keys, byte[][] args) {
+        return commands.evalsha(sha, ScriptOutputType.MULTI, keys, args);
+    }
+
+    private void settle(List<Pending> batch, List<Object> answers, Throwable error) {
+        sending.set(false);
+        for (int i = 0; i < batch.size(); i++) {
+            MonoSink<Long> sink = batch.get(i).sink;
+            if (error != null) {
+                sink.error(error);
+            } else if (answers == null || i >= answers.size() || !(answers.get(i) instanceof Long r)) {
+                sink.error(new IllegalStateException("unexpected answer to the admission script: " + answers));
+            } else {
+                sink.success(r);
+            }
+        }
+        trySend();
+    }
+
+    private record Pending(String doneKey, String claimKey, byte[] owner, byte[] ttlMs, MonoSink<Long> sink) {
+    }
+}

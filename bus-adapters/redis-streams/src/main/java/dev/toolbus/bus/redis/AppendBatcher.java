@@ -1,0 +1,189 @@
+package dev.toolbus.bus.redis;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import reactor.core.publisher.MonoSink;
+
+/**
+ * Sends the turns' result writes of {@link ResultWriter} in batches without waiting: while one script
+ * call is on the wire, the writes asked for meanwhile queue up and go out together in the next (at most
+ * {@link #MAX_WRITES} writes and about {@link #MAX_BATCH_BYTES} of events per call, in the order they
+ * were asked for). Each write is done exactly as on its own, under {@code pcall}, so one that fails (a
+ * results key of the wrong type) fails alone. An idle bus sends each write at once. The queue is
+ * bounded by the turns delivered (a turn writes its final events once).
+ */
+final class AppendBatcher {
+
+    static final int MAX_WRITES = 64;
+    static final long MAX_BATCH_BYTES = 1L << 20;
+
+    // ARGV[1] approximate MAXLEN (0: no trimming), ARGV[2] record TTL in ms, ARGV[3] largest recorded events
+    // in bytes, ARGV[4] this instance's consumer name; then per write: its kind (0: events only; 1: and the
+    // finished-turn record; 2: and the record and the turn's running-turn claim), its event count n, its
+    // n events. Each write takes 1 + kind KEYS in order: results stream, record, claim.
+    // Per write: the claim is deleted when ARGV[4] holds it (the turn is recorded, the claim has no more
+    // use); a turn already recorded is not written again (-1); else its events are appended and the
+    // record set (with the events when small enough); the answer is the count, or 'ERR ...' on a failure.
+    static final String APPEND_SCRIPT = """
+            local maxlen = tonumber(ARGV[1])
+            local limit = tonumber(ARGV[3])
+            local function append(results, record, claim, first, last)
+              if claim and redis.call('GET', claim) == ARGV[4] then
+                redis.call('DEL', claim)
+              end
+              if record and redis.call('EXISTS', record) == 1 then
+                return -1
+              end
+              local total = 0
+              for i = first, last do
+                if maxlen > 0 then
+                  redis.call('XADD', results, 'MAXLEN', '~', ARGV[1], '*', 'event', ARGV[i])
+                else
+                  redis.call('XADD', results, '*', 'event', ARGV[i])
+                end
+                total = total + #ARGV[i]
+              end
+              if record then
+                local value = '1'
+                if total <= limit then
+                  value = 'e:' .. table.concat(ARGV, '\\n', first, last)
+                end
+                redis.call('SET', record, value, 'PX', ARGV[2])
+              end
+              return last - first + 1
+            end
+            local out = {}
+            local k = 1
+            local a = 5
+            while a <= #ARGV do
+              local kind = tonumber(ARGV[a])
+              local first = a + 2
+              local last = a + 1 + tonumber(ARGV[a + 1])
+              local record = nil
+              local claim = nil
+              if kind >= 1 then record = KEYS[k + 1] end
+              if kind == 2 then claim = KEYS[k + 2] end
+              local ok, r = pcall(append, KEYS[k], record, claim, first, last)
+              if ok then
+                out[#out + 1] = r
+              else
+                if type(r) == 'table' then r = r.err end
+                out[#out + 1] = 'ERR ' .. tostring(r)
+              end
+              k = k + 1 + kind
+              a = last + 1
+            end
+            return out
+            """;
+
+    private final RedisAsyncCommands<String, byte[]> commands;
+    private final byte[][] fixedArgs;
+    private final String sha;
+    private final ConcurrentLinkedQueue<Write> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean sending = new AtomicBoolean();
+
+    AppendBatcher(RedisAsyncCommands<String, byte[]> commands, RedisStreamsConfig config) {
+        this.commands = commands;
+        this.fixedArgs = new byte[][] {ascii(config.resultsMaxLen()), ascii(Math.max(1, config.doneMarkerTtl().toMillis())),
+                ascii(config.maxRecordedBytes()), config.consumer().getBytes(StandardCharsets.UTF_8)};
+        this.sha = commands.digest(APPEND_SCRIPT);
+    }
+
+    /**
+     * Queues one write; the sink gets the script's count for it (-1: already recorded) or its error. The
+     * claim is given only with a record, and only when this instance holds it.
+     */
+    void write(String resultsKey, String recordKey, String claimKey, List<byte[]> events, MonoSink<Long> sink) {
+        int kind = recordKey == null ? 0 : claimKey == null ? 1 : 2;
+        long bytes = 0;
+        for (byte[] e : events) {
+            bytes += e.length;
+        }
+        queue.add(new Write(resultsKey, recordKey, claimKey, kind, events, bytes, sink));
+        trySend();
+    }
+
+    private void trySend() {
+        while (!queue.isEmpty() && sending.compareAndSet(false, true)) {
+            List<Write> batch = new ArrayList<>(Math.min(queue.size(), MAX_WRITES));
+            long bytes = 0;
+            Write w;
+            while (batch.size() < MAX_WRITES && (batch.isEmpty() || bytes < MAX_BATCH_BYTES) && (w = queue.poll()) != null) {
+                batch.add(w);
+                bytes += w.bytes;
+            }
+            if (batch.isEmpty()) {
+                sending.set(false);
+                continue;
+            }
+            List<String> keys = new ArrayList<>(batch.size() * 3);
+            List<byte[]> args = new ArrayList<>(4 + batch.size() * 4);
+            for (byte[] a : fixedArgs) {
+                args.add(a);
+            }
+            for (Write b : batch) {
+                keys.add(b.resultsKey);
+                if (b.kind >= 1) {
+                    keys.add(b.recordKey);
+                }
+                if (b.kind == 2) {
+                    keys.add(b.claimKey);
+                }
+                args.add(ascii(b.kind));
+                args.add(ascii(b.events.size()));
+                args.addAll(b.events);
+            }
+            String[] k = keys.toArray(String[]::new);
+            byte[][] a = args.toArray(byte[][]::new);
+            try {
+                commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, k, a).whenComplete((answers, error) -> {
+                    Throwable e = error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
+                    if (e instanceof RedisNoScriptException) {
+                        // after a broker restart (or SCRIPT FLUSH) the script is gone: EVAL loads it again
+                        commands.<List<Object>>eval(APPEND_SCRIPT, ScriptOutputType.MULTI, k, a)
+                                .whenComplete((again, error2) -> settle(batch, again, error2));
+                    } else {
+                        settle(batch, answers, e);
+                    }
+                });
+            } catch (RuntimeException e) {
+                sending.set(false);
+                batch.forEach(done -> done.sink.error(e));
+            }
+            return;
+        }
+    }
+
+    private void settle(List<Write> batch, List<Object> answers, Throwable error) {
+        sending.set(false);
+        for (int i = 0; i < batch.size(); i++) {
+            MonoSink<Long> sink = batch.get(i).sink;
+            Object r = answers != null && i < answers.size() ? answers.get(i) : null;
+            if (error != null) {
+                sink.error(error);
+            } else if (r instanceof Long n) {
+                sink.success(n);
+            } else {
+                String text = r instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(r);
+                sink.error(new RedisCommandExecutionException("result write failed: " + text));
+            }
+        }
+        trySend();
+    }
+
+    private static byte[] ascii(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private record Write(String resultsKey, String recordKey, String claimKey, int kind, List<byte[]> events, long bytes,
+                         MonoSink<Long> sink) {
+    }
+}

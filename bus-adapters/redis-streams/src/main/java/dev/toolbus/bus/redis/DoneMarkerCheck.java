@@ -1,0 +1,58 @@
+package dev.toolbus.bus.redis;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Which of a read batch's turns have a finished-turn record, in one script call for the whole batch
+ * (rather than one {@code EXISTS} per entry): the record itself is not read, only whether it exists.
+ */
+final class DoneMarkerCheck {
+
+    // KEYS: finished-turn records; one 1 (exists) or 0 per key, in order
+    static final String EXIST_SCRIPT = """
+            local out = {}
+            for i = 1, #KEYS do
+              out[i] = redis.call('EXISTS', KEYS[i])
+            end
+            return out
+            """;
+
+    private final RedisAsyncCommands<String, byte[]> commands;
+    private final String sha;
+
+    DoneMarkerCheck(RedisAsyncCommands<String, byte[]> commands) {
+        this.commands = commands;
+        this.sha = commands.digest(EXIST_SCRIPT);
+    }
+
+    /** Whether each key exists, in order; fails as the command does. */
+    CompletableFuture<boolean[]> exist(List<String> keys) {
+        if (keys.isEmpty()) {
+            return CompletableFuture.completedFuture(new boolean[0]);
+        }
+        String[] k = keys.toArray(String[]::new);
+        return commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, k).toCompletableFuture()
+                .exceptionallyCompose(e -> {
+                    Throwable cause = e instanceof CompletionException c && c.getCause() != null ? c.getCause() : e;
+                    // after a broker restart (or SCRIPT FLUSH) the script is gone: EVAL loads it again
+                    return cause instanceof RedisNoScriptException
+                            ? commands.<List<Object>>eval(EXIST_SCRIPT, ScriptOutputType.MULTI, k).toCompletableFuture()
+                            : CompletableFuture.failedFuture(cause);
+                })
+                .thenApply(answers -> {
+                    if (answers == null || answers.size() != k.length) {
+                        throw new IllegalStateException("unexpected answer to the record check: " + answers);
+                    }
+                    boolean[] found = new boolean[k.length];
+                    for (int i = 0; i < k.length; i++) {
+                        found[i] = answers.get(i) instanceof Long n && n > 0;
+                    }
+                    return found;
+                });
+    }
+}
