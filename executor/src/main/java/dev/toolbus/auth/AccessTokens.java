@@ -167,12 +167,19 @@ public final class AccessTokens {
         return value.getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private static byte[] sha256(byte[] b) {
+    /** One digest per thread: {@code getInstance} looks the provider up on every call (every request). */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(b);
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
+    });
+
+    private static byte[] sha256(byte[] b) {
+        MessageDigest md = SHA256.get();
+        md.reset();
+        return md.digest(b);
     }
 
     @Override

@@ -135,7 +135,13 @@ final class IdempotentTurns {
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
             AtomicBoolean settled = new AtomicBoolean();
             return Flux.defer(run)
-                    .doOnNext(e -> keep(events, List.of(e)))
+                    .doOnNext(e -> {
+                        if (recorded(e)) {
+                            synchronized (events) {
+                                events.add(e);
+                            }
+                        }
+                    })
                     .concatWith(Mono.defer(() -> record(ledger, s, t, events, settled)).then(Mono.empty()))
                     .doFinally(sig -> release(ledger, s, t, settled));
         });

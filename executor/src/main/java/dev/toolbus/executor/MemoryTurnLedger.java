@@ -12,8 +12,8 @@ import reactor.core.publisher.Sinks;
 /**
  * The in-memory {@link TurnLedger}: finished turns in a Caffeine cache that expires them after the
  * window (on the executor's clock) and bounds them by weight (each record weighs its estimated bytes,
- * and at least {@code maxBytes / maxEntries}); running turns in a map with one waiter sink each (as
- * many as turns run, which the executor and the gateway bound). Admission and completion of one key
+ * and at least {@code maxBytes / maxEntries}); running turns in a map (as many as turns run, which the
+ * executor and the gateway bound), each with a waiter sink once a copy joins it. Admission and completion of one key
  * are atomic (both run in the running map's lock of that key), so a repeat arriving while the owner
  * finishes either joins it or sees its record.
  */
@@ -25,10 +25,18 @@ final class MemoryTurnLedger implements TurnLedger {
     private record Record(List<OutboundEvent> events, long weight) {
     }
 
+    /**
+     * A running turn. Its waiter sink is made by the first copy that joins it (most turns are never
+     * repeated, so most never need one); read and written only in the running map's lock of its key.
+     */
+    private static final class Running {
+        Sinks.One<List<OutboundEvent>> waiters;
+    }
+
     private static final long ENTRY_OVERHEAD = 200;
 
     private final Cache<Key, Record> done;
-    private final ConcurrentHashMap<Key, Sinks.One<List<OutboundEvent>>> running = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Key, Running> running = new ConcurrentHashMap<>();
     private final long maxRecordedBytes;
 
     MemoryTurnLedger(TurnLedgerSettings settings, LongSupplier nanoClock) {
@@ -50,7 +58,10 @@ final class MemoryTurnLedger implements TurnLedger {
             Admission[] out = new Admission[1];
             running.compute(new Key(streamId, turnId), (k, owner) -> {
                 if (owner != null) {
-                    out[0] = Admission.join(owner.asMono());
+                    if (owner.waiters == null) {
+                        owner.waiters = Sinks.one();
+                    }
+                    out[0] = Admission.join(owner.waiters.asMono());
                     return owner;
                 }
                 Record r = done.getIfPresent(k);
@@ -59,7 +70,7 @@ final class MemoryTurnLedger implements TurnLedger {
                     return null;
                 }
                 out[0] = Admission.run();
-                return Sinks.one();
+                return new Running();
             });
             return out[0];
         });
@@ -71,24 +82,23 @@ final class MemoryTurnLedger implements TurnLedger {
             List<OutboundEvent> all = List.copyOf(events);
             long weight = TurnWeights.of(all, maxRecordedBytes);
             Record record = weight <= maxRecordedBytes ? new Record(all, weight) : new Record(List.of(), 0);
-            @SuppressWarnings("unchecked")
-            Sinks.One<List<OutboundEvent>>[] owner = new Sinks.One[1];
+            Running[] owner = new Running[1];
             running.compute(new Key(streamId, turnId), (k, v) -> {
                 done.put(k, record);
                 owner[0] = v;
                 return null;
             });
-            if (owner[0] != null) {
-                owner[0].tryEmitValue(all); // the joined turns get the events even when too large to keep
+            if (owner[0] != null && owner[0].waiters != null) {
+                owner[0].waiters.tryEmitValue(all); // the joined turns get the events even when too large to keep
             }
         });
     }
 
     @Override
     public void release(String streamId, String turnId) {
-        Sinks.One<List<OutboundEvent>> owner = running.remove(new Key(streamId, turnId));
-        if (owner != null) {
-            owner.tryEmitEmpty();
+        Running owner = running.remove(new Key(streamId, turnId));
+        if (owner != null && owner.waiters != null) {
+            owner.waiters.tryEmitEmpty();
         }
     }
 
