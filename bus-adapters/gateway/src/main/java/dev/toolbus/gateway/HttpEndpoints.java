@@ -208,13 +208,11 @@ final class HttpEndpoints {
                     }
                     return handler.apply(event);
                 })
-                .onErrorResume(BoundedBody.TooLarge.class, e -> {
+                .onErrorResume(e -> e instanceof BoundedBody.TooLarge || e instanceof BoundedBody.TooSlow, e -> {
                     res.keepAlive(false);
-                    return error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, badRequest(e.getMessage() + tooLargeHint));
-                })
-                .onErrorResume(BoundedBody.TooSlow.class, e -> {
-                    res.keepAlive(false);
-                    return error(res, HttpResponseStatus.REQUEST_TIMEOUT, badRequest(e.getMessage()));
+                    return e instanceof BoundedBody.TooLarge
+                            ? error(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, badRequest(e.getMessage() + tooLargeHint))
+                            : error(res, HttpResponseStatus.REQUEST_TIMEOUT, badRequest(e.getMessage()));
                 });
     }
 
@@ -269,16 +267,13 @@ final class HttpEndpoints {
     }
 
     private Mono<Void> sendArray(HttpServerResponse res, Flux<OutboundEvent> events) {
-        return events.collectList().flatMap(list -> {
-            StringBuilder sb = new StringBuilder(256 * (list.size() + 1)).append('[');
-            for (int i = 0; i < list.size(); i++) {
-                if (i > 0) {
-                    sb.append(',');
-                }
-                sb.append(server.codec.encode(list.get(i)));
+        // each event encoded as it arrives, straight into the array (no list of events held to the end)
+        return events.reduceWith(() -> new StringBuilder(1024).append('['), (sb, e) -> {
+            if (sb.length() > 1) {
+                sb.append(',');
             }
-            return send(res, HttpResponseStatus.OK, JSON, sb.append(']').toString());
-        });
+            return sb.append(server.codec.encode(e));
+        }).flatMap(sb -> send(res, HttpResponseStatus.OK, JSON, sb.append(']').toString()));
     }
 
     private Mono<Void> sendSse(HttpServerResponse res, Flux<OutboundEvent> events) {
