@@ -27,7 +27,7 @@ final class TurnPublisher extends Flux<OutboundEvent> {
 
     @Override
     public void subscribe(CoreSubscriber<? super OutboundEvent> actual) {
-        actual.onSubscribe(new TurnSubscription(actual, executor, turn));
+        actual.onSubscribe(new TurnSubscription(actual, this));
     }
 
     /**
@@ -38,8 +38,8 @@ final class TurnPublisher extends Flux<OutboundEvent> {
     static final class TurnSubscription implements Subscription, TurnRun.Sink {
 
         private final CoreSubscriber<? super OutboundEvent> actual;
-        private final DefaultToolExecutor executor;
-        private final ToolCallsEvent turn;
+        /** The executor and the turn (one field for both keeps the subscription small). */
+        private final TurnPublisher source;
         /** Events not yet delivered, in order: the first two in fields (a one-call turn has two), the rest behind. */
         private OutboundEvent first;
         private OutboundEvent second;
@@ -53,11 +53,9 @@ final class TurnPublisher extends Flux<OutboundEvent> {
         private boolean emitting;
         private TurnRun run;
 
-        TurnSubscription(CoreSubscriber<? super OutboundEvent> actual, DefaultToolExecutor executor,
-                         ToolCallsEvent turn) {
+        TurnSubscription(CoreSubscriber<? super OutboundEvent> actual, TurnPublisher source) {
             this.actual = actual;
-            this.executor = executor;
-            this.turn = turn;
+            this.source = source;
         }
 
         @Override
@@ -76,8 +74,9 @@ final class TurnPublisher extends Flux<OutboundEvent> {
             }
             flush();
             if (start) {
-                TurnRun r = executor.newTurn(turn, this);
-                r.parentObservation(executor.tracingParent(turn, actual.currentContext()));
+                DefaultToolExecutor executor = source.executor;
+                TurnRun r = executor.newTurn(source.turn, this);
+                r.parentObservation(executor.tracingParent(source.turn, actual.currentContext()));
                 synchronized (this) {
                     run = r;
                 }
@@ -98,8 +97,8 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                 r = run;
             }
             if (r != null) {
-                executor.subscriberCancelled();
-                r.cancel(executor.abandonReason());
+                source.executor.subscriberCancelled();
+                r.cancel(source.executor.abandonReason());
             }
         }
 
