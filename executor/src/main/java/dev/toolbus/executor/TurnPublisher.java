@@ -67,12 +67,17 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                 return;
             }
             boolean start;
+            boolean pending;
             synchronized (this) {
                 requested = Operators.addCap(requested, n);
                 start = !started && !cancelled;
                 started = true;
+                pending = buffered > 0 || completed;
             }
-            flush();
+            if (pending) {
+                // only what waited for demand (a drain in progress sees the new demand itself)
+                flush();
+            }
             if (start) {
                 DefaultToolExecutor executor = source.executor;
                 TurnRun r = executor.newTurn(source.turn, this);
@@ -160,11 +165,16 @@ final class TurnPublisher extends Flux<OutboundEvent> {
         @Override
         public void complete() {
             TurnRun r;
+            boolean drain;
             synchronized (this) {
                 completed = true;
                 r = run;
+                drain = !emitting;
+                emitting = true;
             }
-            flush();
+            if (drain) {
+                drain();
+            }
             if (r != null) {
                 r.done();
             }
@@ -179,6 +189,11 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                 }
                 emitting = true;
             }
+            drain();
+        }
+
+        /** The drain loop; the caller set {@code emitting}. */
+        private void drain() {
             for (;;) {
                 OutboundEvent e = null;
                 boolean end = false;
