@@ -145,8 +145,23 @@ final class CacheKeys {
             throw TOO_LONG;
         }
         sb.append('"');
-        JSON_STRINGS.quoteAsString(s, sb);
+        if (needsEscape(s)) {
+            JSON_STRINGS.quoteAsString(s, sb);
+        } else {
+            sb.append(s);
+        }
         sb.append('"');
+    }
+
+    /** Whether JSON quoting changes the text: a control character, a quote or a backslash in it. */
+    private static boolean needsEscape(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void append(StringBuilder sb, String s, int max) {
