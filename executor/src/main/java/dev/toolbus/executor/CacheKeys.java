@@ -4,10 +4,8 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.tool.CacheScope;
 import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.Iterator;
-import java.util.List;
 
 /**
  * Cache keys: tool, scope and the arguments as canonical JSON (object keys sorted, numbers in one
@@ -29,12 +27,19 @@ final class CacheKeys {
 
     private static final TooLong TOO_LONG = new TooLong();
 
+    /** Each thread builds its keys in one builder (not re-entered: building a key calls nothing that builds one). */
+    private static final ThreadLocal<StringBuilder> BUILDER = ThreadLocal.withInitial(() -> new StringBuilder(128));
+
+    /** A builder that grew past this many characters is dropped after use, so each thread keeps little. */
+    private static final int MAX_KEPT_CHARS = 1024;
+
     private CacheKeys() {
     }
 
     /** The cache key of a call, or {@code null} when it would be longer than {@code maxChars}. */
     static String key(String tool, JsonNode args, CacheScope scope, String streamId, String userId, int maxChars) {
-        StringBuilder sb = new StringBuilder(64);
+        StringBuilder sb = BUILDER.get();
+        sb.setLength(0);
         try {
             append(sb, tool, maxChars);
             sb.append('\u0000');
@@ -47,6 +52,10 @@ final class CacheKeys {
             canonical(args, sb, maxChars);
         } catch (TooLong e) {
             return null;
+        } finally {
+            if (sb.capacity() > MAX_KEPT_CHARS) {
+                BUILDER.remove();
+            }
         }
         return sb.length() > maxChars ? null : sb.toString();
     }
@@ -57,20 +66,22 @@ final class CacheKeys {
             throw TOO_LONG;
         }
         if (n.isObject()) {
-            List<String> names = new ArrayList<>(n.size());
+            String[] names = new String[n.size()];
             Iterator<String> it = n.fieldNames();
-            while (it.hasNext()) {
-                names.add(it.next());
+            for (int i = 0; i < names.length && it.hasNext(); i++) {
+                names[i] = it.next();
             }
-            Collections.sort(names);
+            if (names.length > 1) {
+                Arrays.sort(names);
+            }
             sb.append('{');
-            for (int i = 0; i < names.size(); i++) {
+            for (int i = 0; i < names.length; i++) {
                 if (i > 0) {
                     sb.append(',');
                 }
-                quote(names.get(i), sb, max);
+                quote(names[i], sb, max);
                 sb.append(':');
-                canonical(n.get(names.get(i)), sb, max);
+                canonical(n.get(names[i]), sb, max);
             }
             sb.append('}');
         } else if (n.isArray()) {
@@ -134,8 +145,23 @@ final class CacheKeys {
             throw TOO_LONG;
         }
         sb.append('"');
-        JSON_STRINGS.quoteAsString(s, sb);
+        if (needsEscape(s)) {
+            JSON_STRINGS.quoteAsString(s, sb);
+        } else {
+            sb.append(s);
+        }
         sb.append('"');
+    }
+
+    /** Whether JSON quoting changes the text: a control character, a quote or a backslash in it. */
+    private static boolean needsEscape(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void append(StringBuilder sb, String s, int max) {

@@ -27,7 +27,7 @@ final class TurnPublisher extends Flux<OutboundEvent> {
 
     @Override
     public void subscribe(CoreSubscriber<? super OutboundEvent> actual) {
-        actual.onSubscribe(new TurnSubscription(actual, executor, turn));
+        actual.onSubscribe(new TurnSubscription(actual, this));
     }
 
     /**
@@ -38,8 +38,8 @@ final class TurnPublisher extends Flux<OutboundEvent> {
     static final class TurnSubscription implements Subscription, TurnRun.Sink {
 
         private final CoreSubscriber<? super OutboundEvent> actual;
-        private final DefaultToolExecutor executor;
-        private final ToolCallsEvent turn;
+        /** The executor and the turn (one field for both keeps the subscription small). */
+        private final TurnPublisher source;
         /** Events not yet delivered, in order: the first two in fields (a one-call turn has two), the rest behind. */
         private OutboundEvent first;
         private OutboundEvent second;
@@ -53,11 +53,9 @@ final class TurnPublisher extends Flux<OutboundEvent> {
         private boolean emitting;
         private TurnRun run;
 
-        TurnSubscription(CoreSubscriber<? super OutboundEvent> actual, DefaultToolExecutor executor,
-                         ToolCallsEvent turn) {
+        TurnSubscription(CoreSubscriber<? super OutboundEvent> actual, TurnPublisher source) {
             this.actual = actual;
-            this.executor = executor;
-            this.turn = turn;
+            this.source = source;
         }
 
         @Override
@@ -69,15 +67,21 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                 return;
             }
             boolean start;
+            boolean pending;
             synchronized (this) {
                 requested = Operators.addCap(requested, n);
                 start = !started && !cancelled;
                 started = true;
+                pending = buffered > 0 || completed;
             }
-            flush();
+            if (pending) {
+                // only what waited for demand (a drain in progress sees the new demand itself)
+                flush();
+            }
             if (start) {
-                TurnRun r = executor.newTurn(turn, this);
-                r.parentObservation(executor.tracingParent(turn, actual.currentContext()));
+                DefaultToolExecutor executor = source.executor;
+                TurnRun r = executor.newTurn(source.turn, this);
+                r.parentObservation(executor.tracingParent(source.turn, actual.currentContext()));
                 synchronized (this) {
                     run = r;
                 }
@@ -98,8 +102,8 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                 r = run;
             }
             if (r != null) {
-                executor.subscriberCancelled();
-                r.cancel(executor.abandonReason());
+                source.executor.subscriberCancelled();
+                r.cancel(source.executor.abandonReason());
             }
         }
 
@@ -161,11 +165,16 @@ final class TurnPublisher extends Flux<OutboundEvent> {
         @Override
         public void complete() {
             TurnRun r;
+            boolean drain;
             synchronized (this) {
                 completed = true;
                 r = run;
+                drain = !emitting;
+                emitting = true;
             }
-            flush();
+            if (drain) {
+                drain();
+            }
             if (r != null) {
                 r.done();
             }
@@ -180,6 +189,11 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                 }
                 emitting = true;
             }
+            drain();
+        }
+
+        /** The drain loop; the caller set {@code emitting}. */
+        private void drain() {
             for (;;) {
                 OutboundEvent e = null;
                 boolean end = false;

@@ -145,4 +145,18 @@ class CacheBoundsTest {
                 s.maxMediaBytes(), s.maxQueuedCalls(), s.progressInterval(), s.inputTimeout(), s.cacheMaxBytes(), s.cacheMaxKeyBytes(),
                 s.cacheMaxResultBytes(), s.maxCallsPerTurn(), java.util.List.of()));
     }
+
+    @Test
+    void stringsAreQuotedAsJacksonQuotesThem() {
+        StringBuilder all = new StringBuilder();
+        for (char c = 0; c < 0x100; c++) {
+            all.append(c);
+        }
+        for (String text : new String[] {"plain text", "你好", all.toString(), "a\"b\\c\n", "/\u2028\u007f"}) {
+            StringBuilder sb = new StringBuilder();
+            CacheKeys.canonical(com.fasterxml.jackson.databind.node.TextNode.valueOf(text), sb, 1 << 20);
+            assertThat(sb.toString()).isEqualTo(
+                    "\"" + new String(com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(text)) + "\"");
+        }
+    }
 }
