@@ -1,7 +1,5 @@
 package dev.toolbus.executor;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.toolbus.protocol.OutboundEvent;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,9 +8,9 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 /**
- * The in-memory {@link TurnLedger}: finished turns in a Caffeine cache that expires them after the
- * window (on the executor's clock) and bounds them by weight (each record weighs its estimated bytes,
- * and at least {@code maxBytes / maxEntries}); running turns in a map (as many as turns run, which the
+ * The in-memory {@link TurnLedger}: finished turns in {@link RecentTurns}, oldest first, kept for the
+ * window (on the executor's clock) and bounded by weight (each record weighs its estimated bytes, and
+ * at least {@code maxBytes / maxEntries}) and count; running turns in a map (as many as turns run, which the
  * executor and the gateway bound), each with a waiter sink once a copy joins it. Admission and completion of one key
  * are atomic (both run in the running map's lock of that key), so a repeat arriving while the owner
  * finishes either joins it or sees its record.
@@ -35,21 +33,15 @@ final class MemoryTurnLedger implements TurnLedger {
 
     private static final long ENTRY_OVERHEAD = 200;
 
-    private final Cache<Key, Record> done;
+    private final RecentTurns<Key, Record> done;
+    private final long floor;
     private final ConcurrentHashMap<Key, Running> running = new ConcurrentHashMap<>();
     private final long maxRecordedBytes;
 
     MemoryTurnLedger(TurnLedgerSettings settings, LongSupplier nanoClock) {
         this.maxRecordedBytes = settings.maxRecordedBytes();
-        long floor = Math.max(1, settings.maxBytes() / settings.maxEntries());
-        this.done = Caffeine.newBuilder()
-                .expireAfterWrite(settings.window())
-                .maximumWeight(settings.maxBytes())
-                .weigher((Key k, Record r) -> (int) Math.min(Integer.MAX_VALUE, Math.max(floor,
-                        ENTRY_OVERHEAD + 2L * (k.streamId().length() + k.turnId().length()) + r.weight())))
-                .ticker(nanoClock::getAsLong)
-                .executor(Runnable::run)
-                .build();
+        this.floor = Math.max(1, settings.maxBytes() / settings.maxEntries());
+        this.done = new RecentTurns<>(settings.window().toNanos(), settings.maxBytes(), settings.maxEntries(), nanoClock);
     }
 
     @Override
@@ -64,7 +56,7 @@ final class MemoryTurnLedger implements TurnLedger {
                     out[0] = Admission.join(owner.waiters.asMono());
                     return owner;
                 }
-                Record r = done.getIfPresent(k);
+                Record r = done.get(k);
                 if (r != null) {
                     out[0] = Admission.replay(r.events());
                     return null;
@@ -84,7 +76,8 @@ final class MemoryTurnLedger implements TurnLedger {
             Record record = weight <= maxRecordedBytes ? new Record(all, weight) : new Record(List.of(), 0);
             Running[] owner = new Running[1];
             running.compute(new Key(streamId, turnId), (k, v) -> {
-                done.put(k, record);
+                done.put(k, record, Math.max(floor,
+                        ENTRY_OVERHEAD + 2L * (k.streamId().length() + k.turnId().length()) + record.weight()));
                 owner[0] = v;
                 return null;
             });
@@ -104,13 +97,12 @@ final class MemoryTurnLedger implements TurnLedger {
 
     /** Finished turns kept (tests). */
     long size() {
-        done.cleanUp();
-        return done.estimatedSize();
+        return done.size();
     }
 
     /** Their total weight (tests). */
     long weight() {
-        return done.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+        return done.weight();
     }
 
     /** Turns running (tests). */
