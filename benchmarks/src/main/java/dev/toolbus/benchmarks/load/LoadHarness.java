@@ -222,7 +222,12 @@ public final class LoadHarness {
         cmd.add(Workers.java());
         cmd.addAll(Arrays.asList(opts.getOrDefault("worker-jvm", "-Xms512m -Xmx512m").trim().split("\\s+")));
         if (opts.containsKey("jfr")) {
-            // one recording per consumer process, written when it exits
+            // one recording per consumer process, written when it exits (the JVM does not create the folder)
+            try {
+                java.nio.file.Files.createDirectories(Path.of(opts.get("jfr")));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot create the --jfr folder", e);
+            }
             cmd.add("-XX:StartFlightRecording=filename=" + Path.of(opts.get("jfr"), instance + ".jfr").toAbsolutePath()
                     + ",settings=" + opts.getOrDefault("jfr-settings", "profile"));
         }
