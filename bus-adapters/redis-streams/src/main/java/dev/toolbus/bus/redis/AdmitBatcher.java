@@ -1,12 +1,8 @@
 package dev.toolbus.bus.redis;
 
-import io.lettuce.core.RedisFuture;
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.publisher.Mono;
@@ -78,26 +74,14 @@ final class AdmitBatcher {
             }
             byte[][] args = {batch.get(0).owner, batch.get(0).ttlMs};
             try {
-                call(keys, args).whenComplete((answers, error) -> {
-                    Throwable e = error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
-                    if (e instanceof RedisNoScriptException) {
-                        // after a broker restart (or SCRIPT FLUSH) the script is gone: EVAL loads it again
-                        commands.<List<Object>>eval(ADMIT_MANY_SCRIPT, ScriptOutputType.MULTI, keys, args)
-                                .whenComplete((again, error2) -> settle(batch, again, error2));
-                    } else {
-                        settle(batch, answers, e);
-                    }
-                });
+                Scripts.many(commands, sha, ADMIT_MANY_SCRIPT, keys, args)
+                        .whenComplete((answers, error) -> settle(batch, answers, error == null ? null : Scripts.cause(error)));
             } catch (RuntimeException e) {
                 sending.set(false);
                 batch.forEach(done -> done.sink.error(e));
             }
             return;
         }
-    }
-
-    private RedisFuture<List<Object>> call(String[] keys, byte[][] args) {
-        return commands.evalsha(sha, ScriptOutputType.MULTI, keys, args);
     }
 
     private void settle(List<Pending> batch, List<Object> answers, Throwable error) {

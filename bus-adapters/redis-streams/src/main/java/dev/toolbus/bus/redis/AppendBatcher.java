@@ -1,13 +1,10 @@
 package dev.toolbus.bus.redis;
 
 import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.publisher.MonoSink;
@@ -144,16 +141,8 @@ final class AppendBatcher {
             String[] k = keys.toArray(String[]::new);
             byte[][] a = args.toArray(byte[][]::new);
             try {
-                commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, k, a).whenComplete((answers, error) -> {
-                    Throwable e = error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error;
-                    if (e instanceof RedisNoScriptException) {
-                        // after a broker restart (or SCRIPT FLUSH) the script is gone: EVAL loads it again
-                        commands.<List<Object>>eval(APPEND_SCRIPT, ScriptOutputType.MULTI, k, a)
-                                .whenComplete((again, error2) -> settle(batch, again, error2));
-                    } else {
-                        settle(batch, answers, e);
-                    }
-                });
+                Scripts.many(commands, sha, APPEND_SCRIPT, k, a)
+                        .whenComplete((answers, error) -> settle(batch, answers, error == null ? null : Scripts.cause(error)));
             } catch (RuntimeException e) {
                 sending.set(false);
                 batch.forEach(done -> done.sink.error(e));

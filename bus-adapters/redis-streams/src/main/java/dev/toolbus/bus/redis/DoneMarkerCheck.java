@@ -1,11 +1,8 @@
 package dev.toolbus.bus.redis;
 
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * Which of a read batch's turns have a finished-turn record, in one script call for the whole batch
@@ -36,14 +33,7 @@ final class DoneMarkerCheck {
             return CompletableFuture.completedFuture(new boolean[0]);
         }
         String[] k = keys.toArray(String[]::new);
-        return commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, k).toCompletableFuture()
-                .exceptionallyCompose(e -> {
-                    Throwable cause = e instanceof CompletionException c && c.getCause() != null ? c.getCause() : e;
-                    // after a broker restart (or SCRIPT FLUSH) the script is gone: EVAL loads it again
-                    return cause instanceof RedisNoScriptException
-                            ? commands.<List<Object>>eval(EXIST_SCRIPT, ScriptOutputType.MULTI, k).toCompletableFuture()
-                            : CompletableFuture.failedFuture(cause);
-                })
+        return Scripts.many(commands, sha, EXIST_SCRIPT, k)
                 .thenApply(answers -> {
                     if (answers == null || answers.size() != k.length) {
                         throw new IllegalStateException("unexpected answer to the record check: " + answers);

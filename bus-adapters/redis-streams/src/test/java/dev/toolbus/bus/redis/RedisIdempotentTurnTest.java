@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.toolbus.bus.testing.EchoDriver;
+import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.tool.Tools;
 import java.time.Duration;
 import dev.toolbus.bus.BusMessage;
 import java.util.List;
@@ -87,5 +89,33 @@ class RedisIdempotentTurnTest {
         await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
                 .until(() -> redis.events(redis.prefix + "results:s").size() == 2);
         assertThat(driver.turns.get()).isEqualTo(1);
+    }
+
+    @Test
+    void afterTheBrokerLostItsScripts_turnsStillRunAndRepeatsAreStillReplayed() {
+        ToolExecutor executor = ToolExecutor.builder()
+                .tool(Tools.function("echo", "Returns its arguments", json -> json)).build();
+        try {
+            bus = RedisStreamsBus.fromUri(redis.url, redis.config().build());
+            driving = executor.attach(bus);
+            redis.addCall(EchoDriver.turn("s", "t1", "a"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> redis.events(redis.prefix + "results:s").size() == 2);
+            // as after a broker restart without persistence of scripts: every EVALSHA now fails with NOSCRIPT
+            redis.redis.scriptFlush();
+            redis.addCall(EchoDriver.turn("s", "t2", "b")); // admission, result write: loaded again with EVAL
+            redis.addCall(EchoDriver.turn("s", "t1", "a")); // the finished-turn check and the replay too
+            await().atMost(Duration.ofSeconds(10)).until(() -> redis.events(redis.prefix + "results:s").size() == 6
+                    && redis.pending() == 0);
+            List<String> events = redis.events(redis.prefix + "results:s");
+            assertThat(events.subList(2, 4)).allMatch(e -> e.contains("\"turn_id\":\"t2\"") && !e.contains("replayed"));
+            assertThat(events.get(4)).isEqualTo("{\"replayed\":true," + events.get(0).substring(1));
+            assertThat(events.get(5)).isEqualTo("{\"replayed\":true," + events.get(1).substring(1));
+        } finally {
+            if (driving != null) {
+                driving.dispose();
+                driving = null;
+            }
+            executor.close();
+        }
     }
 }
