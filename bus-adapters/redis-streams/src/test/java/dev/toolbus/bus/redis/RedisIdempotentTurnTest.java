@@ -103,6 +103,8 @@ class RedisIdempotentTurnTest {
             // as after a broker restart without persistence of scripts: every EVALSHA now fails with NOSCRIPT
             redis.redis.scriptFlush();
             redis.addCall(EchoDriver.turn("s", "t2", "b")); // admission, result write: loaded again with EVAL
+            await().atMost(Duration.ofSeconds(10)).until(() -> redis.events(redis.prefix + "results:s").size() == 4);
+            redis.redis.scriptFlush();
             redis.addCall(EchoDriver.turn("s", "t1", "a")); // the finished-turn check and the replay too
             await().atMost(Duration.ofSeconds(10)).until(() -> redis.events(redis.prefix + "results:s").size() == 6
                     && redis.pending() == 0);
