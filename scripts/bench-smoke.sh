@@ -41,3 +41,20 @@ if [[ -f server/target/toolbus-server.jar ]]; then
     || { cat "$OUT/scale.log"; echo "bench-smoke: scale harness printed no rows" >&2; exit 1; }
   echo "bench-smoke: scale harness ran (log: $OUT/scale.log)"
 fi
+
+# The broker load harness (toolbus serve beside the raw client loops, on Redis and on Kafka in both
+# delivery modes), a few hundred turns, against the brokers scripts/test.sh started.
+if [[ -f server/target/toolbus-server.jar && -n ${TOOLBUS_REDIS_URL:-} && -n ${TOOLBUS_KAFKA_BOOTSTRAP:-} ]]; then
+  java -Xmx256m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.load.LoadHarness \
+    --redis "$TOOLBUS_REDIS_URL" --kafka "$TOOLBUS_KAFKA_BOOTSTRAP" --server-jar server/target/toolbus-server.jar \
+    --turns 300 --streams 20 --warmup 100 --instances 1 --worker-jvm "-Xms256m -Xmx256m" \
+    --logs "$OUT/load-logs" --out "$OUT/load.md" > "$OUT/load.log" 2>&1 \
+    || { tail -30 "$OUT/load.log"; echo "bench-smoke: broker load harness failed" >&2; exit 1; }
+  rows=$(grep -c '^| \(redis\|kafka\) | ' "$OUT/load.md" || true)
+  if grep -q 'FAILED' "$OUT/load.log" || [[ $rows -ne 6 ]]; then
+    cat "$OUT/load.log"; echo "bench-smoke: broker load harness: $rows of 6 rows, or a scenario failed" >&2; exit 1
+  fi
+  echo "bench-smoke: broker load harness ran, 6 scenarios (log: $OUT/load.log)"
+else
+  echo "bench-smoke: no server jar or no brokers (run it from scripts/test.sh): broker load harness skipped"
+fi
