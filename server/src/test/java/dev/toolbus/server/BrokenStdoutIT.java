@@ -30,14 +30,22 @@ class BrokenStdoutIT {
         sidecar.send(turn("t1"));
         await().atMost(Duration.ofSeconds(60)).until(() -> sidecar.lines().size() >= 2);
         sidecar.closeOutput();
-        // the next answers meet the closed pipe; stdin stays open, so only the broken output can end it
-        for (int i = 2; i <= 5 && sidecar.alive(); i++) {
-            try {
-                sidecar.send(turn("t" + i));
-            } catch (java.io.UncheckedIOException stdinClosed) {
-                break;
+        // The next answers meet the closed pipe; stdin stays open, so only the broken output can end it.
+        // The pipe's read end is released only once this JVM's reader thread returns from the read it was
+        // blocked in, and answers written before that still fit in the pipe: so turns keep coming (one per
+        // poll) until the sidecar is gone, as a bot core would keep sending.
+        int[] next = {2};
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            if (!sidecar.alive()) {
+                return true;
             }
-        }
+            try {
+                sidecar.send(turn("t" + next[0]++));
+            } catch (java.io.UncheckedIOException stdinClosed) {
+                return true;
+            }
+            return false;
+        });
         int exit = sidecar.awaitExit(Duration.ofSeconds(60));
         assertThat(exit).isEqualTo(1);
         assertThat(sidecar.stderr()).contains("writing to the output failed");
