@@ -183,17 +183,8 @@ class Client:
         event = {"type": "list_tools", "stream_id": stream_id, "request_id": request_id, "format": format}
         if context:
             event["context"] = dict(context)
-        future = asyncio.get_running_loop().create_future()
-        self._requests[request_id] = future
-        try:
-            await self._transport.request(event)
-            tools = await asyncio.wait_for(future, timeout)
-            return tools.tools
-        finally:
-            self._requests.pop(request_id, None)
-            release = getattr(self._transport, "release", None)
-            if release is not None:
-                release(stream_id)
+        tools = await self._request(event, timeout)
+        return tools.tools
 
     async def list_skills(self, stream_id, text=None, selected=None, context=None, timeout=30.0):
         """The skill catalogue and the skill texts to inject now (a ``SkillsEvent``), including the ones
@@ -207,6 +198,11 @@ class Client:
             event["selected"] = list(selected)
         if context:
             event["context"] = dict(context)
+        return await self._request(event, timeout)
+
+    async def _request(self, event, timeout):
+        """Sends a request event and waits for the answer carrying its ``request_id``."""
+        request_id = event["request_id"]
         future = asyncio.get_running_loop().create_future()
         self._requests[request_id] = future
         try:
@@ -216,7 +212,7 @@ class Client:
             self._requests.pop(request_id, None)
             release = getattr(self._transport, "release", None)
             if release is not None:
-                release(stream_id)
+                release(event["stream_id"])
 
     def _in_flight(self):
         return [p.event for p in self._pending.values() if not p.future.done()]

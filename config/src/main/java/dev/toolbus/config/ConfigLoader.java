@@ -337,18 +337,9 @@ public final class ConfigLoader {
                 return def;
             }
             Object v = m.get(key);
-            Double d = null;
-            if (v instanceof Number n) {
-                d = n.doubleValue();
-            } else if (v instanceof String s && !s.isBlank()) {
-                try {
-                    d = Double.parseDouble(s.strip());
-                } catch (NumberFormatException e) {
-                    d = null;
-                }
-            }
+            Double d = dev.toolbus.internal.LooseNumbers.number(v);
             String p = join(path, key);
-            if (d == null || d.isNaN() || d.isInfinite() || d != Math.rint(d)) {
+            if (d == null || d != Math.rint(d)) {
                 (v == null ? (Warn) this::warn : (Warn) this::fallback).emit(p,
                         (v == null ? "is empty" : describe(v) + " is not an integer") + "; using " + def);
                 return def;
