@@ -2,8 +2,6 @@ package dev.toolbus.bus.redis;
 
 import dev.toolbus.executor.TurnLedger;
 import dev.toolbus.protocol.OutboundEvent;
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -179,10 +177,7 @@ final class RedisTurnLedger implements TurnLedger {
     }
 
     private Mono<Long> run(String digest, String script, String[] keys, byte[]... args) {
-        return Mono.defer(() -> Mono.fromCompletionStage(
-                        commands.<Long>evalsha(digest, ScriptOutputType.INTEGER, keys, args)))
-                .onErrorResume(RedisNoScriptException.class, e -> Mono.fromCompletionStage(
-                        commands.<Long>eval(script, ScriptOutputType.INTEGER, keys, args)));
+        return Scripts.one(commands, digest, script, keys, args);
     }
 
     private static byte[] ascii(long n) {

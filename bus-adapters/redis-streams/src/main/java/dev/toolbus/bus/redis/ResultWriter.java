@@ -1,7 +1,5 @@
 package dev.toolbus.bus.redis;
 
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.XAddArgs;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.nio.charset.StandardCharsets;
@@ -78,12 +76,8 @@ final class ResultWriter {
                 new byte[][] {ascii(config.resultsMaxLen())});
     }
 
-    private Mono<Long> run(String digest, String script, String[] keys, byte[][] args) {
-        return Mono.defer(() -> Mono.fromCompletionStage(
-                        commands.<Long>evalsha(digest, ScriptOutputType.INTEGER, keys, args)))
-                // after a broker restart (or SCRIPT FLUSH) the script is gone: EVAL loads it again
-                .onErrorResume(RedisNoScriptException.class, e -> Mono.fromCompletionStage(
-                        commands.<Long>eval(script, ScriptOutputType.INTEGER, keys, args)));
+    private Mono<Long> run(String digest, String script, String[] keys, byte[]... args) {
+        return Scripts.one(commands, digest, script, keys, args);
     }
 
     /** Appends a poison entry to the dead-letter stream with its reason and origin. */

@@ -6,6 +6,7 @@ import io.lettuce.core.ScriptOutputType;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import reactor.core.publisher.Mono;
 
 /** Runs a Lua script by its digest, loading it with {@code EVAL} when the broker lost it. */
 final class Scripts {
@@ -26,6 +27,15 @@ final class Scripts {
                             ? commands.<List<Object>>eval(script, ScriptOutputType.MULTI, keys, args).toCompletableFuture()
                             : CompletableFuture.failedFuture(cause);
                 });
+    }
+
+    /** {@code EVALSHA} of a script answering an integer, with the same {@code EVAL} fallback. */
+    static Mono<Long> one(RedisAsyncCommands<String, byte[]> commands, String sha, String script, String[] keys,
+                          byte[]... args) {
+        return Mono.defer(() -> Mono.fromCompletionStage(
+                        commands.<Long>evalsha(sha, ScriptOutputType.INTEGER, keys, args)))
+                .onErrorResume(RedisNoScriptException.class, e -> Mono.fromCompletionStage(
+                        commands.<Long>eval(script, ScriptOutputType.INTEGER, keys, args)));
     }
 
     /** The failure a future's {@link CompletionException} carries. */
