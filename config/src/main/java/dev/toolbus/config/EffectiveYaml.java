@@ -83,6 +83,7 @@ final class EffectiveYaml {
                 new LinkedHashMap<>(e.results().byTool()), "resultStoreTtlMs", e.results().storeTtl().toMillis(),
                 "resultStoreMaxBytes", e.results().storeMaxBytes(), "resultStoreMaxEntries",
                 e.results().storeMaxEntries()));
+        ex.put("cacheTools", e.cacheTools());
         m.put("execution", ex);
         Config.Bus b = c.bus();
         Map<String, Object> bus = map("type", b.type(), "url", maskUrl(b.url()), "calls", b.calls(), "results", b.results());

@@ -279,8 +279,10 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         }
     }
 
-    private static boolean cacheable(ToolDefinition def) {
-        return def.cacheable() && def.cacheScope() != CacheScope.NONE && !def.sideEffecting() && !def.dangerous();
+    /** Declared cacheable or listed in {@code execution.cacheTools}; never a side-effecting or dangerous tool. */
+    private boolean cacheable(ToolDefinition def) {
+        return (def.cacheable() || p.cacheOptIn.lists(def)) && def.cacheScope() != CacheScope.NONE
+                && !def.sideEffecting() && !def.dangerous();
     }
 
     private ObjectNode parseArguments(String name, ArgumentRules rules) {

@@ -33,6 +33,7 @@ import java.util.Objects;
  *   <tr><td>resultStoreTtlMs</td><td>1800000 ms</td><td>&lt; 1000 → 1000; not a number → default</td></tr>
  *   <tr><td>resultStoreMaxBytes</td><td>32 MiB</td><td>&lt; 1 → default</td></tr>
  *   <tr><td>resultStoreMaxEntries</td><td>1000</td><td>&lt; 1 → default</td></tr>
+ *   <tr><td>cacheTools</td><td>none</td><td>not a list → ignored; a blank or non-string entry is dropped</td></tr>
  * </table>
  *
  * @param timeout per-call timeout (a tool's own timeout overrides it)
@@ -55,6 +56,9 @@ import java.util.Objects;
  *     but not kept
  * @param maxCallsPerTurn a turn with more calls is answered with one error per call, none is run
  * @param results the result size limit and the store of full texts that {@code read_tool_result} reads
+ * @param cacheTools tools whose results may be cached although they do not declare themselves cacheable
+ *     (plugin tools opt in per tool, docs/plugins.md §8.7): tool names or plugin ids, case-insensitive,
+ *     {@code *} globs allowed; side-effecting and dangerous tools are never cached
  * @param warnings the fallbacks applied while building these settings
  */
 public record ExecutionSettings(
@@ -75,6 +79,7 @@ public record ExecutionSettings(
         long cacheMaxResultBytes,
         int maxCallsPerTurn,
         ResultLimits results,
+        List<String> cacheTools,
         List<String> warnings) {
 
     public static final long DEFAULT_TIMEOUT_MS = 30_000;
@@ -102,6 +107,7 @@ public record ExecutionSettings(
         Objects.requireNonNull(progressInterval, "progressInterval");
         Objects.requireNonNull(inputTimeout, "inputTimeout");
         Objects.requireNonNull(results, "results");
+        cacheTools = List.copyOf(cacheTools);
         if (progressInterval.isNegative() || inputTimeout.toMillis() < 1 || timeout.toMillis() < 1 || maxParallel < 1 || maxParallel > MAX_PARALLEL_LIMIT || maxRetries < 0
                 || maxRetries > MAX_RETRIES_LIMIT || cacheTtl.isNegative() || cacheMaxEntries < 1
                 || maxMediaBytes < 1 || maxQueuedCalls < 1 || cacheMaxBytes < 1 || cacheMaxKeyBytes < 1
@@ -109,6 +115,17 @@ public record ExecutionSettings(
             throw new IllegalArgumentException("settings out of range; build them with ExecutionSettings.builder()");
         }
         warnings = List.copyOf(warnings);
+    }
+
+    /** Settings without {@code cacheTools} (the components before the config could opt tools in to caching). */
+    public ExecutionSettings(Duration timeout, int maxParallel, boolean retryOnError, int maxRetries,
+                             boolean cacheResults, Duration cacheTtl, long cacheMaxEntries, DescriptionLocale locale,
+                             long maxMediaBytes, int maxQueuedCalls, Duration progressInterval, Duration inputTimeout,
+                             long cacheMaxBytes, int cacheMaxKeyBytes, long cacheMaxResultBytes, int maxCallsPerTurn,
+                             ResultLimits results, List<String> warnings) {
+        this(timeout, maxParallel, retryOnError, maxRetries, cacheResults, cacheTtl, cacheMaxEntries, locale,
+                maxMediaBytes, maxQueuedCalls, progressInterval, inputTimeout, cacheMaxBytes, cacheMaxKeyBytes,
+                cacheMaxResultBytes, maxCallsPerTurn, results, List.of(), warnings);
     }
 
     /** Settings with the default {@link ResultLimits} (the components before result limits existed). */
@@ -152,6 +169,7 @@ public record ExecutionSettings(
         b.cacheMaxResultBytes = cacheMaxResultBytes;
         b.maxCallsPerTurn = maxCallsPerTurn;
         b.results = results.toBuilder();
+        b.cacheTools = cacheTools;
         return b;
     }
 
@@ -162,7 +180,7 @@ public record ExecutionSettings(
      * {@code maxMediaBytes}, {@code maxQueuedCalls}, {@code progressIntervalMs}, {@code inputTimeoutMs},
      * {@code cacheMaxBytes}, {@code cacheMaxKeyBytes}, {@code cacheMaxResultBytes}, {@code maxCallsPerTurn},
      * {@code maxResultChars}, {@code maxResultCharsByTool}, {@code resultStoreTtlMs}, {@code resultStoreMaxBytes},
-     * {@code resultStoreMaxEntries}. Unknown keys are warned about.
+     * {@code resultStoreMaxEntries}, {@code cacheTools}. Unknown keys are warned about.
      */
     public static ExecutionSettings fromMap(Map<String, ?> raw) {
         Builder b = builder();
@@ -189,6 +207,7 @@ public record ExecutionSettings(
                 case "resultStoreTtlMs" -> b.resultStoreTtlMs(v);
                 case "resultStoreMaxBytes" -> b.resultStoreMaxBytes(v);
                 case "resultStoreMaxEntries" -> b.resultStoreMaxEntries(v);
+                case "cacheTools" -> b.cacheTools(v);
                 default -> b.warn("execution." + k + " is not a known setting; ignored");
             }
         });
@@ -217,6 +236,7 @@ public record ExecutionSettings(
         private long cacheMaxResultBytes = DEFAULT_CACHE_MAX_RESULT_BYTES;
         private int maxCallsPerTurn = DEFAULT_MAX_CALLS_PER_TURN;
         private ResultLimits.Builder results = ResultLimits.builder();
+        private List<String> cacheTools = List.of();
         private final List<String> warnings = new ArrayList<>();
 
         private Builder() {
@@ -512,6 +532,29 @@ public record ExecutionSettings(
             return this;
         }
 
+        /**
+         * Tools whose results may be cached without declaring themselves cacheable: tool names or plugin
+         * ids ({@code *} globs, case-insensitive). Not a list → warning, ignored; a blank or non-string
+         * entry → warning, dropped.
+         */
+        public Builder cacheTools(Object value) {
+            List<String> out = new ArrayList<>();
+            if (!(value instanceof java.util.Collection<?> c)) {
+                warn("cacheTools must be a list of tool names or plugin ids, got '" + value + "'; ignored");
+                cacheTools = List.of();
+                return this;
+            }
+            for (Object x : c) {
+                if (x instanceof String t && !t.isBlank()) {
+                    out.add(t.strip());
+                } else {
+                    warn("cacheTools entry '" + x + "' is not a tool name or plugin id; dropped");
+                }
+            }
+            cacheTools = List.copyOf(out);
+            return this;
+        }
+
         /** The result limits as a whole. */
         public Builder results(ResultLimits limits) {
             this.results = Objects.requireNonNull(limits, "limits").toBuilder();
@@ -535,7 +578,8 @@ public record ExecutionSettings(
             return new ExecutionSettings(Duration.ofMillis(timeoutMs), maxParallel, retryOnError, maxRetries,
                     cacheResults, Duration.ofMillis(cacheTtlMs), cacheMaxEntries, locale, maxMediaBytes,
                     maxQueuedCalls, Duration.ofMillis(progressIntervalMs), Duration.ofMillis(inputTimeoutMs),
-                    cacheMaxBytes, cacheMaxKeyBytes, cacheMaxResultBytes, maxCallsPerTurn, results.build(), warnings);
+                    cacheMaxBytes, cacheMaxKeyBytes, cacheMaxResultBytes, maxCallsPerTurn, results.build(), cacheTools,
+                    warnings);
         }
 
         private static String fmt(double d) {

@@ -19,6 +19,8 @@ final class Pipeline {
     final Scheduler blocking;
     final LongSupplier nanoClock;
     final ResultCache cache;
+    /** Tools the config opts in to the cache ({@code execution.cacheTools}). */
+    final CacheOptIn cacheOptIn;
     final ExecutorMetrics metrics;
     final CallLog callLog;
     final ErrorTexts texts;
@@ -63,6 +65,7 @@ final class Pipeline {
         this.cache = settings.cacheResults() && !settings.cacheTtl().isZero()
                 ? new ResultCache(settings.cacheTtl(), settings.cacheMaxEntries(),
                         settings.cacheMaxBytes(), settings.cacheMaxKeyBytes(), settings.cacheMaxResultBytes(), nanoClock) : null;
+        this.cacheOptIn = CacheOptIn.of(settings.cacheTools());
         this.metrics = new ExecutorMetrics(meters, inflight::get, slots::queued);
         this.plans = new ToolPlans(registry, metrics);
         this.callLog = callLog;

@@ -247,7 +247,8 @@ public final class ToolDefinition {
     /**
      * Whether results may be cached at all (with {@code execution.cacheResults} on, and unless the tool
      * is side-effecting, dangerous or {@link CacheScope#NONE}). Java tools default to {@code true};
-     * plugin tools of every kind default to {@code false} and opt in by declaring themselves cacheable.
+     * plugin tools of every kind default to {@code false} and opt in by declaring themselves cacheable
+     * (or by being listed in {@code execution.cacheTools}).
      */
     public boolean cacheable() {
         return cacheable;
