@@ -13,7 +13,7 @@ test('seed tool definition format and the context example', async () => {
   assert.deepEqual(tools.map((t) => t.name), ['my_tool', 'whoami']);
   assert.deepEqual(tools[0].inputSchema.required, ['param1']);
   child.call(2, 'my_tool', { param1: 'x' });
-  assert.deepEqual(await child.read(), { id: 2, result: 'got x' });
+  assert.deepEqual(await child.read(), { id: 2, result: { result: '...' } });
 
   child.call(3, 'whoami', {}, { userId: 'u1', groupId: 'g1', permission: 'master' });
   const send = await child.read();

@@ -38,6 +38,10 @@ class FrameworkPluginsTest extends PluginFixture {
 
         assertThat(call(ex, "search_web", "{\"query\":\"toolbus\"}").data().toString())
                 .isEqualTo("{\"results\":[],\"count\":0}");
+        assertThat(call(ex, "get_weather", "{\"city\":\"北京\"}").data().toString())
+                .isEqualTo("{\"city\":\"北京\",\"weather\":{}}");
+        // ChatAI's tool definition format as printed: its handler returns { result: '...' }
+        assertThat(call(ex, "my_tool", "{\"param1\":\"x\"}").content()).isEqualTo("{\"result\": \"...\"}");
         assertThat(call(ex, "search", "{\"query\":\"q\",\"limit\":2}").content())
                 .isEqualTo("{\"results\": [\"q #1\", \"q #2\"]}");
         assertThat(call(ex, "wave", "{\"target\":\"Mai\"}").content()).isEqualTo("向Mai挥手");
