@@ -65,6 +65,11 @@ class FrameworkConversationTest extends PluginFixture {
                 async def mai_slow(self, **kwargs):
                     return await self._wait("mai_slow")
 
+                @Tool("mai_message", description="what MaiBot's kwargs carry")
+                async def mai_message(self, stream_id=None, message=None, **kwargs):
+                    return json.dumps({"stream_id": stream_id, "user_id": kwargs.get("user_id"),
+                                       "group_id": kwargs.get("group_id"), "message": message}, ensure_ascii=False)
+
                 @Tool("mai_cancelled", description="the waits that saw their cancellation")
                 async def mai_cancelled(self, **kwargs):
                     return json.dumps(Waiter.cancelled)
@@ -119,6 +124,13 @@ class FrameworkConversationTest extends PluginFixture {
                 handler: async (args, context) => {
                   await context.reply(`hello ${context.getEvent().user_id}`);
                   return { text: 'sent' };
+                } },
+              { name: 'chat_message', description: 'what the context carries',
+                inputSchema: { type: 'object', properties: {} },
+                handler: async (args, context) => {
+                  const e = context.getEvent();
+                  return { text: JSON.stringify({ message: context.message, msg: e.msg, user_id: e.user_id,
+                    group_id: e.group_id, platform: e.platform, message_type: e.message_type }) };
                 } },
               { name: 'chat_master', description: 'whether the caller is the master',
                 inputSchema: { type: 'object', properties: {} },
@@ -185,6 +197,28 @@ class FrameworkConversationTest extends PluginFixture {
     void chatai_isMaster_followsTheCallersPermission() {
         assertThat(results(turn(ex, "chat_master", "master")).get(0).content()).isEqualTo("true true");
         assertThat(results(turn(ex, "chat_master", "member")).get(0).content()).isEqualTo("false false");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mai_message", "chat_message"})
+    void theTriggeringMessageAndTheCaller_reachTheHandler(String tool) throws IOException {
+        CallContext ctx = new CallContext("u7", "g1", "qq", "member", "web", "", "", "", Map.of());
+        JsonNode message = Json.mapper().readTree("{\"text\":\"今天天气怎么样\",\"message_id\":\"m1\"}");
+        List<OutboundEvent> events = ex.execute(new ToolCallsEvent("chat-9", "turn-" + tool,
+                List.of(ToolCall.ofJson("c-" + tool, tool, "{}")), ctx, message)).collectList().block(WAIT);
+        ToolResultEvent result = results(events).get(0);
+        assertThat(result.isError()).as(result.content()).isFalse();
+        JsonNode seen = Json.mapper().readTree(result.content());
+        assertThat(seen.path("message")).isEqualTo(message);
+        assertThat(seen.path("user_id").asText()).isEqualTo("u7");
+        assertThat(seen.path("group_id").asText()).isEqualTo("g1");
+        if (tool.startsWith("mai")) {
+            assertThat(seen.path("stream_id").asText()).isEqualTo("chat-9");
+        } else {
+            assertThat(seen.path("msg").asText()).isEqualTo("今天天气怎么样");
+            assertThat(seen.path("platform").asText()).isEqualTo("qq");
+            assertThat(seen.path("message_type").asText()).isEqualTo("group");
+        }
     }
 
     /** plugin id, the waiting tool's prefix, and the tool that reads back what the handlers saw. */
