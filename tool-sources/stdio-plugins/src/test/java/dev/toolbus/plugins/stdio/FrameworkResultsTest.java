@@ -33,6 +33,7 @@ class FrameworkResultsTest extends PluginFixture {
 
     /** The return formats of ChatAI's "Return Format" section, each as one tool. */
     private static final String CHATAI = """
+            const PNG = '%s';
             const tool = (name, handler) => ({ name, description: name, inputSchema: { type: 'object', properties: {} }, handler });
             export default [
               tool('simple_text', async () => ({ text: 'Result text' })),
@@ -42,8 +43,10 @@ class FrameworkResultsTest extends PluginFixture {
               tool('thrown', async () => { throw new Error('Operation failed: Permission denied'); }),
               tool('error_object', async () => ({ error: true, message: 'Operation failed' })),
               tool('plain_string', async () => 'just a string'),
+              tool('with_image', async () => ({ text: 'a chart', content_items: [{ type: 'image', data: PNG,
+                mime_type: 'image/png' }] })),
             ];
-            """;
+            """.formatted(PNG);
 
     private static final String OPENCLAW = """
             const PNG = '%s';
@@ -108,6 +111,11 @@ class FrameworkResultsTest extends PluginFixture {
                     : "Operation failed");
         }
         assertThat(call(ex, "plain_string", "{}").content()).isEqualTo("just a string");
+        // toolbus's addition: content_items (MaiBot's media field) next to the text become media
+        ToolResultEvent image = call(ex, "with_image", "{}");
+        assertThat(image.isError()).as(image.content()).isFalse();
+        assertThat(image.content()).startsWith("a chart").contains("<tool_result_media_list>");
+        assertThat(image.media()).singleElement().satisfies(m -> assertThat(m.mimeType()).isEqualTo("image/png"));
     }
 
     @Test
