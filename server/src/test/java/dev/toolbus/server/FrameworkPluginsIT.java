@@ -57,7 +57,9 @@ class FrameworkPluginsIT {
                 + call("c2", "wave", "{\"target\":\"Mai\"}") + ","
                 + call("c3", "my_tool", "{\"param1\":\"x\"}") + ","
                 + call("c4", "workflow_tool", "{\"pipeline\":\"nightly\"}") + ","
-                + call("c5", "legacy_dict", "{\"query\":\"q\"}") + "],"
+                + call("c5", "legacy_dict", "{\"query\":\"q\"}") + ","
+                + call("c6", "greet", "{\"stream_id\":\"s:c\"}") + ","
+                + call("c7", "get_weather", "{\"city\":\"北京\"}") + "],"
                 + "\"context\":{\"user_id\":\"u1\",\"platform\":\"qq\"}}");
         assertThat(serve.closeInput().awaitExit(EXIT)).as(serve.stderr()).isZero();
 
@@ -78,7 +80,7 @@ class FrameworkPluginsIT {
         Map<String, JsonNode> results = new LinkedHashMap<>();
         serve.events().stream().filter(e -> e.path("type").asText().equals("tool_result"))
                 .forEach(e -> results.put(e.path("tool_call_id").asText(), e));
-        assertThat(results).containsOnlyKeys("c1", "c2", "c3", "c4", "c5");
+        assertThat(results).containsOnlyKeys("c1", "c2", "c3", "c4", "c5", "c6", "c7");
         assertThat(results.values()).allSatisfy(r -> assertThat(r.path("is_error").asBoolean()).as(r.toString()).isFalse());
         assertThat(results.get("c1").path("content").asText()).isEqualTo("{\"results\": [], \"count\": 0}");
         assertThat(results.get("c2").path("content").asText()).isEqualTo("向Mai挥手");
@@ -87,6 +89,16 @@ class FrameworkPluginsIT {
         assertThat(results.get("c3").path("content").asText()).isEqualTo("{\"result\": \"...\"}");
         assertThat(results.get("c4").path("content").asText()).isEqualTo("nightly");
         assertThat(results.get("c5").path("content").asText()).isEqualTo("{\"query\": \"q\", \"n\": 0}");
+        // MaiBot's greet: ctx.send.text reaches the chat as a send_message of its call, then its result
+        // (MaiBot's host reads a dict's message as the text the model gets)
+        assertThat(results.get("c6").path("content").asText()).isEqualTo("已回复");
+        assertThat(serve.events().stream().filter(e -> e.path("type").asText().equals("send_message")))
+                .singleElement().satisfies(m -> {
+                    assertThat(m.path("tool_call_id").asText()).isEqualTo("c6");
+                    assertThat(m.path("stream_id").asText()).isEqualTo("s:c");
+                    assertThat(m.path("content").get(0).path("text").asText()).isEqualTo("你好！");
+                });
+        assertThat(results.get("c7").path("content").asText()).isEqualTo("{\"city\": \"北京\", \"weather\": {}}");
     }
 
     /**
