@@ -1,5 +1,5 @@
-# The dict-parameter form of MaiBot's Tool documentation, as written there; the two lines after the
-# class (a search helper and create_plugin) are what the fragment leaves out.
+# The dict-parameter form of MaiBot's Tool documentation, as written there (class MyPlugin through
+# handle_search); the import, the _do_search helper and create_plugin are what the fragment leaves out.
 from maibot_sdk import MaiBotPlugin, Tool
 
 

@@ -7,7 +7,7 @@ class GreetPlugin(MaiBotPlugin):
     @Tool("greet", description="向用户打招呼",
           parameters=[
               ToolParameterInfo(name="stream_id", param_type=ToolParamType.STRING,
-                                description="当前聊天流 ID", required=True),
+                              description="当前聊天流 ID", required=True),
           ])
     async def handle_greet(self, stream_id: str, **kwargs):
         await self.ctx.send.text("你好！", stream_id)
