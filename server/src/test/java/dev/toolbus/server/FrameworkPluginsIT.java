@@ -154,6 +154,57 @@ class FrameworkPluginsIT {
     }
 
     /**
+     * xbot's Go hello-world, ported to the Go module ({@code tool-sources/hosts/go/examples/hello-world}:
+     * only its import and {@code main} changed), built and run under {@code serve --plugins}. Needs the Go
+     * toolchain that {@code scripts/test-hosts.sh} installs (Debian's golang-go).
+     */
+    @Test
+    void xbotsHelloWorld_portedToTheGoModule_runsUnderServe() throws Exception {
+        String go = go();
+        org.junit.jupiter.api.Assumptions.assumeTrue(go != null,
+                "no Go toolchain on PATH or in /usr/lib/go/bin: run scripts/test-hosts.sh (installs golang-go)");
+        Path module = ROOT.resolve("tool-sources/hosts/go");
+        Path folder = Files.createDirectories(work.resolve("plugins/go-hello"));
+        Files.copy(module.resolve("examples/hello-world/plugin.json"), folder.resolve("plugin.json"));
+        ProcessBuilder pb = new ProcessBuilder(go, "build", "-o", folder.resolve("hello-world").toString(),
+                "./examples/hello-world").directory(module.toFile()).redirectErrorStream(true);
+        pb.environment().put("GOFLAGS", "-mod=mod");
+        pb.environment().put("GOPROXY", "off");
+        if (System.getenv("HOME") == null) {
+            pb.environment().putIfAbsent("GOCACHE", Files.createTempDirectory("gocache").toString());
+        }
+        Process build = pb.start();
+        String output = new String(build.getInputStream().readAllBytes());
+        assertThat(build.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(build.exitValue()).as(output).isZero();
+
+        serve = ToolbusProcess.start("frameworks-go", "serve", "--bus=stdio", "--plugins",
+                work.resolve("plugins").toString(), "--log-level", "warn");
+        serve.send("{\"type\":\"tool_calls\",\"stream_id\":\"s:g\",\"turn_id\":\"t1\",\"calls\":["
+                + call("c1", "hello", "{\"name\":\"Ann\"}") + "," + call("c2", "weather", "{\"city\":\"Oslo\"}") + ","
+                + call("c3", "double", "{}") + "]}");
+        assertThat(serve.closeInput().awaitExit(EXIT)).as(serve.stderr()).isZero();
+        Map<String, JsonNode> results = new LinkedHashMap<>();
+        serve.events().stream().filter(e -> e.path("type").asText().equals("tool_result"))
+                .forEach(e -> results.put(e.path("tool_call_id").asText(), e));
+        assertThat(results).as(serve.stderr()).containsOnlyKeys("c1", "c2", "c3");
+        assertThat(results.values()).allSatisfy(r -> assertThat(r.path("is_error").asBoolean()).as(r.toString()).isFalse());
+        assertThat(results.get("c1").path("content").asText()).isEqualTo("Hello, Ann! 👋");
+        JsonNode weather = JSON.readTree(results.get("c2").path("content").asText());
+        assertThat(weather.path("city").asText()).isEqualTo("Oslo");
+        assertThat(weather.path("temp").asInt()).isEqualTo(21);
+    }
+
+    private static String go() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(dir, "go"))) {
+                return Path.of(dir, "go").toString();
+            }
+        }
+        return Files.isExecutable(Path.of("/usr/lib/go/bin/go")) ? "/usr/lib/go/bin/go" : null;
+    }
+
+    /**
      * Issue 10 item 8: SIGTERM of {@code serve} with a plugin of every kind loaded (ChatAI, MaiBot,
      * OpenClaw, a stdio plugin) exits promptly, without the old 60 s wait on a stop the shutdown hook's
      * kill never completed ({@code PluginProcess.killNow} completes it now), and leaves no process.
