@@ -59,8 +59,9 @@ class FrameworkPluginsIT {
                 + call("c4", "workflow_tool", "{\"pipeline\":\"nightly\"}") + ","
                 + call("c5", "legacy_dict", "{\"query\":\"q\"}") + ","
                 + call("c6", "greet", "{\"stream_id\":\"s:c\"}") + ","
-                + call("c7", "get_weather", "{\"city\":\"北京\"}") + "],"
-                + "\"context\":{\"user_id\":\"u1\",\"platform\":\"qq\"}}");
+                + call("c7", "get_weather", "{\"city\":\"北京\"}") + ","
+                + call("c8", "whoami", "{}") + "],"
+                + "\"context\":{\"user_id\":\"u1\",\"group_id\":\"g1\",\"platform\":\"qq\",\"permission\":\"master\"}}");
         assertThat(serve.closeInput().awaitExit(EXIT)).as(serve.stderr()).isZero();
 
         JsonNode tools = serve.events().stream().filter(e -> e.path("type").asText().equals("tools"))
@@ -80,7 +81,7 @@ class FrameworkPluginsIT {
         Map<String, JsonNode> results = new LinkedHashMap<>();
         serve.events().stream().filter(e -> e.path("type").asText().equals("tool_result"))
                 .forEach(e -> results.put(e.path("tool_call_id").asText(), e));
-        assertThat(results).containsOnlyKeys("c1", "c2", "c3", "c4", "c5", "c6", "c7");
+        assertThat(results).containsOnlyKeys("c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8");
         assertThat(results.values()).allSatisfy(r -> assertThat(r.path("is_error").asBoolean()).as(r.toString()).isFalse());
         assertThat(results.get("c1").path("content").asText()).isEqualTo("{\"results\": [], \"count\": 0}");
         assertThat(results.get("c2").path("content").asText()).isEqualTo("向Mai挥手");
@@ -92,12 +93,16 @@ class FrameworkPluginsIT {
         // MaiBot's greet: ctx.send.text reaches the chat as a send_message of its call, then its result
         // (MaiBot's host reads a dict's message as the text the model gets)
         assertThat(results.get("c6").path("content").asText()).isEqualTo("已回复");
-        assertThat(serve.events().stream().filter(e -> e.path("type").asText().equals("send_message")))
-                .singleElement().satisfies(m -> {
-                    assertThat(m.path("tool_call_id").asText()).isEqualTo("c6");
-                    assertThat(m.path("stream_id").asText()).isEqualTo("s:c");
-                    assertThat(m.path("content").get(0).path("text").asText()).isEqualTo("你好！");
-                });
+        Map<String, JsonNode> sent = new LinkedHashMap<>();
+        serve.events().stream().filter(e -> e.path("type").asText().equals("send_message"))
+                .forEach(e -> sent.put(e.path("tool_call_id").asText(), e));
+        assertThat(sent).containsOnlyKeys("c6", "c8");
+        assertThat(sent.get("c6").path("stream_id").asText()).isEqualTo("s:c");
+        assertThat(sent.get("c6").path("content").get(0).path("text").asText()).isEqualTo("你好！");
+        // ChatAI's whoami: its reply is a send_message, and the caller's permission reached isMaster()
+        assertThat(sent.get("c8").path("content").get(0).path("text").asText()).isEqualTo("hello u1");
+        assertThat(results.get("c8").path("content").asText())
+                .isEqualTo("{\"success\": true, \"data\": {\"user\": \"u1\", \"group\": \"g1\", \"master\": true}}");
         assertThat(results.get("c7").path("content").asText()).isEqualTo("{\"city\": \"北京\", \"weather\": {}}");
     }
 
