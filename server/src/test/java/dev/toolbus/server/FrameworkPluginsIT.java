@@ -134,9 +134,16 @@ class FrameworkPluginsIT {
     }
 
     @Test
-    void pluginFolders_areWatched_anAddedPluginIsListedWithoutARestart() throws Exception {
+    void pluginFolders_areWatched_anAddedPluginIsListedWithoutARestart_badPluginsAreSkippedWithTheirReason() throws Exception {
         Path plugins = work.resolve("plugins");
         copy(ROOT.resolve("docs/examples/frameworks/chatai-tools"), plugins.resolve("chatai-tools"));
+        // bad plugins do not keep serve from starting: a MaiBot plugin that does not parse, an OpenClaw
+        // module that exports nothing
+        Files.writeString(Files.createDirectories(plugins.resolve("broken-mai")).resolve("plugin.py"),
+                "def create_plugin(:\n    pass\n");
+        Path empty = Files.createDirectories(plugins.resolve("empty-claw"));
+        Files.writeString(empty.resolve("openclaw.plugin.json"), "{}");
+        Files.writeString(empty.resolve("index.mjs"), "export const nothing = 1;\n");
         serve = ToolbusProcess.start("frameworks-reload", "serve", "--bus=stdio", "--plugins", plugins.toString(),
                 "--log-level", "warn");
         java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
@@ -156,6 +163,8 @@ class FrameworkPluginsIT {
         JsonNode result = serve.events().stream().filter(e -> e.path("type").asText().equals("tool_result"))
                 .findFirst().orElseThrow();
         assertThat(result.path("content").asText()).isEqualTo("{\"results\": [\"q #1\"]}");
+        assertThat(serve.stderr()).contains("broken-mai").contains("invalid syntax")
+                .contains("empty-claw").contains("exports no plugin function");
     }
 
     /**
