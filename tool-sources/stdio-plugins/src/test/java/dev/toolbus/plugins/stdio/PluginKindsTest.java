@@ -66,6 +66,12 @@ class PluginKindsTest {
                 .isEqualTo("voice-call");
         assertThat(PluginKinds.manifest(folder("x2", "package.json", "{\"name\":\"@acme/claw tools\",\"openclaw\":{}}"))
                 .orElseThrow().id()).isEqualTo("acme-claw-tools");
+        String py = "def create_plugin():\n    return None\n";
+        assertThat(PluginKinds.manifest(folder("x4", "plugin.py", py, "_manifest.json",
+                "{\"id\":\"maibot.search\",\"name\":\"Search\"}")).orElseThrow().id()).isEqualTo("maibot.search");
+        assertThat(PluginKinds.manifest(folder("x5", "plugin.py", py, "_manifest.json", "{\"name\":\"weather tools\"}"))
+                .orElseThrow().id()).isEqualTo("weather-tools");
+        assertThat(PluginKinds.manifest(folder("x6", "plugin.py", py)).orElseThrow().id()).isEqualTo("x6");
         Path chat = folder("x3", "a.js", "export default {}");
         PluginManifest m = PluginKinds.manifest(chat).orElseThrow();
         assertThat(m.id()).isEqualTo("x3");
