@@ -29,8 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Issue 10 item 6, per framework kind in real host processes: every per-tool declaration (MaiBot
  * {@code @Tool} metadata in snake case, OpenClaw's {@code { optional }} and tool object keys, ChatAI tool
  * object keys) reaches the tool's definition, and the policy acts on it through the executor: an optional
- * tool is not available until an allow list names its plugin, a tool needing {@code admin} is refused to a
- * member, a tool for the {@code web} channel is not available elsewhere.
+ * tool is not available until an allow list names it, its plugin or {@code group:plugins}, a tool needing
+ * {@code admin} is refused to a member, a tool for the {@code web} channel is not available elsewhere.
  */
 class FrameworkDeclarationsTest extends PluginFixture {
 
@@ -153,10 +153,12 @@ class FrameworkDeclarationsTest extends PluginFixture {
         assertThat(run(defaults, kind + "_web", "member", "qq").error().code()).isEqualTo(ErrorCode.NOT_AVAILABLE);
         assertThat(run(defaults, kind + "_web", "member", "web").content()).isEqualTo("ran " + kind + "_web");
 
-        // an allow list naming the plugin id opts in to its optional tool
-        ToolExecutor allowed = executor(PolicyConfig.builder().alsoAllow(List.of(kind)).build());
-        ToolResultEvent opt = run(allowed, kind + "_opt", "member", "qq");
-        assertThat(opt.error()).as(opt.content()).isNull();
-        assertThat(opt.content()).isEqualTo("ran " + kind + "_opt");
+        // an allow list naming the tool, its plugin id or group:plugins opts in to the optional tool
+        for (String entry : List.of(kind + "_opt", kind, "group:plugins")) {
+            ToolExecutor allowed = executor(PolicyConfig.builder().alsoAllow(List.of(entry)).build());
+            ToolResultEvent opt = run(allowed, kind + "_opt", "member", "qq");
+            assertThat(opt.error()).as(entry + ": " + opt.content()).isNull();
+            assertThat(opt.content()).isEqualTo("ran " + kind + "_opt");
+        }
     }
 }
