@@ -46,6 +46,7 @@ test('image parts become content_items, attributes and config reach the declarat
   child.call(4, 'boom', {});
   assert.deepEqual(await child.read(), { id: 4, error: 'exploded' });
   assert.match(child.stderr, /a stray console.log/);
+  assert.match(child.stderr, /calls plugin registering/); // api.logger.info
   await child.close();
 });
 
