@@ -18,7 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code toolbus serve --bus stdio --plugins DIR} with the seed frameworks' plugins (MaiBot, OpenClaw,
- * ChatAI) as their authors wrote them: the model-facing listing and calls, through the runnable jar.
+ * ChatAI, and xbot's Go hello-world ported to the Go module) as their authors wrote them, through the
+ * runnable jar: the model-facing listing, calls and sends, the optional tool, watched folders, bad plugins
+ * skipped with their reason, and SIGTERM with plugins of every kind.
  */
 class FrameworkPluginsIT {
 
