@@ -161,7 +161,26 @@ public final class JsonSchemas {
     /** A message the model can act on: the argument's path and the rule, e.g. {@code limit: must be >= 1}. */
     public static String describe(Error e) {
         String path = readable(e.getInstanceLocation() == null ? "" : e.getInstanceLocation().toString());
-        String msg = e.getMessage() == null ? "is invalid" : e.getMessage();
+        String msg = bound(e);
+        if (msg == null) {
+            msg = e.getMessage() == null ? "is invalid" : e.getMessage();
+        }
         return path.isEmpty() ? msg : path + ": " + msg;
+    }
+
+    /** Numeric bounds read as comparisons ({@code must be >= 1}), shorter than the library's sentence. */
+    private static String bound(Error e) {
+        Object[] args = e.getArguments();
+        if (e.getMessageKey() == null || args == null || args.length == 0 || args[0] == null) {
+            return null;
+        }
+        String op = switch (e.getMessageKey()) {
+            case "minimum" -> ">=";
+            case "maximum" -> "<=";
+            case "exclusiveMinimum" -> ">";
+            case "exclusiveMaximum" -> "<";
+            default -> null;
+        };
+        return op == null ? null : "must be " + op + " " + args[0];
     }
 }
