@@ -64,7 +64,9 @@ class FullSchemaValidationTest {
     @Test
     void nested_rules_reach_the_model_as_path_and_rule() {
         assertThat(call(SEARCH, "{\"query\":\"reactor\",\"limit\":0}").content())
-                .isEqualTo("Invalid arguments for t: limit: must have a minimum value of 1.");
+                .isEqualTo("Invalid arguments for t: limit: must be >= 1.");
+        assertThat(call(SEARCH, "{\"query\":\"reactor\",\"limit\":51}").content())
+                .isEqualTo("Invalid arguments for t: limit: must be <= 50.");
         assertThat(call(SEARCH, "{\"query\":\"r\"}").content()).contains("query: must be at least 2 characters long");
         assertThat(call(SEARCH, "{\"query\":\"<b>\"}").content()).contains("query: does not match the regex pattern");
         assertThat(call(SEARCH, "{\"query\":\"ok\",\"filters\":{}}").content())
@@ -99,6 +101,34 @@ class FullSchemaValidationTest {
     }
 
     @Test
+    void exclusive_bounds_read_as_comparisons_in_every_draft() {
+        String s2020 = """
+                {"type":"object","properties":{"ratio":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1}}}""";
+        assertThat(call(s2020, "{\"ratio\":0}").content()).isEqualTo("Invalid arguments for t: ratio: must be > 0.");
+        assertThat(call(s2020, "{\"ratio\":1}").content()).isEqualTo("Invalid arguments for t: ratio: must be < 1.");
+        assertThat(call(s2020, "{\"ratio\":0.5}").content()).isEqualTo("ran");
+        // draft-04 spells an exclusive bound as a boolean beside minimum
+        String d4 = """
+                {"$schema":"http://json-schema.org/draft-04/schema#","type":"object",
+                 "properties":{"n":{"type":"integer","minimum":1,"exclusiveMinimum":true}}}""";
+        assertThat(call(d4, "{\"n\":1}").content()).isEqualTo("Invalid arguments for t: n: must be > 1.");
+        assertThat(call(d4, "{\"n\":2}").content()).isEqualTo("ran");
+    }
+
+    @Test
+    void without_schema_keyword_2020_12_applies() {
+        // prefixItems and dependentRequired exist from 2019-09/2020-12 on; draft-07 would ignore them
+        String s = """
+                {"type":"object","properties":{"point":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}]},
+                 "a":{"type":"string"},"b":{"type":"string"}},"dependentRequired":{"a":["b"]}}""";
+        assertThat(call(s, "{\"point\":[1,\"x\"]}").content()).contains("point[1]").contains("number");
+        assertThat(call(s, "{\"a\":\"x\"}").content()).contains("b");
+        assertThat(call(s, "{\"point\":[1,2],\"a\":\"x\",\"b\":\"y\"}").content()).isEqualTo("ran");
+        String asDraft7 = s.replaceFirst("\\{", "{\"\\$schema\":\"http://json-schema.org/draft-07/schema#\",");
+        assertThat(call(asDraft7, "{\"point\":[1,\"x\"],\"a\":\"x\"}").content()).isEqualTo("ran");
+    }
+
+    @Test
     void draft_07_schemas_are_read_as_draft_07() {
         // in draft-07 "$ref" beside other keywords overrides them; "dependencies" exists there only
         String d7 = """
@@ -118,6 +148,34 @@ class FullSchemaValidationTest {
         assertThat(registry.find("bad")).isNull();
         assertThat(registry.diagnostics()).anySatisfy(d -> assertThat(d.message())
                 .contains("tool 'bad'").contains("not a valid JSON Schema"));
+    }
+
+    /** docs/tools.md's "Argument validation" answers, line for line. */
+    @Test
+    void docs_tools_md_shows_these_answers() throws Exception {
+        String schema = SEARCH.replace("\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50},",
+                "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50},"
+                        + "\"ratio\":{\"type\":\"number\",\"exclusiveMinimum\":0},");
+        List<String> arguments = List.of("{\"query\":\"reactor\",\"limit\":0}", "{\"query\":\"ok\",\"ratio\":0}",
+                "{\"query\":\"r\"}", "{\"query\":\"<b>\"}", "{\"query\":\"ok\",\"filters\":{}}",
+                "{\"query\":\"ok\",\"filters\":{\"site\":\"a.com\",\"x\":1}}",
+                "{\"query\":\"ok\",\"tags\":[\"news\",\"video\"]}", "{\"query\":\"ok\",\"when\":\"yesterday\"}",
+                "{\"query\":\"ok\",\"mode\":\"slow\"}", "{\"query\":\"x\",\"limit\":99,\"ratio\":-1,\"tags\":[1],\"extra\":1}",
+                "{\"limit\":3}", "{\"query\":5}");
+        java.nio.file.Path p = java.nio.file.Path.of("").toAbsolutePath();
+        while (!java.nio.file.Files.isRegularFile(p.resolve("docs/tools.md"))) {
+            p = p.getParent();
+        }
+        String doc = java.nio.file.Files.readString(p.resolve("docs/tools.md"));
+        String section = doc.substring(doc.indexOf("### Argument validation"));
+        String block = section.substring(section.indexOf("```text\n") + 8, section.indexOf("\n```", section.indexOf("```text")));
+        List<String> shown = List.of(block.split("\n"));
+        assertThat(shown).hasSize(arguments.size());
+        for (int i = 0; i < arguments.size(); i++) {
+            assertThat(call(schema, arguments.get(i)).content().replace("for t:", "for web_search:"))
+                    .as(arguments.get(i)).isEqualTo(shown.get(i));
+        }
+        assertThat(handlerRuns).hasValue(0);
     }
 
     /** The fast path for simple schemas decides exactly what the library decides (a seeded corpus). */
