@@ -143,6 +143,27 @@ class ToolExecutorLimitsTest {
                 call("c", "echo", "{\"text\":\"x\"}")))).extracting(ToolResultEvent::isError).containsExactly(false, false, true);
     }
 
+    @Test
+    void perStreamAndPerAgentBucketsAreSeparate() {
+        ToolExecutor ex = executor(rules(
+                LimitRule.builder("per-stream").tools(List.of("echo")).rate(1).periodMs(60_000).per("stream"),
+                LimitRule.builder("per-agent").tools(List.of("count")).rate(1).periodMs(30_000).per("agent")),
+                5, TestTools.echo(), TestTools.counter("count", new AtomicInteger()));
+        java.util.function.BiFunction<String, String, ToolCallsEvent> agentTurn = (stream, agent) ->
+                new ToolCallsEvent(stream, "t-" + stream + agent, List.of(call("a", "echo", "{\"text\":\"x\"}"),
+                        call("b", "count", "{}")), CallContext.builder().agentId(agent).userId("same-user").build(), null);
+        assertThat(run(ex, agentTurn.apply("s1", "bot-a"))).extracting(ToolResultEvent::isError).containsExactly(false, false);
+        // the same stream, another agent: the stream's echo bucket is empty, the agent's count bucket is full
+        List<ToolResultEvent> r = run(ex, agentTurn.apply("s1", "bot-b"));
+        assertThat(r).extracting(ToolResultEvent::isError).containsExactly(true, false);
+        assertThat(r.get(0).error().retryAfterMs()).isEqualTo(60_000L);
+        // another stream, the first agent: echo runs, count is refused with that rule's hint
+        r = run(ex, agentTurn.apply("s2", "bot-a"));
+        assertThat(r).extracting(ToolResultEvent::isError).containsExactly(false, true);
+        assertThat(r.get(1).error().retryAfterMs()).isEqualTo(30_000L);
+        assertThat(r.get(1).content()).contains("per-agent");
+    }
+
     /** A tool of {@code plugin} that answers after {@code ms} of virtual time. */
     private ToolSpec slowOf(String name, String plugin, long ms, AtomicInteger started) {
         return new ToolSpec(ToolDefinition.builder(name).description(name).pluginId(plugin)
