@@ -289,6 +289,27 @@ class ToolExecutorLimitsTest {
     }
 
     @Test
+    void theWaitAtACapIsBoundedByMaxQueuedCalls_beyondItACallEndsRejected() {
+        AtomicInteger started = new AtomicInteger();
+        ToolExecutor ex = ToolExecutor.builder().timer(vts).meterRegistry(meters)
+                .limits(rules(LimitRule.builder("one-slow").tools(List.of("slow")).concurrency(1)))
+                .settings(ExecutionSettings.builder().maxParallel(5).maxQueuedCalls(2).cacheResults(false).build())
+                .tool(slow("slow", 1000, started)).build();
+        var turn = ex.execute(turn("s", "t", call("a", "slow", "{}"), call("b", "slow", "{}"), call("c", "slow", "{}"),
+                call("d", "slow", "{}"))).collectList().toFuture();
+        assertThat(started).hasValue(1);
+        assertThat(meters.find(ToolMetrics.LIMITS_WAITING).tag("rule", "one-slow").gauge().value()).isEqualTo(2);
+        vts.advanceTimeBy(Duration.ofMillis(3000));
+        List<ToolResultEvent> r = results(turn.join());
+        assertThat(r).extracting(x -> x.isError() ? x.error().code() : null).containsExactly(null, null, null,
+                ErrorCode.REJECTED);
+        assertThat(r.get(3).content()).isEqualTo("Tool slow is busy: 2 calls already wait for it (rule one-slow); retry later.");
+        assertThat(r.get(3).attempts()).isZero();
+        assertThat(started).hasValue(3);
+        assertThat(((DefaultToolExecutor) ex).limitCaps().keys()).isZero();
+    }
+
+    @Test
     void withOneSlotAWaitingCappedCallDoesNotBlockAnotherTool() {
         AtomicInteger started = new AtomicInteger();
         ToolExecutor ex = executor(rules(LimitRule.builder("cap").tools(List.of("slow")).concurrency(1)), 1,
