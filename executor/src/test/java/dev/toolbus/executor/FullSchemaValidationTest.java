@@ -85,6 +85,21 @@ class FullSchemaValidationTest {
     }
 
     @Test
+    void anyOf_and_nested_array_objects_are_checked() {
+        String schema = """
+                {"type":"object","properties":{
+                  "id":{"anyOf":[{"type":"integer","minimum":1},{"type":"string","pattern":"^u-[0-9]+$"}]},
+                  "rows":{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}}}""";
+        assertThat(call(schema, "{\"id\":7}").content()).isEqualTo("ran");
+        assertThat(call(schema, "{\"id\":\"u-12\"}").content()).isEqualTo("ran");
+        assertThat(call(schema, "{\"id\":\"user\"}").content()).startsWith("Invalid arguments for t: id: ");
+        assertThat(call(schema, "{\"id\":0}").content()).contains("id: must be >= 1");
+        assertThat(call(schema, "{\"rows\":[{\"n\":1},{\"m\":2}]}").content())
+                .isEqualTo("Invalid arguments for t: rows[1]: required property 'n' not found.");
+        assertThat(call(schema, "{\"rows\":[{\"n\":\"one\"}]}").content()).contains("rows[0].n: string found, integer expected");
+    }
+
+    @Test
     void valid_arguments_and_null_optionals_run() {
         assertThat(call(SEARCH, "{\"query\":\"ok\",\"limit\":5,\"filters\":{\"site\":\"example.com\"},"
                 + "\"tags\":[\"news\"],\"when\":\"2026-12-01\",\"mode\":\"deep\"}").content()).isEqualTo("ran");
