@@ -118,11 +118,16 @@ export class Client {
     return this.transport.sendControl(e);
   }
 
-  /** The tool definitions this session may see (format openai, anthropic or mcp). */
-  async listTools(streamId, { context, format = 'openai', timeoutMs = 30000 } = {}) {
+  /**
+   * The tool definitions this session may see (format openai, anthropic or mcp). `text`, the
+   * conversation text, lets toolbus's dispatch (when configured) narrow them to the tool groups the
+   * text needs, never beyond what the policy allows.
+   */
+  async listTools(streamId, { context, format = 'openai', text, timeoutMs = 30000 } = {}) {
     const requestId = `js-${randomUUID()}`;
     const e = { type: 'list_tools', stream_id: streamId, request_id: requestId, format };
     if (context) e.context = { ...context };
+    if (text) e.text = text;
     let timer;
     const answer = new Promise((resolve, reject) => {
       this.requests.set(requestId, resolve);

@@ -95,7 +95,7 @@ export class Client {
   cancel(streamId: string, target?: { turnId?: string; toolCallId?: string; reason?: string }): Promise<void>;
   respondApproval(request: ApprovalRequestEvent, decision: 'approve' | 'deny' | 'approve_session'): Promise<void>;
   respondInput(request: InputRequestEvent, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>): Promise<void>;
-  listTools(streamId: string, options?: { context?: Record<string, string>; format?: 'openai' | 'anthropic' | 'mcp'; timeoutMs?: number }): Promise<Array<Record<string, unknown>>>;
+  listTools(streamId: string, options?: { context?: Record<string, string>; format?: 'openai' | 'anthropic' | 'mcp'; text?: string; timeoutMs?: number }): Promise<Array<Record<string, unknown>>>;
   listSkills(streamId: string, options?: { text?: string; selected?: string[]; context?: Record<string, string>; timeoutMs?: number }): Promise<SkillsEvent>;
 }
 

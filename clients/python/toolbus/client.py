@@ -177,12 +177,17 @@ class Client:
             event["content"] = content
         await self._transport.send_control(event)
 
-    async def list_tools(self, stream_id, context=None, format="openai", timeout=30.0):
-        """The tool definitions this session may see, in ``openai``, ``anthropic`` or ``mcp`` format."""
+    async def list_tools(self, stream_id, context=None, format="openai", timeout=30.0, text=None):
+        """The tool definitions this session may see, in ``openai``, ``anthropic`` or ``mcp`` format.
+
+        ``text`` (the conversation text) lets toolbus's ``dispatch``, when configured, narrow the list to
+        the tool groups the text needs; never beyond what the policy allows."""
         request_id = "py-%s" % uuid.uuid4().hex
         event = {"type": "list_tools", "stream_id": stream_id, "request_id": request_id, "format": format}
         if context:
             event["context"] = dict(context)
+        if text:
+            event["text"] = text
         tools = await self._request(event, timeout)
         return tools.tools
 

@@ -54,5 +54,21 @@ class DispatchSectionTest {
                 """, k -> null);
         assertThat(bad.config().dispatch().enabled()).isFalse();
         assertThat(bad.warnings()).anySatisfy(w -> assertThat(w).contains("not an http(s) URL"));
+        ConfigLoader.Loaded odd = ConfigLoader.parse("""
+                dispatch:
+                  enabled: "yes please"
+                  useSummary: 3
+                  maxGroups: 0
+                  cacheTtlMs: -5
+                  model: {baseUrl: "http://127.0.0.1:9/v1", name: small, timeoutMs: 5}
+                """, k -> null);
+        Config.Dispatch d = odd.config().dispatch();
+        assertThat(d.enabled()).isFalse();
+        assertThat(d.useSummary()).isTrue();
+        assertThat(d.maxGroups()).isEqualTo(1);
+        assertThat(d.cacheTtlMs()).isZero();
+        assertThat(d.timeoutMs()).isEqualTo(100);
+        assertThat(String.join("\n", odd.warnings())).contains("dispatch.enabled", "dispatch.useSummary",
+                "dispatch.maxGroups", "dispatch.cacheTtlMs", "dispatch.model.timeoutMs");
     }
 }

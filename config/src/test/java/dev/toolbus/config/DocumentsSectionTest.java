@@ -71,6 +71,47 @@ class DocumentsSectionTest {
     }
 
     @Test
+    void nonsenseNumbersModeAndSwitch_fallBackAsTheTableSays() {
+        ConfigLoader.Loaded low = parse("""
+                documents:
+                  enabled: sometimes
+                  mode: clever
+                  paths: data/skills
+                  maxDepth: -1
+                  maxFileBytes: 10
+                  maxPromptChars: 5
+                """);
+        Config.Documents d = low.config().documents();
+        assertThat(d.enabled()).isTrue();
+        assertThat(d.mode()).isEqualTo("auto");
+        assertThat(d.paths()).isEqualTo(Config.Documents.DEFAULTS.paths());
+        assertThat(d.maxDepth()).isEqualTo(6);
+        assertThat(d.maxFileBytes()).isEqualTo(1024);
+        assertThat(d.maxPromptChars()).isEqualTo(1000);
+        assertThat(String.join("\n", low.warnings())).contains("documents.enabled", "documents.mode", "documents.paths",
+                "documents.maxDepth", "documents.maxFileBytes", "documents.maxPromptChars");
+
+        ConfigLoader.Loaded high = parse("""
+                documents:
+                  maxDepth: 1000
+                  maxFileBytes: 999999999999
+                  maxPromptChars: 99999999999
+                """);
+        d = high.config().documents();
+        assertThat(d.maxDepth()).isEqualTo(64);
+        assertThat(d.maxFileBytes()).isEqualTo(64L * 1024 * 1024);
+        assertThat(d.maxPromptChars()).isEqualTo(10_000_000);
+        assertThat(high.warnings()).hasSize(3);
+
+        ConfigLoader.Loaded words = parse("documents: {maxDepth: deep, maxFileBytes: big, maxPromptChars: .nan}");
+        d = words.config().documents();
+        assertThat(d.maxDepth()).isEqualTo(6);
+        assertThat(d.maxFileBytes()).isEqualTo(65_536);
+        assertThat(d.maxPromptChars()).isEqualTo(20_000);
+        assertThat(words.warnings()).hasSize(3);
+    }
+
+    @Test
     void onlyScanSettings_needARestart() {
         Config.Documents a = Config.Documents.DEFAULTS;
         Config.Documents modeOnly = new Config.Documents(true, "all", a.paths(), 6, 65_536, 20_000, false,

@@ -89,6 +89,8 @@ public final class ChatCompletionsDispatch implements ToolDispatch {
         byte[] body = request(query, offered).getBytes(StandardCharsets.UTF_8);
         HttpClient client = http.headers(h -> {
             h.set("Content-Type", "application/json");
+            // a length, not chunked: small OpenAI-compatible servers often cannot read a chunked request
+            h.setInt("Content-Length", body.length);
             if (apiKey != null) {
                 h.set("Authorization", "Bearer " + apiKey);
             }

@@ -40,6 +40,7 @@ class ChatCompletionsDispatchTest {
     private final AtomicReference<Function<JsonNode, Answer>> behaviour = new AtomicReference<>();
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
     private final List<String> authHeaders = new CopyOnWriteArrayList<>();
+    private final List<String> lengths = new CopyOnWriteArrayList<>();
     private SimpleMeterRegistry meters;
 
     @BeforeEach
@@ -56,6 +57,9 @@ class ChatCompletionsDispatchTest {
                             }
                             requests.add(json);
                             authHeaders.add(String.valueOf(req.requestHeaders().get("Authorization")));
+                            lengths.add(String.valueOf(req.requestHeaders().get("Content-Length")) + "/"
+                                    + req.requestHeaders().get("Transfer-Encoding") + "/"
+                                    + body.getBytes(StandardCharsets.UTF_8).length);
                             Answer a = behaviour.get().apply(json);
                             Mono<Void> send = res.status(a.status()).header("Content-Type", "application/json")
                                     .sendString(Mono.just(a.body())).then();
@@ -141,6 +145,10 @@ class ChatCompletionsDispatchTest {
                 .doesNotContain("admin"); // a group with no allowed tool is not offered
         assertThat(req.get("messages").get(1).get("content").asText()).isEqualTo("draw me a cat");
         assertThat(authHeaders.get(0)).isEqualTo("Bearer sk-secret-123");
+        // sent with its length, not chunked (servers such as Python's http.server cannot read chunks)
+        String[] length = lengths.get(0).split("/");
+        assertThat(length[0]).isEqualTo(length[2]);
+        assertThat(length[1]).isEqualTo("null");
         assertThat(outcome("chosen")).isEqualTo(1);
     }
 

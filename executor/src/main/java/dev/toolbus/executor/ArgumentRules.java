@@ -187,7 +187,7 @@ final class ArgumentRules {
             if (shown++ > 0) {
                 detail.append("; ");
             }
-            detail.append(dev.toolbus.internal.JsonSchemas.describe(e));
+            detail.append(dev.toolbus.internal.JsonSchemas.describe(e, full.getSchemaNode()));
         }
         return new Violation(Violation.Kind.SCHEMA, "", detail.toString(), null);
     }

@@ -160,8 +160,54 @@ public final class JsonSchemas {
 
     /** A message the model can act on: the argument's path and the rule, e.g. {@code limit: must be >= 1}. */
     public static String describe(Error e) {
+        return describe(e, null);
+    }
+
+    /**
+     * {@link #describe(Error)} for an error of validating against {@code root}, which tells a draft-04
+     * exclusive bound ({@code "exclusiveMinimum": true} beside {@code minimum}) from an inclusive one.
+     */
+    public static String describe(Error e, JsonNode root) {
         String path = readable(e.getInstanceLocation() == null ? "" : e.getInstanceLocation().toString());
-        String msg = e.getMessage() == null ? "is invalid" : e.getMessage();
+        String msg = bound(e, root);
+        if (msg == null) {
+            msg = e.getMessage() == null ? "is invalid" : e.getMessage();
+        }
         return path.isEmpty() ? msg : path + ": " + msg;
+    }
+
+    /** Numeric bounds read as comparisons ({@code must be >= 1}), shorter than the library's sentence. */
+    private static String bound(Error e, JsonNode root) {
+        Object[] args = e.getArguments();
+        if (e.getMessageKey() == null || args == null || args.length == 0 || args[0] == null) {
+            return null;
+        }
+        String op = switch (e.getMessageKey()) {
+            case "minimum" -> exclusiveBeside(e, root, "exclusiveMinimum") ? ">" : ">=";
+            case "maximum" -> exclusiveBeside(e, root, "exclusiveMaximum") ? "<" : "<=";
+            case "exclusiveMinimum" -> ">";
+            case "exclusiveMaximum" -> "<";
+            default -> null;
+        };
+        return op == null ? null : "must be " + op + " " + args[0];
+    }
+
+    /** Whether the schema holding the failed keyword says {@code <keyword>: true} (draft-04's exclusive bounds). */
+    private static boolean exclusiveBeside(Error e, JsonNode root, String keyword) {
+        if (root == null || e.getSchemaLocation() == null) {
+            return false;
+        }
+        String loc = e.getSchemaLocation().toString();
+        int hash = loc.indexOf('#');
+        String pointer = hash < 0 ? "" : loc.substring(hash + 1);
+        int slash = pointer.lastIndexOf('/');
+        if (slash < 0) {
+            return false;
+        }
+        try {
+            return root.at(pointer.substring(0, slash)).path(keyword).asBoolean(false);
+        } catch (IllegalArgumentException bad) {
+            return false;
+        }
     }
 }

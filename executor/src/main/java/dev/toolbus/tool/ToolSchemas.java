@@ -183,7 +183,10 @@ final class ToolSchemas {
         return s;
     }
 
-    /** The host's rule for a given schema: it must say {@code type: object}; {@code required: []} is added. */
+    /**
+     * The host's rule for a given schema: it must say {@code type: object}; {@code required: []} is added,
+     * except to a draft-04 schema, whose meta-schema refuses an empty {@code required}.
+     */
     private static ObjectNode withRequired(ToolDefinition def, ObjectNode schema) {
         if (schema == null) {
             return empty();
@@ -192,7 +195,7 @@ final class ToolSchemas {
             throw new IllegalArgumentException("tool '" + def.name()
                     + "': the parameter schema must have \"type\": \"object\" (MaiBot refuses it otherwise)");
         }
-        if (!schema.path("required").isArray()) {
+        if (!schema.path("required").isArray() && !schema.path("$schema").asText("").contains("draft-04")) {
             schema.putArray("required");
         }
         return schema;

@@ -144,6 +144,99 @@ class ToolExecutorLimitsTest {
     }
 
     @Test
+    void perStreamAndPerAgentBucketsAreSeparate() {
+        ToolExecutor ex = executor(rules(
+                LimitRule.builder("per-stream").tools(List.of("echo")).rate(1).periodMs(60_000).per("stream"),
+                LimitRule.builder("per-agent").tools(List.of("count")).rate(1).periodMs(30_000).per("agent")),
+                5, TestTools.echo(), TestTools.counter("count", new AtomicInteger()));
+        java.util.function.BiFunction<String, String, ToolCallsEvent> agentTurn = (stream, agent) ->
+                new ToolCallsEvent(stream, "t-" + stream + agent, List.of(call("a", "echo", "{\"text\":\"x\"}"),
+                        call("b", "count", "{}")), CallContext.builder().agentId(agent).userId("same-user").build(), null);
+        assertThat(run(ex, agentTurn.apply("s1", "bot-a"))).extracting(ToolResultEvent::isError).containsExactly(false, false);
+        // the same stream, another agent: the stream's echo bucket is empty, the agent's count bucket is full
+        List<ToolResultEvent> r = run(ex, agentTurn.apply("s1", "bot-b"));
+        assertThat(r).extracting(ToolResultEvent::isError).containsExactly(true, false);
+        assertThat(r.get(0).error().retryAfterMs()).isEqualTo(60_000L);
+        // another stream, the first agent: echo runs, count is refused with that rule's hint
+        r = run(ex, agentTurn.apply("s2", "bot-a"));
+        assertThat(r).extracting(ToolResultEvent::isError).containsExactly(false, true);
+        assertThat(r.get(1).error().retryAfterMs()).isEqualTo(30_000L);
+        assertThat(r.get(1).content()).contains("per-agent");
+    }
+
+    /** A tool of {@code plugin} that answers after {@code ms} of virtual time. */
+    private ToolSpec slowOf(String name, String plugin, long ms, AtomicInteger started) {
+        return new ToolSpec(ToolDefinition.builder(name).description(name).pluginId(plugin)
+                .cacheScope(CacheScope.NONE).build(),
+                (a, c) -> Mono.delay(Duration.ofMillis(ms), vts).doOnSubscribe(s -> started.incrementAndGet())
+                        .map(x -> ToolResult.text(name + " done")));
+    }
+
+    private ToolExecutor executorOver(dev.toolbus.registry.ToolRegistry registry, Limits limits, int maxParallel) {
+        return ToolExecutor.builder().registry(registry).timer(vts).meterRegistry(meters).limits(limits)
+                .settings(ExecutionSettings.builder().maxParallel(maxParallel).cacheResults(false).build()).build();
+    }
+
+    @Test
+    void sourcesMatchStdioMcpByServerNameAndCore() {
+        AtomicInteger started = new AtomicInteger();
+        dev.toolbus.registry.ToolRegistry registry = dev.toolbus.registry.ToolRegistry.create();
+        registry.register(slowOf("gh_search", "github", 0, started), dev.toolbus.tool.ToolSource.MCP);
+        registry.register(slowOf("gh_issue", "github", 0, started), dev.toolbus.tool.ToolSource.MCP);
+        registry.register(slowOf("fs_read", "files", 0, started), dev.toolbus.tool.ToolSource.MCP);
+        registry.register(slowOf("py_echo", "python-echo", 0, started), dev.toolbus.tool.ToolSource.STDIO);
+        registry.register(slowOf("get_time", null, 0, started), dev.toolbus.tool.ToolSource.CORE);
+        registry.register(slowOf("java_tool", null, 0, started), dev.toolbus.tool.ToolSource.PLUGIN);
+        ToolExecutor ex = executorOver(registry, rules(
+                LimitRule.builder("github").sources(List.of("mcp:GitHub")).maxCallsPerTurn(1),
+                LimitRule.builder("stdio").sources(List.of("stdio")).maxCallsPerTurn(1),
+                LimitRule.builder("core").sources(List.of("core")).maxCallsPerTurn(1),
+                LimitRule.builder("all-mcp").sources(List.of("mcp")).maxCallsPerTurn(3)), 5);
+        var r = ex.execute(turn("s", "t", call("a", "gh_search", "{}"), call("b", "gh_issue", "{}"),
+                call("c", "fs_read", "{}"), call("d", "py_echo", "{}"), call("e", "py_echo", "{}"),
+                call("f", "get_time", "{}"), call("g", "get_time", "{}"), call("h", "java_tool", "{}"),
+                call("i", "java_tool", "{}"), call("j", "fs_read", "{}"), call("k", "fs_read", "{}")))
+                .collectList().toFuture();
+        vts.advanceTime();
+        assertThat(results(r.join())).extracting(x -> x.isError() ? x.error().code() + " " + x.content() : "ok")
+                .containsExactly("ok",
+                        "LIMIT_EXCEEDED Tool gh_issue was not run: at most 1 such calls per turn (rule github).",
+                        "ok", "ok",
+                        "LIMIT_EXCEEDED Tool py_echo was not run: at most 1 such calls per turn (rule stdio).",
+                        "ok",
+                        "LIMIT_EXCEEDED Tool get_time was not run: at most 1 such calls per turn (rule core).",
+                        "ok", "ok", // a Java plugin tool is source plugin, none of these
+                        // every MCP call counts, the refused gh_issue too: j is the fourth
+                        "LIMIT_EXCEEDED Tool fs_read was not run: at most 3 such calls per turn (rule all-mcp).",
+                        "LIMIT_EXCEEDED Tool fs_read was not run: at most 3 such calls per turn (rule all-mcp).");
+        assertThat(started).hasValue(6);
+    }
+
+    @Test
+    void aConcurrencyCapOnAnMcpServerLetsOneOfItsCallsRunAndTheOtherServersToolsRunBeside() {
+        AtomicInteger ghStarted = new AtomicInteger();
+        AtomicInteger fsStarted = new AtomicInteger();
+        dev.toolbus.registry.ToolRegistry registry = dev.toolbus.registry.ToolRegistry.create();
+        registry.register(slowOf("gh_search", "github", 1000, ghStarted), dev.toolbus.tool.ToolSource.MCP);
+        registry.register(slowOf("gh_issue", "github", 1000, ghStarted), dev.toolbus.tool.ToolSource.MCP);
+        registry.register(slowOf("fs_read", "files", 1000, fsStarted), dev.toolbus.tool.ToolSource.MCP);
+        ToolExecutor ex = executorOver(registry, rules(
+                LimitRule.builder("one-github").plugins(List.of("github")).concurrency(1)), 5);
+        var r = ex.execute(turn("s", "t", call("a", "gh_search", "{}"), call("b", "gh_issue", "{}"),
+                call("c", "fs_read", "{}"), call("d", "fs_read", "{}"))).collectList().toFuture();
+        assertThat(ghStarted).as("one github call at a time, whichever tool").hasValue(1);
+        assertThat(fsStarted).hasValue(2);
+        assertThat(ex.health().slotsInUse()).isEqualTo(3);
+        vts.advanceTimeBy(Duration.ofMillis(1000));
+        assertThat(ghStarted).hasValue(2);
+        assertThat(r).isNotDone();
+        vts.advanceTimeBy(Duration.ofMillis(1000));
+        assertThat(results(r.join())).extracting(ToolResultEvent::content)
+                .containsExactly("gh_search done", "gh_issue done", "fs_read done", "fs_read done");
+        assertThat(counter(ToolMetrics.LIMITS_WAITED, "rule", "one-github")).isEqualTo(1);
+    }
+
+    @Test
     void perTurnCapsCountInCallOrderAndCarryNoRetryHint() {
         AtomicInteger runs = new AtomicInteger();
         ToolExecutor ex = executor(rules(LimitRule.builder("per-tool").maxCallsPerTool(2),
@@ -192,6 +285,27 @@ class ToolExecutorLimitsTest {
         assertThat(r.get(1).elapsedMs()).isEqualTo(2000);
         assertThat(counter(ToolMetrics.LIMITS_WAITED, "rule", "one-slow")).isEqualTo(1);
         assertThat(meters.find(ToolMetrics.LIMITS_RUNNING).tag("rule", "one-slow").gauge().value()).isZero();
+        assertThat(((DefaultToolExecutor) ex).limitCaps().keys()).isZero();
+    }
+
+    @Test
+    void theWaitAtACapIsBoundedByMaxQueuedCalls_beyondItACallEndsRejected() {
+        AtomicInteger started = new AtomicInteger();
+        ToolExecutor ex = ToolExecutor.builder().timer(vts).meterRegistry(meters)
+                .limits(rules(LimitRule.builder("one-slow").tools(List.of("slow")).concurrency(1)))
+                .settings(ExecutionSettings.builder().maxParallel(5).maxQueuedCalls(2).cacheResults(false).build())
+                .tool(slow("slow", 1000, started)).build();
+        var turn = ex.execute(turn("s", "t", call("a", "slow", "{}"), call("b", "slow", "{}"), call("c", "slow", "{}"),
+                call("d", "slow", "{}"))).collectList().toFuture();
+        assertThat(started).hasValue(1);
+        assertThat(meters.find(ToolMetrics.LIMITS_WAITING).tag("rule", "one-slow").gauge().value()).isEqualTo(2);
+        vts.advanceTimeBy(Duration.ofMillis(3000));
+        List<ToolResultEvent> r = results(turn.join());
+        assertThat(r).extracting(x -> x.isError() ? x.error().code() : null).containsExactly(null, null, null,
+                ErrorCode.REJECTED);
+        assertThat(r.get(3).content()).isEqualTo("Tool slow is busy: 2 calls already wait for it (rule one-slow); retry later.");
+        assertThat(r.get(3).attempts()).isZero();
+        assertThat(started).hasValue(3);
         assertThat(((DefaultToolExecutor) ex).limitCaps().keys()).isZero();
     }
 

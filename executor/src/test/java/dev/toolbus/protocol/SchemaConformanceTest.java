@@ -129,6 +129,45 @@ class SchemaConformanceTest {
         }
     }
 
+    /**
+     * Every event docs/protocol.md shows inline (a line of a code block that is one JSON event, or a
+     * {@code > }/{@code < } session line) matches its schema, and an inbound one decodes.
+     */
+    @Test
+    void protocolMd_everyInlineEvent_matchesItsSchema() throws IOException {
+        List<String> lines = Files.readAllLines(DOCS.resolve("protocol.md"));
+        boolean inBlock = false;
+        int checked = 0;
+        Set<String> seen = new TreeSet<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.startsWith("```")) {
+                inBlock = !inBlock;
+                continue;
+            }
+            String json = line.startsWith("> ") || line.startsWith("< ") ? line.substring(2) : line;
+            if (!inBlock || !json.startsWith("{\"type\":")) {
+                continue;
+            }
+            JsonNode tree = Json.mapper().readTree(json);
+            String event = tree.path("type").asText();
+            assertThat(EVENTS).as("protocol.md:" + (i + 1)).contains(event);
+            assertThat(errors(event, tree)).as("protocol.md:" + (i + 1) + " " + json).isEmpty();
+            if (INBOUND.contains(event)) {
+                assertThat(codec.decode(json).streamId()).isEqualTo(tree.path("stream_id").asText());
+            } else {
+                codec.decodeOutbound(json);
+            }
+            seen.add(event);
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(30);
+        // the issue 11 events and codes are among them
+        assertThat(seen).contains("list_skills", "skills", "tool_result");
+        String doc = Files.readString(DOCS.resolve("protocol.md"));
+        assertThat(doc).contains("\"code\":\"RATE_LIMITED\"", "\"retry_after_ms\":1500", "\"code\":\"LIMIT_EXCEEDED\"");
+    }
+
     static List<OutboundEvent> outbound() {
         return Samples.outbound();
     }

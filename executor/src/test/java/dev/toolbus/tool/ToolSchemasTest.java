@@ -30,6 +30,18 @@ class ToolSchemasTest {
     }
 
     @Test
+    void rawDraft04Schema_getsNoEmptyRequired_whichItsMetaSchemaRefuses() {
+        ObjectNode raw = (ObjectNode) dev.toolbus.protocol.Json.mapper().createObjectNode()
+                .put("$schema", "http://json-schema.org/draft-04/schema#").put("type", "object");
+        ToolDefinition def = ToolDefinition.builder("t").description("d").inputSchema(raw).build();
+        assertThat(def.inputSchema().has("required")).isFalse();
+        assertThat(dev.toolbus.internal.JsonSchemas.problems(def.inputSchema())).isEmpty();
+        ObjectNode withEmpty = raw.deepCopy();
+        withEmpty.putArray("required");
+        assertThat(dev.toolbus.internal.JsonSchemas.problems(withEmpty)).isNotEmpty();
+    }
+
+    @Test
     void rawSchema_nonListRequired_replacedInPlace() {
         ToolDefinition def = ToolDefinition.builder("raw")
                 .inputSchema(obj("{\"type\":\"object\",\"required\":\"a\",\"properties\":{}}"))

@@ -118,22 +118,29 @@ class PolicyParityIT {
     }
 
     @Test
-    void rule6_optionalToolsOnlyByAnExplicitName_andPluginOnlyAllowListsKeepCoreTools() throws Exception {
+    void rule6_optionalToolsOnlyByAnExplicitName() throws Exception {
         List<String> all = plus(SAMPLES, "flow_run", "recall", "remember", "scrape");
         assertThat(tools("")).containsExactlyElementsOf(all);
         assertThat(tools("agent_id=star")).containsExactlyElementsOf(all);
         assertThat(tools("agent_id=named")).containsExactlyElementsOf(
                 plus(SAMPLES, "flow_run", "workflow_tool", "recall", "remember", "scrape"));
-        assertThat(tools("agent_id=pluginsonly")).containsExactlyElementsOf(all);
         assertThat(call("workflow_tool", "star").path("error").path("code").asText()).isEqualTo("NOT_AVAILABLE");
         assertThat(call("workflow_tool", "named").path("content").asText()).isEqualTo("flow:workflow_tool ran");
+    }
+
+    @Test
+    void rule7_anAllowListNamingOnlyPluginToolsKeepsTheCoreTools() throws Exception {
+        assertThat(tools("agent_id=pluginsonly"))
+                .containsExactlyElementsOf(plus(SAMPLES, "flow_run", "recall", "remember", "scrape"));
+        assertThat(call("echo", "{\"text\":\"still here\"}", "pluginsonly").path("content").asText())
+                .isEqualTo("still here");
     }
 
     @Test
     void docsPolicyMd_showsTheseAnswers() throws Exception {
         String doc = Files.readString(EXAMPLE.resolve("../../policy.md").normalize());
         for (String query : List.of("", "provider=openai&model=gpt-5.2", "agent_id=nomemory", "agent_id=inherits",
-                "agent_id=empties", "agent_id=named")) {
+                "agent_id=empties", "agent_id=named", "agent_id=star", "agent_id=pluginsonly")) {
             assertThat(doc).as(query).contains("\n" + String.join(" ", tools(query)) + "\n");
         }
         List<String> warnings = Stream.of(server.process.stderr().split("\n"))

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Skill documents through a real {@code toolbus serve}: list_skills, a load_skill call, list_skills
  * again showing the loaded skill for re-injection, and a skill file added while it runs. As a stdio
- * sidecar (JSON lines) and through the gateway ({@code POST /v1/skills}).
+ * sidecar (JSON lines) and through the gateway ({@code POST /v1/skills}). And {@code documents.mode}
+ * {@code explicit}, {@code auto} and {@code all} switched by config reloads on one running sidecar, with
+ * {@code maxPromptChars} cutting a long skill, and binary, huge and malformed files skipped with a warning.
  */
 class SkillsServeIT {
 
@@ -125,6 +127,103 @@ class SkillsServeIT {
 
         assertThat(sidecar.closeInput().awaitExit(Duration.ofSeconds(60))).as(sidecar.stderr()).isZero();
         assertThat(sidecar.stderr()).contains("skills reloaded");
+    }
+
+    /** Sends list_skills until its answer is in {@code mode} (a config reload has landed); that answer. */
+    private JsonNode awaitMode(String mode, String stream, String textAndSelected) {
+        int[] n = {0};
+        JsonNode[] last = new JsonNode[1];
+        await().atMost(PROMPTLY).pollInterval(Duration.ofMillis(300)).until(() -> {
+            String id = mode + "-" + n[0]++;
+            sidecar.send("{\"type\":\"list_skills\",\"stream_id\":\"" + stream + "\",\"request_id\":\"" + id + "\""
+                    + textAndSelected + "}");
+            last[0] = awaitEvent("skills", id);
+            return last[0].path("mode").asText().equals(mode);
+        });
+        return last[0];
+    }
+
+    @Test
+    void sidecar_explicitAutoAndAll_withTruncationAndReinjection_andBadFilesSkipped() throws Exception {
+        Path root = skills();
+        Files.createDirectories(root.resolve("big"));
+        StringBuilder big = new StringBuilder("---\nname: big-manual\ndescription: A long manual\ntriggers: [manual]\n---\n");
+        for (int i = 0; big.length() < 3000; i++) {
+            big.append("Step ").append(i).append(": check the gauge and write it down.\n");
+        }
+        Files.writeString(root.resolve("big/SKILL.md"), big.toString());
+        Files.createDirectories(root.resolve("bin"));
+        Files.write(root.resolve("bin/SKILL.md"), new byte[] {'-', '-', '-', '\n', 0, 1, 2, (byte) 0xff, '\n'});
+        Files.createDirectories(root.resolve("huge"));
+        Files.writeString(root.resolve("huge/SKILL.md"), "---\nname: huge\n---\n" + "x".repeat(10_000));
+        Files.createDirectories(root.resolve("broken"));
+        Files.writeString(root.resolve("broken/SKILL.md"), "---\nname: [unclosed\n---\nbody\n");
+        Path config = dir.resolve("toolbus.yaml");
+        String head = "documents:\n  paths: ['" + root + "']\n  maxFileBytes: 4096\n  maxPromptChars: 1000\n";
+        Files.writeString(config, head + "  mode: explicit\n");
+        sidecar = ToolbusProcess.start("skills-modes", "serve", "--bus=stdio", "--config", config.toString(),
+                "--log-level", "info");
+
+        // explicit: the selected and the auto-activated ones; the text matches nothing
+        JsonNode explicit = awaitMode("explicit", "m:1", ",\"text\":\"read the manual and merge the pdf\","
+                + "\"selected\":[\"deploy\",\"nope\"]");
+        assertThat(names(explicit.path("skills"), "name")).containsExactlyInAnyOrder("release-notes", "deploy",
+                "pdf-tools", "big-manual");
+        assertThat(names(explicit.path("documents"), "name")).containsExactly("deploy", "release-notes");
+        assertThat(names(explicit.path("documents"), "reason")).containsExactly("selected", "auto_activate");
+        assertThat(names(explicit.path("missing"), null)).containsExactly("nope");
+        assertThat(explicit.path("truncated").asBoolean()).isFalse();
+
+        // auto (a config reload): plus the skills the text names, the long one cut at maxPromptChars
+        Files.writeString(config, head + "  mode: auto\n");
+        JsonNode auto = awaitMode("auto", "m:1", ",\"text\":\"read the manual please\"");
+        assertThat(names(auto.path("documents"), "name")).containsExactly("release-notes", "big-manual");
+        assertThat(names(auto.path("documents"), "reason")).containsExactly("auto_activate", "matched");
+        JsonNode cut = auto.path("documents").get(1);
+        assertThat(cut.path("truncated").asBoolean()).isTrue();
+        assertThat(cut.path("chars").asInt()).isGreaterThan(2900);
+        assertThat(cut.path("text").asText().length()).isLessThan(1000);
+        assertThat(cut.path("text").asText()).startsWith("# big-manual\n\n").contains("[cut: the skill has ");
+        assertThat(auto.path("truncated").asBoolean()).isTrue();
+        int injected = 0;
+        for (JsonNode d : auto.path("documents")) {
+            injected += d.path("text").asText().length();
+        }
+        assertThat(injected).isLessThanOrEqualTo(1000);
+
+        // load_skill, then a list_skills without text: the loaded one comes back for re-injection, first
+        sidecar.send("{\"type\":\"tool_call\",\"stream_id\":\"m:1\",\"turn_id\":\"t1\",\"tool_call_id\":\"c1\","
+                + "\"name\":\"load_skill\",\"arguments\":{\"name\":\"deploy\"}}");
+        assertThat(awaitEvent("tool_result", "c1").path("is_error").asBoolean()).isFalse();
+        sidecar.send(listSkills("m:1", "after-load", null));
+        JsonNode reinject = awaitEvent("skills", "after-load");
+        assertThat(names(reinject.path("loaded"), null)).containsExactly("deploy");
+        assertThat(names(reinject.path("documents"), "reason")).containsExactly("loaded", "auto_activate");
+
+        // all (another reload): every skill when nothing is selected, bounded: what does not fit is omitted
+        Files.writeString(config, head + "  mode: all\n");
+        JsonNode all = awaitMode("all", "m:2", "");
+        List<String> shown = names(all.path("documents"), "name");
+        List<String> omitted = names(all.path("omitted"), null);
+        assertThat(shown.get(0)).isEqualTo("release-notes");
+        assertThat(names(all.path("documents"), "reason")).containsOnly("auto_activate", "all");
+        assertThat(new java.util.TreeSet<>(concat(shown, omitted)))
+                .containsExactly("big-manual", "deploy", "pdf-tools", "release-notes");
+        assertThat(all.path("truncated").asBoolean()).isTrue();
+
+        assertThat(sidecar.closeInput().awaitExit(Duration.ofSeconds(60))).as(sidecar.stderr()).isZero();
+        String stderr = sidecar.stderr();
+        assertThat(stderr).contains("bin/SKILL.md is skipped: cannot be read: it is a binary file")
+                .contains("huge/SKILL.md is skipped: larger than 4096 bytes")
+                .contains("broken/SKILL.md is skipped: cannot be read: while parsing");
+        assertThat(stderr).contains("found 4 skills");
+        assertThat(sidecar.events()).noneMatch(e -> e.path("type").asText().equals("error"));
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     private static HttpResponse<String> post(RunningServer s, String path, String body) throws Exception {
