@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Two executor JVMs in one consumer group; one is killed with SIGKILL in the middle of a flood of turns
  * ({@code -Dtoolbus.killTurns}, 4,000 by default, 10,000 for docs/benchmarks.md). Every turn must
- * still get its turn_completed, nothing may stay pending, and no turn's events are written twice.
+ * still get its turn_completed, no turn's events are written twice, and the group is healthy at the
+ * end (nothing pending, lag 0). Per-stream order is not asserted: with two instances in one group,
+ * consecutive turns of a conversation can run on both at once (docs/buses.md, "Ordering on Redis").
  */
 class RedisKillRecoveryTest {
 
@@ -150,6 +152,6 @@ class RedisKillRecoveryTest {
                 TURNS, seconds, duplicates);
         // a finished turn is never written again (its record is checked before it runs and in the write itself)
         assertThat(duplicates).isZero();
-        assertThat(redis.pending()).isZero();
+        assertThat(redis.groupHealthy()).as("nothing pending, lag 0").isTrue();
     }
 }
