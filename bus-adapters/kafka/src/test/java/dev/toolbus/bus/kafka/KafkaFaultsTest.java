@@ -129,12 +129,12 @@ class KafkaFaultsTest {
         executor.attach(bus);
         send(0, TURNS / 2);
         await().atMost(Duration.ofSeconds(60)).until(() -> total() >= TURNS / 4);
+        int atStop = total(); // the second half of the flood is not sent yet
         Process p = new ProcessBuilder("bash", restart).inheritIO().start();
         send(TURNS / 2, TURNS); // while the broker stops and starts: the producer holds them and retries
         assertThat(p.waitFor()).isZero();
-        int atRestart = total();
-        System.out.println("broker restarted with " + atRestart + " of " + TURNS + " turns completed");
-        assertThat(atRestart).isLessThan(TURNS);
+        System.out.println("broker restarted: %d of %d turns completed when it was stopped, %d when it was back"
+                .formatted(atStop, TURNS, total()));
         assertEveryTurnOnceInOrder();
     }
 
