@@ -4,6 +4,9 @@
 #   TOOLBUS_KAFKA_BOOTSTRAP  127.0.0.1:PORT
 #   TOOLBUS_KAFKA_RESTART    a script that stops the broker (SIGTERM) and starts it again on the same ports and data
 #   TOOLBUS_KAFKA_PID_FILE   the file holding the broker's pid (tests stall the broker with SIGSTOP/SIGCONT)
+#   TOOLBUS_KAFKA_PROXIED    127.0.0.1:PORT of a second listener, PROXIED, which advertises
+#   TOOLBUS_KAFKA_PROXY_PORT instead of its own port: a client bootstrapped through a TCP proxy on
+#                            that port (tests' FaultProxy) keeps all its traffic on the proxy
 # Sourced by scripts/lib/services.sh, which calls start_kafka / stop_kafka.
 
 TB_KAFKA_VERSION=4.4.0
@@ -24,7 +27,7 @@ _tb_kafka_libs() {
 }
 
 start_kafka() {
-  local root libs run port cport
+  local root libs run port cport pport xport
   root=$(_tb_root)
   libs=$(_tb_kafka_libs) || { echo "[services] Kafka jars could not be fetched" >&2; return 1; }
   mkdir -p "$root/.run"
@@ -32,15 +35,19 @@ start_kafka() {
   port=$(_tb_free_port) || return 1
   cport=$(_tb_free_port) || return 1
   while [ "$cport" = "$port" ]; do cport=$(_tb_free_port) || return 1; done
+  pport=$(_tb_free_port) || return 1
+  while [ "$pport" = "$port" ] || [ "$pport" = "$cport" ]; do pport=$(_tb_free_port) || return 1; done
+  xport=$(_tb_free_port) || return 1
+  while [ "$xport" = "$port" ] || [ "$xport" = "$cport" ] || [ "$xport" = "$pport" ]; do xport=$(_tb_free_port) || return 1; done
   cat > "$run/server.properties" <<EOP
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$cport
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport,PROXIED://127.0.0.1:$pport
+advertised.listeners=PLAINTEXT://127.0.0.1:$port,PROXIED://127.0.0.1:$xport
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,PROXIED:PLAINTEXT
 log.dirs=$run/data
 num.partitions=4
 auto.create.topics.enable=false
@@ -104,6 +111,8 @@ EOS
   export TOOLBUS_KAFKA_BOOTSTRAP="127.0.0.1:$port"
   export TOOLBUS_KAFKA_RESTART="$run/restart.sh"
   export TOOLBUS_KAFKA_PID_FILE="$run/kafka.pid"
+  export TOOLBUS_KAFKA_PROXIED="127.0.0.1:$pport"
+  export TOOLBUS_KAFKA_PROXY_PORT="$xport"
   _TB_KAFKA_RUN="$run"
   echo "[services] kafka on $TOOLBUS_KAFKA_BOOTSTRAP ($run)" >&2
 }
@@ -112,5 +121,5 @@ stop_kafka() {
   [ -n "${_TB_KAFKA_RUN:-}" ] || return 0
   bash "$_TB_KAFKA_RUN/stop.sh" || true
   rm -rf "$_TB_KAFKA_RUN"
-  unset TOOLBUS_KAFKA_BOOTSTRAP TOOLBUS_KAFKA_RESTART TOOLBUS_KAFKA_PID_FILE _TB_KAFKA_RUN
+  unset TOOLBUS_KAFKA_BOOTSTRAP TOOLBUS_KAFKA_RESTART TOOLBUS_KAFKA_PID_FILE TOOLBUS_KAFKA_PROXIED TOOLBUS_KAFKA_PROXY_PORT _TB_KAFKA_RUN
 }

@@ -200,7 +200,8 @@ public final class ToolContext {
     /**
      * A key for the call's side effects, the same on every attempt and on every redelivery of the turn
      * (a hex SHA-256 of stream, turn and call id): a tool that must not act twice after a crash passes
-     * it to the system it changes (an idempotency header, a unique column).
+     * it to the system it changes (an idempotency header, a unique column). A turn sent without a
+     * {@code turn_id} gets a generated one on each delivery, and so a new key.
      */
     public String idempotencyKey() {
         return IdempotencyKeys.of(streamId, turnId, toolCallId);

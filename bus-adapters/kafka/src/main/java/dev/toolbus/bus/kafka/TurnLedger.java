@@ -63,7 +63,8 @@ final class TurnLedger {
         }
         expire();
         Entry e = entries.get(key);
-        return e == null ? null : e.events();
+        // expire() stops at the first young entry; one restored later with an older timestamp sits behind it
+        return e == null || e.atMs < clock.millis() - config.turnLedgerWindow().toMillis() ? null : e.events();
     }
 
     /** The ledger record of a finished turn (its events from the results records, when small enough). */

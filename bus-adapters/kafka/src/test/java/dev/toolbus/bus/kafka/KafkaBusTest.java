@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.BaseSubscriber;
 
 /** Against the real broker started by scripts/services/kafka.sh; skipped without it. */
@@ -147,9 +148,16 @@ class KafkaBusTest {
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() ->
                 got.size() == 5 && registry.get("toolbus.bus.buffered").gauge().value() <= 50 + 20);
         assertThat(registry.get("toolbus.bus.inflight").gauge().value()).isEqualTo(5);
-        await().atMost(Duration.ofSeconds(5)).until(() -> registry.get("toolbus.bus.lag").gauge().value() > 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> registry.get("toolbus.bus.lag").gauge().value() > 0
+                && registry.get("toolbus.bus.pending").gauge().value() >= 5); // polled, not complete
         sub.request(495);
         await().atMost(Duration.ofSeconds(20)).until(() -> got.size() == 500);
+        // everything polled (lag 0), nothing completed yet (pending 500); then completed (pending 0)
+        await().atMost(Duration.ofSeconds(5)).until(() -> registry.get("toolbus.bus.lag").gauge().value() == 0
+                && registry.get("toolbus.bus.pending").gauge().value() == 500);
+        Flux.fromIterable(got).concatMap(BusMessage::ack).blockLast(Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(10)).until(() -> registry.get("toolbus.bus.pending").gauge().value() == 0
+                && registry.get("toolbus.bus.inflight").gauge().value() == 0);
         sub.dispose();
     }
 

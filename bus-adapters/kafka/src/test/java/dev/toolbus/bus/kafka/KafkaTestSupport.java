@@ -129,6 +129,51 @@ final class KafkaTestSupport implements AutoCloseable {
         }
     }
 
+    /** The end offset of every partition of the calls topic. */
+    Map<TopicPartition, Long> callsEndOffsets() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            String topic = prefix + "calls";
+            int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+            Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+            for (int i = 0; i < partitions; i++) {
+                latest.put(new TopicPartition(topic, i), org.apache.kafka.clients.admin.OffsetSpec.latest());
+            }
+            Map<TopicPartition, Long> out = new java.util.HashMap<>();
+            admin.listOffsets(latest).all().get().forEach((tp, info) -> out.put(tp, info.offset()));
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The group's state and member count, e.g. {@code STABLE/2}. */
+    String groupState() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            var d = admin.describeConsumerGroups(List.of(prefix + "group")).all().get().get(prefix + "group");
+            return d.groupState().name() + "/" + d.members().size();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The consumer group is healthy: every record of the calls topic is committed (lag 0, nothing left
+     * to redeliver) and the group is stable with {@code members} members.
+     */
+    void awaitGroupHealthy(int members) {
+        Map<TopicPartition, Long> ends = callsEndOffsets();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            Map<TopicPartition, OffsetAndMetadata> now = committed();
+            ends.forEach((tp, end) -> org.assertj.core.api.Assertions.assertThat(now.get(tp)).as("committed %s", tp)
+                    .isNotNull().extracting(OffsetAndMetadata::offset).isEqualTo(end));
+            org.assertj.core.api.Assertions.assertThat(groupState()).isEqualTo("STABLE/" + members);
+        });
+    }
+
     @Override
     public synchronized void close() {
         producer.close(Duration.ofSeconds(5));

@@ -120,4 +120,38 @@ class RedisIdempotentTurnTest {
             executor.close();
         }
     }
+
+    @Test
+    void aTurnFinishedByOneInstance_isReplayedByAnother_theRecordIsSharedInRedis() {
+        EchoDriver first = start(redis.config().consumer("one").build());
+        redis.addCall(EchoDriver.turn("s", "t5", "e"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis.events(redis.prefix + "results:s").size() == 2
+                && redis.pending() == 0);
+        driving.dispose();
+        bus.closeGracefully().block(Duration.ofSeconds(10));
+
+        EchoDriver second = start(redis.config().consumer("two").build());
+        redis.addCall(EchoDriver.turn("s", "t5", "e")); // the client retried; another instance takes it
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis.events(redis.prefix + "results:s").size() == 4
+                && redis.pending() == 0);
+        List<String> events = redis.events(redis.prefix + "results:s");
+        assertThat(first.turns.get()).isEqualTo(1);
+        assertThat(second.turns.get()).isZero();
+        assertThat(events.get(2)).isEqualTo("{\"replayed\":true," + events.get(0).substring(1));
+        assertThat(events.get(3)).isEqualTo("{\"replayed\":true," + events.get(1).substring(1));
+    }
+
+    @Test
+    void aRepeatAfterDoneMarkerTtl_runsAgain_theRecordIsBoundedInTime() {
+        EchoDriver driver = start(redis.config().doneMarkerTtl(Duration.ofMillis(300)).build());
+        redis.addCall(EchoDriver.turn("s", "t6", "f"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis.events(redis.prefix + "results:s").size() == 2);
+        assertThat(redis.redis.keys(redis.prefix + "done:*")).isNotEmpty();
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis.redis.keys(redis.prefix + "done:*").isEmpty()); // expired
+        redis.addCall(EchoDriver.turn("s", "t6", "f"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> redis.events(redis.prefix + "results:s").size() == 4
+                && redis.pending() == 0);
+        assertThat(driver.turns.get()).isEqualTo(2);
+        assertThat(redis.events(redis.prefix + "results:s")).noneMatch(e -> e.contains("replayed"));
+    }
 }

@@ -77,6 +77,26 @@ final class RedisTestSupport implements AutoCloseable {
         return redis.xpending(prefix + "calls", "toolbus").getCount();
     }
 
+    /** The group's lag (entries of the calls stream not yet delivered to it; Redis 7+), -1 if unknown. */
+    long groupLag() {
+        for (Object g : redis.xinfoGroups(prefix + "calls")) {
+            List<?> fields = (List<?>) g;
+            if ("toolbus".equals(String.valueOf(fields.get(fields.indexOf("name") + 1)))) {
+                int at = fields.indexOf("lag");
+                return at < 0 || !(fields.get(at + 1) instanceof Number n) ? -1 : n.longValue();
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The consumer group is healthy: nothing pending (every delivered entry acknowledged) and nothing
+     * undelivered (lag 0).
+     */
+    boolean groupHealthy() {
+        return pending() == 0 && groupLag() == 0;
+    }
+
     @SuppressWarnings("unused")
     private static XReadArgs.StreamOffset<String> from(String key) {
         return XReadArgs.StreamOffset.from(key, "0");

@@ -30,9 +30,11 @@ public final class FaultProxy implements AutoCloseable {
     private volatile long delayNanos;
     private volatile boolean closed;
 
-    private FaultProxy(InetSocketAddress target) throws IOException {
+    private FaultProxy(InetSocketAddress target, int listenPort) throws IOException {
         this.target = target;
-        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.server = new ServerSocket();
+        server.setReuseAddress(true); // a fixed port is taken again by the next test right after close
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort), 50);
         Thread acceptor = new Thread(this::accept, "fault-proxy-accept-" + server.getLocalPort());
         acceptor.setDaemon(true);
         acceptor.start();
@@ -40,7 +42,15 @@ public final class FaultProxy implements AutoCloseable {
 
     /** A proxy to host:port, listening on a free loopback port. */
     public static FaultProxy start(String host, int port) throws IOException {
-        return new FaultProxy(new InetSocketAddress(host, port));
+        return new FaultProxy(new InetSocketAddress(host, port), 0);
+    }
+
+    /**
+     * A proxy to host:port listening on the given loopback port: for a broker that advertises that
+     * port, so that a client's every connection (not only the bootstrap one) goes through the proxy.
+     */
+    public static FaultProxy start(String host, int port, int listenPort) throws IOException {
+        return new FaultProxy(new InetSocketAddress(host, port), listenPort);
     }
 
     public int port() {
