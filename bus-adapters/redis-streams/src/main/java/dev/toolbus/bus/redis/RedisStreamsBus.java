@@ -85,6 +85,7 @@ public final class RedisStreamsBus implements ToolBus {
     private final Consumer<String> me;
     private final Scheduler scheduler;
     private final ResultWriter writer;
+    private final WriteRetry writeRetry;
     private final DoneMarkerCheck doneMarkers;
     private final StreamReader reader;
     /** Tells the reader when its connection drops (the client may be shared: removed on close). */
@@ -92,6 +93,7 @@ public final class RedisStreamsBus implements ToolBus {
     private final RedisTurnLedger ledger;
     private final ControlRouter router;
     private final AtomicBoolean closing = new AtomicBoolean();
+    private final AtomicBoolean released = new AtomicBoolean();
     private final AtomicLong pending = new AtomicLong(-1);
     private final AtomicLong lag = new AtomicLong(-1);
     private volatile Mono<Void> groupReady;
@@ -123,6 +125,7 @@ public final class RedisStreamsBus implements ToolBus {
         this.commands = commandConnection.async();
         this.me = Consumer.from(config.group(), config.consumer());
         this.scheduler = Schedulers.newSingle("toolbus-redis-" + config.consumer(), true);
+        this.writeRetry = new WriteRetry(() -> !released.get(), config.consumer());
         this.writer = new ResultWriter(commands, config);
         this.doneMarkers = new DoneMarkerCheck(commands);
         this.ledger = config.doneMarkersEnabled() ? new RedisTurnLedger(commands, config, scheduler) : null;
@@ -201,11 +204,13 @@ public final class RedisStreamsBus implements ToolBus {
         String marker = doneTurn != null && config.doneMarkersEnabled()
                 ? config.doneMarkerKey(streamId, doneTurn) : null;
         String claim = marker != null && ledger != null ? ledger.heldClaim(streamId, doneTurn) : null;
+        String results = config.resultsKey(streamId);
         if (claim == null) {
-            return writer.write(config.resultsKey(streamId), marker, encoded);
+            Mono<Void> write = writer.write(results, marker, encoded);
+            return marker == null ? write : writeRetry.apply(write, results);
         }
         // the script that records the turn also deletes its running-turn claim
-        return writer.write(config.resultsKey(streamId), marker, claim, encoded)
+        return writeRetry.apply(writer.write(results, marker, claim, encoded), results)
                 .doOnSuccess(v -> ledger.releasedWithRecord(claim));
     }
 
@@ -276,6 +281,7 @@ public final class RedisStreamsBus implements ToolBus {
     }
 
     private void release() {
+        released.set(true);
         client.removeListener(readCuts);
         reader.dispose();
         scheduler.dispose();
