@@ -274,6 +274,22 @@ describe('redis control', { skip: redisSkip }, () => {
 
   controlCases('redis', perCase(() => process.env.TOOLBUS_REDIS_URL, options));
 
+  test('two turns of one stream started together share one reader, and both complete', async () => {
+    const s = `js:redis:two:${process.pid}`;
+    const tb = await new Client(process.env.TOOLBUS_REDIS_URL, options).connect();
+    try {
+      const opts = { context: NO_APPROVAL, timeoutMs: 60000 };
+      const a = tb.runTurn(s, [{ tool_call_id: 'a1', name: 'sleep', arguments: { ms: 300 } }], { ...opts, turnId: 'two-a' });
+      const b = tb.runTurn(s, [{ tool_call_id: 'b1', name: 'echo', arguments: { text: 'b' } }], { ...opts, turnId: 'two-b' });
+      await until(() => tb.transport.readers.get(s)?.users === 2);
+      assert.equal(tb.transport.readers.size, 1);
+      const [ta, tb2] = await Promise.all([a, b]);
+      assert.equal(ta.result('a1').is_error, false);
+      assert.equal(tb2.result('b1').content, 'b');
+      assert.equal(tb.transport.readers.size, 0, 'the reader stops with the last turn');
+    } finally { await tb.close(); }
+  });
+
   test('events written to the results stream again are dropped', async () => {
     const Redis = (await import('ioredis')).default;
     const s = `js:redis:dup:${process.pid}`;
