@@ -2,7 +2,8 @@
 # Runs the tests of the client libraries (clients/python, clients/node) against the server jar that
 # `mvn verify` built, on every transport they support. Expects the services of scripts/lib/services.sh
 # to be running (TOOLBUS_REDIS_URL, TOOLBUS_KAFKA_BOOTSTRAP). Installs what the clients' optional
-# transports need: Debian's python3-websockets and python3-redis, and the Node client's npm packages.
+# transports need: Debian's python3-websockets and python3-redis (and python3-pip, python3-setuptools for
+# the install test), and the Node client's npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -11,11 +12,14 @@ export TOOLBUS_JAR="${TOOLBUS_JAR:-$ROOT/server/target/toolbus-server.jar}"
 
 # Debian's python3 sees Debian's python3-* packages; a pyenv python on PATH would not.
 PY=/usr/bin/python3
-if ! "$PY" -c 'import websockets, redis' >/dev/null 2>&1; then
-  echo "[client-tests] installing python3-websockets python3-redis (apt-get)" >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-websockets python3-redis >/dev/null 2>&1 || {
+# pip and setuptools: tests/test_package.py runs `pip install ./clients/python` (no index).
+PY_PACKAGES="python3-websockets python3-redis python3-pip python3-setuptools"
+if ! "$PY" -c 'import websockets, redis, pip, setuptools' >/dev/null 2>&1; then
+  echo "[client-tests] installing $PY_PACKAGES (apt-get)" >&2
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q $PY_PACKAGES >/dev/null 2>&1 || {
     DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null 2>&1 || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-websockets python3-redis >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $PY_PACKAGES >/dev/null
   }
 fi
 echo "[client-tests] python client" >&2

@@ -65,6 +65,8 @@ export class Client {
 
   /**
    * Runs the calls of one assistant turn; resolves with its Turn once turn_completed arrived.
+   * `options.traceparent` / `options.tracestate` (W3C Trace Context) continue the bot core's trace
+   * through toolbus: every event comes back with the trace context of its span (`event.traceparent`).
    * Per-turn callbacks in `options` replace the client's for this turn.
    */
   async runTurn(streamId, calls, options = {}) {
@@ -73,6 +75,10 @@ export class Client {
     const event = { type: 'tool_calls', stream_id: streamId, turn_id: turnId, calls: calls.map(callItem) };
     if (options.context) event.context = { ...options.context };
     if (options.message !== undefined) event.message = options.message;
+    if (options.traceparent) {
+      event.traceparent = options.traceparent;
+      if (options.tracestate) event.tracestate = options.tracestate;
+    }
     const key = `${streamId}\u0000${turnId}`;
     if (this.pending.has(key)) throw new TypeError(`turn ${turnId} of ${streamId} is already running on this client`);
     const callbacks = {};

@@ -1,32 +1,35 @@
 // Types of the toolbus client. Events keep the wire's snake_case field names (docs/protocol.md).
 
+/** W3C Trace Context of the span that produced an event (the call's, or the turn's), when it has one. */
+export interface Traced { traceparent?: string; tracestate?: string }
+
 export interface MediaRef { index: string; type: string; mime_type?: string; name?: string; uri?: string }
 export interface ContentPart { type: 'text' | 'image' | 'audio' | string; text?: string; mime_type?: string; data?: string }
 
-export interface ToolResultEvent {
+export interface ToolResultEvent extends Traced {
   type: 'tool_result'; stream_id: string; turn_id: string; tool_call_id: string; name: string; content: string;
   is_error: boolean; error?: { code: string; message: string }; data?: unknown; metadata: Record<string, unknown>;
   media: MediaRef[]; attempts: number; cached: boolean; elapsed_ms: number;
 }
-export interface UserMessageEvent {
+export interface UserMessageEvent extends Traced {
   type: 'user_message'; stream_id: string; turn_id: string; message_id: string; tool_call_id: string;
   source: string; content: ContentPart[]; visible_text: string;
 }
-export interface TurnCompletedEvent { type: 'turn_completed'; stream_id: string; turn_id: string; tool_call_ids: string[]; error_count: number; elapsed_ms: number }
-export interface ToolProgressEvent { type: 'tool_progress'; stream_id: string; turn_id: string; tool_call_id: string; name: string; progress: number; total?: number; message?: string }
-export interface SendMessageEvent { type: 'send_message'; stream_id: string; turn_id: string; tool_call_id: string; message_id: string; content: ContentPart[]; text(): string }
+export interface TurnCompletedEvent extends Traced { type: 'turn_completed'; stream_id: string; turn_id: string; tool_call_ids: string[]; error_count: number; elapsed_ms: number }
+export interface ToolProgressEvent extends Traced { type: 'tool_progress'; stream_id: string; turn_id: string; tool_call_id: string; name: string; progress: number; total?: number; message?: string }
+export interface SendMessageEvent extends Traced { type: 'send_message'; stream_id: string; turn_id: string; tool_call_id: string; message_id: string; content: ContentPart[]; text(): string }
 export interface ApprovalCall { tool_call_id: string; name: string; risk: 'low' | 'medium' | 'high'; arguments_summary: string }
-export interface ApprovalRequestEvent {
+export interface ApprovalRequestEvent extends Traced {
   type: 'approval_request'; stream_id: string; turn_id: string; approval_id: string; expires_at_ms: number;
   calls: ApprovalCall[]; text: string;
   approve(): Promise<void>; deny(): Promise<void>; approveSession(): Promise<void>;
 }
-export interface InputRequestEvent {
+export interface InputRequestEvent extends Traced {
   type: 'input_request'; stream_id: string; turn_id: string; tool_call_id: string; input_id: string; expires_at_ms: number;
   message: string; schema: Record<string, unknown>;
   accept(content: Record<string, unknown>): Promise<void>; decline(): Promise<void>; cancel(): Promise<void>;
 }
-export interface ErrorEvent { type: 'error'; stream_id?: string; turn_id?: string; code: string; message: string }
+export interface ErrorEvent extends Traced { type: 'error'; stream_id?: string; turn_id?: string; code: string; message: string }
 export type ToolbusEvent = ToolResultEvent | UserMessageEvent | TurnCompletedEvent | ToolProgressEvent | SendMessageEvent
   | ApprovalRequestEvent | InputRequestEvent | ErrorEvent;
 
@@ -66,6 +69,9 @@ export interface RunTurnOptions extends Callbacks {
   context?: Record<string, string>;
   message?: unknown;
   turnId?: string;
+  /** W3C Trace Context of the bot core's span: the turn continues that trace, and its events carry it back. */
+  traceparent?: string;
+  tracestate?: string;
   timeoutMs?: number;
 }
 
@@ -100,7 +106,7 @@ export class Client {
 }
 
 /** The answer to list_skills. */
-export interface SkillsEvent {
+export interface SkillsEvent extends Traced {
   type: 'skills';
   stream_id: string;
   request_id: string;

@@ -79,6 +79,58 @@ function controlCases(name, open) {
     } finally { await done(); }
   });
 
+  test('a redelivered turn is answered again and the copies are dropped', async () => {
+    const { tb, turn: opts, done } = await open({});
+    try {
+      const s = stream('redelivered');
+      const calls = [{ tool_call_id: 'd1', name: 'echo', arguments: { text: 'once' } },
+        { tool_call_id: 'd2', name: 'draw', arguments: { label: 'a cat' } }];
+      const first = await tb.runTurn(s, calls, { ...opts, turnId: 't-first', context: NO_APPROVAL, timeoutMs: 60000 });
+      assert.equal(first.events.length, 4); // two results, the image's user_message, turn_completed
+      const before = tb.duplicatesDropped;
+      // a later turn keeps the stream followed (Redis reads a stream only while it has a turn)
+      const later = tb.runTurn(s, [{ tool_call_id: 'l1', name: 'sleep', arguments: { ms: 30000 } }],
+        { ...opts, turnId: 't-later', context: NO_APPROVAL, timeoutMs: 60000 });
+      await until(() => tb.pending.has(`${s}\u0000t-later`));
+      // the first turn delivered again, as an at-least-once bus or a retrying sender would: toolbus
+      // does not run it again and answers with its recorded events, marked replayed. (A copy that comes
+      // before the finished run is recorded joins it, and on a bus publishes nothing: the copy is sent
+      // again until an answer comes.)
+      const copy = { type: 'tool_calls', stream_id: s, turn_id: 't-first', calls, context: NO_APPROVAL };
+      for (let attempt = 0; ; attempt++) {
+        await tb.transport.sendTurn(copy);
+        try {
+          await until(() => tb.duplicatesDropped >= before + 4, 3000);
+          break;
+        } catch (e) {
+          if (attempt === 9) throw e;
+        }
+      }
+      await tb.cancel(s, { turnId: 't-later' });
+      const turn = await later;
+      assert.deepEqual(turn.results.map((r) => r.tool_call_id), ['l1']);
+      assert.equal(turn.result('l1').error.code, 'CANCELLED');
+      assert.equal(first.events.length, 4);
+      assert.equal(first.result('d1').content, 'once');
+    } finally { await done(); }
+  });
+
+  test("the bot core's trace context comes back on every event", async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const { tb, turn: opts, done } = await open({});
+    try {
+      const turn = await tb.runTurn(stream('traced'), [
+        { tool_call_id: 't1', name: 'add', arguments: { a: 2, b: 40 } },
+        { tool_call_id: 't2', name: 'draw', arguments: { label: 'x' } }],
+      { ...opts, context: NO_APPROVAL, timeoutMs: 60000, traceparent: `00-${traceId}-00f067aa0ba902b7-01`, tracestate: 'core=1' });
+      assert.equal(turn.events.length, 4);
+      for (const e of turn.events) {
+        assert.match(e.traceparent ?? '', new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`), e.type);
+        assert.equal(e.tracestate, 'core=1');
+      }
+    } finally { await done(); }
+  });
+
   test('an input_request answered from a callback', async () => {
     const asked = [];
     const { tb, turn: opts, done } = await open({ onInputRequest: (req) => { asked.push(req); return req.accept({ city: 'Paris' }); } });
@@ -221,6 +273,22 @@ describe('redis control', { skip: redisSkip }, () => {
   after(async () => { await server.stop(); });
 
   controlCases('redis', perCase(() => process.env.TOOLBUS_REDIS_URL, options));
+
+  test('two turns of one stream started together share one reader, and both complete', async () => {
+    const s = `js:redis:two:${process.pid}`;
+    const tb = await new Client(process.env.TOOLBUS_REDIS_URL, options).connect();
+    try {
+      const opts = { context: NO_APPROVAL, timeoutMs: 60000 };
+      const a = tb.runTurn(s, [{ tool_call_id: 'a1', name: 'sleep', arguments: { ms: 300 } }], { ...opts, turnId: 'two-a' });
+      const b = tb.runTurn(s, [{ tool_call_id: 'b1', name: 'echo', arguments: { text: 'b' } }], { ...opts, turnId: 'two-b' });
+      await until(() => tb.transport.readers.get(s)?.users === 2);
+      assert.equal(tb.transport.readers.size, 1);
+      const [ta, tb2] = await Promise.all([a, b]);
+      assert.equal(ta.result('a1').is_error, false);
+      assert.equal(tb2.result('b1').content, 'b');
+      assert.equal(tb.transport.readers.size, 0, 'the reader stops with the last turn');
+    } finally { await tb.close(); }
+  });
 
   test('events written to the results stream again are dropped', async () => {
     const Redis = (await import('ioredis')).default;

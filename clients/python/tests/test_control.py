@@ -86,6 +86,52 @@ class ControlCases:
         self.assertLess(kinds.index(SendMessage), kinds.index(ToolResult))
         self.assertEqual(turn.result("g").content, "greeted")
 
+    async def test_a_redelivered_turn_is_answered_again_and_the_copies_are_dropped(self):
+        async with self.client() as tb:
+            stream = self.stream("redelivered")
+            calls = [{"tool_call_id": "d1", "name": "echo", "arguments": {"text": "once"}},
+                     {"tool_call_id": "d2", "name": "draw", "arguments": {"label": "a cat"}}]
+            first = await tb.run_turn(stream, calls, turn_id="t-first", context=NO_APPROVAL)
+            self.assertEqual(len(first.events), 4)  # two results, the image's user_message, turn_completed
+            before = tb.duplicates_dropped
+            # a later turn keeps the stream followed (Redis reads a stream only while it has a turn)
+            later = asyncio.ensure_future(tb.run_turn(stream, [
+                {"tool_call_id": "l1", "name": "sleep", "arguments": {"ms": 30000}}], turn_id="t-later",
+                context=NO_APPROVAL, timeout=60))
+            await eventually(lambda: (stream, "t-later") in tb._pending)
+            # the first turn delivered again, as an at-least-once bus or a retrying sender would: toolbus
+            # does not run it again and answers with its recorded events, marked replayed. (A copy that
+            # comes before the finished run is recorded joins it, and on a bus publishes nothing: the
+            # copy is sent again until an answer comes.)
+            copy = {"type": "tool_calls", "stream_id": stream, "turn_id": "t-first", "calls": calls,
+                    "context": NO_APPROVAL}
+            for attempt in range(10):
+                await tb.transport.send_turn(copy)
+                try:
+                    await eventually(lambda: tb.duplicates_dropped >= before + 4, timeout=3)
+                    break
+                except AssertionError:
+                    if attempt == 9:
+                        raise
+            await tb.cancel(stream, turn_id="t-later")
+            turn = await asyncio.wait_for(later, 30)
+        self.assertEqual([r.tool_call_id for r in turn.results], ["l1"])
+        self.assertEqual(turn.result("l1").error_code, "CANCELLED")
+        self.assertEqual(len(first.events), 4)
+        self.assertEqual(first.result("d1").content, "once")
+
+    async def test_the_bot_cores_trace_context_comes_back_on_every_event(self):
+        trace_id = "4bf92f3577b34da6a3ce929d0e0e4736"
+        async with self.client() as tb:
+            turn = await tb.run_turn(self.stream("traced"), [
+                {"tool_call_id": "t1", "name": "add", "arguments": {"a": 2, "b": 40}},
+                {"tool_call_id": "t2", "name": "draw", "arguments": {"label": "x"}}], context=NO_APPROVAL,
+                traceparent="00-%s-00f067aa0ba902b7-01" % trace_id, tracestate="core=1")
+        self.assertEqual(len(turn.events), 4)
+        for e in turn.events:
+            self.assertRegex(e.traceparent or "", "^00-%s-[0-9a-f]{16}-01$" % trace_id, e.type)
+            self.assertEqual(e.tracestate, "core=1")
+
     async def test_a_question_answered_from_a_callback(self):
         async with self.client(on_input_request=lambda req: req.accept({"city": "Paris"})) as tb:
             turn = await tb.run_turn(self.stream("ask"), [{"tool_call_id": "a", "name": "ask_city", "arguments": {}}],

@@ -222,6 +222,21 @@ class RedisTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
             turn = await tb.run_turn("py:redis:%d" % os.getpid(), THREE_CALLS)
         self.check_turn(turn)
 
+    async def test_two_turns_of_one_stream_started_together_share_one_reader(self):
+        stream = "py:redis:two:%d" % os.getpid()
+        async with self.client() as tb:
+            a = asyncio.ensure_future(tb.run_turn(stream, [{"tool_call_id": "a1", "name": "sleep",
+                                                            "arguments": {"ms": 300}}], turn_id="two-a"))
+            b = asyncio.ensure_future(tb.run_turn(stream, [{"tool_call_id": "b1", "name": "echo",
+                                                            "arguments": {"text": "b"}}], turn_id="two-b"))
+            readers = lambda: [t for t in asyncio.all_tasks() if t.get_coro().__name__ == "_read"]  # noqa: E731
+            await eventually(lambda: tb.transport._users.get(stream) == 2 and readers())
+            self.assertEqual(len(readers()), 1)
+            ta, tb2 = await asyncio.wait_for(asyncio.gather(a, b), 60)
+            self.assertFalse(ta.result("a1").is_error)
+            self.assertEqual(tb2.result("b1").content, "b")
+            await eventually(lambda: not readers())  # the reader stops with the last turn
+
     async def test_duplicate_events_are_dropped(self):
         import redis.asyncio as aioredis
         stream = "py:redis:dup:%d" % os.getpid()

@@ -112,11 +112,15 @@ class Client:
         return self._transport
 
     async def run_turn(self, stream_id, calls, *, context=None, message=None, turn_id=None, timeout=None,
+                       traceparent=None, tracestate=None,
                        on_approval_request=None, on_input_request=None, on_send_message=None, on_progress=None):
         """Runs the calls of one assistant turn and returns its ``Turn`` once ``turn_completed`` arrived.
 
         ``calls``: toolbus calls, OpenAI ``tool_calls`` items or Anthropic ``tool_use`` blocks, in
-        the model's order. Per-turn callbacks replace the client's for this turn.
+        the model's order. ``traceparent`` / ``tracestate`` (W3C Trace Context, e.g. of the span
+        around the LLM request) continue the bot core's trace through toolbus; every event comes back
+        with the trace context of its span (``event.traceparent``). Per-turn callbacks replace the
+        client's for this turn.
         """
         if not isinstance(stream_id, str) or not stream_id.strip():
             raise ValueError("stream_id must be a non-blank string")
@@ -127,6 +131,10 @@ class Client:
             event["context"] = dict(context)
         if message is not None:
             event["message"] = message
+        if traceparent is not None:
+            event["traceparent"] = traceparent
+            if tracestate is not None:
+                event["tracestate"] = tracestate
         key = (stream_id, turn_id)
         if key in self._pending:
             raise ValueError("turn %s of stream %s is already running on this client" % (turn_id, stream_id))

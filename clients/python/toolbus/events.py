@@ -16,6 +16,9 @@ class Event:
     stream_id: Optional[str]
     turn_id: Optional[str]
     raw: Dict[str, Any] = field(repr=False, compare=False)
+    # W3C Trace Context of the span that produced the event (the call's, or the turn's), when it has one
+    traceparent: Optional[str] = field(default=None, repr=False, compare=False)
+    tracestate: Optional[str] = field(default=None, repr=False, compare=False)
 
     def dedup_key(self):
         """What identifies this event across redeliveries, or None when nothing does."""
@@ -176,7 +179,8 @@ def parse_event(raw, client=None):
         raise ValueError("an event must be a JSON object, got %s" % type(raw).__name__)
     kind = raw.get("type")
     base = dict(type=kind if isinstance(kind, str) else "", stream_id=raw.get("stream_id"),
-                turn_id=raw.get("turn_id"), raw=raw)
+                turn_id=raw.get("turn_id"), raw=raw, traceparent=raw.get("traceparent"),
+                tracestate=raw.get("tracestate"))
     if kind == "tool_result":
         err = raw.get("error") or {}
         return ToolResult(tool_call_id=raw.get("tool_call_id", ""), name=raw.get("name", ""),

@@ -48,6 +48,10 @@ export class RedisTransport {
     if (existing) { existing.users++; return; }
     const key = this.template.replace('{stream_id}', streamId);
     const last = await this.redis.xrevrange(key, '+', '-', 'COUNT', 1);
+    // another turn of this stream began following it meanwhile: share its reader (a second one would
+    // replace it in the map and read on, unstoppable, after close)
+    const raced = this.readers.get(streamId);
+    if (raced) { raced.users++; return; }
     const reader = { users: 1, cursor: last.length ? last[0][0] : '0-0', stopped: false, conn: this.redis.duplicate() };
     reader.stop = () => { reader.stopped = true; reader.conn.disconnect(); };
     this.readers.set(streamId, reader);

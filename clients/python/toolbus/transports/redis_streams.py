@@ -87,6 +87,10 @@ class RedisTransport:
             return
         key = self._template.replace("{stream_id}", stream_id)
         last = await self._redis.xrevrange(key, "+", "-", count=1)
+        if stream_id in self._readers:
+            # another turn of this stream began following it meanwhile: its reader serves both (a second
+            # one would replace it and read on, uncancelled, after close)
+            return
         self._cursors[stream_id] = last[0][0] if last else b"0-0"
         self._readers[stream_id] = asyncio.ensure_future(self._read(stream_id, key))
 

@@ -1,4 +1,4 @@
-"""The gateway's WebSocket ``/v1/ws`` (needs the ``websockets`` package: the ``websocket`` extra).
+"""The gateway's WebSocket ``/v1/ws`` (needs the ``websockets`` package: the ``websockets`` extra).
 
 One connection carries every stream. When it drops, the transport reconnects with backoff and sends
 the turns still in flight again under their own ids; the client drops the duplicates this causes.
@@ -16,7 +16,7 @@ class WebSocketTransport:
             import websockets  # noqa: F401
         except ImportError as e:  # pragma: no cover - depends on the installation
             raise TransportError("the WebSocket transport needs the 'websockets' package "
-                                 "(pip install 'toolbus-client[websocket]', or Debian's python3-websockets)") from e
+                                 "(pip install 'toolbus-client[websockets]', or Debian's python3-websockets)") from e
         self._url = url
         self._token = token
         self._deliver = deliver
