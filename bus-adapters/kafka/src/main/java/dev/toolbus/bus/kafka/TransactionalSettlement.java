@@ -29,7 +29,8 @@ import reactor.core.publisher.MonoSink;
  * committed together with an offset position or offset metadata that marks its record complete, so
  * the next owner of a partition never runs a record whose events are visible. A failed transaction is
  * aborted and its units are retried; units of partitions that moved are dropped (their new owner
- * runs them). Staged bytes are bounded by {@link #MAX_STAGED_BYTES}. Units are completed on the poll
+ * runs them), and so are the final events of a turn that was still running when its partition moved
+ * ({@link MovedTurns}). Staged bytes are bounded by {@link #MAX_STAGED_BYTES}. Units are completed on the poll
  * thread once their transaction committed (never on the producer's I/O thread), and the executor
  * continues there, as it does for the records the poll thread hands over: no thread hop per unit.
  */
@@ -42,6 +43,7 @@ final class TransactionalSettlement implements Settlement {
 
     private final KafkaBusConfig config;
     private final ConcurrentHashMap<String, KafkaMessage> runningTurns = new ConcurrentHashMap<>();
+    private final MovedTurns moved = new MovedTurns();
     private final ConcurrentLinkedQueue<Unit> incoming = new ConcurrentLinkedQueue<>();
     private final AtomicLong stagedBytes = new AtomicLong();
     /** Poll thread only. */
@@ -80,7 +82,12 @@ final class TransactionalSettlement implements Settlement {
     public Mono<Void> publish(String key, String turnId, boolean finalEvents, List<ProducerRecord<String, byte[]>> records) {
         long bytes = bytes(records);
         if (finalEvents && key != null && turnId != null) {
-            KafkaMessage m = runningTurns.get(RecordPeek.turnKey(key, turnId));
+            String turnKey = RecordPeek.turnKey(key, turnId);
+            KafkaMessage m = runningTurns.get(turnKey);
+            if (m == null && moved.take(turnKey)) {
+                return Mono.error(new IllegalStateException("the partition of turn " + turnId + " of " + key
+                        + " moved to another instance, which runs the turn again; its events are not written here"));
+            }
             if (m != null && reserve(bytes) && m.stage(records)) {
                 return Mono.empty(); // written with the record's offset when it is acknowledged
             }
@@ -275,7 +282,13 @@ final class TransactionalSettlement implements Settlement {
                 u.fail(new IllegalStateException("partition " + u.offsets.partition + " moved before its transaction committed"));
             }
         }
-        runningTurns.values().removeIf(m -> gone.contains(m.offsets));
+        runningTurns.entrySet().removeIf(e -> {
+            if (gone.contains(e.getValue().offsets)) {
+                moved.add(e.getKey());
+                return true;
+            }
+            return false;
+        });
     }
 
     @Override

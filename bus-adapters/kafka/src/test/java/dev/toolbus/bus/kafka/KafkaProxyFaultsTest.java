@@ -186,10 +186,11 @@ class KafkaProxyFaultsTest {
                     return ToolResult.text(args.json());
                 })));
         await().atMost(Duration.ofSeconds(60)).until(() -> kafka.groupState().equals("STABLE/2"));
-        flood(0, TURNS);
+        flood(0, TURNS / 3);
         await().atMost(Duration.ofSeconds(60)).until(() -> total() >= TURNS / 3);
         CompletableFuture<Void> held = new CompletableFuture<>();
         gate.set(held); // the zombie's next turns wait in its tool
+        flood(TURNS / 3, TURNS); // sent after the gate: the zombie surely holds some of them
         await().atMost(Duration.ofSeconds(30)).until(() -> zombie.inflight() > 0);
         proxy.stall(true);
         int inFlight = zombie.inflight();
