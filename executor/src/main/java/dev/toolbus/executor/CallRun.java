@@ -15,7 +15,6 @@ import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.UserMessageEvent;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.result.SplitResult;
-import dev.toolbus.tool.CacheScope;
 import dev.toolbus.tool.InputAnswer;
 import dev.toolbus.tool.ToolArguments;
 import dev.toolbus.tool.ToolContext;
@@ -160,7 +159,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         }
         ToolCallsEvent t = turn.turn;
         String name = def.name();
-        if (p.cache != null && cacheable(def)
+        if (p.cache != null && plan.cacheable
                 && (cacheKey = p.cache.key(name, filled, def.cacheScope(), t.streamId(), t.context().userId())) != null) {
             CompletableFuture<ResultCache.Flight> mine = null;
             CompletableFuture<ResultCache.Flight> prior = p.cache.find(cacheKey);
@@ -279,11 +278,6 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         }
     }
 
-    /** Declared cacheable or listed in {@code execution.cacheTools}; never a side-effecting or dangerous tool. */
-    private boolean cacheable(ToolDefinition def) {
-        return (def.cacheable() || p.cacheOptIn.lists(def)) && def.cacheScope() != CacheScope.NONE
-                && !def.sideEffecting() && !def.dangerous();
-    }
 
     private ObjectNode parseArguments(String name, ArgumentRules rules) {
         JsonNode node = call.arguments();

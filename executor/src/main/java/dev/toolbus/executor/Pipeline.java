@@ -19,8 +19,6 @@ final class Pipeline {
     final Scheduler blocking;
     final LongSupplier nanoClock;
     final ResultCache cache;
-    /** Tools the config opts in to the cache ({@code execution.cacheTools}). */
-    final CacheOptIn cacheOptIn;
     final ExecutorMetrics metrics;
     final CallLog callLog;
     final ErrorTexts texts;
@@ -65,9 +63,8 @@ final class Pipeline {
         this.cache = settings.cacheResults() && !settings.cacheTtl().isZero()
                 ? new ResultCache(settings.cacheTtl(), settings.cacheMaxEntries(),
                         settings.cacheMaxBytes(), settings.cacheMaxKeyBytes(), settings.cacheMaxResultBytes(), nanoClock) : null;
-        this.cacheOptIn = CacheOptIn.of(settings.cacheTools());
         this.metrics = new ExecutorMetrics(meters, inflight::get, slots::queued);
-        this.plans = new ToolPlans(registry, metrics);
+        this.plans = new ToolPlans(registry, metrics, CacheOptIn.of(settings.cacheTools()));
         this.callLog = callLog;
         this.texts = new ErrorTexts(settings.locale());
         this.splitter = MediaSplitter.create(settings.locale(), settings.maxMediaBytes());

@@ -1,6 +1,7 @@
 package dev.toolbus.executor;
 
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.CacheScope;
 import dev.toolbus.tool.ToolDefinition;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -15,12 +16,14 @@ final class ToolPlans {
 
     private final ToolRegistry registry;
     private final ExecutorMetrics metrics;
+    private final CacheOptIn cacheOptIn;
     /** Never modified once published. */
     private volatile IdentityHashMap<ToolDefinition, ToolPlan> plans = new IdentityHashMap<>();
 
-    ToolPlans(ToolRegistry registry, ExecutorMetrics metrics) {
+    ToolPlans(ToolRegistry registry, ExecutorMetrics metrics, CacheOptIn cacheOptIn) {
         this.registry = registry;
         this.metrics = metrics;
+        this.cacheOptIn = cacheOptIn;
     }
 
     ToolPlan get(ToolDefinition def) {
@@ -33,7 +36,7 @@ final class ToolPlans {
         if (p != null) {
             return p;
         }
-        p = new ToolPlan(ArgumentRules.of(def), metrics.tool(def.name()));
+        p = new ToolPlan(ArgumentRules.of(def), metrics.tool(def.name()), cacheable(def));
         if (!registered(def)) {
             // removed or replaced meanwhile: used for this call only
             return p;
@@ -49,6 +52,11 @@ final class ToolPlans {
         }
         plans = next;
         return p;
+    }
+
+    private boolean cacheable(ToolDefinition def) {
+        return (def.cacheable() || cacheOptIn.lists(def)) && def.cacheScope() != CacheScope.NONE
+                && !def.sideEffecting() && !def.dangerous();
     }
 
     private boolean registered(ToolDefinition def) {
