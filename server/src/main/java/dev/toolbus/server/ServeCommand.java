@@ -266,6 +266,15 @@ final class ServeCommand implements Callable<Integer> {
                         // stdin cannot be ended from here: let the running turns finish and publish,
                         // then stop the loop and flush stdout
                         executor.closeGracefully().block(STOP_STEP);
+                        // the run completes once the drained turns' events are published: disposing it
+                        // before then cancels the publish of a turn's last events (its turn_completed)
+                        try {
+                            inputEnded.get(STOP_STEP.toSeconds(), TimeUnit.SECONDS);
+                        } catch (TimeoutException e) {
+                            log.warn("turns still publishing after {}; cancelling them", STOP_STEP);
+                        } catch (Exception e) {
+                            // the bus failed: reported by the main thread
+                        }
                         run.dispose();
                         bus.closeGracefully().block(STOP_STEP);
                         return;
