@@ -7,11 +7,12 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
 /**
- * An asynchronous gate of a fixed number of permits: a call waits (without a thread) until a permit
+ * A fixed number of permits, taken asynchronously: a call waits (without a thread) until a permit
  * is free, holds it while its body runs, and gives it back however the body ends. A call cancelled
- * while waiting leaves the queue; waiters are served in arrival order.
+ * while waiting leaves the queue; waiters are served in arrival order. {@link PluginSupervisor} runs
+ * the calls of a plugin that is not {@code concurrent} through one permit.
  */
-final class CallGate {
+final class Permits {
 
     private static final int NEW = 0;
     private static final int WAITING = 1;
@@ -22,7 +23,7 @@ final class CallGate {
     private final ArrayDeque<Ticket> queue = new ArrayDeque<>();
     private int active;
 
-    CallGate(int permits) {
+    Permits(int permits) {
         if (permits < 1) {
             throw new IllegalArgumentException("permits must be at least 1");
         }
