@@ -113,10 +113,7 @@ public final class McpToolServer {
     private final ObjectMapper mapper;
     private final McpJsonMapper json;
     private final McpSampling sampling;
-    /**
-     * Process-wide, so that turn and call ids are unique across servers sharing an executor (its turn
-     * ledger) or an {@link McpSampling}.
-     */
+    /** Process-wide: turn and call ids stay unique across servers sharing an executor or an {@link McpSampling}. */
     private static final AtomicLong SEQ = new AtomicLong();
     /** How long registry changes must settle before the clients are told. */
     static final long SETTLE_MS = 100;
