@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -112,7 +111,8 @@ class FrameworkDeclarationsTest extends PluginFixture {
     }
 
     private static ToolResultEvent run(ToolExecutor ex, String tool, String permission, String channel) {
-        CallContext ctx = new CallContext("u1", "g1", "qq", permission, channel, "", "", "", Map.of());
+        CallContext ctx = CallContext.builder().userId("u1").groupId("g1").platform("qq").permission(permission)
+                .channel(channel).build();
         return results(ex.execute(new ToolCallsEvent(channel + ":s1", "t-" + tool + "-" + permission + "-" + channel,
                 List.of(ToolCall.ofJson("c1", tool, "{}")), ctx, null)).collectList().block(WAIT)).get(0);
     }
