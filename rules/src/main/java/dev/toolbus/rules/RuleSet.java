@@ -198,7 +198,7 @@ public final class RuleSet {
                 problems.add(new InvalidRulesException.Problem(MAX_RULES, rules.get(MAX_RULES).name(),
                         "more than " + MAX_RULES + " rules"));
             }
-            Map<String, Integer> seen = new HashMap<>();
+            Map<String, String> seen = new HashMap<>();
             Map<String, List<ToolPattern>> members = new LinkedHashMap<>();
             groups.forEach((g, m) -> {
                 List<ToolPattern> ps = new ArrayList<>();
@@ -213,10 +213,10 @@ public final class RuleSet {
             List<CompiledRule> compiled = new ArrayList<>(rules.size());
             for (int i = 0; i < rules.size() && i < MAX_RULES; i++) {
                 Rule r = rules.get(i);
-                Integer first = seen.putIfAbsent(r.name().toLowerCase(Locale.ROOT), i);
+                String first = seen.putIfAbsent(r.name().toLowerCase(Locale.ROOT), r.name());
                 if (first != null) {
                     problems.add(new InvalidRulesException.Problem(i, r.name(),
-                            "the name is used by rules[" + first + "] too; rule names must be unique"));
+                            "an earlier rule is named '" + first + "' too; rule names must be unique (case is ignored)"));
                 }
                 List<ToolPattern> tools = ToolPattern.compileAll(r.tools());
                 for (ToolPattern p : tools) {

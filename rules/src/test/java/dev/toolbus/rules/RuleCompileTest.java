@@ -68,7 +68,7 @@ class RuleCompileTest {
         assertThat(e.problems()).singleElement().satisfies(p -> {
             assertThat(p.index()).isEqualTo(2);
             assertThat(p.rule()).isEqualTo("ONE");
-            assertThat(p.message()).isEqualTo("the name is used by rules[0] too; rule names must be unique");
+            assertThat(p.message()).isEqualTo("an earlier rule is named 'one' too; rule names must be unique (case is ignored)");
         });
     }
 
