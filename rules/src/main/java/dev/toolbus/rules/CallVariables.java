@@ -1,7 +1,6 @@
 package dev.toolbus.rules;
 
 import dev.cel.runtime.CelVariableResolver;
-import java.util.AbstractMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -14,11 +13,11 @@ import java.util.Set;
 final class CallVariables implements CelVariableResolver {
 
     private final RuleCall call;
-    private final Map<String, Object> tool;
+    private final MapValue tool;
     private Optional<Object> args;
     private Optional<Object> turn;
 
-    CallVariables(RuleCall call, Map<String, Object> tool) {
+    CallVariables(RuleCall call, MapValue tool) {
         this.call = call;
         this.tool = tool;
     }
@@ -41,8 +40,9 @@ final class CallVariables implements CelVariableResolver {
             case "turn" -> {
                 if (turn == null) {
                     TurnCounts t = call.turn();
-                    turn = Optional.of(Map.of("calls", t.calls(), "side_effecting_calls", t.sideEffectingCalls(),
-                            "dangerous_calls", t.dangerousCalls(), "by_tool", new ByTool(t.byTool())));
+                    turn = Optional.of(new MapValue.Fixed(Map.of("calls", t.calls(), "side_effecting_calls",
+                            t.sideEffectingCalls(), "dangerous_calls", t.dangerousCalls(), "by_tool",
+                            new ByTool(t.byTool()))));
                 }
                 return turn;
             }
@@ -56,7 +56,7 @@ final class CallVariables implements CelVariableResolver {
     }
 
     /** {@code turn.by_tool}: the counts, and 0 for any other tool name. */
-    static final class ByTool extends AbstractMap<String, Object> {
+    static final class ByTool extends MapValue {
         private static final Long ZERO = 0L;
         private final Map<String, Long> counts;
 
@@ -79,8 +79,13 @@ final class CallVariables implements CelVariableResolver {
         }
 
         @Override
+        public int size() {
+            return counts.size();
+        }
+
+        @Override
         @SuppressWarnings({"unchecked", "rawtypes"})
-        public Set<Entry<String, Object>> entrySet() {
+        public Set<Map.Entry<String, Object>> entrySet() {
             return (Set) counts.entrySet();
         }
     }

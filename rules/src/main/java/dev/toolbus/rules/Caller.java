@@ -32,9 +32,9 @@ public record Caller(String type, String id) {
     }
 
     /** The {@code caller} variable's value. */
-    Map<String, Object> value() {
-        return this == DIRECT ? DIRECT_VALUE : Map.of("type", type, "id", id);
+    MapValue value() {
+        return this == DIRECT ? DIRECT_VALUE : new MapValue.Fixed(Map.of("type", type, "id", id));
     }
 
-    private static final Map<String, Object> DIRECT_VALUE = Map.of("type", "direct", "id", "");
+    private static final MapValue DIRECT_VALUE = new MapValue.Fixed(Map.of("type", "direct", "id", ""));
 }

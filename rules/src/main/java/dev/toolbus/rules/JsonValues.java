@@ -7,6 +7,7 @@ import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.RandomAccess;
 import java.util.Set;
 
 /**
@@ -33,7 +34,7 @@ final class JsonValues {
     }
 
     /** A JSON object as a read-only map. */
-    static final class ObjectView extends AbstractMap<String, Object> {
+    static final class ObjectView extends MapValue {
         private final JsonNode node;
 
         ObjectView(JsonNode node) {
@@ -60,10 +61,10 @@ final class JsonValues {
         }
 
         @Override
-        public Set<Entry<String, Object>> entrySet() {
+        public Set<Map.Entry<String, Object>> entrySet() {
             return new AbstractSet<>() {
                 @Override
-                public Iterator<Entry<String, Object>> iterator() {
+                public Iterator<Map.Entry<String, Object>> iterator() {
                     Iterator<Map.Entry<String, JsonNode>> it = node.fields();
                     return new Iterator<>() {
                         @Override
@@ -72,9 +73,9 @@ final class JsonValues {
                         }
 
                         @Override
-                        public Entry<String, Object> next() {
+                        public Map.Entry<String, Object> next() {
                             Map.Entry<String, JsonNode> e = it.next();
-                            return new SimpleImmutableEntry<>(e.getKey(), of(e.getValue()));
+                            return new AbstractMap.SimpleImmutableEntry<>(e.getKey(), of(e.getValue()));
                         }
                     };
                 }
@@ -88,7 +89,7 @@ final class JsonValues {
     }
 
     /** A JSON array as a read-only list. */
-    static final class ArrayView extends AbstractList<Object> {
+    static final class ArrayView extends AbstractList<Object> implements RandomAccess {
         private final JsonNode node;
 
         ArrayView(JsonNode node) {

@@ -23,7 +23,7 @@ public final class RuleContext {
     /** A context with nothing known. */
     public static final RuleContext EMPTY = builder().build();
 
-    private final Map<String, Object> value;
+    private final MapValue value;
 
     private RuleContext(Builder b) {
         String channel = b.channel;
@@ -31,8 +31,8 @@ public final class RuleContext {
             channel = b.stream.substring(0, b.stream.indexOf(':'));
         }
         String level = b.permission.toLowerCase(Locale.ROOT);
-        this.value = Map.of("user", b.user, "permission", LEVELS.contains(level) ? level : "member", "group", b.group,
-                "platform", b.platform, "channel", channel, "agent", b.agent, "stream", b.stream);
+        this.value = new MapValue.Fixed(Map.of("user", b.user, "permission", LEVELS.contains(level) ? level : "member", "group", b.group,
+                "platform", b.platform, "channel", channel, "agent", b.agent, "stream", b.stream));
     }
 
     public static Builder builder() {
@@ -46,7 +46,7 @@ public final class RuleContext {
     }
 
     /** The {@code ctx} variable's value. */
-    Map<String, Object> value() {
+    MapValue value() {
         return value;
     }
 

@@ -117,9 +117,9 @@ public final class RuleSet {
         if (applicable.isEmpty()) {
             return ToolRules.EMPTY;
         }
-        Map<String, Object> value = Map.of("name", tool.name(), "source", tool.source(),
+        MapValue value = new MapValue.Fixed(Map.of("name", tool.name(), "source", tool.source(),
                 "plugin", tool.pluginId() == null ? "" : tool.pluginId(), "risk", tool.risk(),
-                "side_effecting", tool.sideEffecting(), "dangerous", tool.dangerous(), "groups", List.copyOf(gs));
+                "side_effecting", tool.sideEffecting(), "dangerous", tool.dangerous(), "groups", List.copyOf(gs)));
         return new ToolRules(applicable.toArray(new CompiledRule[0]), value);
     }
 

@@ -14,12 +14,12 @@ import java.util.Objects;
  */
 public final class ToolRules {
 
-    static final ToolRules EMPTY = new ToolRules(new CompiledRule[0], Map.of());
+    static final ToolRules EMPTY = new ToolRules(new CompiledRule[0], new MapValue.Fixed(Map.of()));
 
     private final CompiledRule[] rules;
-    private final Map<String, Object> tool;
+    private final MapValue tool;
 
-    ToolRules(CompiledRule[] rules, Map<String, Object> tool) {
+    ToolRules(CompiledRule[] rules, MapValue tool) {
         this.rules = rules;
         this.tool = tool;
     }

@@ -129,6 +129,34 @@ class RuleVariablesTest {
         assertThat(holds("caller.type == 'direct'", t, code)).isFalse();
     }
 
+    /** An object whose fields cannot be walked: reading one field by name must not walk them. */
+    private static final class NoWalk extends com.fasterxml.jackson.databind.node.ObjectNode {
+        NoWalk() {
+            super(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance);
+        }
+
+        @Override
+        public java.util.Iterator<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> fields() {
+            throw new AssertionError("the arguments were walked");
+        }
+
+        @Override
+        public java.util.Set<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> properties() {
+            throw new AssertionError("the arguments were walked");
+        }
+    }
+
+    @Test
+    void args_readingAFieldDoesNotWalkTheObject() {
+        NoWalk args = new NoWalk();
+        args.put("amount", 150);
+        args.set("to", new NoWalk().put("name", "Bob"));
+        RuleCall c = new RuleCall(args, null, null, null);
+        assertThat(holds("args.amount > 100 && args.to.name == 'Bob' && has(args.to) && 'amount' in args", tool("t"),
+                c)).isTrue();
+        assertThat(holds("args.?fee.orValue(0) == 0 && size(args) == 2", tool("t"), c)).isTrue();
+    }
+
     @Test
     void args_areConvertedOnlyWhenRead() {
         // a rule that never reads args does not touch them: an object of many fields costs nothing
