@@ -99,6 +99,16 @@ class RuleSetTest {
     }
 
     @Test
+    void runTimeError_theTextDocsPolicyMdShows() {
+        Rule documented = Rule.builder("big-transfers-need-the-owner").tools("group:money")
+                .when("args.amount > 100 && ctx.permission != 'owner'").then(RuleAction.ASK).build();
+        RuleDecision d = RuleSet.builder().group("money", List.of("transfer", "refund_*")).rule(documented).build()
+                .evaluate(tool("transfer"), call("{'to': 'bob'}"), RuleMetrics.NONE);
+        assertThat(d.message()).isEqualTo("The rule 'big-transfers-need-the-owner' could not be evaluated"
+                + " (evaluation error at <input>:4: key 'amount' is not present in map.); the call is refused.");
+    }
+
+    @Test
     void runTimeTypeError_failsClosed() {
         // args is map(string, dyn): the checker lets this through, the value is a string at run time
         RuleSet s = set(rule("typed", "t", "args.amount > 100", RuleAction.ASK));

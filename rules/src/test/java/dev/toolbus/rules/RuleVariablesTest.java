@@ -60,6 +60,22 @@ class RuleVariablesTest {
     }
 
     @Test
+    void theDocumentedFunctions() {
+        ToolFacts t = tool("t");
+        RuleCall c = call("{'s': '  Hello World ', 'xs': [1, 2, 3], 'words': ['a', 'b']}");
+        for (String when : List.of("args.s.trim() == 'Hello World'", "args.s.lowerAscii().contains('hello')",
+                "args.s.upperAscii().contains('WORLD')", "args.s.trim().split(' ').size() == 2",
+                "args.s.replace('World', 'There').endsWith('There ')", "args.s.trim().substring(0, 5) == 'Hello'",
+                "args.s.indexOf('o') == 6 && args.s.lastIndexOf('o') == 9", "args.s.charAt(2) == 'H'",
+                "args.words.join('-') == 'a-b'", "'abc'.reverse() == 'cba'",
+                "args.xs.exists_one(x, x == 2)", "args.xs.filter(x, x > 1).size() == 2",
+                "args.xs.map(x, x * 2)[2] == 6", "int('42') == 42 && double(args.xs[0]) == 1.0",
+                "string(args.xs[1]) == '2'", "args.s.matches('W.rld')", "size(args.s) == 14")) {
+            assertThat(holds(when, t, c)).as(when).isTrue();
+        }
+    }
+
+    @Test
     void ctx_everyField() {
         RuleContext c = RuleContext.builder().user("u1").permission("Admin").group("g1").platform("qq")
                 .channel("discord").agent("helper").stream("discord:42").build();
