@@ -40,7 +40,7 @@ public final class ConfigLoader {
     private static final AnchorYamlFactory PARSERS = new AnchorYamlFactory();
 
     private static final Set<String> TOP = Set.of("mode", "sources", "groups", "security", "tools", "execution", "bus",
-            "gateway", "documents", ApprovalSection.KEY, "dispatch", LimitsSection.KEY, "plugins");
+            "gateway", "documents", ApprovalSection.KEY, "dispatch", LimitsSection.KEY, "plugins", RulesSection.KEY);
 
     private ConfigLoader() {
     }
@@ -52,7 +52,8 @@ public final class ConfigLoader {
      * @param warnings one message per fallback, ignored key or problem of the rules, in file order
      * @param policyErrors the fallbacks in sections the tool policy reads ({@code mode}, {@code sources},
      *     {@code groups}, {@code security}, {@code tools}) that replaced a value of the wrong type or
-     *     shape by its default: falling back there could allow what the file meant to forbid, so
+     *     shape by its default, and every problem of {@code rules} (a rule that cannot be read or does
+     *     not compile): falling back there could allow what the file meant to forbid, so
      *     {@link ConfigWatcher} refuses such a file (at start and on reload) and keeps the last good one
      * @param empty whether the file held no YAML content at all (0 bytes, blanks or comments)
      */
@@ -432,6 +433,7 @@ public final class ConfigLoader {
             List<PolicyConfig.Group> groups = GroupsSection.read(this, root);
             PolicyConfig.Security security = SecuritySection.read(this, root);
             Config.Tools tools = ToolsSection.read(this, root);
+            dev.toolbus.rules.RuleSet rules = RulesSection.read(this, root, groups);
             policy = false;
             ExecutionSettings execution = ExecutionSection.read(this, root);
             Config.Bus bus = BusSection.read(this, root);
@@ -441,7 +443,7 @@ public final class ConfigLoader {
             Config.Dispatch dispatch = DispatchSection.read(this, root);
             Config.Plugins plugins = PluginsSection.read(this, root);
             Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval,
-                    dispatch, LimitsSection.read(this, root), plugins);
+                    dispatch, LimitsSection.read(this, root), plugins, rules);
             for (String w : ToolPolicies.check(c.policy())) {
                 warnings.add(w);
             }
