@@ -72,7 +72,8 @@ class KafkaOptions:
 
     :param calls_topic: the topic toolbus reads turns and control events from (``bus.calls``)
     :param results_topic: the topic toolbus writes every conversation's events to (``bus.results``)
-    :param group_id: the client's consumer group; default: one of its own per client
+    :param group_id: the client's consumer group; default: one of its own per client. Share it with no
+        other client: the members of a group split the topic's partitions, so each would miss the others' share
     :param topic_wait: seconds ``connect`` waits for the results topic (toolbus creates it at its start)
     """
 
