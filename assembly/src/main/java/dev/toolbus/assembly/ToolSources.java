@@ -1,8 +1,9 @@
-package dev.toolbus.server;
+package dev.toolbus.assembly;
 
 import dev.toolbus.config.Config;
 import dev.toolbus.config.LiveConfig;
 import dev.toolbus.executor.ReadToolResult;
+import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.mcp.McpServerConfig;
 import dev.toolbus.mcp.McpServersFile;
 import dev.toolbus.mcp.McpToolSource;
@@ -10,12 +11,12 @@ import dev.toolbus.plugins.stdio.PluginConfigs;
 import dev.toolbus.plugins.stdio.StdioPluginHost;
 import dev.toolbus.plugins.stdio.StdioPluginReloader;
 import dev.toolbus.plugins.stdio.StdioPlugins;
-import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.policy.ToolSearch;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.server.samples.SampleTools;
+import dev.toolbus.assembly.samples.SampleTools;
 import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.ToolSource;
+import dev.toolbus.tool.ToolSpec;
 import dev.toolbus.tool.Visibility;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,17 +30,18 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Fills a registry from the tool flags and the config's {@code sources} and {@code documents}: the
- * sample tools, stdio plugin folders, skill documents, MCP servers, {@code tool_search} when some
- * tool is deferred, and {@code read_tool_result} (deferred: it reads on in cut results). Flags replace the config's lists ({@code --plugins} replaces {@code pluginDirs},
- * {@code --skills} replaces {@code documents.paths}, {@code --mcp-servers} replaces
- * {@code sources.mcp.serversFile}). Relative paths from the config are read against
- * the working directory. A folder named by a flag must exist; one named only by the config is skipped
- * when missing (the defaults usually are).
+ * The tool sources of an assembly: the caller's Java tools, the sample tools, stdio plugin folders,
+ * skill documents, MCP servers, {@code tool_search} when some tool is deferred, and
+ * {@code read_tool_result} (deferred: it reads on in cut results). An override replaces the config's
+ * list ({@code pluginDir} replaces {@code pluginDirs}, {@code skillPaths} replaces
+ * {@code documents.paths}, {@code mcpServersFile} replaces {@code sources.mcp.serversFile}). Relative
+ * paths from the config are read against the working directory. A folder named by an override must
+ * exist; one named only by the config is skipped when missing (the defaults usually are). Without a
+ * config file ({@code configPaths == false}) only the overrides name sources.
  */
-final class ToolSetup {
+final class ToolSources {
 
-    private static final Logger log = LoggerFactory.getLogger(ToolSetup.class);
+    private static final Logger log = LoggerFactory.getLogger(ToolSources.class);
 
     /** How often watched plugin folders are looked at ({@code sources.custom.autoReload}). */
     static final Duration PLUGIN_POLL = Duration.ofSeconds(1);
@@ -50,8 +52,8 @@ final class ToolSetup {
     private final SkillSetup skills;
     private final Disposable following;
 
-    private ToolSetup(List<StdioPluginHost> plugins, List<StdioPluginReloader> watched, McpToolSource mcp,
-                      SkillSetup skills, Disposable following) {
+    private ToolSources(List<StdioPluginHost> plugins, List<StdioPluginReloader> watched, McpToolSource mcp,
+                        SkillSetup skills, Disposable following) {
         this.plugins = List.copyOf(plugins);
         this.watched = List.copyOf(watched);
         this.mcp = mcp;
@@ -65,41 +67,38 @@ final class ToolSetup {
     }
 
     /**
-     * Registers the tools.
+     * What to load.
      *
-     * @param config the config file's content, or {@code null} without {@code --config}
-     * @param policy the policy {@code tool_search} answers under
+     * @param configPaths whether the config's paths name sources (false without a config file)
+     * @param javaTools the caller's tools, registered as plugin tools
+     * @param sampleTools whether to register the sample tools
+     * @param pluginDir replaces {@code sources.custom.pluginDirs}, or {@code null}
+     * @param skillPaths replace {@code documents.paths}, or {@code null}
+     * @param mcpServersFile replaces {@code sources.mcp.serversFile}, or {@code null}
      */
-    static ToolSetup assemble(ToolRegistry registry, Config config, boolean sampleTools, Path pluginsFlag,
-                              List<Path> skillsFlag, ConfiguredPolicy policy, DescriptionLocale locale) {
-        return assemble(registry, config, sampleTools, pluginsFlag, skillsFlag, null, policy, locale);
+    record Plan(boolean configPaths, List<ToolSpec> javaTools, boolean sampleTools, Path pluginDir,
+                List<Path> skillPaths, Path mcpServersFile) {
+        Plan {
+            javaTools = List.copyOf(javaTools);
+            skillPaths = skillPaths == null ? null : List.copyOf(skillPaths);
+        }
     }
 
     /**
      * Registers the tools.
      *
-     * @param config the config file's content, or {@code null} without {@code --config}
-     * @param mcpFlag {@code --mcp-servers}, or {@code null}
+     * @param live the config whose {@code plugins} section the plugins get (and follow on reload)
      * @param policy the policy {@code tool_search} answers under
+     * @throws RuntimeException when a source named by an override cannot be loaded; whatever was
+     *     started before is stopped
      */
-    static ToolSetup assemble(ToolRegistry registry, Config config, boolean sampleTools, Path pluginsFlag,
-                              List<Path> skillsFlag, Path mcpFlag, ConfiguredPolicy policy, DescriptionLocale locale) {
-        return assemble(registry, config, sampleTools, pluginsFlag, skillsFlag, mcpFlag, policy, locale, null);
-    }
-
-    /**
-     * Registers the tools.
-     *
-     * @param config the config file's content, or {@code null} without {@code --config}
-     * @param mcpFlag {@code --mcp-servers}, or {@code null}
-     * @param policy the policy {@code tool_search} answers under
-     * @param live the live config whose {@code plugins} section the plugins get (and follow on reload),
-     *     or {@code null}: then {@code config}'s, fixed
-     */
-    static ToolSetup assemble(ToolRegistry registry, Config config, boolean sampleTools, Path pluginsFlag,
-                              List<Path> skillsFlag, Path mcpFlag, ConfiguredPolicy policy, DescriptionLocale locale,
-                              LiveConfig live) {
-        if (sampleTools) {
+    static ToolSources load(ToolRegistry registry, Plan plan, LiveConfig live, ConfiguredPolicy policy,
+                            DescriptionLocale locale) {
+        Config config = plan.configPaths() ? live.current() : null;
+        if (!plan.javaTools().isEmpty()) {
+            registry.registerAll(plan.javaTools(), ToolSource.PLUGIN);
+        }
+        if (plan.sampleTools()) {
             registry.registerAll(new SampleTools().specs(), ToolSource.PLUGIN);
         }
         List<StdioPluginHost> hosts = new ArrayList<>();
@@ -108,14 +107,11 @@ final class ToolSetup {
         SkillSetup skills = null;
         boolean autoReload = config == null || config.sources().custom().autoReload();
         // toolbus.yaml's plugins.<id>.config; on a config reload the running plugins get "configure"
-        Config.Plugins section = live != null ? live.current().plugins() : config != null ? config.plugins()
-                : Config.Plugins.NONE;
-        PluginConfigs configs = PluginConfigs.of(section.configs());
-        Disposable following = live == null ? null
-                : live.onReload(r -> configs.update(r.config().plugins().configs()));
+        PluginConfigs configs = PluginConfigs.of(live.current().plugins().configs());
+        Disposable following = live.onReload(r -> configs.update(r.config().plugins().configs()));
         try {
-            for (Path dir : pluginDirs(config, pluginsFlag)) {
-                // the commands stop the plugins themselves, after the running calls: no kill-at-once
+            for (Path dir : pluginDirs(config, plan.pluginDir())) {
+                // the assembly stops the plugins itself, after the running calls: no kill-at-once
                 // shutdown hook racing that stop (the plugins' watchdog still covers a killed JVM)
                 if (autoReload) {
                     watched.add(StdioPluginReloader.start(dir, registry, PLUGIN_POLL, Duration.ofMinutes(2), configs));
@@ -123,22 +119,20 @@ final class ToolSetup {
                     hosts.add(StdioPlugins.load(dir, configs).withoutShutdownHook().registerInto(registry));
                 }
             }
-            List<Path> skillPaths = skillPaths(config, skillsFlag);
+            List<Path> skillPaths = skillPaths(config, plan.skillPaths());
             if (!skillPaths.isEmpty()) {
-                // a flag asks for load_skill; config defaults only offer it when they found something
-                skills = SkillSetup.start(skillPaths, config, skillsFlag != null && !skillsFlag.isEmpty(), registry);
+                // an override asks for load_skill; config defaults only offer it when they found something
+                skills = SkillSetup.start(skillPaths, live.current().documents(),
+                        plan.skillPaths() != null && !plan.skillPaths().isEmpty(), registry);
             }
-            mcp = mcp(registry, config, mcpFlag);
-            if (registry.entries().stream().anyMatch(e -> e.tool().definition().visibility() == Visibility.DEFERRED)) {
-                registry.register(ToolSearch.spec(registry, policy, locale), ToolSource.CORE);
-                log.info("deferred tools are registered: tool_search is offered");
-            }
+            mcp = mcp(registry, config, plan.mcpServersFile());
+            offerSearch(registry, policy, locale);
             // deferred and not listed: it does not make tool_search appear; cut results' markers name it
-            registry.register(ReadToolResult.spec(locale), ToolSource.CORE);
-        } catch (RuntimeException e) {
-            if (following != null) {
-                following.dispose();
+            if (registry.find(ReadToolResult.NAME) == null) {
+                registry.register(ReadToolResult.spec(locale), ToolSource.CORE);
             }
+        } catch (RuntimeException e) {
+            following.dispose();
             hosts.forEach(StdioPluginHost::close);
             watched.forEach(StdioPluginReloader::close);
             if (mcp != null) {
@@ -152,7 +146,16 @@ final class ToolSetup {
         if (registry.entries().stream().allMatch(e -> e.tool().name().equals(ReadToolResult.NAME))) {
             log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
         }
-        return new ToolSetup(hosts, watched, mcp, skills, following);
+        return new ToolSources(hosts, watched, mcp, skills, following);
+    }
+
+    /** Registers {@code tool_search} once some tool is deferred (again at start: later Java tools count too). */
+    static void offerSearch(ToolRegistry registry, ConfiguredPolicy policy, DescriptionLocale locale) {
+        if (registry.find(ToolSearch.NAME) == null && registry.entries().stream()
+                .anyMatch(e -> e.tool().definition().visibility() == Visibility.DEFERRED)) {
+            registry.register(ToolSearch.spec(registry, policy, locale), ToolSource.CORE);
+            log.info("deferred tools are registered: tool_search is offered");
+        }
     }
 
     /**
@@ -241,9 +244,7 @@ final class ToolSetup {
         if (skills != null) {
             skills.close();
         }
-        if (following != null) {
-            following.dispose();
-        }
+        following.dispose();
         return Flux.fromIterable(plugins).concatMap(StdioPluginHost::closeGracefully)
                 .thenMany(Flux.fromIterable(watched).concatMap(StdioPluginReloader::closeGracefully))
                 .then(mcp == null ? Mono.empty() : mcp.closeGracefully());

@@ -1,4 +1,4 @@
-package dev.toolbus.server.stdio;
+package dev.toolbus.assembly.stdio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,4 +1,4 @@
-package dev.toolbus.server;
+package dev.toolbus.assembly;
 
 import dev.toolbus.config.Config;
 import dev.toolbus.plugins.skills.SkillLibrary;
@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * The skill documents of a server: a {@link SkillLibrary} over {@code --skills} or
+ * The skill documents of an assembly: a {@link SkillLibrary} over the skill paths override or
  * {@code documents.paths}, its {@code load_skill} tool, watched for changes, answering
  * {@code list_skills} with the {@code documents} settings in force (a config reload applies mode,
  * autoActivate and triggers at once).
@@ -35,8 +35,7 @@ final class SkillSetup {
      *
      * @param offerWhenEmpty offer {@code load_skill} even without skills (the paths came from a flag)
      */
-    static SkillSetup start(List<Path> paths, Config config, boolean offerWhenEmpty, ToolRegistry registry) {
-        Config.Documents d = config == null ? Config.Documents.DEFAULTS : config.documents();
+    static SkillSetup start(List<Path> paths, Config.Documents d, boolean offerWhenEmpty, ToolRegistry registry) {
         AtomicReference<Supplier<Config.Documents>> docs = new AtomicReference<>(() -> d);
         SkillLibrary library = SkillLibrary.builder(paths).limits(limits(d))
                 .settings(() -> settings(docs.get().get())).offerWhenEmpty(offerWhenEmpty).build();

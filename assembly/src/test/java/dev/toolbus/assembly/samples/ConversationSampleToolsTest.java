@@ -1,4 +1,4 @@
-package dev.toolbus.server.samples;
+package dev.toolbus.assembly.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

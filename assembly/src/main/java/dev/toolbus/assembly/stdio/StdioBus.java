@@ -1,4 +1,4 @@
-package dev.toolbus.server.stdio;
+package dev.toolbus.assembly.stdio;
 
 import dev.toolbus.bus.BusMessage;
 import dev.toolbus.bus.ToolBus;

@@ -1,4 +1,4 @@
-package dev.toolbus.server.stdio;
+package dev.toolbus.assembly.stdio;
 
 import java.io.IOException;
 import java.io.InputStream;

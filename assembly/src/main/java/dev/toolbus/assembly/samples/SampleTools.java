@@ -1,4 +1,4 @@
-package dev.toolbus.server.samples;
+package dev.toolbus.assembly.samples;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

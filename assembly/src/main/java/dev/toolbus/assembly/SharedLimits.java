@@ -1,7 +1,7 @@
-package dev.toolbus.server;
+package dev.toolbus.assembly;
 
-import dev.toolbus.bus.redis.RedisRateLimitStore;
 import dev.toolbus.limits.Limits;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,19 +17,19 @@ final class SharedLimits {
     }
 
     /** The store, or {@code null} when no rule is shared or there is no Redis to share on. */
-    static RedisRateLimitStore open(Limits limits, BusAddress bus) {
+    static Buses.SharedBuckets open(Limits limits, BusAddress bus, Consumer<String> warnings) {
         if (!limits.anyShared() && !limits.store().equals("redis")) {
             return null;
         }
         String url = !limits.redisUrl().isEmpty() ? limits.redisUrl()
                 : BusAddress.REDIS.equals(bus.scheme()) ? bus.address() : null;
         if (url == null) {
-            System.err.println("toolbus: warning: limits: shared buckets need a Redis (limits.redisUrl or a Redis bus);"
-                    + " each instance counts alone");
+            warnings.accept("limits: shared buckets need a Redis (limits.redisUrl or a Redis bus); each instance counts "
+                    + "alone");
             return null;
         }
         log.info("limits: shared token buckets on {}", mask(url));
-        return RedisRateLimitStore.create(url, RedisRateLimitStore.DEFAULT_PREFIX);
+        return Buses.Brokers.rateLimitStore(url);
     }
 
     private static String mask(String url) {
