@@ -143,16 +143,22 @@ final class ToolSources {
             }
             throw e;
         }
+        return new ToolSources(hosts, watched, mcp, skills, following);
+    }
+
+    /** Warns when no tool but {@code read_tool_result} is registered. */
+    static void warnIfEmpty(ToolRegistry registry) {
         if (registry.entries().stream().allMatch(e -> e.tool().name().equals(ReadToolResult.NAME))) {
             log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
         }
-        return new ToolSources(hosts, watched, mcp, skills, following);
     }
 
     /** Registers {@code tool_search} once some tool is deferred (again at start: later Java tools count too). */
     static void offerSearch(ToolRegistry registry, ConfiguredPolicy policy, DescriptionLocale locale) {
+        // read_tool_result is deferred only so that it is not listed: it does not make tool_search appear
         if (registry.find(ToolSearch.NAME) == null && registry.entries().stream()
-                .anyMatch(e -> e.tool().definition().visibility() == Visibility.DEFERRED)) {
+                .anyMatch(e -> e.tool().definition().visibility() == Visibility.DEFERRED
+                        && !e.tool().name().equals(ReadToolResult.NAME))) {
             registry.register(ToolSearch.spec(registry, policy, locale), ToolSource.CORE);
             log.info("deferred tools are registered: tool_search is offered");
         }

@@ -69,6 +69,7 @@ public final class Toolbus implements AutoCloseable {
         }
         // Java tools registered after build (a Spring application's beans) count for tool_search too
         ToolSources.offerSearch(parts.registry(), parts.live().policy(), parts.locale());
+        ToolSources.warnIfEmpty(parts.registry());
         GatewayPlan plan = parts.plan();
         if (plan != null) {
             try {

@@ -1,6 +1,7 @@
 package dev.toolbus.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolbus.executor.ApprovalSettings;
@@ -28,7 +29,9 @@ import reactor.core.publisher.Mono;
  * Approval through the MCP server, with the MCP Java SDK's client over streamable HTTP: a high-risk
  * tool under {@code approval.mode: auto} asks the client with {@code elicitation/create} (its text the
  * approval prompt); {@code accept} runs it, {@code decline} ends it {@code NOT_APPROVED} without running
- * it, and a client that cannot be asked is denied at once; a low-risk tool is not asked.
+ * it, and a client that cannot be asked is denied at once; a low-risk tool is not asked. A tool the
+ * policy hides from the session is not listed, and a call of it is refused by the policy with its code
+ * (as on the gateway), while a name no tool has is the SDK's "Unknown tool".
  */
 class McpApprovalTest {
 
@@ -44,7 +47,12 @@ class McpApprovalTest {
                 (args, ctx) -> Mono.fromCallable(() -> ToolResult.text("wiped " + wiped.incrementAndGet())));
         ToolSpec read = new ToolSpec(ToolDefinition.builder("read").description("Reads.").risk(Risk.LOW).build(),
                 (args, ctx) -> Mono.just(ToolResult.text("read")));
-        executor = ToolExecutor.builder().tools(List.of(wipe, read))
+        ToolSpec secret = new ToolSpec(ToolDefinition.builder("secret").description("Owners only.").build(),
+                (args, ctx) -> Mono.just(ToolResult.text("secret ran")));
+        executor = ToolExecutor.builder().tools(List.of(wipe, read, secret))
+                .policy((tool, stream, ctx) -> tool.name().equals("secret")
+                        ? dev.toolbus.executor.ToolPolicy.Decision.permissionDenied("owners only")
+                        : dev.toolbus.executor.ToolPolicy.Decision.ALLOW)
                 .approval(ApprovalSettings.builder().mode("auto").timeoutMs(30_000).build()).build();
         http = McpToolServer.builder(executor).build().startHttp("127.0.0.1", 0).block(WAIT);
     }
@@ -122,6 +130,23 @@ class McpApprovalTest {
             assertThat(wiped).hasValue(0);
             // not the 30 s expiry of the request: nobody could have answered it
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(15));
+        } finally {
+            c.closeGracefully().block(WAIT);
+        }
+    }
+
+    @Test
+    void aToolThePolicyHides_isNotListed_andItsCallIsRefusedWithThePolicysCode() {
+        McpAsyncClient c = client(null, List.of());
+        try {
+            assertThat(c.listTools().block(WAIT).tools()).extracting(McpSchema.Tool::name)
+                    .contains("wipe", "read").doesNotContain("secret");
+            McpSchema.CallToolResult r = c.callTool(new McpSchema.CallToolRequest("secret", Map.of())).block(WAIT);
+            assertThat(r.isError()).isTrue();
+            assertThat(code(r)).isEqualTo("PERMISSION_DENIED");
+            assertThat(text(r)).doesNotContain("secret ran");
+            assertThatThrownBy(() -> c.callTool(new McpSchema.CallToolRequest("no_such_tool", Map.of())).block(WAIT))
+                    .isInstanceOf(io.modelcontextprotocol.spec.McpError.class).hasMessageContaining("Unknown tool");
         } finally {
             c.closeGracefully().block(WAIT);
         }
