@@ -87,7 +87,7 @@ final class Fixture {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path servers = dir.resolve("mcp-servers.json");
         Files.writeString(servers, "{\"mcpServers\":{\"fixture\":{\"command\":\"" + json(java) + "\",\"args\":[\"-cp\",\""
-                + json(jar.toString()) + "\",\"dev.toolbus.mcp.McpServerMain\"]}}}");
+                + json(jar.toString()) + "\",\"" + mcpServerMain(jar) + "\"]}}}");
         String yaml = """
                 sources:
                   custom:
@@ -122,6 +122,7 @@ final class Fixture {
                   host: 127.0.0.1
                   port: 0
                   maxConnections: %d
+                  headerTimeout: 60000
                   tokens:
                     - name: member
                       token: %s
@@ -136,6 +137,14 @@ final class Fixture {
         // copied into application.yaml as a Spring user would: the same keys under toolbus:
         applicationYaml = Files.writeString(dir.resolve("application.yaml"), "toolbus:\n"
                 + yaml.lines().map(l -> "  " + l).collect(Collectors.joining("\n")) + "\n", StandardCharsets.UTF_8);
+    }
+
+    /** The example MCP server's main class, wherever this jar's layout keeps it. */
+    private static String mcpServerMain(Path jar) throws IOException {
+        try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar.toFile())) {
+            return j.getEntry("dev/toolbus/mcp/server/McpServerMain.class") != null
+                    ? "dev.toolbus.mcp.server.McpServerMain" : "dev.toolbus.mcp.McpServerMain";
+        }
     }
 
     /** How many times the plugin's note_wipe ran. */
