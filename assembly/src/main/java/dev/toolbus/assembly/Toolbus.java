@@ -184,6 +184,10 @@ public final class Toolbus implements AutoCloseable {
             });
             step("bus input", () -> stopInput(step));
             step("executor", () -> parts.executor().closeGracefully().block(step));
+            if (bus instanceof InMemoryBus memory) {
+                // everything is published: the subscribers of its events complete
+                step("bus output", () -> memory.closeGracefully().block(step));
+            }
             step("tool sources", () -> parts.sources().closeGracefully().block(step));
             if (follow != null) {
                 follow.dispose();
