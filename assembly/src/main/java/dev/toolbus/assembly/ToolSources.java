@@ -1,9 +1,9 @@
 package dev.toolbus.assembly;
 
+import dev.toolbus.assembly.samples.SampleTools;
 import dev.toolbus.config.Config;
 import dev.toolbus.config.LiveConfig;
 import dev.toolbus.executor.ReadToolResult;
-import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.mcp.McpServerConfig;
 import dev.toolbus.mcp.McpServersFile;
 import dev.toolbus.mcp.McpToolSource;
@@ -11,9 +11,9 @@ import dev.toolbus.plugins.stdio.PluginConfigs;
 import dev.toolbus.plugins.stdio.StdioPluginHost;
 import dev.toolbus.plugins.stdio.StdioPluginReloader;
 import dev.toolbus.plugins.stdio.StdioPlugins;
+import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.policy.ToolSearch;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.assembly.samples.SampleTools;
 import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;

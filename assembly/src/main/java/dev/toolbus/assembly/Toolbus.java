@@ -213,6 +213,15 @@ public final class Toolbus implements AutoCloseable {
             // stdin cannot be ended from here: let the running turns finish and publish, then stop the
             // loop and flush stdout
             parts.executor().closeGracefully().block(step);
+            // the run completes once the drained turns' events are published: disposing it before
+            // then cancels the publish of a turn's last events (its turn_completed)
+            try {
+                busEnded.get(step.toSeconds(), TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                log.warn("turns still publishing after {}; cancelling them", step);
+            } catch (Exception e) {
+                // the bus failed: the caller of busEnded() reports it
+            }
             run.dispose();
             b.closeGracefully().block(step);
             return;

@@ -65,9 +65,10 @@ public class ToolbusAutoConfiguration {
      * beans' tools plus the configured plugin folders, MCP servers and skill documents; policy,
      * approval, limits, dispatch and idempotency; the bus of {@code toolbus.bus.type} (Redis or Kafka;
      * none otherwise) and the gateway when {@code toolbus.gateway.enabled=true}. Started and closed by
-     * {@link ToolbusLifecycle}.
+     * {@link ToolbusLifecycle}; closed when the context is destroyed too (a context whose refresh failed
+     * never started it, but its plugin processes and MCP servers run).
      */
-    @Bean(destroyMethod = "")
+    @Bean(destroyMethod = "closeGracefully")
     @ConditionalOnMissingBean({Toolbus.class, ToolExecutor.class})
     public Toolbus toolbus(ToolbusProperties properties, ToolRegistry registry, ObjectProvider<ToolPolicy> policy,
                            ObjectProvider<MeterRegistry> meters, ObjectProvider<ObservationRegistry> observations) {
