@@ -63,8 +63,7 @@ final class RulesSection {
                 bad = true;
                 continue;
             }
-            Map<String, Object> m = (Map<String, Object>) list.get(i);
-            in.unknown(m, p, KEYS);
+            Map<String, Object> m = in.keys((Map<String, Object>) list.get(i), p, KEYS);
             Rule r = rule(in, m, p);
             if (r == null) {
                 bad = true;
