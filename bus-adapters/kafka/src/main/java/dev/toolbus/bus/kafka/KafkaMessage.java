@@ -1,6 +1,7 @@
 package dev.toolbus.bus.kafka;
 
 import dev.toolbus.bus.BusMessage;
+import dev.toolbus.bus.EventIdPeek;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,14 +14,14 @@ final class KafkaMessage implements BusMessage {
 
     final ConsumerRecord<String, byte[]> record;
     final PartitionOffsets offsets;
-    final RecordPeek peek;
+    final EventIdPeek peek;
     private final Settlement settlement;
     private final DeadLetters deadLetters;
     private final AtomicBoolean settled = new AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicInteger busInflight;
     private List<ProducerRecord<String, byte[]>> staged;
 
-    KafkaMessage(ConsumerRecord<String, byte[]> record, PartitionOffsets offsets, RecordPeek peek,
+    KafkaMessage(ConsumerRecord<String, byte[]> record, PartitionOffsets offsets, EventIdPeek peek,
                  Settlement settlement, DeadLetters deadLetters, java.util.concurrent.atomic.AtomicInteger busInflight) {
         this.busInflight = busInflight;
         this.record = record;

@@ -12,7 +12,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
 /** The Kafka bus's in-memory ledger of finished turns: bounded by its window (time) and by bytes. */
-class TurnLedgerBoundsTest {
+class LedgerTopicBoundsTest {
 
     private long now = 1_000_000;
     private final Clock clock = new Clock() {
@@ -42,7 +42,7 @@ class TurnLedgerBoundsTest {
 
     @Test
     void aFinishedTurnIsFoundWithinTheWindowAndForgottenAfterIt() {
-        TurnLedger ledger = new TurnLedger(config().turnLedgerWindow(Duration.ofMinutes(10)).build(), clock);
+        LedgerTopic ledger = new LedgerTopic(config().turnLedgerWindow(Duration.ofMinutes(10)).build(), clock);
         ledger.put("s\u0000t1", event("t1"), now);
         now += Duration.ofMinutes(10).toMillis();
         assertThat(ledger.find("s\u0000t1")).hasSize(1);
@@ -52,7 +52,7 @@ class TurnLedgerBoundsTest {
 
     @Test
     void anOlderRecordRestoredAfterAYoungerOneStillExpiresOnTime() {
-        TurnLedger ledger = new TurnLedger(config().turnLedgerWindow(Duration.ofMinutes(10)).build(), clock);
+        LedgerTopic ledger = new LedgerTopic(config().turnLedgerWindow(Duration.ofMinutes(10)).build(), clock);
         ledger.put("s\u0000young", event("young"), now);
         ledger.put("s\u0000old", event("old"), now - Duration.ofMinutes(9).toMillis()); // restored from the topic
         now += Duration.ofMinutes(2).toMillis();
@@ -63,7 +63,7 @@ class TurnLedgerBoundsTest {
     @Test
     void theOldestTurnsAreEvictedOnceTheBytesAreFull() {
         // each entry weighs its value, its key (2 bytes a char) and 64 bytes: about 150 bytes here
-        TurnLedger ledger = new TurnLedger(config().turnLedgerMaxBytes(1_000).build(), clock);
+        LedgerTopic ledger = new LedgerTopic(config().turnLedgerMaxBytes(1_000).build(), clock);
         for (int i = 0; i < 100; i++) {
             ledger.put("s\u0000t" + i, event("t" + i), now);
         }
@@ -78,7 +78,7 @@ class TurnLedgerBoundsTest {
 
     @Test
     void eventsAboveMaxRecordedBytesAreRecordedAsAnEmptyValue() {
-        TurnLedger ledger = new TurnLedger(config().maxRecordedBytes(10).build(), clock);
+        LedgerTopic ledger = new LedgerTopic(config().maxRecordedBytes(10).build(), clock);
         ProducerRecord<String, byte[]> small = ledger.record(0, "k", List.of(new ProducerRecord<>("r", "s", "{}".getBytes(StandardCharsets.UTF_8))));
         ProducerRecord<String, byte[]> large = ledger.record(0, "k", List.of(new ProducerRecord<>("r", "s", event("t1"))));
         assertThat(new String(small.value(), StandardCharsets.UTF_8)).isEqualTo("{}\n");

@@ -24,7 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finished turns of this instance's partitions, for idempotent turns: key {@code stream_id NUL turn_id},
+ * The exactly-once bus's own ledger of idempotent turns (the bus answers {@code TurnLedger.none()} to
+ * the executor and deduplicates here): finished turns of this instance's partitions, key {@code stream_id NUL turn_id},
  * value the turn's events (one JSON per line, up to {@code maxRecordedBytes}; empty when larger).
  * Written to the ledger topic in the transaction of the turn's events, on the partition number of
  * the turn's calls record, so a partition's next owner restores what it needs by reading the same
@@ -32,9 +33,9 @@ import org.slf4j.LoggerFactory;
  * within the window, at most {@link KafkaBusConfig#turnLedgerMaxBytes()} bytes, oldest evicted
  * first. Poll thread only.
  */
-final class TurnLedger {
+final class LedgerTopic {
 
-    private static final Logger log = LoggerFactory.getLogger(TurnLedger.class);
+    private static final Logger log = LoggerFactory.getLogger(LedgerTopic.class);
 
     private final KafkaBusConfig config;
     private final Clock clock;
@@ -42,7 +43,12 @@ final class TurnLedger {
     private long bytes;
     private volatile boolean disabled;
 
-    TurnLedger(KafkaBusConfig config, Clock clock) {
+    /** The key of a turn, in the ledger and in the bus's registry of running turns. */
+    static String turnKey(String streamId, String turnId) {
+        return streamId + '\u0000' + turnId;
+    }
+
+    LedgerTopic(KafkaBusConfig config, Clock clock) {
         this.config = config;
         this.clock = clock;
     }

@@ -1,6 +1,7 @@
 package dev.toolbus.bus.redis;
 
 import dev.toolbus.bus.BusMessage;
+import dev.toolbus.bus.EventIdPeek;
 import dev.toolbus.protocol.ControlIds;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -17,8 +18,8 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * Shares control events across instances. The consumer group gives a control event to any instance;
- * this router makes it reach the right one:
+ * Relays control events between the instances of a group (Redis pub/sub). The consumer group gives a
+ * control event to any instance; the relay makes it reach the one running its turn:
  * <ul>
  *   <li>a {@code cancel} runs here and is published on {@code controlChannel} to every other instance
  *       (a cancel that matches nothing is a no-op there);</li>
@@ -32,9 +33,9 @@ import reactor.core.publisher.Mono;
  * {@link #MAX_QUEUED_BYTES} bytes (beyond it they are dropped and counted). Lettuce re-subscribes
  * after a reconnect; pub/sub is at most once, so an instance disconnected at that moment misses it.
  */
-final class ControlRouter implements AutoCloseable {
+final class ControlRelay implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(ControlRouter.class);
+    private static final Logger log = LoggerFactory.getLogger(ControlRelay.class);
     static final int MAX_QUEUED = 1_024;
     static final long MAX_QUEUED_BYTES = 4L << 20;
     private static final byte SEPARATOR = '\n';
@@ -49,7 +50,7 @@ final class ControlRouter implements AutoCloseable {
     final AtomicLong dropped = new AtomicLong();
     private volatile Runnable onReceived = () -> { };
 
-    ControlRouter(RedisClient client, RedisAsyncCommands<String, byte[]> commands, RedisStreamsConfig config) {
+    ControlRelay(RedisClient client, RedisAsyncCommands<String, byte[]> commands, RedisStreamsConfig config) {
         this.config = config;
         this.commands = commands;
         this.me = config.instanceId();
@@ -88,7 +89,7 @@ final class ControlRouter implements AutoCloseable {
      * acknowledged without running here).
      */
     CompletableFuture<Boolean> route(byte[] payload) {
-        EntryPeek peek = EntryPeek.of(payload);
+        EventIdPeek peek = EventIdPeek.of(payload);
         if (peek.isCancel()) {
             commands.publish(config.controlChannel(), frame(payload)).exceptionally(e -> {
                 log.warn("redis bus {}: cancel not shared with other instances: {}", config.consumer(), e.toString());
