@@ -50,6 +50,16 @@ class RedisStreamsConfigTest {
     }
 
     @Test
+    void settingsAreBuiltOnlyByTheBuilder_andCompareByValue() {
+        assertThat(RedisStreamsConfig.class.getConstructors()).isEmpty();
+        assertThat(RedisStreamsConfig.class.isRecord()).isFalse();
+        RedisStreamsConfig c = RedisStreamsConfig.builder().consumer("n1").instanceId("i1").build();
+        assertThat(c).isNotEqualTo(c.toBuilder().instanceId("i2").build())
+                .hasSameHashCodeAs(c.toBuilder().build());
+        assertThat(c.toString()).contains("consumer=n1", "instanceId=i1");
+    }
+
+    @Test
     void eventKeys_readTopLevelIdsOnly() {
         byte[] json = "{\"calls\":[{\"stream_id\":\"inner\"}],\"stream_id\":\"s1\",\"turn_id\":\"t1\"}".getBytes();
         assertThat(EventIdPeek.of(json).streamId()).isEqualTo("s1");
