@@ -13,7 +13,9 @@ start_services
 bash scripts/test-hosts.sh
 # The MCP conformance suite and the Node >= 22 it needs (tool-sources/mcp's ConformanceSuiteTest runs it).
 if command -v npm >/dev/null; then bash scripts/lib/mcp-conformance.sh install >/dev/null; fi
-# install, not only verify: the Java example of docs/examples builds against the installed artifacts
+# install, not only verify: the Java example of docs/examples builds against the installed artifacts.
+# The broker tests (*IT of the bus adapters, maven-failsafe) run in it against the services started
+# above; they fail, not skip, if a service is missing (docs/buses.md, "Broker tests").
 mvn -B -ntp install "$@"
 bash scripts/java-example.sh
 # The Python and Node clients, against the server jar just built, on every transport.
