@@ -18,6 +18,7 @@ final class KafkaMessage implements BusMessage {
     private final Settlement settlement;
     private final DeadLetters deadLetters;
     private final AtomicBoolean settled = new AtomicBoolean();
+    private volatile boolean released;
     private final java.util.concurrent.atomic.AtomicInteger busInflight;
     private List<ProducerRecord<String, byte[]>> staged;
 
@@ -53,8 +54,25 @@ final class KafkaMessage implements BusMessage {
             return false;
         }
         offsets.inflight.decrementAndGet();
+        offsets.handedOver.remove(this);
         busInflight.decrementAndGet();
         return true;
+    }
+
+    /**
+     * Its partition moved to another instance (which runs the record again): no longer in flight here,
+     * whatever the executor does with it later (its final events fail to publish, so it may never be
+     * acknowledged). A later {@link #ack()} is refused ({@link #released()}).
+     */
+    void release() {
+        if (settle()) {
+            released = true;
+        }
+    }
+
+    /** Released because its partition moved, not settled by the executor. */
+    boolean released() {
+        return released;
     }
 
     boolean settled() {

@@ -176,6 +176,7 @@ final class PollLoop implements BusSource {
                 continue;
             }
             m.offsets.inflight.incrementAndGet();
+            m.offsets.handedOver.add(m);
             inflight.incrementAndGet();
             settlement.handedOver(m);
             return m;
@@ -402,6 +403,8 @@ final class PollLoop implements BusSource {
     }
 
     private void forgetRunning(List<PartitionOffsets> gone) {
+        // still running here, run again by the partition's next owner: no longer in flight on this instance
+        gone.forEach(po -> po.handedOver.forEach(KafkaMessage::release));
         active.values().removeIf(m -> gone.contains(m.offsets));
         joined.values().forEach(l -> {
             int before = l.size();

@@ -39,7 +39,8 @@ final class Rebalance implements ConsumerRebalanceListener {
     /**
      * @param ledger the ledger topic, or null when idempotent turns are off
      * @param dropRevoked drops the buffered records of revoked partitions
-     * @param forgetRunning forgets the running turns (and their waiting duplicates) of partitions gone
+     * @param forgetRunning forgets the running turns (and their waiting duplicates) of partitions gone, and
+     *     releases their records still in flight here
      */
     Rebalance(KafkaBusConfig config, KafkaConsumer<String, byte[]> consumer, Settlement settlement,
               Map<TopicPartition, PartitionOffsets> partitions, LedgerTopic ledger, Runnable dropRevoked,

@@ -111,7 +111,8 @@ final class TransactionalSettlement implements Settlement {
     @Override
     public Mono<Void> ack(KafkaMessage m) {
         if (!m.settle()) {
-            return Mono.empty();
+            return m.released() ? Mono.error(new IllegalStateException("partition " + m.offsets.partition
+                    + " moved to another instance")) : Mono.empty();
         }
         if (m.peek.isTurn()) {
             runningTurns.remove(LedgerTopic.turnKey(m.peek.streamId(), m.peek.turnId()), m);
