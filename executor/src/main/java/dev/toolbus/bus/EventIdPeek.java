@@ -14,7 +14,8 @@ import java.util.Objects;
  * of waiting turns, a turn to match with its finished-turn record, an oversized or broken event whose
  * error should still reach its conversation.
  *
- * <p>Never throws. Nested objects and arrays are skipped, so only top-level fields count; the first
+ * <p>Never throws on what the input holds (only a slice outside its array is refused, as a programming
+ * error). Nested objects and arrays are skipped, so only top-level fields count; the first
  * occurrence of a field wins; the scan stops as soon as the fields its type needs are known. Input
  * that breaks off (a prefix, or malformed JSON) keeps what was read before the break. A blank id reads
  * as {@code null}; {@code stream_id} and {@code type} must be strings, the other ids may also be
@@ -54,7 +55,11 @@ public final class EventIdPeek {
         return utf8 == null ? NONE : of(utf8, 0, utf8.length);
     }
 
-    /** Peeks at {@code length} bytes of a UTF-8 event starting at {@code offset}. */
+    /**
+     * Peeks at {@code length} bytes of a UTF-8 event starting at {@code offset}.
+     *
+     * @throws IndexOutOfBoundsException when the slice is not inside the array
+     */
     public static EventIdPeek of(byte[] utf8, int offset, int length) {
         if (utf8 == null || length <= 0) {
             return NONE;
