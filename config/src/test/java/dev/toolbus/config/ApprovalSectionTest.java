@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.toolbus.executor.ApprovalMode;
 import dev.toolbus.executor.ApprovalSettings;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

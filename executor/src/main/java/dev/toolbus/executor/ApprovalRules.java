@@ -1,7 +1,7 @@
 package dev.toolbus.executor;
 
 import dev.toolbus.protocol.CallContext;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;

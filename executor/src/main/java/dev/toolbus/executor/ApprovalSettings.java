@@ -1,7 +1,7 @@
 package dev.toolbus.executor;
 
 import dev.toolbus.protocol.CallContext;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.toolbus.executor;
 
 import dev.toolbus.tool.DescriptionLocale;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import java.util.List;
 
 /**

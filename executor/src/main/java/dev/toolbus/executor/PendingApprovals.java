@@ -3,7 +3,7 @@ package dev.toolbus.executor;
 import dev.toolbus.protocol.ApprovalDecision;
 import dev.toolbus.protocol.ApprovalRequestEvent;
 import dev.toolbus.protocol.ControlIds;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;

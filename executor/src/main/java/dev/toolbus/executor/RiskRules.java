@@ -1,6 +1,6 @@
 package dev.toolbus.executor;
 
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import java.util.ArrayList;
 import java.util.List;

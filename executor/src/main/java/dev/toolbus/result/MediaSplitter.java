@@ -148,10 +148,21 @@ public final class MediaSplitter {
                     + attrs.describe() + (image == null ? "" : "\n" + phrases.imageMarker);
             ContentPart header = ContentPart.text("<tool_result_media " + xml + " />");
             messages.add(new SplitResult.MediaMessage(index,
-                    image == null ? List.of(header) : List.of(header, image), visible, item));
+                    image == null ? List.of(header) : List.of(header, image), visible, itemPart(type, item)));
         }
         text.append('\n').append(LIST_CLOSE);
         return new SplitResult(text.toString(), refs, messages, null);
+    }
+
+    /** The tool's media item as an in-process part (empty fields left out). */
+    private static ContentPart itemPart(String type, ContentItem item) {
+        return ContentPart.builder(type).text(orNull(item.text())).mimeType(orNull(item.mimeType()))
+                .data(orNull(item.data())).uri(orNull(item.uri())).name(orNull(item.name()))
+                .description(orNull(item.description())).build();
+    }
+
+    private static String orNull(String value) {
+        return value.isEmpty() ? null : value;
     }
 
     /** The image part, or {@code null} when the payload is not a decodable png, jpeg, gif or webp. */

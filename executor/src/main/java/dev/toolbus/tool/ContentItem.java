@@ -60,17 +60,6 @@ public record ContentItem(
         return imageBase64(java.util.Base64.getEncoder().encodeToString(bytes), mimeType);
     }
 
-    /**
-     * An image from base64 data.
-     *
-     * @deprecated two {@code String}s read either way; use {@link #imageBase64(String, String)}, which
-     *     takes the same arguments in the same order (data, then MIME type)
-     */
-    @Deprecated
-    public static ContentItem image(String base64, String mimeType) {
-        return imageBase64(base64, mimeType);
-    }
-
     /** An audio clip from base64 data, then its MIME type (e.g. {@code audio/wav}). */
     public static ContentItem audioBase64(String base64, String mimeType) {
         return new ContentItem("audio", "", base64, mimeType, "", "", "", null);
@@ -79,16 +68,6 @@ public record ContentItem(
     /** An audio clip from raw bytes (base64-encoded here), then its MIME type. */
     public static ContentItem audio(byte[] bytes, String mimeType) {
         return audioBase64(java.util.Base64.getEncoder().encodeToString(bytes), mimeType);
-    }
-
-    /**
-     * An audio clip from base64 data.
-     *
-     * @deprecated use {@link #audioBase64(String, String)}: the same arguments in the same order
-     */
-    @Deprecated
-    public static ContentItem audio(String base64, String mimeType) {
-        return audioBase64(base64, mimeType);
     }
 
     /** A link to a resource the model can refer to. */

@@ -1,6 +1,7 @@
 package dev.toolbus.tool;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.protocol.Risk;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -6,8 +6,8 @@
  *
  * <p>Tools are declared three ways, all producing one {@link dev.toolbus.tool.ToolSpec}: annotations
  * ({@link dev.toolbus.tool.Tool @Tool}, {@link dev.toolbus.tool.Param @Param}, the legacy
- * {@link dev.toolbus.tool.Action @Action}) read by {@link dev.toolbus.tool.Tools#fromObject(Object)},
+ * {@link dev.toolbus.tool.Action @Action}) read by {@link dev.toolbus.tool.method.Tools#fromObject(Object)},
  * the {@link dev.toolbus.tool.ToolDefinition#builder(String) builder}, and the function adapters of
- * {@link dev.toolbus.tool.Tools}.
+ * {@link dev.toolbus.tool.method.Tools}.
  */
 package dev.toolbus.tool;

@@ -3,7 +3,7 @@ package dev.toolbus.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.protocol.CallContext;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.toolbus.executor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.tool.DescriptionLocale;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import dev.toolbus.protocol.ApprovalDecision;
 import dev.toolbus.protocol.ApprovalRequestEvent;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.tool.DescriptionLocale;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.toolbus.executor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -21,7 +21,7 @@ import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.tool.DescriptionLocale;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;

@@ -11,7 +11,7 @@ import dev.toolbus.protocol.CancelEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorInfo;
 import dev.toolbus.protocol.OutboundEvent;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

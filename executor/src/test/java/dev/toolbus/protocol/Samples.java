@@ -113,7 +113,7 @@ final class Samples {
         return List.of(skills(), SkillsEvent.off(ListSkillsEvent.of("s")), toolResult(), toolResultError(), toolResultMedia(), userMessageImage(), userMessageAudio(),
                 turnCompleted(), tools(), error(), errorWithoutStream(),
                 new ApprovalRequestEvent("s", "t", "ap-a1-1", 1767225600000L, List.of(new ApprovalRequestEvent.Call(
-                        "c", "wipe", dev.toolbus.tool.Risk.HIGH, "{\"target\":\"x\"}")), "The model requested: wipe"),
+                        "c", "wipe", dev.toolbus.protocol.Risk.HIGH, "{\"target\":\"x\"}")), "The model requested: wipe"),
                 new ToolProgressEvent("s", "t", "c", "render", 2.5, null, null),
                 new ToolProgressEvent("s", "t", "c", "render", 3, 10.0, "frame 3"),
                 new SendMessageEvent("s", "t", "c", "c:msg:1", List.of(ContentPart.text("hi"),

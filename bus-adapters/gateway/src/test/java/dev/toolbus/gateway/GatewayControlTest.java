@@ -10,7 +10,7 @@ import dev.toolbus.executor.ApprovalSettings;
 import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.Json;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;

@@ -57,7 +57,7 @@ class SampleToolsTest {
     void wipe_isSideEffectingHighRiskButNotDangerous() {
         ToolDefinition wipe = tools.specs().stream().filter(t -> t.name().equals("wipe")).findFirst().orElseThrow()
                 .definition();
-        assertThat(wipe.risk()).isEqualTo(dev.toolbus.tool.Risk.HIGH);
+        assertThat(wipe.risk()).isEqualTo(dev.toolbus.protocol.Risk.HIGH);
         assertThat(wipe.sideEffecting()).isTrue();
         assertThat(wipe.dangerous()).isFalse();
         assertThat(tools.wipe("disk")).isEqualTo("wiped disk");

@@ -135,30 +135,31 @@ final class McpResults {
         if (image != null) {
             return McpSchema.ImageContent.builder(image.data(), image.mimeType()).build();
         }
-        ContentItem item = m.item();
+        ContentPart item = m.item();
         if (item == null) {
             return null;
         }
-        String mime = item.mimeType().isEmpty() ? null : item.mimeType();
-        String uri = item.uri().isEmpty() ? "toolbus://media/" + m.messageId() : item.uri();
+        String mime = item.mimeType();
+        String uri = item.uri() == null ? "toolbus://media/" + m.messageId() : item.uri();
         switch (item.type()) {
             case "audio":
-                return item.data().isEmpty() ? null
+                return item.data() == null ? null
                         : McpSchema.AudioContent.builder(item.data(), mime == null ? "application/octet-stream" : mime).build();
             case "resource":
-                if (!item.data().isEmpty()) {
+                if (item.data() != null) {
                     return McpSchema.EmbeddedResource.builder(new McpSchema.BlobResourceContents(uri, mime, item.data())).build();
                 }
-                return McpSchema.EmbeddedResource.builder(new McpSchema.TextResourceContents(uri, mime, item.text())).build();
+                return McpSchema.EmbeddedResource.builder(new McpSchema.TextResourceContents(uri, mime,
+                        item.text() == null ? "" : item.text())).build();
             case "resource_link":
-                if (item.uri().isEmpty()) {
+                if (item.uri() == null) {
                     return null;
                 }
                 return McpSchema.ResourceLink.builder().uri(item.uri())
-                        .name(item.name().isEmpty() ? item.uri() : item.name())
-                        .description(item.description().isEmpty() ? null : item.description()).mimeType(mime).build();
+                        .name(item.name() == null ? item.uri() : item.name())
+                        .description(item.description()).mimeType(mime).build();
             case "binary":
-                return item.data().isEmpty() ? null
+                return item.data() == null ? null
                         : McpSchema.EmbeddedResource.builder(new McpSchema.BlobResourceContents(uri, mime, item.data())).build();
             default:
                 return null;

@@ -11,7 +11,7 @@ import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;

@@ -52,7 +52,7 @@ class McpHttpRoundTripTest {
         List<ToolSpec> tools = new ArrayList<>(SampleTools.all());
         tools.add(slow());
         tools.addAll(ConformanceTools.all());
-        tools.add(new ToolSpec(ToolDefinition.builder("low").description("Reads only.").risk(dev.toolbus.tool.Risk.LOW)
+        tools.add(new ToolSpec(ToolDefinition.builder("low").description("Reads only.").risk(dev.toolbus.protocol.Risk.LOW)
                 .build(), (args, ctx) -> Mono.just(ToolResult.text("read"))));
         tools.add(new ToolSpec(ToolDefinition.builder("refuse").description("Always refuses.").build(),
                 (args, ctx) -> Mono.just(ToolResult.error("refused: not today"))));

@@ -12,7 +12,7 @@ import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.UserMessageEvent;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.tool.ToolSource;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

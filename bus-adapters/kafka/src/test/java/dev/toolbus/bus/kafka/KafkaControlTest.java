@@ -9,7 +9,7 @@ import dev.toolbus.executor.ApprovalSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.ControlIds;
 import dev.toolbus.protocol.Json;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.toolbus.bus.testing.EchoDriver;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.bus.testing.OtelTracing;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.Json;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

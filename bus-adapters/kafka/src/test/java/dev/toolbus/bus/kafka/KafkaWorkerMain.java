@@ -1,7 +1,7 @@
 package dev.toolbus.bus.kafka;
 
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
 
 /**

@@ -4,7 +4,7 @@ import dev.toolbus.bus.testing.NodeExamples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.toolbus.bus.testing.EchoDriver;
 import dev.toolbus.bus.testing.FaultProxy;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

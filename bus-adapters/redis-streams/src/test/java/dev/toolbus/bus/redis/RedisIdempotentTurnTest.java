@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.toolbus.bus.testing.EchoDriver;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
 import dev.toolbus.bus.BusMessage;
 import java.util.List;

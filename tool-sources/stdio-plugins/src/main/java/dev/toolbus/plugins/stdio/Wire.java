@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
+import dev.toolbus.result.ForeignValues;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
@@ -189,13 +190,13 @@ final class Wire {
         if (result.isTextual()) {
             return hasItems ? withItems(result.textValue(), items) : ToolResult.text(result.textValue());
         }
-        return ToolResult.fromValue(result);
+        return ForeignValues.toResult(result);
     }
 
     private static ToolResult withItems(String text, JsonNode items) {
         ObjectNode carrier = F.objectNode().put("content", text);
         carrier.set("content_items", items);
-        return ToolResult.fromValue(carrier).toBuilder().data(null).build();
+        return ForeignValues.toResult(carrier).toBuilder().data(null).build();
     }
 
     /**

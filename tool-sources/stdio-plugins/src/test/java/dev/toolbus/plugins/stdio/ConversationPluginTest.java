@@ -16,7 +16,7 @@ import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -15,7 +15,7 @@ import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolProgressEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import java.time.Duration;
 import java.util.List;
 import org.awaitility.Awaitility;

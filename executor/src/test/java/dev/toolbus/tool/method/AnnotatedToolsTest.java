@@ -1,9 +1,23 @@
-package dev.toolbus.tool;
+package dev.toolbus.tool.method;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.result.ForeignValues;
+import dev.toolbus.tool.Action;
+import dev.toolbus.tool.CacheScope;
+import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.tool.Param;
+import dev.toolbus.tool.Tool;
+import dev.toolbus.tool.ToolArguments;
+import dev.toolbus.tool.ToolContext;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolParamType;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSpec;
+import dev.toolbus.tool.VectorTools;
+import dev.toolbus.tool.Visibility;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -174,9 +188,9 @@ class AnnotatedToolsTest {
     void call_bindsArgumentsAndContext_andAppliesTheDefault() {
         ToolSpec search = read(new SearchPlugin()).get("search_web");
         assertThat(search.handler().isBlocking()).isTrue();
-        assertThat(call(search, "{\"query\":\"reactor\"}").content()).isEqualTo(ToolResult.fromValue("reactor:5:u1").content());
+        assertThat(call(search, "{\"query\":\"reactor\"}").content()).isEqualTo(ForeignValues.toResult("reactor:5:u1").content());
         assertThat(call(search, "{\"query\":\"reactor\",\"limit\":\"7\"}").content())
-                .isEqualTo(ToolResult.fromValue("reactor:7:u1").content());
+                .isEqualTo(ForeignValues.toResult("reactor:7:u1").content());
     }
 
     @Test
@@ -228,17 +242,17 @@ class AnnotatedToolsTest {
         assertThat(echo.handler().isBlocking()).isFalse();
         assertThat(echo.definition().inputSchema().toString())
                 .isEqualTo("{\"type\":\"object\",\"properties\":{},\"required\":[]}");
-        assertThat(call(echo, "{\"x\":\"1\"}").content()).isEqualTo(ToolResult.fromValue("{\"x\":\"1\"}|1").content());
+        assertThat(call(echo, "{\"x\":\"1\"}").content()).isEqualTo(ForeignValues.toResult("{\"x\":\"1\"}|1").content());
     }
 
     @Test
     void monoAndFutureReturns_areNonBlocking_andMapped() {
         Map<String, ToolSpec> tools = read(new SearchPlugin());
         assertThat(tools.get("reactive").handler().isBlocking()).isFalse();
-        assertThat(call(tools.get("reactive"), "{\"text\":\"hi\"}").content()).isEqualTo(ToolResult.fromValue("HI").content());
+        assertThat(call(tools.get("reactive"), "{\"text\":\"hi\"}").content()).isEqualTo(ForeignValues.toResult("HI").content());
         assertThat(call(tools.get("reactive_result"), "{}").isError()).isTrue();
         assertThat(tools.get("future").handler().isBlocking()).isFalse();
-        assertThat(call(tools.get("future"), "{}").content()).isEqualTo(ToolResult.fromValue("done").content());
+        assertThat(call(tools.get("future"), "{}").content()).isEqualTo(ForeignValues.toResult("done").content());
     }
 
     @Test
@@ -257,7 +271,7 @@ class AnnotatedToolsTest {
     void staticMethod_withStringDefaultTakenVerbatim() {
         ToolSpec s = read(new SearchPlugin()).get("static_tool");
         assertThat(s.definition().inputSchema().get("properties").get("greeting").get("default").textValue()).isEqualTo("hi");
-        assertThat(call(s, "{}").content()).isEqualTo(ToolResult.fromValue("hi").content());
+        assertThat(call(s, "{}").content()).isEqualTo(ForeignValues.toResult("hi").content());
     }
 
     @Test
@@ -270,8 +284,8 @@ class AnnotatedToolsTest {
         assertThat(greet.inputSchema(DescriptionLocale.ZH)).isEqualTo(VectorTools.greet().inputSchema(DescriptionLocale.ZH));
         assertThat(greet.metadata()).isEqualTo(VectorTools.greet().metadata());
         assertThat(call(tools.get("greet"), "{\"target\":\"MaiBot\"}").content())
-                .isEqualTo(ToolResult.fromValue("hi MaiBot null").content());
-        assertThat(call(tools.get("count"), "{\"n\":\"41\"}").content()).isEqualTo(ToolResult.fromValue(42).content());
+                .isEqualTo(ForeignValues.toResult("hi MaiBot null").content());
+        assertThat(call(tools.get("count"), "{\"n\":\"41\"}").content()).isEqualTo(ForeignValues.toResult(42).content());
         assertThat(tools.get("count").definition().description(DescriptionLocale.ZH)).isEqualTo("工具 count");
     }
 
@@ -400,7 +414,7 @@ class AnnotatedToolsTest {
                 return x;
             }
         };
-        assertThat(call(Tools.fromObject(plugin).get(0), "{\"x\":\"y\"}").content()).isEqualTo(ToolResult.fromValue("y").content());
+        assertThat(call(Tools.fromObject(plugin).get(0), "{\"x\":\"y\"}").content()).isEqualTo(ForeignValues.toResult("y").content());
     }
 
     static final class PolicyPlugin {

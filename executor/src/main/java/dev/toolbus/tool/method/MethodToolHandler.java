@@ -1,8 +1,13 @@
-package dev.toolbus.tool;
+package dev.toolbus.tool.method;
 
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.protocol.Json;
+import dev.toolbus.result.ForeignValues;
+import dev.toolbus.tool.ToolArguments;
+import dev.toolbus.tool.ToolContext;
+import dev.toolbus.tool.ToolHandler;
+import dev.toolbus.tool.ToolResult;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -54,7 +59,7 @@ final class MethodToolHandler {
     /**
      * A returned value as a result: a {@link ToolResult} as is; a record or bean as the JSON object of
      * its properties (so the model reads the same JSON the bot core gets as {@code data}, not a
-     * {@code toString()}); anything else via {@link ToolResult#fromValue}.
+     * {@code toString()}); anything else via {@link dev.toolbus.result.ForeignValues#toResult(Object)}.
      */
     static ToolResult toResult(Object value) {
         if (value instanceof ToolResult r) {
@@ -67,7 +72,7 @@ final class MethodToolHandler {
                 // not serialisable as JSON: its text is all there is
             }
         }
-        return ToolResult.fromValue(value);
+        return ForeignValues.toResult(value);
     }
 
     private static boolean plainValue(Object v) {

@@ -1,7 +1,9 @@
-package dev.toolbus.tool;
+package dev.toolbus.tool.method;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolbus.result.ForeignValues;
+import dev.toolbus.tool.ToolResult;
 import org.junit.jupiter.api.Test;
 
 class RecordResultTest {
@@ -23,6 +25,6 @@ class RecordResultTest {
         assertThat(MethodToolHandler.toResult("hi").content()).isEqualTo("hi");
         assertThat(MethodToolHandler.toResult(42).content()).isEqualTo("42");
         assertThat(MethodToolHandler.toResult(java.util.List.of(1, 2)).content())
-                .isEqualTo(ToolResult.fromValue(java.util.List.of(1, 2)).content());
+                .isEqualTo(ForeignValues.toResult(java.util.List.of(1, 2)).content());
     }
 }

@@ -1,4 +1,4 @@
-package dev.toolbus.tool;
+package dev.toolbus.protocol;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

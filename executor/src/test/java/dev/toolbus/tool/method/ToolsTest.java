@@ -1,7 +1,15 @@
-package dev.toolbus.tool;
+package dev.toolbus.tool.method;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolbus.result.ForeignValues;
+import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.tool.ToolArguments;
+import dev.toolbus.tool.ToolContext;
+import dev.toolbus.tool.ToolParamType;
+import dev.toolbus.tool.ToolParameter;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +54,7 @@ class ToolsTest {
                 + "{\"city\":{\"type\":\"string\",\"description\":\"\"}},\"required\":[\"city\"]}");
         StepVerifier.create(spec.handler().call(ToolArguments.parse("{\"city\":\"Paris\"}"), CTX))
                 .assertNext(r -> assertThat(r.content())
-                        .isEqualTo(ToolResult.fromValue(Map.of("temp", 21, "city", "Paris")).content()))
+                        .isEqualTo(ForeignValues.toResult(Map.of("temp", 21, "city", "Paris")).content()))
                 .verifyComplete();
     }
 }

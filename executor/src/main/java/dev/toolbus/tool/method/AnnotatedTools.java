@@ -1,4 +1,4 @@
-package dev.toolbus.tool;
+package dev.toolbus.tool.method;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -6,6 +6,16 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.protocol.Json;
+import dev.toolbus.tool.Action;
+import dev.toolbus.tool.Param;
+import dev.toolbus.tool.Tool;
+import dev.toolbus.tool.ToolArguments;
+import dev.toolbus.tool.ToolContext;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolHandler;
+import dev.toolbus.tool.ToolParamType;
+import dev.toolbus.tool.ToolParameter;
+import dev.toolbus.tool.ToolSpec;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
@@ -27,6 +37,17 @@ import reactor.core.publisher.Mono;
  * name, because reflection does not keep declaration order.
  */
 final class AnnotatedTools {
+
+    /** The shared mapper, but keeping {@code null} map values: a default of {@code null} is meaningful. */
+    private static final com.fasterxml.jackson.databind.ObjectMapper TREES = Json.mapper().copy()
+            .setDefaultPropertyInclusion(com.fasterxml.jackson.annotation.JsonInclude.Value.construct(
+                    com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS,
+                    com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS));
+
+    /** A JSON-like Java value as a JSON tree, nulls kept. */
+    private static JsonNode tree(Object value) {
+        return TREES.valueToTree(value);
+    }
 
     private static final TypeReference<LinkedHashMap<String, Object>> LINKED_MAP = new TypeReference<>() {
     };
@@ -107,7 +128,7 @@ final class AnnotatedTools {
             ToolParameter tp = parameter(p, param);
             b.parameter(tp);
             slots.add(MethodToolHandler.argument(tp.name(), p.getParameterizedType(), tp.required(),
-                    tp.defaultValue() == null ? null : ToolSchemas.tree(tp.defaultValue())));
+                    tp.defaultValue() == null ? null : tree(tp.defaultValue())));
         }
         return new ToolSpec(b.build(), handler(plugin, m, slots, t.blocking()));
     }

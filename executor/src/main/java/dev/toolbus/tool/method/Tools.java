@@ -1,6 +1,11 @@
-package dev.toolbus.tool;
+package dev.toolbus.tool.method;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.result.ForeignValues;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolParameter;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSpec;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -35,7 +40,7 @@ public final class Tools {
      * {@code JsonNode} are injected. A method returning {@code Mono} or {@code CompletionStage} is
      * non-blocking; any other method runs as {@link ToolHandler#blocking} unless
      * {@link Tool#blocking()} is false. A {@link ToolResult} is returned as is; other values go through
-     * {@link ToolResult#fromValue(Object)}; {@code void} gives {@link ToolResult#empty()}. An exception
+     * {@link dev.toolbus.result.ForeignValues#toResult(Object)}; {@code void} gives {@link ToolResult#empty()}. An exception
      * thrown by the method fails the call with that exception.
      *
      * @param plugin the object whose methods are tools
@@ -62,12 +67,12 @@ public final class Tools {
 
     /**
      * A JSON-in, object-out tool: the function receives the arguments as JSON and returns any value,
-     * mapped with {@link ToolResult#fromValue(Object)}.
+     * mapped with {@link dev.toolbus.result.ForeignValues#toResult(Object)}.
      */
     public static ToolSpec jsonFunction(String name, String description, List<ToolParameter> parameters,
                                         Function<JsonNode, Object> fn) {
         Objects.requireNonNull(fn, "fn");
         ToolDefinition def = ToolDefinition.builder(name).description(description).parameters(parameters).build();
-        return new ToolSpec(def, (args, ctx) -> Mono.fromSupplier(() -> ToolResult.fromValue(fn.apply(args.node()))));
+        return new ToolSpec(def, (args, ctx) -> Mono.fromSupplier(() -> ForeignValues.toResult(fn.apply(args.node()))));
     }
 }
