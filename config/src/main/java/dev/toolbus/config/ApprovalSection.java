@@ -1,6 +1,6 @@
 package dev.toolbus.config;
 
-import dev.toolbus.executor.ApprovalSettings;
+import dev.toolbus.executor.approval.ApprovalSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package dev.toolbus.config;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.toolbus.executor.ApprovalSettings;
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.policy.PolicyConfig;
 import dev.toolbus.policy.SourceMode;
 import dev.toolbus.policy.ToolPolicies;

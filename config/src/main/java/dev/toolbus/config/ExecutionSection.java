@@ -1,6 +1,6 @@
 package dev.toolbus.config;
 
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

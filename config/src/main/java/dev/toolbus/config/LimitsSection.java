@@ -1,6 +1,6 @@
 package dev.toolbus.config;
 
-import dev.toolbus.limits.Limits;
+import dev.toolbus.executor.limits.Limits;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

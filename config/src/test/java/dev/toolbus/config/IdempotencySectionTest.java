@@ -2,7 +2,7 @@ package dev.toolbus.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.TurnLedgerSettings;
+import dev.toolbus.executor.state.TurnLedgerSettings;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

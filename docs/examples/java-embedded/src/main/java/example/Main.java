@@ -2,8 +2,8 @@ package example;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.bus.InMemoryBus;
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.Json;

@@ -2,6 +2,7 @@ package dev.toolbus.policy;
 
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.BuiltInTools;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.Visibility;
@@ -223,7 +224,7 @@ final class DefaultPolicy implements ConfiguredPolicy {
 
     /** {@code read_tool_result}: callable without discovery, its cut markers name it. */
     static boolean isResultReader(Facts t) {
-        return t.source() == ToolSource.CORE && t.def().name().equals(dev.toolbus.executor.ReadToolResult.NAME);
+        return t.source() == ToolSource.CORE && t.def().name().equals(BuiltInTools.READ_TOOL_RESULT);
     }
 
     private boolean sourceEnabled(ToolSource s) {

@@ -39,7 +39,7 @@ import java.util.Objects;
 public final class ToolSearch {
 
     /** The tool's name. */
-    public static final String NAME = "tool_search";
+    public static final String NAME = dev.toolbus.tool.BuiltInTools.TOOL_SEARCH;
 
     private ToolSearch() {
     }

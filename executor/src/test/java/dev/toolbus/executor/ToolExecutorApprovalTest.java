@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.toolbus.bus.InMemoryBus;
+import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.metrics.CallRecord;
 import dev.toolbus.metrics.ToolMetrics;
 import dev.toolbus.protocol.ApprovalDecision;
@@ -16,12 +18,13 @@ import dev.toolbus.protocol.CancelEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.spi.ControlOutcome;
 import dev.toolbus.tool.DescriptionLocale;
-import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;
@@ -34,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -144,7 +146,7 @@ class ToolExecutorApprovalTest {
         assertThat(count("approved")).isEqualTo(2);
         assertThat(logged("c1").approval()).isEqualTo("approved");
         assertThat(logged("c2").approval()).isEmpty();
-        assertThat(((DefaultToolExecutor) ex).pendingApprovals()).isZero();
+        assertThat(TestEngines.engine(ex).pendingApprovals()).isZero();
     }
 
     @Test
@@ -286,12 +288,12 @@ class ToolExecutorApprovalTest {
                 "{\"text\":\"x\"}")));
         String id = requests().get(0).approvalId();
         assertThat(ex.control(new CancelEvent("s", "t1", "c1", "stop")).block()).isEqualTo(ControlOutcome.APPLIED);
-        assertThat(((DefaultToolExecutor) ex).pendingApprovals()).as("c2 still waits").isEqualTo(1);
+        assertThat(TestEngines.engine(ex).pendingApprovals()).as("c2 still waits").isEqualTo(1);
         assertThat(ex.control(new CancelEvent("s", "t1", null, "stop")).block()).isEqualTo(ControlOutcome.APPLIED);
         List<OutboundEvent> out = run.join();
         assertThat(TestTools.results(out)).extracting(r -> r.error().code())
                 .containsExactly(ErrorCode.CANCELLED, ErrorCode.CANCELLED);
-        assertThat(((DefaultToolExecutor) ex).pendingApprovals()).isZero();
+        assertThat(TestEngines.engine(ex).pendingApprovals()).isZero();
         assertThat(answer("s", id, ApprovalDecision.APPROVE)).isEqualTo(ControlOutcome.UNKNOWN_REQUEST);
         assertThat(count("cancelled")).isEqualTo(2);
         assertThat(wipes.get()).isZero();
@@ -305,7 +307,7 @@ class ToolExecutorApprovalTest {
                 .subscribe();
         assertThat(requests()).hasSize(1);
         d.dispose();
-        assertThat(((DefaultToolExecutor) ex).pendingApprovals()).isZero();
+        assertThat(TestEngines.engine(ex).pendingApprovals()).isZero();
         assertThat(answer("s", requests().get(0).approvalId(), ApprovalDecision.APPROVE))
                 .isEqualTo(ControlOutcome.UNKNOWN_REQUEST);
         assertThat(wipes.get()).isZero();
@@ -322,7 +324,7 @@ class ToolExecutorApprovalTest {
             assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_REQUEST);
             assertThat(e.streamId()).isEqualTo("s");
         });
-        assertThat(((DefaultToolExecutor) ex).pendingApprovals()).isEqualTo(1);
+        assertThat(TestEngines.engine(ex).pendingApprovals()).isEqualTo(1);
         assertThat(wipes.get()).isZero();
     }
 

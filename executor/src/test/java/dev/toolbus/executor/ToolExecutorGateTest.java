@@ -4,6 +4,7 @@ import static dev.toolbus.executor.TestTools.call;
 import static dev.toolbus.executor.TestTools.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.ApprovalDecision;
 import dev.toolbus.protocol.ApprovalRequestEvent;
 import dev.toolbus.protocol.ApprovalResponseEvent;
@@ -12,6 +13,10 @@ import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorInfo;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.Risk;
+import dev.toolbus.spi.CallGate;
+import dev.toolbus.spi.ControlOutcome;
+import dev.toolbus.spi.GatedCall;
+import dev.toolbus.spi.GatedTurn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

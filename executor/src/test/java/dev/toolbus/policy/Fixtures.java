@@ -1,8 +1,8 @@
 package dev.toolbus.policy;
 
-import dev.toolbus.executor.ToolPolicy;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.spi.ToolPolicy;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSource;

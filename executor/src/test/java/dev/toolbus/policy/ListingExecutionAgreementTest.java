@@ -12,6 +12,7 @@ import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.BuiltInTools;
 import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolSource;
@@ -105,7 +106,7 @@ class ListingExecutionAgreementTest {
                 Set<String> ran = ranAll(executor, registry, stream, ctx);
                 String label = "config " + policy.config() + " ctx " + ctx + " stream " + stream;
                 for (ToolDefinition d : registry.definitions()) {
-                    if (d.name().equals(ToolSearch.NAME)) {
+                    if (builtIn(d)) {
                         continue;
                     }
                     if (d.visibility() == Visibility.VISIBLE) {
@@ -124,7 +125,7 @@ class ListingExecutionAgreementTest {
                 }
                 Set<String> ranAfter = ranAll(executor, registry, stream, ctx);
                 for (ToolDefinition d : registry.definitions()) {
-                    if (d.name().equals(ToolSearch.NAME)) {
+                    if (builtIn(d)) {
                         continue;
                     }
                     boolean expected = d.visibility() == Visibility.DEFERRED ? found.contains(d.name())
@@ -142,11 +143,19 @@ class ListingExecutionAgreementTest {
         assertThat(checkedRefused).isGreaterThan(500);
     }
 
-    /** Calls every registered tool but tool_search; the names whose handler ran. */
+    /**
+     * The built-in core tools: tool_search, and read_tool_result, which every executor registers and the
+     * policy lets every session call (it reads only the session's own cut results).
+     */
+    private static boolean builtIn(ToolDefinition d) {
+        return d.name().equals(ToolSearch.NAME) || d.name().equals(BuiltInTools.READ_TOOL_RESULT);
+    }
+
+    /** Calls every registered tool but the built-in ones; the names whose handler ran. */
     private static Set<String> ranAll(ToolExecutor executor, ToolRegistry registry, String stream, CallContext ctx) {
         List<ToolCall> calls = new ArrayList<>();
         for (ToolDefinition d : registry.definitions()) {
-            if (!d.name().equals(ToolSearch.NAME)) {
+            if (!builtIn(d)) {
                 calls.add(ToolCall.ofJson("c-" + d.name(), d.name(), "{}"));
             }
         }

@@ -1,6 +1,6 @@
 package dev.toolbus.server;
 
-import dev.toolbus.executor.ApprovalSettings;
+import dev.toolbus.executor.approval.ApprovalSettings;
 import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;

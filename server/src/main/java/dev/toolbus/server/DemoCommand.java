@@ -1,8 +1,8 @@
 package dev.toolbus.server;
 
 import dev.toolbus.bus.InMemoryBus;
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.server.samples.SampleTools;

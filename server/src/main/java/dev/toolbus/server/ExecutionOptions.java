@@ -1,6 +1,6 @@
 package dev.toolbus.server;
 
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import java.io.PrintStream;
 import picocli.CommandLine.Option;
 
@@ -49,7 +49,7 @@ final class ExecutionOptions {
 
     @Option(names = "--max-result-chars", paramLabel = "N",
             description = "The most characters of a result's text the model gets; longer ones are cut and readable "
-                    + "with read_tool_result; 0 for no limit (default: " + dev.toolbus.executor.ResultLimits.DEFAULT_MAX_CHARS
+                    + "with read_tool_result; 0 for no limit (default: " + dev.toolbus.executor.settings.ResultLimits.DEFAULT_MAX_CHARS
                     + " or the config's execution.maxResultChars).")
     String maxResultChars;
 

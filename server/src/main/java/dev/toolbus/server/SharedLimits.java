@@ -1,7 +1,7 @@
 package dev.toolbus.server;
 
 import dev.toolbus.bus.redis.RedisRateLimitStore;
-import dev.toolbus.limits.Limits;
+import dev.toolbus.executor.limits.Limits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

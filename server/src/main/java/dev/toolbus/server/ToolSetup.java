@@ -2,7 +2,6 @@ package dev.toolbus.server;
 
 import dev.toolbus.config.Config;
 import dev.toolbus.config.LiveConfig;
-import dev.toolbus.executor.ReadToolResult;
 import dev.toolbus.mcp.McpServerConfig;
 import dev.toolbus.mcp.McpServersFile;
 import dev.toolbus.mcp.McpToolSource;
@@ -14,6 +13,7 @@ import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.policy.ToolSearch;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.server.samples.SampleTools;
+import dev.toolbus.tool.BuiltInTools;
 import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.Visibility;
@@ -133,8 +133,6 @@ final class ToolSetup {
                 registry.register(ToolSearch.spec(registry, policy, locale), ToolSource.CORE);
                 log.info("deferred tools are registered: tool_search is offered");
             }
-            // deferred and not listed: it does not make tool_search appear; cut results' markers name it
-            registry.register(ReadToolResult.spec(locale), ToolSource.CORE);
         } catch (RuntimeException e) {
             if (following != null) {
                 following.dispose();
@@ -149,7 +147,7 @@ final class ToolSetup {
             }
             throw e;
         }
-        if (registry.entries().stream().allMatch(e -> e.tool().name().equals(ReadToolResult.NAME))) {
+        if (registry.entries().stream().allMatch(e -> e.tool().name().equals(BuiltInTools.READ_TOOL_RESULT))) {
             log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
         }
         return new ToolSetup(hosts, watched, mcp, skills, following);

@@ -2,8 +2,8 @@ package dev.toolbus.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ApprovalMode;
-import dev.toolbus.executor.ApprovalSettings;
+import dev.toolbus.executor.approval.ApprovalMode;
+import dev.toolbus.executor.approval.ApprovalSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.toolbus.spring;
 
-import dev.toolbus.bus.ToolBus;
 import dev.toolbus.config.Config;
+import dev.toolbus.spi.ToolBus;
 import org.springframework.util.ClassUtils;
 
 /** Opens the bus of {@code toolbus.bus.*}; each broker's classes are touched only when that adapter is present. */

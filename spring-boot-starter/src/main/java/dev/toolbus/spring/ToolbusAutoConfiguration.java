@@ -2,8 +2,8 @@ package dev.toolbus.spring;
 
 import dev.toolbus.config.LiveConfig;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.executor.ToolPolicy;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.spi.ToolPolicy;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.slf4j.Logger;
@@ -61,10 +61,6 @@ public class ToolbusAutoConfiguration {
                                      ObjectProvider<ToolPolicy> policy, ObjectProvider<MeterRegistry> meters,
                                      ObjectProvider<ObservationRegistry> observations) {
         ToolExecutor.Builder b = ToolExecutor.builder().registry(registry).settings(properties.config().execution());
-        if (registry.find(dev.toolbus.executor.ReadToolResult.NAME) == null) {
-            registry.register(dev.toolbus.executor.ReadToolResult.spec(properties.config().execution().locale()),
-                    dev.toolbus.tool.ToolSource.CORE);
-        }
         ToolPolicy custom = policy.getIfAvailable();
         b.policy(custom != null ? custom : LiveConfig.create(properties.config(), registry).policy());
         MeterRegistry m = meters.getIfAvailable();

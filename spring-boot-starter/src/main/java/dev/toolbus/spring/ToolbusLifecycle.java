@@ -1,8 +1,8 @@
 package dev.toolbus.spring;
 
-import dev.toolbus.bus.ToolBus;
 import dev.toolbus.config.Config;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.spi.ToolBus;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.slf4j.Logger;

@@ -2,8 +2,8 @@ package dev.toolbus.benchmarks.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolbus.benchmarks.OneCallTurns;
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.mcp.McpHttpServer;
 import dev.toolbus.mcp.McpServerConfig;
 import dev.toolbus.mcp.McpServerMain;

@@ -123,7 +123,7 @@ final class HttpEndpoints {
                     return json(res, HttpResponseStatus.SERVICE_UNAVAILABLE, "{\"status\":\"DOWN\"}");
                 }
                 // what the executor can really do: a call holding its slot past its timeout is DOWN
-                dev.toolbus.executor.ExecutorHealth h = config.executor.health();
+                dev.toolbus.metrics.ExecutorHealth h = config.executor.health();
                 return json(res, h.healthy() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
                         "{\"status\":\"" + (h.healthy() ? "UP" : "DOWN") + "\",\"executor\":\"" + h.status()
                                 + "\",\"slotsInUse\":" + h.slotsInUse() + ",\"slots\":" + h.slots()

@@ -52,7 +52,7 @@ class GatewayTokensTest {
         List<ToolSpec> tools = new ArrayList<>(TestGateway.tools());
         tools.add(whoami());
         executor = ToolExecutor.builder().tools(tools)
-                .settings(dev.toolbus.executor.ExecutionSettings.builder().cacheResults(false).build()).build();
+                .settings(dev.toolbus.executor.settings.ExecutionSettings.builder().cacheResults(false).build()).build();
         refuse = Gateway.builder().executor(executor).tokens(tokens(AccessTokens.OnExcess.REFUSE)).build().start();
         clamp = Gateway.builder().executor(executor).tokens(tokens(AccessTokens.OnExcess.CLAMP)).build().start();
     }

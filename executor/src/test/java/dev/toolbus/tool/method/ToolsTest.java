@@ -8,7 +8,6 @@ import dev.toolbus.tool.ToolArguments;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;
-import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
 import java.time.Duration;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.toolbus.server.stdio;
 
-import dev.toolbus.bus.BusMessage;
-import dev.toolbus.bus.ToolBus;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.ToolBus;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;

@@ -6,9 +6,8 @@ import static org.assertj.core.api.Assertions.entry;
 
 import dev.toolbus.tool.ContentItem;
 import dev.toolbus.tool.ToolDefinition;
-import dev.toolbus.tool.ToolParameter;
-import dev.toolbus.tool.ToolSpec;
 import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSpec;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

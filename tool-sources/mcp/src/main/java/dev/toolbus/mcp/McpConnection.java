@@ -1,7 +1,7 @@
 package dev.toolbus.mcp;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolResult;
 import io.modelcontextprotocol.client.McpAsyncClient;

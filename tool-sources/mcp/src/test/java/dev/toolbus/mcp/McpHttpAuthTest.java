@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.auth.TokenScope;
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.policy.PermissionLevel;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.tool.ToolDefinition;

@@ -1,10 +1,10 @@
 package dev.toolbus.bus.kafka;
 
-import dev.toolbus.bus.BusMessage;
-import dev.toolbus.bus.ToolBus;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.ToolBus;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -139,13 +139,13 @@ public final class KafkaBus implements ToolBus {
     }
 
     /**
-     * Exactly once: {@link dev.toolbus.executor.TurnLedger#none()}, the bus deduplicates turns itself (its ledger topic, or
+     * Exactly once: {@link dev.toolbus.spi.TurnLedger#none()}, the bus deduplicates turns itself (its ledger topic, or
      * none when {@code turnLedgerWindow} is zero). At least once: {@code null}, the executor's in-memory
      * ledger (repeats on one instance are replayed or joined; a partition's next owner does not know them).
      */
     @Override
-    public dev.toolbus.executor.TurnLedger turnLedger() {
-        return config.delivery() == KafkaDelivery.EXACTLY_ONCE ? dev.toolbus.executor.TurnLedger.none() : null;
+    public dev.toolbus.spi.TurnLedger turnLedger() {
+        return config.delivery() == KafkaDelivery.EXACTLY_ONCE ? dev.toolbus.spi.TurnLedger.none() : null;
     }
 
     @Override

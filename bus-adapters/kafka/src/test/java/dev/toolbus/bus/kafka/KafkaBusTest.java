@@ -1,10 +1,10 @@
 package dev.toolbus.bus.kafka;
 
-import dev.toolbus.bus.testing.EchoDriver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.bus.BusMessage;
+import dev.toolbus.bus.testing.EchoDriver;
+import dev.toolbus.spi.BusMessage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.BaseSubscriber;
+import reactor.core.publisher.Flux;
 
 /** Against the real broker started by scripts/services/kafka.sh; skipped without it. */
 class KafkaBusTest {

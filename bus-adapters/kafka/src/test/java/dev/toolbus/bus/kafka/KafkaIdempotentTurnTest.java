@@ -75,7 +75,7 @@ class KafkaIdempotentTurnTest {
         KafkaBusConfig config = kafka.config().topicPartitions(1).build();
         KafkaBus bus = KafkaBus.builder().config(config).build();
         bus.start().block(Duration.ofSeconds(30));
-        List<dev.toolbus.bus.BusMessage> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<dev.toolbus.spi.BusMessage> got = new java.util.concurrent.CopyOnWriteArrayList<>();
         Disposable sub = bus.receive().subscribe(got::add);
         try {
             kafka.send("s", EchoDriver.turn("s", "t3", "c"));

@@ -3,8 +3,8 @@ package dev.toolbus.bus.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.bus.BusMessage;
 import dev.toolbus.bus.testing.EchoDriver;
+import dev.toolbus.spi.BusMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.bus.BusMessage;
 import dev.toolbus.protocol.ControlIds;
+import dev.toolbus.spi.BusMessage;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;

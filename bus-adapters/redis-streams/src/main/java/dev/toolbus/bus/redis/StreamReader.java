@@ -1,10 +1,10 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.protocol.EventIds;
-import dev.toolbus.bus.BusMessage;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
+import dev.toolbus.protocol.EventIds;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.spi.BusMessage;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.XClaimArgs;

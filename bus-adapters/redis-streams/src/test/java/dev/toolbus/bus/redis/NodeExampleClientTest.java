@@ -1,8 +1,8 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.bus.testing.NodeExamples;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolbus.bus.testing.NodeExamples;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.tool.method.Tools;
 import java.time.Duration;

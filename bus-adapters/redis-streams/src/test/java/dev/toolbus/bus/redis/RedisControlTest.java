@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.bus.testing.ControlTools;
-import dev.toolbus.executor.ApprovalSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.approval.ApprovalSettings;
 import dev.toolbus.protocol.ControlIds;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.tool.method.Tools;

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.toolbus.bus.testing.EchoDriver;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.spi.BusMessage;
 import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
-import dev.toolbus.bus.BusMessage;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;

@@ -3,8 +3,8 @@ package dev.toolbus.bus.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.limits.LimitRule;
-import dev.toolbus.limits.Limits;
+import dev.toolbus.executor.limits.LimitRule;
+import dev.toolbus.executor.limits.Limits;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolCall;

@@ -1,11 +1,11 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.bus.testing.EchoDriver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.bus.BusMessage;
+import dev.toolbus.bus.testing.EchoDriver;
 import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.spi.BusMessage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,17 +2,17 @@ package dev.toolbus.plugins.stdio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.policy.PolicyConfig;
 import dev.toolbus.policy.ToolPolicies;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.ErrorCode;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.Visibility;
 import java.io.IOException;
