@@ -3,7 +3,7 @@ package dev.toolbus.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.executor.settings.ExecutionSettings;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

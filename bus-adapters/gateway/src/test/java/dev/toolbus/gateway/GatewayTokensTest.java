@@ -33,7 +33,7 @@ class GatewayTokensTest {
     /** whoami: the permission, agent and channel the tool saw. */
     static ToolSpec whoami() {
         return new ToolSpec(ToolDefinition.builder("whoami").description("Who the tool runs for").build(),
-                (a, c) -> Mono.just(ToolResult.text(c.permission() + "|" + c.agentId() + "|" + c.channel())));
+                (a, c) -> Mono.just(ToolResult.text(c.who().permission() + "|" + c.who().agentId() + "|" + c.who().channel())));
     }
 
     static AccessTokens tokens(AccessTokens.OnExcess rule) {

@@ -8,7 +8,8 @@ import dev.toolbus.spi.CallGate;
 import dev.toolbus.spi.ControlOutcome;
 import dev.toolbus.spi.GatedCall;
 import dev.toolbus.spi.GatedTurn;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ToolDefinition;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ import reactor.core.publisher.Sinks;
 public final class ApprovalStep implements CallGate {
 
     private final ApprovalRules rules;
-    private final ApprovalTexts texts;
+    private final Texts texts;
     private final ApprovalMetrics metrics;
     /** Turns whose calls are being admitted now (removed by {@link #turnAdmitted}). */
     private final ConcurrentHashMap<GatedTurn, Batch> forming = new ConcurrentHashMap<>();
@@ -43,7 +44,7 @@ public final class ApprovalStep implements CallGate {
     private ApprovalStep(Supplier<ApprovalSettings> settings, DescriptionLocale locale, MeterRegistry meters,
                          LongSupplier nanoClock) {
         this.rules = new ApprovalRules(settings, nanoClock);
-        this.texts = new ApprovalTexts(locale);
+        this.texts = Texts.of(locale);
         this.metrics = new ApprovalMetrics(meters);
     }
 
@@ -78,7 +79,7 @@ public final class ApprovalStep implements CallGate {
             case REFUSE -> {
                 metrics.askMode.increment();
                 call.note().accept("ask_mode");
-                return Mono.just(new ErrorInfo(ErrorCode.NOT_APPROVED, texts.askMode()));
+                return Mono.just(new ErrorInfo(ErrorCode.NOT_APPROVED, texts.askModeRunsNothing()));
             }
             default -> {
                 call.note().accept("asked");
@@ -107,7 +108,7 @@ public final class ApprovalStep implements CallGate {
             r = pa.open(t.streamId(), t.turnId(), t.context().userId(), b.entries);
             b.request = r;
         }
-        turn.publish(r.event).subscribe(null, e -> pa.abandon(r, texts.unsent(
+        turn.publish(r.event).subscribe(null, e -> pa.abandon(r, texts.approvalUnsent(
                 e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
     }
 

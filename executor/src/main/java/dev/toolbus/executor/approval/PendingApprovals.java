@@ -4,6 +4,7 @@ import dev.toolbus.protocol.ApprovalDecision;
 import dev.toolbus.protocol.ApprovalRequestEvent;
 import dev.toolbus.protocol.ControlIds;
 import dev.toolbus.protocol.Risk;
+import dev.toolbus.text.Texts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,13 +57,13 @@ final class PendingApprovals {
 
     private final String instanceId;
     private final ApprovalRules rules;
-    private final ApprovalTexts texts;
+    private final Texts texts;
     private final ApprovalMetrics metrics;
     private final Scheduler timer;
     private final AtomicLong seq = new AtomicLong();
     private final ConcurrentHashMap<String, Request> open = new ConcurrentHashMap<>();
 
-    PendingApprovals(String instanceId, ApprovalRules rules, ApprovalTexts texts, ApprovalMetrics metrics,
+    PendingApprovals(String instanceId, ApprovalRules rules, Texts texts, ApprovalMetrics metrics,
                      Scheduler timer) {
         this.instanceId = instanceId;
         this.rules = rules;
@@ -135,17 +136,17 @@ final class PendingApprovals {
         long timeoutMs = rules.settings().timeout().toMillis();
         String id = ControlIds.of(ControlIds.APPROVAL, instanceId, seq.incrementAndGet());
         List<ApprovalRequestEvent.Call> calls = new ArrayList<>(entries.size());
-        List<ApprovalTexts.Line> lines = new ArrayList<>(entries.size());
+        List<Texts.ApprovalLine> lines = new ArrayList<>(entries.size());
         for (Entry e : entries) {
             calls.add(new ApprovalRequestEvent.Call(e.toolCallId(), e.name(), e.risk(), e.argumentsSummary()));
-            lines.add(new ApprovalTexts.Line(e.name(), e.risk(), e.argumentsSummary()));
+            lines.add(new Texts.ApprovalLine(e.name(), e.risk(), e.argumentsSummary()));
         }
         long expiresAt = timer.now(TimeUnit.MILLISECONDS) + timeoutMs;
-        ApprovalRequestEvent event = new ApprovalRequestEvent(streamId, turnId, id, expiresAt, calls, texts.prompt(lines));
+        ApprovalRequestEvent event = new ApprovalRequestEvent(streamId, turnId, id, expiresAt, calls, texts.approvalPrompt(lines));
         Request r = new Request(id, streamId, turnId, userId, timeoutMs, entries, event);
         metrics.asked.increment(entries.size());
         open.put(id, r);
-        r.expiry = timer.schedule(() -> end(r, metrics.expired, "expired", texts.expired(timeoutMs)), timeoutMs,
+        r.expiry = timer.schedule(() -> end(r, metrics.expired, "expired", texts.approvalExpired(timeoutMs)), timeoutMs,
                 TimeUnit.MILLISECONDS);
         if (!open.containsKey(id)) {
             r.disposeExpiry();
@@ -184,7 +185,7 @@ final class PendingApprovals {
                     }
                     case DENY -> {
                         metrics.denied.increment();
-                        e.waiter().notApproved("denied", texts.denied());
+                        e.waiter().notApproved("denied", texts.approvalDeclined());
                     }
                 }
             } catch (RuntimeException ex) {

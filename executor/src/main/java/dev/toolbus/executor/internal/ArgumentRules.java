@@ -2,6 +2,7 @@ package dev.toolbus.executor.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ToolDefinition;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -263,5 +264,15 @@ final class ArgumentRules {
      */
     record Violation(Kind kind, String argument, String expected, String actual) {
         enum Kind { MISSING, TYPE, ENUM, SCHEMA }
+
+        /** The message the model reads, in the catalog's locale. */
+        String message(Texts texts, String toolName) {
+            return switch (kind) {
+                case MISSING -> texts.missingArgument(toolName, argument);
+                case TYPE -> texts.wrongArgumentType(toolName, argument, expected, actual);
+                case SCHEMA -> texts.schemaViolation(toolName, expected);
+                case ENUM -> texts.notOneOf(toolName, argument, expected);
+            };
+        }
     }
 }

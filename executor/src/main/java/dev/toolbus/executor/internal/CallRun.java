@@ -98,7 +98,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         String name = call.name();
         ToolRegistry.Entry entry = name.isEmpty() ? null : p.registry.find(name);
         if (entry == null) {
-            fail(UNKNOWN_TAG, ErrorCode.UNKNOWN_TOOL, p.texts.unknownTool(name));
+            fail(UNKNOWN_TAG, ErrorCode.UNKNOWN_TOOL, name.isEmpty() ? p.texts.noToolName() : p.texts.unknownTool(name));
             return;
         }
         def = entry.tool().definition();
@@ -126,7 +126,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                 : ContextFields.fill(raw, rules, t.streamId(), ctx);
         ArgumentRules.Violation v = rules.check(def.isLegacyAction() ? raw : filled);
         if (v != null) {
-            fail(name, ErrorCode.INVALID_ARGUMENTS, p.texts.violation(name, v));
+            fail(name, ErrorCode.INVALID_ARGUMENTS, v.message(p.texts, name));
             return;
         }
         args = ToolArguments.of(filled);
@@ -198,7 +198,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                     refused[0] = true;
                     fail(def.name(), e);
                 },
-                e -> failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(def.name(), e))),
+                e -> failure(new CallFailure(ErrorCode.TOOL_FAILED, CallFailure.message(e))),
                 () -> {
                     gateWait = null;
                     if (!refused[0]) {
@@ -335,9 +335,10 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         HandlerRun run = null;
         try {
             attempts = n;
-            ToolContext ctx = context(n);
+            ToolContext.Handle handle = context(n);
+            ToolContext ctx = handle.context();
             long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-            run = new HandlerRun(ctx, this, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
+            run = new HandlerRun(handle, this, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
             running = run;
             p.inflight.incrementAndGet();
             p.running.add(run);
@@ -389,9 +390,9 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                         p.timer.schedule(() -> attempt(n + 1), backoffMs(n), TimeUnit.MILLISECONDS);
                     } else if (o == AttemptOutcome.TIMEOUT) {
                         long ms = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-                        failure(new CallFailure(ErrorCode.TIMEOUT, p.texts.timeout(def.name(), ms)));
+                        failure(new CallFailure(ErrorCode.TIMEOUT, p.texts.timedOut(def.name(), ms)));
                     } else {
-                        failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(def.name(), failure)));
+                        failure(new CallFailure(ErrorCode.TOOL_FAILED, CallFailure.message(failure)));
                     }
                 }
                 case CANCELLED -> failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
@@ -415,8 +416,9 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         return Math.min(MAX_BACKOFF_MS, jittered);
     }
 
-    private ToolContext context(int attempt) {
-        return ToolContext.of(turn.turn, call.toolCallId(), def.name(), attempt, this, turn.callTrace(index));
+    private ToolContext.Handle context(int attempt) {
+        return ToolContext.builder().turn(turn.turn).toolCallId(call.toolCallId()).toolName(def.name())
+                .attempt(attempt).conversation(this).trace(turn.callTrace(index)).services(p.services).handle();
     }
 
     private void success(ToolResult result) {
@@ -449,7 +451,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             return;
         }
         try {
-            failure(new CallFailure(ErrorCode.TOOL_FAILED, p.texts.failed(call.name(), t)));
+            failure(new CallFailure(ErrorCode.TOOL_FAILED, CallFailure.message(t)));
         } catch (Throwable again) {
             LOG.error("call {} could not be answered", call.toolCallId(), again);
         }
@@ -595,11 +597,6 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
             r.extendDeadline(untilMs + timeoutMs, p.timer);
         }
-    }
-
-    /** The full texts of this executor's cut results ({@code read_tool_result} reads them). */
-    FullResults fullResults() {
-        return p.fullResults;
     }
 
     private CallEvents channelIfAny() {

@@ -56,7 +56,7 @@ final class DispatchedListing {
      * @param allowed the entries the policy lets the session see, in listing order
      */
     Mono<List<ToolRegistry.Entry>> narrow(String streamId, String text, dev.toolbus.protocol.CallContext context,
-                                         List<ToolRegistry.Entry> allowed, dev.toolbus.tool.DescriptionLocale locale) {
+                                         List<ToolRegistry.Entry> allowed, dev.toolbus.text.DescriptionLocale locale) {
         String key = text.length() > MAX_CACHED_TEXT ? null : streamId + '\u0000' + text;
         ToolDispatch.Choice cached = key == null || choices == null ? null : choices.getIfPresent(key);
         if (cached != null) {

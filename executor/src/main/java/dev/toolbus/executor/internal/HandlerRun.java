@@ -23,7 +23,7 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
     private static final AtomicIntegerFieldUpdater<HandlerRun> DONE =
             AtomicIntegerFieldUpdater.newUpdater(HandlerRun.class, "done");
 
-    private final ToolContext context;
+    private final ToolContext.Handle context;
     private final AttemptOutcome.Listener onDone;
     /** When the run started (the executor's nano clock) and its timeout, for {@link RunningCalls}. */
     final long startNanos;
@@ -36,7 +36,7 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
     private long deadline;
     private ToolResult value;
 
-    HandlerRun(ToolContext context, AttemptOutcome.Listener onDone, long startNanos, long timeoutNanos) {
+    HandlerRun(ToolContext.Handle context, AttemptOutcome.Listener onDone, long startNanos, long timeoutNanos) {
         this.context = context;
         this.onDone = onDone;
         this.startNanos = startNanos;

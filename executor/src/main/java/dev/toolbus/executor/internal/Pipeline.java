@@ -7,6 +7,8 @@ import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.result.MediaSplitter;
 import dev.toolbus.spi.CallGate;
 import dev.toolbus.spi.ToolPolicy;
+import dev.toolbus.text.Texts;
+import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -25,7 +27,7 @@ final class Pipeline {
     final ResultCache cache;
     final ExecutorMetrics metrics;
     final CallLog callLog;
-    final ErrorTexts texts;
+    final Texts texts;
     final MediaSplitter splitter;
     /** The full texts of cut results ({@code read_tool_result}) and the cut itself. */
     final FullResults fullResults;
@@ -36,6 +38,8 @@ final class Pipeline {
     final ControlMetrics control;
     final PendingInputs inputs;
     final RunningCalls running;
+    /** What the contexts of this executor's calls offer the built-in tools: the store of cut results. */
+    final ToolContext.Services services;
     /** The limit step, or {@code null} when the executor was built without limits (then calls pay nothing). */
     final LimitStep limits;
     /** When calls ended, for the call log; set once by the executor's constructor when the clocks are the system's. */
@@ -70,11 +74,17 @@ final class Pipeline {
         this.metrics = new ExecutorMetrics(meters, inflight::get, slots::queued);
         this.plans = new ToolPlans(registry, metrics, CacheOptIn.of(settings.cacheTools()));
         this.callLog = callLog;
-        this.texts = new ErrorTexts(settings.locale());
+        this.texts = Texts.of(settings.locale());
         this.splitter = MediaSplitter.create(settings.locale(), settings.maxMediaBytes());
         this.fullResults = new FullResults(settings.results(), nanoClock);
         this.cutter = new ResultCutter(settings.results(), fullResults, () -> ReadToolResult.registered(registry),
                 settings.locale());
+        this.services = new ToolContext.Services() {
+            @Override
+            public <T> T find(Class<T> type) {
+                return type == FullResults.class ? type.cast(fullResults) : null;
+            }
+        };
         this.instanceId = instanceId;
         this.gate = gate;
         this.control = new ControlMetrics(meters);

@@ -3,8 +3,10 @@ package dev.toolbus.executor.internal;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.toolbus.protocol.Json;
+import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import dev.toolbus.tool.BuiltInTools;
-import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.ToolArguments;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
@@ -12,6 +14,7 @@ import dev.toolbus.tool.ToolHandler;
 import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;
 import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;
 import dev.toolbus.tool.Visibility;
 
@@ -36,8 +39,8 @@ final class ReadToolResult {
     static final String NAME = BuiltInTools.READ_TOOL_RESULT;
 
     /** Whether the registry holds it as a core tool (then cut results are kept for it). */
-    static boolean registered(dev.toolbus.registry.ToolRegistry registry) {
-        dev.toolbus.registry.ToolRegistry.Entry e = registry.find(NAME);
+    static boolean registered(ToolRegistry registry) {
+        ToolRegistry.Entry e = registry.find(NAME);
         return e != null && e.source() == dev.toolbus.tool.ToolSource.CORE;
     }
 
@@ -45,52 +48,46 @@ final class ReadToolResult {
     }
 
     /** Registers the tool as a core tool, in the locale, unless the registry holds a tool of its name. */
-    static void register(dev.toolbus.registry.ToolRegistry registry, DescriptionLocale locale) {
+    static void register(ToolRegistry registry, DescriptionLocale locale) {
         if (registry.find(NAME) == null) {
-            registry.register(spec(locale), dev.toolbus.tool.ToolSource.CORE);
+            registry.register(spec(locale), ToolSource.CORE);
         }
     }
 
     /** The tool, its texts in the locale. */
     static ToolSpec spec(DescriptionLocale locale) {
-        boolean zh = locale == DescriptionLocale.ZH;
+        Texts texts = Texts.of(locale);
         ToolDefinition def = ToolDefinition.builder(NAME)
-                .description(zh ? "读取因过长而被截断的工具结果的其余部分：给出截断提示中的 tool_call_id 和起始位置 offset。"
-                        : "Read more of a tool result that was cut for being too long: give the tool_call_id and the "
-                        + "offset named in the cut notice.")
-                .parameter(ToolParameter.of("tool_call_id", ToolParamType.STRING,
-                        zh ? "被截断结果所属调用的 tool_call_id" : "The tool_call_id of the call whose result was cut"))
+                .description(texts.readToolResultDescription())
+                .parameter(ToolParameter.of("tool_call_id", ToolParamType.STRING, texts.readToolCallIdParameter()))
                 .parameter(ToolParameter.builder("offset", ToolParamType.INTEGER)
-                        .description(zh ? "从第几个字符开始读（0 起）" : "The character to start at (from 0)")
-                        .required(false).build())
+                        .description(texts.readOffsetParameter()).required(false).build())
                 .parameter(ToolParameter.builder("length", ToolParamType.INTEGER)
-                        .description(zh ? "最多读取的字符数（默认且至多为截断时的上限）"
-                                : "How many characters to read at most (default and maximum: the limit that cut it)")
-                        .required(false).build())
+                        .description(texts.readLengthParameter()).required(false).build())
                 .visibility(Visibility.DEFERRED)
                 .cacheable(false)
                 .maxResultChars(0)
                 .build();
-        return new ToolSpec(def, ToolHandler.sync((args, ctx) -> read(args, ctx, zh)));
+        return new ToolSpec(def, ToolHandler.sync((args, ctx) -> read(args, ctx, texts)));
     }
 
-    private static ToolResult read(ToolArguments args, ToolContext ctx, boolean zh) {
+    /**
+     * Reads from the store of the executor running the call, which it finds among the services of the
+     * call's context (absent: a context made by anything but an executor, so nothing is kept for it).
+     */
+    private static ToolResult read(ToolArguments args, ToolContext ctx, Texts texts) {
         String id = args.string("tool_call_id", "").strip();
-        FullResults store = ctx.conversation() instanceof CallRun run ? run.fullResults() : null;
+        FullResults store = ctx.service(FullResults.class).orElse(null);
         FullResults.Text kept = store == null || id.isEmpty() ? null : store.get(ctx.streamId(), id);
         if (kept == null) {
-            return ToolResult.error(zh ? "此对话中没有保存调用 " + id + " 的完整结果：该结果未被截断、已过期，或不属于此对话。"
-                    : "No full result of call '" + id + "' is kept for this conversation: it was not cut, it "
-                    + "expired, or it belongs to another conversation.");
+            return ToolResult.error(texts.resultNotKept(id));
         }
         String text = kept.text();
         int total = text.length();
         long offsetArg = args.integer("offset", 0);
         long lengthArg = args.integer("length", kept.limit());
         if (offsetArg < 0 || offsetArg >= total) {
-            return ToolResult.error(zh ? "offset " + offsetArg + " 超出范围：该结果共 " + total + " 个字符（0 到 " + (total - 1) + "）。"
-                    : "offset " + offsetArg + " is out of range: the result has " + total + " characters (0 to "
-                    + (total - 1) + ").");
+            return ToolResult.error(texts.offsetOutOfRange(offsetArg, total));
         }
         int offset = (int) offsetArg;
         if (offset > 0 && Character.isLowSurrogate(text.charAt(offset)) && Character.isHighSurrogate(text.charAt(offset - 1))) {
@@ -121,13 +118,9 @@ final class ReadToolResult {
         String footer;
         if (end < total) {
             String next = "{\"tool_call_id\": " + new TextNode(id) + ", \"offset\": " + end + "}";
-            footer = zh ? "[toolbus：第 " + offset + " 到 " + end + " 个字符，共 " + total + " 个；还剩 " + (total - end)
-                    + " 个，继续读取请调用 " + NAME + "，参数 " + next + "。]"
-                    : "[toolbus: characters " + offset + " to " + end + " of " + total + "; " + (total - end)
-                    + " more. To go on, call " + NAME + " with " + next + ".]";
+            footer = texts.readMore(offset, end, total, NAME, next);
         } else {
-            footer = zh ? "[toolbus：第 " + offset + " 到 " + end + " 个字符，共 " + total + " 个；已到结尾。]"
-                    : "[toolbus: characters " + offset + " to " + end + " of " + total + "; this is the end.]";
+            footer = texts.readEnd(offset, end, total);
         }
         return ToolResult.builder().content(piece + sep + footer).data(data).build();
     }

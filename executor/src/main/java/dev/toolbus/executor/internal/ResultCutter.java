@@ -3,7 +3,8 @@ package dev.toolbus.executor.internal;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.toolbus.executor.settings.ResultLimits;
 import dev.toolbus.result.SplitResult;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ToolDefinition;
 
 /**
@@ -26,7 +27,7 @@ final class ResultCutter {
     private final ResultLimits limits;
     private final FullResults store;
     private final java.util.function.BooleanSupplier readable;
-    private final boolean zh;
+    private final Texts texts;
 
     /**
      * @param readable whether {@code read_tool_result} is registered now: texts are kept, and the
@@ -37,7 +38,7 @@ final class ResultCutter {
         this.limits = limits;
         this.store = store;
         this.readable = readable;
-        this.zh = locale == DescriptionLocale.ZH;
+        this.texts = Texts.of(locale);
     }
 
     /** A cutter whose texts are always readable (tests). */
@@ -89,8 +90,7 @@ final class ResultCutter {
             return message;
         }
         int c = cutPoint(message, 0, limit);
-        return message.substring(0, c) + (zh ? "…[已截去 " + (message.length() - c) + " 个字符]"
-                : "…[" + (message.length() - c) + " characters cut]");
+        return message.substring(0, c) + texts.errorCut(message.length() - c);
     }
 
     /**
@@ -129,14 +129,9 @@ final class ResultCutter {
     private String marker(int total, int shown, String keptId) {
         int cut = total - shown;
         if (keptId == null) {
-            return zh ? "[toolbus：此结果共 " + total + " 个字符，仅显示前 " + shown + " 个，已截去 " + cut + " 个；其余内容未保留。]"
-                    : "[toolbus: this result is " + total + " characters long; the first " + shown + " are shown and "
-                    + cut + " were cut. The rest was not kept.]";
+            return texts.cutNotKept(total, shown, cut);
         }
         String args = "{\"tool_call_id\": " + new TextNode(keptId) + ", \"offset\": " + shown + "}";
-        return zh ? "[toolbus：此结果共 " + total + " 个字符，仅显示前 " + shown + " 个，已截去 " + cut
-                + " 个。如需读取其余内容，请调用 " + ReadToolResult.NAME + "，参数 " + args + "。]"
-                : "[toolbus: this result is " + total + " characters long; the first " + shown + " are shown and "
-                + cut + " were cut. To read the rest, call " + ReadToolResult.NAME + " with " + args + ".]";
+        return texts.cutKept(total, shown, cut, ReadToolResult.NAME, args);
     }
 }

@@ -2,6 +2,7 @@ package dev.toolbus.executor.limits;
 
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorInfo;
+import dev.toolbus.text.Texts;
 import java.util.concurrent.Callable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
@@ -61,12 +62,12 @@ final class LimitAdmission implements LimitStep.Admission, ConcurrencyCaps.Waite
         return new LimitAdmission(error, null);
     }
 
-    static ErrorInfo perTool(LimitTexts texts, String tool, LimitRule r) {
-        return new ErrorInfo(ErrorCode.LIMIT_EXCEEDED, texts.perTool(tool, r.name(), r.maxCallsPerTool()));
+    static ErrorInfo perTool(Texts texts, String tool, LimitRule r) {
+        return new ErrorInfo(ErrorCode.LIMIT_EXCEEDED, texts.perToolCapReached(tool, r.name(), r.maxCallsPerTool()));
     }
 
-    static ErrorInfo perTurn(LimitTexts texts, String tool, LimitRule r) {
-        return new ErrorInfo(ErrorCode.LIMIT_EXCEEDED, texts.perTurn(tool, r.name(), r.maxCallsPerTurn()));
+    static ErrorInfo perTurn(Texts texts, String tool, LimitRule r) {
+        return new ErrorInfo(ErrorCode.LIMIT_EXCEEDED, texts.perTurnCapReached(tool, r.name(), r.maxCallsPerTurn()));
     }
 
     /**
@@ -170,7 +171,7 @@ final class LimitAdmission implements LimitStep.Admission, ConcurrencyCaps.Waite
 
     private ErrorInfo storeDown(LimitStep.Rule r) {
         r.meters.refusedStore.increment();
-        return new ErrorInfo(ErrorCode.RATE_LIMITED, gate.texts.storeDown(tool, r.rule.name()), STORE_RETRY_MS);
+        return new ErrorInfo(ErrorCode.RATE_LIMITED, gate.texts.limitStoreDown(tool, r.rule.name()), STORE_RETRY_MS);
     }
 
     private void resumeAfterTake(int at, Object outcome) {

@@ -6,7 +6,8 @@ import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.spi.RateLimitStore;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolSource;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,7 +40,7 @@ public final class LimitStep {
     private final RateLimitStore shared;
     final ConcurrencyCaps caps = new ConcurrencyCaps();
     final LimitMetrics metrics;
-    final LimitTexts texts;
+    final Texts texts;
     final Scheduler timer;
     final int maxWaiting;
     private volatile Compiled compiled = new Compiled(Limits.NONE, new Rule[0]);
@@ -52,7 +53,7 @@ public final class LimitStep {
         this.memory = new MemoryBuckets(first.maxKeys(), nanoClock);
         this.shared = shared;
         this.metrics = new LimitMetrics(meters);
-        this.texts = new LimitTexts(locale);
+        this.texts = Texts.of(locale);
         this.timer = timer;
         this.maxWaiting = maxWaiting;
         if (shared == null && first.anyShared()) {

@@ -1,7 +1,7 @@
 package dev.toolbus.executor.settings;
 
 import dev.toolbus.internal.LooseNumbers;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,8 @@ import dev.toolbus.protocol.ApprovalDecision;
 import dev.toolbus.protocol.ApprovalRequestEvent;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.Risk;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ToolDefinition;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -24,7 +25,7 @@ class PendingApprovalsTest {
     private final ApprovalRules rules = new ApprovalRules(
             () -> ApprovalSettings.builder().mode("auto").timeoutMs(5_000).build(), () -> vts.now(TimeUnit.NANOSECONDS));
     private final PendingApprovals pending = new PendingApprovals("abcd1234", rules,
-            new ApprovalTexts(DescriptionLocale.EN), new ApprovalMetrics(meters), vts);
+            Texts.of(DescriptionLocale.EN), new ApprovalMetrics(meters), vts);
     private final List<String> outcomes = new CopyOnWriteArrayList<>();
 
     private PendingApprovals.Entry entry(String id, String tool, Risk risk) {

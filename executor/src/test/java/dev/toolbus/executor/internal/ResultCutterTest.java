@@ -6,7 +6,7 @@ import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.settings.ResultLimits;
 import dev.toolbus.protocol.MediaRef;
 import dev.toolbus.result.SplitResult;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ToolDefinition;
 import java.time.Duration;
 import java.util.List;

@@ -59,9 +59,9 @@ class ToolExecutorContextTest {
         assertThat(c.streamId()).isEqualTo("qq:group:123");
         assertThat(c.turnId()).isEqualTo("t1");
         assertThat(c.toolCallId()).isEqualTo("c1");
-        assertThat(c.permission()).isEqualTo("admin");
-        assertThat(c.channel()).isEqualTo("web");
-        assertThat(c.model()).isEqualTo("gpt");
+        assertThat(c.who().permission()).isEqualTo("admin");
+        assertThat(c.who().channel()).isEqualTo("web");
+        assertThat(c.who().model()).isEqualTo("gpt");
         assertThat(c.message().get("raw").asText()).isEqualTo("msg");
         assertThat(c.attempt()).isEqualTo(1);
     }

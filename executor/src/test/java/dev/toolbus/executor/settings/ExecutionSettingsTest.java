@@ -2,7 +2,7 @@ package dev.toolbus.executor.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

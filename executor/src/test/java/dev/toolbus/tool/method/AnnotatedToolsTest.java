@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.protocol.CallContext;
 import dev.toolbus.result.ForeignValues;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.Action;
 import dev.toolbus.tool.CacheScope;
-import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.Param;
 import dev.toolbus.tool.Tool;
 import dev.toolbus.tool.ToolArguments;
@@ -32,7 +33,7 @@ import reactor.test.StepVerifier;
 
 class AnnotatedToolsTest {
 
-    private static final ToolContext CTX = ToolContext.builder().streamId("s1").userId("u1").build();
+    private static final ToolContext CTX = ToolContext.builder().streamId("s1").who(CallContext.builder().userId("u1").build()).build();
 
     enum Mode { FAST, SLOW }
 
@@ -48,7 +49,7 @@ class AnnotatedToolsTest {
                              @Param(description = "Maximum number of results to return", required = false,
                                      defaultValue = "5") int limit,
                              ToolContext ctx) {
-            return query + ":" + limit + ":" + ctx.userId();
+            return query + ":" + limit + ":" + ctx.who().userId();
         }
 
         @Tool(name = "typed")

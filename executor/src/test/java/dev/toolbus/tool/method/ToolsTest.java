@@ -3,7 +3,7 @@ package dev.toolbus.tool.method;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.result.ForeignValues;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ToolArguments;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolParamType;

@@ -32,7 +32,7 @@ class McpHttpAuthTest {
 
     static ToolSpec whoami() {
         return new ToolSpec(ToolDefinition.builder("whoami").description("The caller's permission").build(),
-                (a, c) -> Mono.just(ToolResult.text("permission=" + c.permission())));
+                (a, c) -> Mono.just(ToolResult.text("permission=" + c.who().permission())));
     }
 
     @BeforeAll

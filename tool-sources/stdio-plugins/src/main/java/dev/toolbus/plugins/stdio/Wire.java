@@ -84,14 +84,14 @@ final class Wire {
         put(c, "turnId", ctx.turnId());
         put(c, "toolCallId", ctx.toolCallId());
         put(c, "idempotencyKey", ctx.idempotencyKey());
-        put(c, "userId", ctx.userId());
-        put(c, "groupId", ctx.groupId());
-        put(c, "platform", ctx.platform());
-        put(c, "permission", ctx.permission());
-        put(c, "channel", ctx.channel());
-        put(c, "provider", ctx.provider());
-        put(c, "model", ctx.model());
-        put(c, "agentId", ctx.agentId());
+        put(c, "userId", ctx.who().userId());
+        put(c, "groupId", ctx.who().groupId());
+        put(c, "platform", ctx.who().platform());
+        put(c, "permission", ctx.who().permission());
+        put(c, "channel", ctx.who().channel());
+        put(c, "provider", ctx.who().provider());
+        put(c, "model", ctx.who().model());
+        put(c, "agentId", ctx.who().agentId());
         c.put("attempt", ctx.attempt());
         if (ctx.trace() != null) {
             c.put("traceparent", ctx.trace().traceparent());

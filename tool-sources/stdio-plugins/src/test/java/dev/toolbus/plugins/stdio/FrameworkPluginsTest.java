@@ -8,7 +8,7 @@ import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolSpec;
 import java.io.IOException;

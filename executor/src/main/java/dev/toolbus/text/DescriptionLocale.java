@@ -1,4 +1,4 @@
-package dev.toolbus.tool;
+package dev.toolbus.text;
 
 /**
  * The language of the text toolbus generates: tool description fallbacks, the parameter block, media
