@@ -296,8 +296,8 @@ public record Config(
 
         /** The executor's settings. */
         public dev.toolbus.executor.state.TurnLedgerSettings settings() {
-            return new dev.toolbus.executor.state.TurnLedgerSettings(java.time.Duration.ofMillis(windowMs), maxBytes,
-                    maxEntries, maxRecordedBytes);
+            return dev.toolbus.executor.state.TurnLedgerSettings.builder().window(java.time.Duration.ofMillis(windowMs))
+                    .maxBytes(maxBytes).maxEntries(maxEntries).maxRecordedBytes(maxRecordedBytes).build();
         }
     }
 

@@ -337,7 +337,7 @@ public final class ConfigLoader {
                 return def;
             }
             Object v = m.get(key);
-            Double d = dev.toolbus.internal.LooseNumbers.number(v);
+            Double d = LooseNumbers.number(v);
             String p = join(path, key);
             if (d == null || d != Math.rint(d)) {
                 (v == null ? (Warn) this::warn : (Warn) this::fallback).emit(p,

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.toolbus.bus.InMemoryBus;
+import dev.toolbus.executor.approval.ApprovalMode;
 import dev.toolbus.executor.approval.ApprovalSettings;
 import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.metrics.CallRecord;
@@ -51,7 +52,7 @@ class ToolExecutorApprovalTest {
     private final AtomicInteger wipes = new AtomicInteger();
     private final AtomicInteger times = new AtomicInteger();
     private final AtomicReference<ApprovalSettings> settings =
-            new AtomicReference<>(ApprovalSettings.builder().mode("auto").build());
+            new AtomicReference<>(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
     private final List<OutboundEvent> events = new CopyOnWriteArrayList<>();
 
     private ToolSpec wipe() {
@@ -204,12 +205,12 @@ class ToolExecutorApprovalTest {
 
     @Test
     void confirmAllAsksForLowToo_andAskRunsNothingWithoutAsking() {
-        settings.set(ApprovalSettings.builder().mode("confirm_all").build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.CONFIRM_ALL).build());
         start(turn("s", "t1", call("c1", "get_time", "{}")));
         assertThat(requests()).singleElement().satisfies(r -> assertThat(r.calls().get(0).risk()).isEqualTo(Risk.LOW));
         assertThat(times.get()).isZero();
 
-        settings.set(ApprovalSettings.builder().mode("ask").build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.ASK).build());
         List<OutboundEvent> out = start(turn("s2", "t2", call("c2", "get_time", "{}"), call("c3", "wipe",
                 "{\"target\":\"a\"}"))).join();
         assertThat(out).extracting(OutboundEvent::type).containsExactly("tool_result", "tool_result", "turn_completed");
@@ -224,7 +225,7 @@ class ToolExecutorApprovalTest {
 
     @Test
     void theTurnBeatsTheAgentBeatsTheConfig() {
-        settings.set(ApprovalSettings.builder().mode("off").agent("strict", "confirm_all").build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.OFF).agent("strict", ApprovalMode.CONFIRM_ALL).build());
         assertThat(start(turnWith("s", "t1", ctx("u", "", null), call("c1", "wipe", "{\"target\":\"a\"}"))).join())
                 .extracting(OutboundEvent::type).containsExactly("tool_result", "turn_completed");
         start(turnWith("s", "t2", ctx("u", "strict", null), call("c2", "get_time", "{}")));
@@ -248,7 +249,7 @@ class ToolExecutorApprovalTest {
 
     @Test
     void theBypassListNeverAsks() {
-        settings.set(ApprovalSettings.builder().mode("confirm_all").bypass(List.of("wipe")).build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.CONFIRM_ALL).bypass(List.of("wipe")).build());
         assertThat(TestTools.results(start(turn("s", "t1", call("c1", "wipe", "{\"target\":\"a\"}"))).join()).get(0)
                 .content()).isEqualTo("wiped a");
         assertThat(requests()).isEmpty();
@@ -330,7 +331,7 @@ class ToolExecutorApprovalTest {
 
     @Test
     void theTextFollowsTheLocale() {
-        ToolExecutor zh = ToolExecutor.builder().timer(vts).approval(ApprovalSettings.builder().mode("auto").build())
+        ToolExecutor zh = ToolExecutor.builder().timer(vts).approval(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build())
                 .settings(ExecutionSettings.builder().locale(DescriptionLocale.ZH).build()).tool(wipe()).build();
         var run = start(zh, turn("s", "t1", call("c1", "wipe", "{\"target\":\"盘\"}")));
         assertThat(requests().get(0).text()).isEqualTo("检测到模型请求执行工具：\n[1] wipe 风险: high\n参数: {\"target\":\"盘\"}\n"
@@ -342,7 +343,7 @@ class ToolExecutorApprovalTest {
     @Test
     void onABusTheRequestIsPublishedBeforeTheResults() {
         InMemoryBus bus = InMemoryBus.create();
-        ToolExecutor live = ToolExecutor.builder().approval(ApprovalSettings.builder().mode("auto").build())
+        ToolExecutor live = ToolExecutor.builder().approval(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build())
                 .tool(wipe()).build();
         List<OutboundEvent> out = new CopyOnWriteArrayList<>();
         Disposable watch = bus.events("s").subscribe(out::add);

@@ -116,7 +116,7 @@ class ToolExecutorLimitsTest {
     void perUserBucketsAreSeparateAndOtherToolsAreNotLimited() {
         AtomicInteger runs = new AtomicInteger();
         ToolExecutor ex = executor(rules(LimitRule.builder("per-user").tools(List.of("echo")).rate(1).periodMs(60_000)
-                .per("user")), 5, TestTools.echo(), TestTools.counter("count", runs));
+                .per(LimitRule.Per.USER)), 5, TestTools.echo(), TestTools.counter("count", runs));
         assertThat(run(ex, userTurn("alice", "t1", call("a", "echo", "{\"text\":\"x\"}"), call("b", "echo", "{\"text\":\"x\"}"),
                 call("c", "count", "{}"), call("d", "count", "{}"))))
                 .extracting(r -> r.isError() ? r.error().code() : null)
@@ -150,8 +150,8 @@ class ToolExecutorLimitsTest {
     @Test
     void perStreamAndPerAgentBucketsAreSeparate() {
         ToolExecutor ex = executor(rules(
-                LimitRule.builder("per-stream").tools(List.of("echo")).rate(1).periodMs(60_000).per("stream"),
-                LimitRule.builder("per-agent").tools(List.of("count")).rate(1).periodMs(30_000).per("agent")),
+                LimitRule.builder("per-stream").tools(List.of("echo")).rate(1).periodMs(60_000).per(LimitRule.Per.STREAM),
+                LimitRule.builder("per-agent").tools(List.of("count")).rate(1).periodMs(30_000).per(LimitRule.Per.AGENT)),
                 5, TestTools.echo(), TestTools.counter("count", new AtomicInteger()));
         java.util.function.BiFunction<String, String, ToolCallsEvent> agentTurn = (stream, agent) ->
                 new ToolCallsEvent(stream, "t-" + stream + agent, List.of(call("a", "echo", "{\"text\":\"x\"}"),
@@ -335,7 +335,7 @@ class ToolExecutorLimitsTest {
     @Test
     void aCancelledWaitingCallEndsCancelledAtOnceAndLeavesNothingBehind() {
         AtomicInteger started = new AtomicInteger();
-        ToolExecutor ex = executor(rules(LimitRule.builder("cap").tools(List.of("slow")).concurrency(1).per("stream")),
+        ToolExecutor ex = executor(rules(LimitRule.builder("cap").tools(List.of("slow")).concurrency(1).per(LimitRule.Per.STREAM)),
                 5, slow("slow", 1000, started));
         var t = ex.execute(turn("s", "t", call("a", "slow", "{}"), call("b", "slow", "{}"), call("c", "slow", "{}")))
                 .collectList().toFuture();

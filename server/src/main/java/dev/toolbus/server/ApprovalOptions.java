@@ -1,7 +1,12 @@
 package dev.toolbus.server;
 
+import dev.toolbus.config.ApprovalSection;
 import dev.toolbus.executor.approval.ApprovalSettings;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import picocli.CommandLine.Option;
@@ -27,19 +32,23 @@ final class ApprovalOptions {
         return mode != null || timeoutMs != null;
     }
 
-    /** The settings these flags give over {@code base}. */
+    /** The settings these flags give over {@code base}, read as the config file's are ({@link ApprovalSection}). */
     ApprovalSettings settings(ApprovalSettings base) {
+        return settings(base, new ArrayList<>());
+    }
+
+    private ApprovalSettings settings(ApprovalSettings base, List<String> warnings) {
         if (!given()) {
             return base;
         }
-        ApprovalSettings.Builder b = base.toBuilder();
+        Map<String, Object> given = new LinkedHashMap<>();
         if (mode != null) {
-            b.mode(mode);
+            given.put("mode", mode);
         }
         if (timeoutMs != null) {
-            b.timeoutMs(timeoutMs);
+            given.put("timeoutMs", timeoutMs);
         }
-        return b.build();
+        return ApprovalSection.read(base, given, warnings);
     }
 
     /** The flags over a live base: recomputed only when the base changes (a reload). */
@@ -65,7 +74,9 @@ final class ApprovalOptions {
     /** Prints the flags' fallbacks. */
     void printWarnings(PrintStream err) {
         if (given()) {
-            for (String w : settings(ApprovalSettings.defaults()).warnings()) {
+            List<String> warnings = new ArrayList<>();
+            settings(ApprovalSettings.defaults(), warnings);
+            for (String w : warnings) {
                 err.println("toolbus: warning: approval flag: " + w);
             }
         }

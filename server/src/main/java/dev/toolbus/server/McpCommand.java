@@ -16,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -89,8 +91,9 @@ final class McpCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "MCP on " + http.host()
                     + " needs a token: pass --token TOKEN or set TOOLBUS_TOKEN (only loopback addresses may be served without one)");
         }
-        ExecutionSettings settings = execution.settings(config.execution());
-        ExecutionOptions.printWarnings(settings, System.err);
+        List<String> flagWarnings = new ArrayList<>();
+        ExecutionSettings settings = execution.settings(config.execution(), flagWarnings);
+        ExecutionOptions.printWarnings(flagWarnings, System.err);
         ToolRegistry registry = ToolRegistry.create();
         LiveConfig live = LiveConfig.create(config, registry);
         ToolSetup tools;

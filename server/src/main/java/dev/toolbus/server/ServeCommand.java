@@ -27,6 +27,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -121,8 +123,9 @@ final class ServeCommand implements Callable<Integer> {
         Config config = fileConfig != null ? fileConfig : Config.defaults();
         BusAddress busAddress = busAddress(fileConfig);
         GatewayPlan plan = gatewayPlan(fileConfig, busAddress);
-        ExecutionSettings settings = execution.settings(config.execution());
-        ExecutionOptions.printWarnings(settings, System.err);
+        List<String> flagWarnings = new ArrayList<>();
+        ExecutionSettings settings = execution.settings(config.execution(), flagWarnings);
+        ExecutionOptions.printWarnings(flagWarnings, System.err);
         approval.printWarnings(System.err);
         EventCodec codec = maxEventBytes == EventCodec.defaults().maxEventBytes() ? EventCodec.defaults()
                 : EventCodec.create(maxEventBytes, () -> UUID.randomUUID().toString());

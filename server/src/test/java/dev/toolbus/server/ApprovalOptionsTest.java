@@ -26,7 +26,7 @@ class ApprovalOptionsTest {
     @Test
     void noFlagsLeaveTheConfigAlone() {
         ApprovalOptions o = flags();
-        ApprovalSettings base = ApprovalSettings.builder().mode("auto").build();
+        ApprovalSettings base = ApprovalSettings.builder().mode(ApprovalMode.AUTO).build();
         assertThat(o.given()).isFalse();
         assertThat(o.settings(base)).isSameAs(base);
         Supplier<ApprovalSettings> live = () -> base;
@@ -36,7 +36,7 @@ class ApprovalOptionsTest {
     @Test
     void flagsReplaceModeAndTimeoutAndKeepTheRestOfTheConfig() {
         ApprovalOptions o = flags("--approval-mode", "confirm_all", "--approval-timeout-ms", "2500");
-        ApprovalSettings s = o.settings(ApprovalSettings.builder().mode("auto").high(List.of("wipe")).build());
+        ApprovalSettings s = o.settings(ApprovalSettings.builder().mode(ApprovalMode.AUTO).high(List.of("wipe")).build());
         assertThat(s.mode()).isEqualTo(ApprovalMode.CONFIRM_ALL);
         assertThat(s.timeout().toMillis()).isEqualTo(2_500);
         assertThat(s.high()).containsExactly("wipe");
@@ -45,12 +45,12 @@ class ApprovalOptionsTest {
     @Test
     void overALiveConfig_recomputesOnlyWhenTheConfigChanges() {
         ApprovalOptions o = flags("--approval-mode", "ask");
-        AtomicReference<ApprovalSettings> base = new AtomicReference<>(ApprovalSettings.builder().mode("off").build());
+        AtomicReference<ApprovalSettings> base = new AtomicReference<>(ApprovalSettings.builder().mode(ApprovalMode.OFF).build());
         Supplier<ApprovalSettings> live = o.over(base::get);
         ApprovalSettings first = live.get();
         assertThat(first.mode()).isEqualTo(ApprovalMode.ASK);
         assertThat(live.get()).isSameAs(first);
-        base.set(ApprovalSettings.builder().mode("auto").bypass(List.of("echo")).build());
+        base.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).bypass(List.of("echo")).build());
         assertThat(live.get().mode()).as("the flag wins after a reload").isEqualTo(ApprovalMode.ASK);
         assertThat(live.get().bypass()).containsExactly("echo");
     }

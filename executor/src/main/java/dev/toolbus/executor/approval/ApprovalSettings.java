@@ -1,5 +1,8 @@
 package dev.toolbus.executor.approval;
 
+import static dev.toolbus.spi.Checks.requireArgument;
+import static dev.toolbus.spi.Checks.requireMillis;
+
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.Risk;
 import java.time.Duration;
@@ -10,9 +13,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Immutable approval settings: when a call waits for a human yes, how risk is classified, session
- * grants. Bad values never fail: they fall back as docs/configuration.md says and every fallback is
- * recorded in {@link #warnings()}.
+ * When a call waits for a human yes, how risk is classified, session grants. Immutable; built with a
+ * strict builder that throws {@link IllegalArgumentException} for a value out of range. Reading loose
+ * values (the {@code approval} section of {@code toolbus.yaml}, flags) with fallbacks is
+ * {@code toolbus-config}'s {@code ApprovalSection}.
  *
  * <p>The mode of a call is, first match: the turn's {@code context.approval_mode}, the agent's mode
  * ({@link #agents()}), {@link #mode()}. A risk is, first match: the tool's own declaration, the
@@ -21,30 +25,17 @@ import java.util.Objects;
  * {@code readOnlyHint} → low), then name patterns (read-only verbs → low before the medium nouns),
  * else medium. List entries are tool names or plugin ids, case-insensitive, {@code *} globs allowed.
  *
- * @param mode the default mode ({@link ApprovalMode#OFF} unless configured)
- * @param timeout how long a request waits for an answer before its calls end {@code NOT_APPROVED}
- * @param low tools classified low
- * @param medium tools classified medium
- * @param high tools classified high
- * @param bypass tools that never ask (except in {@code ask} mode)
- * @param sessionGrants whether {@code approve_session} grants anything
- * @param sessionMaxRisk the highest risk a session grant covers
- * @param agents modes by agent id
- * @param dangerousTools the policy's dangerous list (classified high); the config wires {@code security.dangerousTools}
- * @param warnings the fallbacks applied while building these settings
+ * <pre>{@code
+ * ApprovalSettings approval = ApprovalSettings.builder()
+ *         .mode(ApprovalMode.AUTO)
+ *         .timeout(Duration.ofMinutes(2))
+ *         .high(List.of("wipe_*"))
+ *         .bypass(List.of("echo"))
+ *         .build();
+ * ToolExecutor executor = ToolExecutor.builder().approval(approval).build();
+ * }</pre>
  */
-public record ApprovalSettings(
-        ApprovalMode mode,
-        Duration timeout,
-        List<String> low,
-        List<String> medium,
-        List<String> high,
-        List<String> bypass,
-        boolean sessionGrants,
-        Risk sessionMaxRisk,
-        Map<String, ApprovalMode> agents,
-        List<String> dangerousTools,
-        List<String> warnings) {
+public final class ApprovalSettings {
 
     public static final long DEFAULT_TIMEOUT_MS = 60_000;
     public static final long MIN_TIMEOUT_MS = 1_000;
@@ -56,23 +47,33 @@ public record ApprovalSettings(
     /** The context key of the per-turn mode. */
     public static final String CONTEXT_KEY = "approval_mode";
 
-    public ApprovalSettings {
-        Objects.requireNonNull(mode, "mode");
-        Objects.requireNonNull(timeout, "timeout");
-        Objects.requireNonNull(sessionMaxRisk, "sessionMaxRisk");
-        if (timeout.toMillis() < 1) {
-            throw new IllegalArgumentException("timeout must be positive; build settings with ApprovalSettings.builder()");
-        }
-        low = List.copyOf(low);
-        medium = List.copyOf(medium);
-        high = List.copyOf(high);
-        bypass = List.copyOf(bypass);
-        agents = Map.copyOf(agents);
-        dangerousTools = List.copyOf(dangerousTools);
-        warnings = List.copyOf(warnings);
-    }
-
     private static final ApprovalSettings DEFAULTS = new Builder().build();
+
+    private final ApprovalMode mode;
+    private final Duration timeout;
+    private final List<String> low;
+    private final List<String> medium;
+    private final List<String> high;
+    private final List<String> bypass;
+    private final boolean sessionGrants;
+    private final Risk sessionMaxRisk;
+    private final Map<String, ApprovalMode> agents;
+    private final List<String> dangerousTools;
+    private final List<String> warnings;
+
+    private ApprovalSettings(Builder b) {
+        this.mode = b.mode;
+        this.timeout = b.timeout;
+        this.low = b.low;
+        this.medium = b.medium;
+        this.high = b.high;
+        this.bypass = b.bypass;
+        this.sessionGrants = b.sessionGrants;
+        this.sessionMaxRisk = b.sessionMaxRisk;
+        this.agents = Map.copyOf(b.agents);
+        this.dangerousTools = b.dangerousTools;
+        this.warnings = List.copyOf(b.warnings);
+    }
 
     /** The defaults: mode off (one shared instance). */
     public static ApprovalSettings defaults() {
@@ -88,7 +89,7 @@ public record ApprovalSettings(
     public Builder toBuilder() {
         Builder b = new Builder();
         b.mode = mode;
-        b.timeoutMs = timeout.toMillis();
+        b.timeout = timeout;
         b.low = low;
         b.medium = medium;
         b.high = high;
@@ -98,6 +99,65 @@ public record ApprovalSettings(
         b.agents.putAll(agents);
         b.dangerousTools = dangerousTools;
         return b;
+    }
+
+    /** The default mode ({@link ApprovalMode#OFF} unless configured). */
+    public ApprovalMode mode() {
+        return mode;
+    }
+
+    /** How long a request waits for an answer before its calls end {@code NOT_APPROVED}. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** Tools classified low. */
+    public List<String> low() {
+        return low;
+    }
+
+    /** Tools classified medium. */
+    public List<String> medium() {
+        return medium;
+    }
+
+    /** Tools classified high. */
+    public List<String> high() {
+        return high;
+    }
+
+    /** Tools that never ask (except in {@code ask} mode). */
+    public List<String> bypass() {
+        return bypass;
+    }
+
+    /** Whether {@code approve_session} grants anything. */
+    public boolean sessionGrants() {
+        return sessionGrants;
+    }
+
+    /** The highest risk a session grant covers. */
+    public Risk sessionMaxRisk() {
+        return sessionMaxRisk;
+    }
+
+    /** Modes by agent id. */
+    public Map<String, ApprovalMode> agents() {
+        return agents;
+    }
+
+    /** The policy's dangerous list (classified high); the config wires {@code security.dangerousTools}. */
+    public List<String> dangerousTools() {
+        return dangerousTools;
+    }
+
+    /**
+     * The problems a lenient reader found while reading these settings (the config's reader records its
+     * fallbacks here; a reload with any keeps the last good settings). The builder's setters never add
+     * one: they throw.
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /**
@@ -116,25 +176,35 @@ public record ApprovalSettings(
         return agent != null ? agent : mode;
     }
 
-    /** Parses {@code low} / {@code medium} / {@code high} (case-insensitive); {@code null} for anything else. */
-    public static Risk parseRisk(Object value) {
-        if (value instanceof Risk r) {
-            return r;
-        }
-        if (!(value instanceof String s)) {
-            return null;
-        }
-        try {
-            return Risk.parse(s);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ApprovalSettings s && mode == s.mode && timeout.equals(s.timeout) && low.equals(s.low)
+                && medium.equals(s.medium) && high.equals(s.high) && bypass.equals(s.bypass)
+                && sessionGrants == s.sessionGrants && sessionMaxRisk == s.sessionMaxRisk && agents.equals(s.agents)
+                && dangerousTools.equals(s.dangerousTools) && warnings.equals(s.warnings);
     }
 
-    /** Builder of {@link ApprovalSettings}; loosely typed setters fall back with a warning. */
+    @Override
+    public int hashCode() {
+        return Objects.hash(mode, timeout, low, medium, high, bypass, sessionGrants, sessionMaxRisk, agents,
+                dangerousTools, warnings);
+    }
+
+    @Override
+    public String toString() {
+        return "ApprovalSettings[mode=" + mode + ", timeout=" + timeout + ", low=" + low + ", medium=" + medium
+                + ", high=" + high + ", bypass=" + bypass + ", sessionGrants=" + sessionGrants + ", sessionMaxRisk="
+                + sessionMaxRisk + ", agents=" + agents + ", dangerousTools=" + dangerousTools + ", warnings="
+                + warnings + "]";
+    }
+
+    /**
+     * Builder of {@link ApprovalSettings}, starting from the defaults; every setter throws
+     * {@link IllegalArgumentException} (or {@link NullPointerException} for a missing value) on a bad value.
+     */
     public static final class Builder {
         private ApprovalMode mode = ApprovalMode.OFF;
-        private long timeoutMs = DEFAULT_TIMEOUT_MS;
+        private Duration timeout = Duration.ofMillis(DEFAULT_TIMEOUT_MS);
         private List<String> low = List.of();
         private List<String> medium = List.of();
         private List<String> high = List.of();
@@ -148,105 +218,92 @@ public record ApprovalSettings(
         private Builder() {
         }
 
-        /** Records a fallback (config readers add their own). */
-        public Builder warn(String message) {
-            warnings.add(Objects.requireNonNull(message, "message"));
+        /** The default mode (default off). */
+        public Builder mode(ApprovalMode value) {
+            mode = Objects.requireNonNull(value, "mode");
             return this;
         }
 
-        /** The default mode: off, auto, confirm_all or ask; anything else → off (warned). */
-        public Builder mode(Object value) {
-            ApprovalMode m = ApprovalMode.parse(value);
-            if (m == null) {
-                warn("mode '" + value + "' is not off, auto, confirm_all or ask; using off");
-                m = ApprovalMode.OFF;
-            }
-            mode = m;
+        /** How long a request waits for its answer: 1 s..24 h (default 60 s). */
+        public Builder timeout(Duration value) {
+            timeout = requireMillis(value, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, "timeout");
             return this;
         }
 
-        /** The answer timeout in ms: below 1000 → 1000; above 24 h → 24 h; not a number → 60000 (warned). */
-        public Builder timeoutMs(Object value) {
-            Double d = dev.toolbus.internal.LooseNumbers.number(value);
-            if (d == null) {
-                warn("timeoutMs '" + value + "' is not a number; using " + DEFAULT_TIMEOUT_MS);
-                timeoutMs = DEFAULT_TIMEOUT_MS;
-            } else if (d < MIN_TIMEOUT_MS) {
-                warn("timeoutMs " + d.longValue() + " is below " + MIN_TIMEOUT_MS + "; using " + MIN_TIMEOUT_MS);
-                timeoutMs = MIN_TIMEOUT_MS;
-            } else if (d > MAX_TIMEOUT_MS) {
-                warn("timeoutMs " + d.longValue() + " is above " + MAX_TIMEOUT_MS + "; using " + MAX_TIMEOUT_MS);
-                timeoutMs = MAX_TIMEOUT_MS;
-            } else {
-                timeoutMs = d.longValue();
-            }
-            return this;
+        /** {@link #timeout(Duration)} in ms: 1000..86400000. */
+        public Builder timeoutMs(long value) {
+            return timeout(Duration.ofMillis(value));
         }
 
-        /** The answer timeout. */
-        public Builder timeout(Duration timeout) {
-            return timeoutMs(timeout == null ? null : timeout.toMillis());
-        }
-
+        /** Tools classified low (names, plugin ids, {@code *} globs). */
         public Builder low(List<String> names) {
-            low = List.copyOf(names);
+            low = names(names, "low");
             return this;
         }
 
+        /** Tools classified medium. */
         public Builder medium(List<String> names) {
-            medium = List.copyOf(names);
+            medium = names(names, "medium");
             return this;
         }
 
+        /** Tools classified high. */
         public Builder high(List<String> names) {
-            high = List.copyOf(names);
+            high = names(names, "high");
             return this;
         }
 
+        /** Tools that never ask (except in {@code ask} mode). */
         public Builder bypass(List<String> names) {
-            bypass = List.copyOf(names);
+            bypass = names(names, "bypass");
             return this;
         }
 
+        /** Whether {@code approve_session} grants anything (default true). */
         public Builder sessionGrants(boolean value) {
             sessionGrants = value;
             return this;
         }
 
-        /** The highest risk a session grant covers: low, medium or high; anything else → medium (warned). */
-        public Builder sessionMaxRisk(Object value) {
-            Risk r = parseRisk(value);
-            if (r == null) {
-                warn("sessionMaxRisk '" + value + "' is not low, medium or high; using medium");
-                r = Risk.MEDIUM;
-            }
-            sessionMaxRisk = r;
+        /** The highest risk a session grant covers (default medium). */
+        public Builder sessionMaxRisk(Risk value) {
+            sessionMaxRisk = Objects.requireNonNull(value, "sessionMaxRisk");
             return this;
         }
 
-        /** The mode of one agent; an unknown mode is warned about and the agent follows the default mode. */
-        public Builder agent(String agentId, Object modeValue) {
-            Objects.requireNonNull(agentId, "agentId");
-            ApprovalMode m = ApprovalMode.parse(modeValue);
-            if (m == null) {
-                warn("agents." + agentId + ".mode '" + modeValue
-                        + "' is not off, auto, confirm_all or ask; the agent uses the default mode");
-                agents.remove(agentId);
-            } else {
-                agents.put(agentId, m);
-            }
+        /** The mode of one agent (a non-blank agent id). */
+        public Builder agent(String agentId, ApprovalMode agentMode) {
+            requireArgument(agentId != null && !agentId.isBlank(), "an agent needs a non-blank id");
+            agents.put(agentId, Objects.requireNonNull(agentMode, "agent mode"));
             return this;
         }
 
         /** The policy's dangerous list (classified high). */
         public Builder dangerousTools(List<String> names) {
-            dangerousTools = List.copyOf(names);
+            dangerousTools = names(names, "dangerousTools");
             return this;
         }
 
+        /**
+         * Records a problem a lenient reader found (see {@link ApprovalSettings#warnings()}): config's
+         * reader does; code that builds settings itself has none to record.
+         */
+        public Builder warn(String message) {
+            warnings.add(Objects.requireNonNull(message, "message"));
+            return this;
+        }
+
+        /** The settings. */
         public ApprovalSettings build() {
-            return new ApprovalSettings(mode, Duration.ofMillis(timeoutMs), low, medium, high, bypass, sessionGrants,
-                    sessionMaxRisk, agents, dangerousTools, warnings);
+            return new ApprovalSettings(this);
+        }
+
+        private static List<String> names(List<String> names, String list) {
+            Objects.requireNonNull(names, list);
+            for (String n : names) {
+                requireArgument(n != null && !n.isBlank(), list + " entries must be non-blank names, got '" + n + "'");
+            }
+            return List.copyOf(names);
         }
     }
 }

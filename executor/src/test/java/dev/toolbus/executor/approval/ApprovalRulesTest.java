@@ -16,7 +16,7 @@ class ApprovalRulesTest {
 
     private final AtomicLong nanos = new AtomicLong(1_000);
     private final AtomicReference<ApprovalSettings> settings =
-            new AtomicReference<>(ApprovalSettings.builder().mode("auto").build());
+            new AtomicReference<>(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
     private final ApprovalRules rules = new ApprovalRules(settings::get, nanos::get);
 
     private static final CallContext BOB = new CallContext("bob", "", "", "", "", "", "", "", Map.of());
@@ -49,19 +49,19 @@ class ApprovalRulesTest {
 
     @Test
     void confirmAllAsksForLowToo() {
-        settings.set(ApprovalSettings.builder().mode("confirm_all").build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.CONFIRM_ALL).build());
         assertThat(kind("get_time", null, BOB)).isEqualTo(ApprovalRules.Kind.ASK);
     }
 
     @Test
     void askRefusesEverythingEvenBypassed() {
-        settings.set(ApprovalSettings.builder().mode("ask").bypass(List.of("get_time")).build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.ASK).bypass(List.of("get_time")).build());
         assertThat(kind("get_time", null, BOB)).isEqualTo(ApprovalRules.Kind.REFUSE);
     }
 
     @Test
     void bypassRunsWithoutAsking() {
-        settings.set(ApprovalSettings.builder().mode("confirm_all").bypass(List.of("wipe")).build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.CONFIRM_ALL).bypass(List.of("wipe")).build());
         assertThat(kind("wipe", Risk.HIGH, BOB)).isEqualTo(ApprovalRules.Kind.RUN);
     }
 
@@ -91,10 +91,10 @@ class ApprovalRulesTest {
     void grantsStopAtTheMaxRiskAndCanBeSwitchedOff() {
         assertThat(rules.grant("s1", "bob", "wipe", Risk.HIGH)).isFalse();
         assertThat(kind("wipe", Risk.HIGH, BOB)).isEqualTo(ApprovalRules.Kind.ASK);
-        settings.set(ApprovalSettings.builder().mode("auto").sessionMaxRisk("high").build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).sessionMaxRisk(Risk.HIGH).build());
         assertThat(rules.grant("s1", "bob", "wipe", Risk.HIGH)).isTrue();
         assertThat(kind("wipe", Risk.HIGH, BOB)).isEqualTo(ApprovalRules.Kind.RUN);
-        settings.set(ApprovalSettings.builder().mode("auto").sessionGrants(false).build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).sessionGrants(false).build());
         assertThat(kind("wipe", Risk.HIGH, BOB)).as("grants off: existing grants ignored")
                 .isEqualTo(ApprovalRules.Kind.ASK);
         assertThat(rules.grant("s1", "bob", "echo", Risk.LOW)).isFalse();

@@ -1,10 +1,12 @@
 package dev.toolbus.executor.approval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.Risk;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -28,22 +30,21 @@ class ApprovalSettingsTest {
     }
 
     @Test
-    void badValuesFallBackWithWarnings() {
-        ApprovalSettings s = ApprovalSettings.builder().mode("yolo").timeoutMs("soon").sessionMaxRisk("extreme")
-                .agent("a1", "sometimes").build();
-        assertThat(s.mode()).isEqualTo(ApprovalMode.OFF);
-        assertThat(s.timeout().toMillis()).isEqualTo(60_000);
-        assertThat(s.sessionMaxRisk()).isEqualTo(Risk.MEDIUM);
-        assertThat(s.agents()).isEmpty();
-        assertThat(s.warnings()).containsExactly(
-                "mode 'yolo' is not off, auto, confirm_all or ask; using off",
-                "timeoutMs 'soon' is not a number; using 60000",
-                "sessionMaxRisk 'extreme' is not low, medium or high; using medium",
-                "agents.a1.mode 'sometimes' is not off, auto, confirm_all or ask; the agent uses the default mode");
-        assertThat(ApprovalSettings.builder().timeoutMs(5).build().timeout().toMillis()).isEqualTo(1_000);
-        assertThat(ApprovalSettings.builder().timeoutMs(1e12).build().timeout().toMillis())
-                .isEqualTo(ApprovalSettings.MAX_TIMEOUT_MS);
-        assertThat(ApprovalSettings.builder().timeoutMs("2500").build().timeout().toMillis()).isEqualTo(2_500);
+    void theBuilderRefusesWhatTheConfigReaderWouldHaveFixed() {
+        assertThatThrownBy(() -> ApprovalSettings.builder().timeoutMs(5)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("timeout must be 1000..86400000 ms, got 5 ms");
+        assertThatThrownBy(() -> ApprovalSettings.builder().timeout(Duration.ofDays(2)))
+                .hasMessage("timeout must be 1000..86400000 ms, got 172800000 ms");
+        assertThatThrownBy(() -> ApprovalSettings.builder().mode(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> ApprovalSettings.builder().agent(" ", ApprovalMode.ASK))
+                .hasMessage("an agent needs a non-blank id");
+        assertThatThrownBy(() -> ApprovalSettings.builder().high(List.of("wipe", ""))).hasMessageContaining("high entries");
+        ApprovalSettings s = ApprovalSettings.builder().mode(ApprovalMode.AUTO).timeoutMs(2_500)
+                .sessionMaxRisk(Risk.HIGH).agent("a1", ApprovalMode.ASK).build();
+        assertThat(s.timeout().toMillis()).isEqualTo(2_500);
+        assertThat(s.agents()).containsEntry("a1", ApprovalMode.ASK);
+        assertThat(s.warnings()).as("the builder records no warning").isEmpty();
+        assertThat(s.toBuilder().build()).isEqualTo(s);
     }
 
     @Test
@@ -58,7 +59,7 @@ class ApprovalSettingsTest {
 
     @Test
     void turnBeatsAgentBeatsConfig() {
-        ApprovalSettings s = ApprovalSettings.builder().mode("auto").agent("strict", "confirm_all").build();
+        ApprovalSettings s = ApprovalSettings.builder().mode(ApprovalMode.AUTO).agent("strict", ApprovalMode.CONFIRM_ALL).build();
         assertThat(s.modeFor(ctx("", null))).isEqualTo(ApprovalMode.AUTO);
         assertThat(s.modeFor(ctx("other", null))).isEqualTo(ApprovalMode.AUTO);
         assertThat(s.modeFor(ctx("strict", null))).isEqualTo(ApprovalMode.CONFIRM_ALL);

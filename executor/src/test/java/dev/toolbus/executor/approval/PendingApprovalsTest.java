@@ -23,7 +23,7 @@ class PendingApprovalsTest {
     private final VirtualTimeScheduler vts = VirtualTimeScheduler.create();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final ApprovalRules rules = new ApprovalRules(
-            () -> ApprovalSettings.builder().mode("auto").timeoutMs(5_000).build(), () -> vts.now(TimeUnit.NANOSECONDS));
+            () -> ApprovalSettings.builder().mode(ApprovalMode.AUTO).timeoutMs(5_000).build(), () -> vts.now(TimeUnit.NANOSECONDS));
     private final PendingApprovals pending = new PendingApprovals("abcd1234", rules,
             Texts.of(DescriptionLocale.EN), new ApprovalMetrics(meters), vts);
     private final List<String> outcomes = new CopyOnWriteArrayList<>();

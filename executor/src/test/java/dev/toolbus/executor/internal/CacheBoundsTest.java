@@ -136,21 +136,6 @@ class CacheBoundsTest {
     }
 
     @Test
-    void settingsFallBackWithWarnings() {
-        ExecutionSettings s = ExecutionSettings.fromMap(java.util.Map.of("cacheMaxBytes", 0, "maxCallsPerTurn", "x",
-                "cacheMaxKeyBytes", 2048, "cacheMaxResultBytes", 4096));
-        assertThat(s.cacheMaxBytes()).isEqualTo(ExecutionSettings.DEFAULT_CACHE_MAX_BYTES);
-        assertThat(s.maxCallsPerTurn()).isEqualTo(ExecutionSettings.DEFAULT_MAX_CALLS_PER_TURN);
-        assertThat(s.cacheMaxKeyBytes()).isEqualTo(2048);
-        assertThat(s.cacheMaxResultBytes()).isEqualTo(4096);
-        assertThat(s.warnings()).hasSize(2);
-        assertThat(s.toBuilder().build()).isEqualTo(new ExecutionSettings(s.timeout(), s.maxParallel(),
-                s.retryOnError(), s.maxRetries(), s.cacheResults(), s.cacheTtl(), s.cacheMaxEntries(), s.locale(),
-                s.maxMediaBytes(), s.maxQueuedCalls(), s.progressInterval(), s.inputTimeout(), s.cacheMaxBytes(), s.cacheMaxKeyBytes(),
-                s.cacheMaxResultBytes(), s.maxCallsPerTurn(), java.util.List.of()));
-    }
-
-    @Test
     void stringsAreQuotedAsJacksonQuotesThem() {
         StringBuilder all = new StringBuilder();
         for (char c = 0; c < 0x100; c++) {

@@ -151,7 +151,7 @@ class ReadToolResultTest {
 
     @Test
     void aKeptTextExpires() {
-        ExecutionSettings s = ExecutionSettings.builder().maxResultChars(1_000).resultStoreTtlMs(60_000).build();
+        ExecutionSettings s = ExecutionSettings.builder().maxResultChars(1_000).resultStoreTtl(Duration.ofMinutes(1)).build();
         ToolRegistry r = ToolRegistry.create();
         r.register(longTool("long", null), ToolSource.PLUGIN);
         try (ToolExecutor ex = executor(r, s, ToolPolicy.allowAll())) {

@@ -147,21 +147,4 @@ class ResultCutterTest {
         assertThat(store.size()).isZero();
     }
 
-    @Test
-    void settingsFallBackWithWarnings() {
-        ExecutionSettings s = ExecutionSettings.fromMap(Map.of("maxResultChars", -5, "resultStoreTtlMs", 10,
-                "resultStoreMaxBytes", "lots", "resultStoreMaxEntries", 0,
-                "maxResultCharsByTool", new java.util.LinkedHashMap<>(Map.of("a", 5, "b", "x"))));
-        assertThat(s.results().maxChars()).isEqualTo(ResultLimits.DEFAULT_MAX_CHARS);
-        assertThat(s.results().storeTtl()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(s.results().storeMaxBytes()).isEqualTo(ResultLimits.DEFAULT_STORE_MAX_BYTES);
-        assertThat(s.results().storeMaxEntries()).isEqualTo(ResultLimits.DEFAULT_STORE_MAX_ENTRIES);
-        assertThat(s.results().byTool()).containsExactly(Map.entry("a", ResultLimits.MIN_MAX_CHARS));
-        assertThat(s.warnings()).hasSize(6);
-        assertThat(ExecutionSettings.fromMap(Map.of("maxResultChars", 50)).results().maxChars()).isEqualTo(100);
-        assertThat(ExecutionSettings.fromMap(Map.of("maxResultChars", 0)).results().maxChars()).isZero();
-        assertThat(ExecutionSettings.fromMap(Map.of("maxResultCharsByTool", "x")).warnings()).hasSize(1);
-        assertThat(s.toBuilder().build().results()).isEqualTo(s.results());
-        assertThat(ExecutionSettings.defaults().results()).isEqualTo(ResultLimits.DEFAULTS);
-    }
 }

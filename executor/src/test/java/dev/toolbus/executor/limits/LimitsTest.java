@@ -4,71 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Nonsense values fall back with a warning each; the record itself refuses out-of-range values. */
+/** The strict builders: out-of-range values, bad names, rules without a limit and twin names are refused. */
 class LimitsTest {
-
-    @Test
-    void aRuleFromAMapKeepsEveryKey() {
-        Limits l = Limits.fromMap(Map.of("store", "redis", "maxKeys", 500, "rules", List.of(
-                Map.ofEntries(Map.entry("name", "search"), Map.entry("tools", List.of("web_*")),
-                        Map.entry("plugins", "weather"), Map.entry("sources", List.of("mcp:gh")),
-                        Map.entry("users", List.of("u*")), Map.entry("rate", 10), Map.entry("periodMs", 60000),
-                        Map.entry("burst", 20), Map.entry("per", "user"), Map.entry("concurrency", 2),
-                        Map.entry("maxCallsPerTool", 3), Map.entry("maxCallsPerTurn", 8)))));
-        assertThat(l.warnings()).isEmpty();
-        LimitRule r = l.rules().get(0);
-        assertThat(r).isEqualTo(new LimitRule("search", List.of("web_*"), List.of("weather"), List.of("mcp:gh"),
-                List.of("u*"), List.of(), List.of(), 10, 60000, 20, LimitRule.Per.USER, true, 2, 3, 8));
-        assertThat(l.store()).isEqualTo("redis");
-        assertThat(l.maxKeys()).isEqualTo(500);
-        assertThat(Limits.fromMap(l.toMap())).isEqualTo(l);
-    }
-
-    @Test
-    void nonsenseValuesFallBackWithWarnings() {
-        Limits l = Limits.fromMap(Map.of("store", "etcd", "maxKeys", -3, "colour", "red", "rules", List.of(
-                Map.of("rate", -5, "periodMs", "soon", "burst", 0, "per", "planet", "shared", "maybe"),
-                Map.of("name", "x", "concurrency", "lots", "maxCallsPerTool", 0, "maxCallsPerTurn", 1e9),
-                Map.of("name", "x", "tools", Map.of("a", 1), "maxCallsPerTool", 2),
-                Map.of("name", "empty"),
-                "not a rule",
-                Map.of("name", "bad name!", "rate", 1.5))));
-        assertThat(l.store()).isEqualTo("memory");
-        assertThat(l.maxKeys()).isEqualTo(1);
-        assertThat(l.rules()).extracting(LimitRule::name).containsExactly("rule-1", "x", "x-3");
-        LimitRule first = l.rules().get(0);
-        assertThat(first.rate()).isEqualTo(1);
-        assertThat(first.periodMs()).isEqualTo(LimitRule.DEFAULT_PERIOD_MS);
-        assertThat(first.burst()).isEqualTo(1);
-        assertThat(first.per()).isEqualTo(LimitRule.Per.NONE);
-        assertThat(first.shared()).isFalse();
-        LimitRule second = l.rules().get(1);
-        assertThat(second.concurrency()).isZero();
-        assertThat(second.maxCallsPerTool()).isEqualTo(1);
-        assertThat(second.maxCallsPerTurn()).isEqualTo(LimitRule.MAX_PER_TURN);
-        assertThat(l.rules().get(2).tools()).isEmpty();
-        assertThat(l.warnings()).anySatisfy(w -> assertThat(w).startsWith("store: 'etcd' is not memory or redis"))
-                .anySatisfy(w -> assertThat(w).isEqualTo("maxKeys: -3 is below 1; using 1"))
-                .anySatisfy(w -> assertThat(w).isEqualTo("colour: is not a known setting; ignored"))
-                .anySatisfy(w -> assertThat(w).isEqualTo("rules[0]: rate -5 is below 1; using 1"))
-                .anySatisfy(w -> assertThat(w).isEqualTo("rules[0]: periodMs 'soon' is not an integer; using 1000"))
-                .anySatisfy(w -> assertThat(w).isEqualTo("rules[0]: burst 0 is below 1; using 1"))
-                .anySatisfy(w -> assertThat(w).contains("per 'planet' is not user, stream or agent"))
-                .anySatisfy(w -> assertThat(w).contains("shared 'maybe' is not true or false"))
-                .anySatisfy(w -> assertThat(w).isEqualTo(
-                        "rules[1] (x): concurrency 'lots' is not an integer; that limit is dropped"))
-                .anySatisfy(w -> assertThat(w).contains("maxCallsPerTurn 1000000000 is above 100000"))
-                .anySatisfy(w -> assertThat(w).contains("rules[2] (x): name: 'x' is used by an earlier rule"))
-                .anySatisfy(w -> assertThat(w).contains("tools: must be a list, got a mapping; this rule matches every tool"))
-                .anySatisfy(w -> assertThat(w).isEqualTo("rules[3] (empty): has no limit (rate, concurrency, "
-                        + "maxCallsPerTool or maxCallsPerTurn); the rule is ignored"))
-                .anySatisfy(w -> assertThat(w).isEqualTo("rules[4]: must be a mapping, got 'not a rule'; the rule is ignored"))
-                .anySatisfy(w -> assertThat(w).contains("name: 'bad name!' must be 1-64"))
-                .anySatisfy(w -> assertThat(w).contains("rate '1.5' is not an integer; that limit is dropped"));
-    }
 
     @Test
     void rulesFromTheBuilderDefaultToTheStoresSharing() {
@@ -80,11 +19,22 @@ class LimitsTest {
     }
 
     @Test
-    void theRecordRefusesWhatTheBuilderWouldHaveFixed() {
-        assertThatThrownBy(() -> new LimitRule("r", List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
-                -1, 1000, 1, LimitRule.Per.NONE, false, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+    void theBuildersRefuseWhatTheConfigReaderWouldHaveFixed() {
+        assertThatThrownBy(() -> LimitRule.builder("r").rate(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("rate must be 1..1000000, got -1");
+        assertThatThrownBy(() -> LimitRule.builder("r").periodMs(0)).hasMessage("periodMs must be 1..86400000, got 0");
+        assertThatThrownBy(() -> LimitRule.builder("r").concurrency(10_001)).hasMessage("concurrency must be 1..10000, got 10001");
+        assertThatThrownBy(() -> LimitRule.builder("bad name!")).hasMessageContaining("1-64 letters");
+        assertThatThrownBy(() -> LimitRule.builder("r").tools(List.of(" "))).hasMessageContaining("non-blank");
+        assertThatThrownBy(() -> LimitRule.builder("r").build()).hasMessageContaining("rule r has no limit");
+        assertThatThrownBy(() -> LimitRule.builder("r").concurrency(1).burst(2).build())
+                .hasMessageContaining("burst without a rate");
+        assertThatThrownBy(() -> Limits.builder().store("etcd")).hasMessage("store must be memory or redis, got 'etcd'");
+        assertThatThrownBy(() -> Limits.builder().maxKeys(0)).hasMessage("maxKeys must be 1..1000000, got 0");
         LimitRule r = LimitRule.builder("r").rate(1).build();
-        assertThatThrownBy(() -> new Limits(List.of(r, r), "memory", "", 10, List.of()))
-                .hasMessageContaining("two rules are named r");
+        assertThatThrownBy(() -> Limits.builder().rule(r).rule(r).build())
+                .hasMessageContaining("two limit rules are named r");
+        assertThat(r.burst()).as("the burst defaults to the rate").isEqualTo(1);
+        assertThat(r.toBuilder().build()).isEqualTo(r);
     }
 }

@@ -1,10 +1,11 @@
 package dev.toolbus.executor.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolbus.text.DescriptionLocale;
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -20,41 +21,45 @@ class ExecutionSettingsTest {
         assertThat(s.cacheResults()).isTrue();
         assertThat(s.cacheTtl()).isEqualTo(Duration.ofMinutes(1));
         assertThat(s.locale()).isEqualTo(DescriptionLocale.EN);
-        assertThat(s.warnings()).isEmpty();
     }
 
     @Test
-    void everyBadValueFallsBackWithAWarning() {
-        Map<String, Object> raw = new LinkedHashMap<>();
-        raw.put("timeout", "abc");
-        raw.put("maxParallel", 2.5);
-        raw.put("retryOnError", "sometimes");
-        raw.put("maxRetries", 99);
-        raw.put("cacheResults", 1);
-        raw.put("cacheTTL", -5);
-        raw.put("locale", "fr");
-        raw.put("colour", "blue");
-        ExecutionSettings s = ExecutionSettings.fromMap(raw);
-        assertThat(s.timeout()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(s.maxParallel()).isEqualTo(5);
-        assertThat(s.retryOnError()).isFalse();
-        assertThat(s.maxRetries()).isEqualTo(10);
-        assertThat(s.cacheResults()).isTrue();
+    void aValueOutOfRangeIsRefused_namingTheSettingAndItsRange() {
+        assertThatThrownBy(() -> ExecutionSettings.builder().maxParallel(50)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxParallel must be 1..20, got 50");
+        assertThatThrownBy(() -> ExecutionSettings.builder().maxParallel(0)).hasMessage("maxParallel must be 1..20, got 0");
+        assertThatThrownBy(() -> ExecutionSettings.builder().timeoutMs(10)).hasMessageStartingWith("timeoutMs must be 1000..");
+        assertThatThrownBy(() -> ExecutionSettings.builder().timeout(Duration.ofMillis(999)))
+                .hasMessageStartingWith("timeout must be 1000..").hasMessageEndingWith("got 999 ms");
+        assertThatThrownBy(() -> ExecutionSettings.builder().timeout(Duration.ofSeconds(-1)))
+                .hasMessageEndingWith("got PT-1S");
+        assertThatThrownBy(() -> ExecutionSettings.builder().maxRetries(11)).hasMessage("maxRetries must be 0..10, got 11");
+        assertThatThrownBy(() -> ExecutionSettings.builder().cacheTtlMs(-1)).hasMessageStartingWith("cacheTtlMs must be 0..");
+        assertThatThrownBy(() -> ExecutionSettings.builder().maxCallsPerTurn(100_001))
+                .hasMessage("maxCallsPerTurn must be 1..100000, got 100001");
+        assertThatThrownBy(() -> ExecutionSettings.builder().maxResultChars(50))
+                .hasMessageStartingWith("maxResultChars must be 0 (never cut) or 100..");
+        assertThatThrownBy(() -> ExecutionSettings.builder().maxResultCharsByTool(Map.of("web_*", 7)))
+                .hasMessageStartingWith("maxResultCharsByTool.web_* must be 0 (never cut) or 100..");
+        assertThatThrownBy(() -> ExecutionSettings.builder().cacheTools(List.of("ok", " ")))
+                .hasMessageContaining("cacheTools entries");
+        assertThatThrownBy(() -> ExecutionSettings.builder().locale(null)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void inRangeValuesAreKept_andToBuilderRoundTrips() {
+        ExecutionSettings s = ExecutionSettings.builder().maxParallel(20).timeoutMs(1_000).maxRetries(0).cacheTtlMs(0)
+                .progressInterval(Duration.ZERO).inputTimeoutMs(1_000).maxResultChars(0)
+                .maxResultCharsByTool(Map.of("big", 0, "web_*", 100)).cacheTools(List.of(" lookup ")).locale(DescriptionLocale.ZH)
+                .build();
+        assertThat(s.maxParallel()).isEqualTo(20);
+        assertThat(s.timeout()).isEqualTo(Duration.ofSeconds(1));
         assertThat(s.cacheTtl()).isZero();
-        assertThat(s.locale()).isEqualTo(DescriptionLocale.EN);
-        assertThat(s.warnings()).hasSize(8);
-        assertThat(s.warnings()).anyMatch(w -> w.contains("colour"));
-    }
-
-    @Test
-    void rangesAreClamped() {
-        assertThat(ExecutionSettings.builder().timeoutMs(10).build().timeout()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(ExecutionSettings.builder().timeoutMs(Double.NaN).build().timeout()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(ExecutionSettings.builder().timeoutMs(null).build().timeout()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(ExecutionSettings.builder().maxParallel(0).build().maxParallel()).isEqualTo(1);
-        assertThat(ExecutionSettings.builder().maxParallel(21).build().maxParallel()).isEqualTo(20);
-        assertThat(ExecutionSettings.builder().maxParallel("7").build().maxParallel()).isEqualTo(7);
-        assertThat(ExecutionSettings.builder().maxRetries(-1).build().maxRetries()).isZero();
-        assertThat(ExecutionSettings.builder().timeoutMs(5000).build().warnings()).isEmpty();
+        assertThat(s.results().maxChars()).isZero();
+        assertThat(s.results().byTool()).containsEntry("web_*", 100);
+        assertThat(s.cacheTools()).containsExactly("lookup");
+        assertThat(s.toBuilder().build()).isEqualTo(s).hasSameHashCodeAs(s);
+        assertThat(s).isNotEqualTo(ExecutionSettings.defaults());
+        assertThat(ExecutionSettings.defaults()).isSameAs(ExecutionSettings.defaults());
     }
 }

@@ -154,7 +154,8 @@ class IdempotentTurnsTest {
 
     @Test
     void theOldestFinishedTurnsAreEvictedByBytes() {
-        TurnLedgerSettings small = new TurnLedgerSettings(Duration.ofHours(1), 20_000, 1_000, 64 * 1024);
+        TurnLedgerSettings small = TurnLedgerSettings.builder().window(Duration.ofHours(1)).maxBytes(20_000).maxEntries(1_000)
+                .maxRecordedBytes(64 * 1024).build();
         MemoryTurnLedger ledger = new MemoryTurnLedger(small, nanos::get);
         String text = "x".repeat(2_000); // about 4 KB per record
         for (int i = 0; i < 50; i++) {
@@ -180,7 +181,8 @@ class IdempotentTurnsTest {
 
     @Test
     void aTurnTooLargeToKeepIsRememberedWithoutItsEventsAndEntriesAreBoundedByCount() {
-        TurnLedgerSettings s = new TurnLedgerSettings(Duration.ofHours(1), 1_000_000, 10, 1_000);
+        TurnLedgerSettings s = TurnLedgerSettings.builder().window(Duration.ofHours(1)).maxBytes(1_000_000).maxEntries(10)
+                .maxRecordedBytes(1_000).build();
         MemoryTurnLedger ledger = new MemoryTurnLedger(s, nanos::get);
         ledger.admit("s", "big").block();
         ledger.complete("s", "big", List.of(result("s", "big", "y".repeat(5_000)))).block();

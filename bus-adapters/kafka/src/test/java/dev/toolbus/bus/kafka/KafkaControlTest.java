@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.bus.testing.ControlTools;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.approval.ApprovalMode;
 import dev.toolbus.executor.approval.ApprovalSettings;
 import dev.toolbus.protocol.ControlIds;
 import dev.toolbus.protocol.Json;
@@ -157,7 +158,7 @@ class KafkaControlTest {
 
     @Test
     void wipeUnderAuto_asksOnce_andRunsOnlyAfterAnApprovePublishedWhileItWaits() {
-        approval.set(ApprovalSettings.builder().mode("auto").build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
         kafka.send("s-ap", wipe("s-ap", "t1"));
         JsonNode request = awaitEvent("s-ap", "t1", "approval_request");
         String owner = ControlIds.instanceOf(request.path("approval_id").asText());
@@ -177,7 +178,7 @@ class KafkaControlTest {
 
     @Test
     void denyAndExpiry_areNotApproved() {
-        approval.set(ApprovalSettings.builder().mode("auto").build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
         kafka.send("s-deny", wipe("s-deny", "t1"));
         JsonNode request = awaitEvent("s-deny", "t1", "approval_request");
         kafka.send("s-deny", approvalResponse("s-deny", request.path("approval_id").asText(), "deny"));
@@ -186,7 +187,7 @@ class KafkaControlTest {
         assertThat(denied.get(1).path("error").path("code").asText()).isEqualTo("NOT_APPROVED");
         assertThat(denied.get(1).path("content").asText()).contains("declined");
 
-        approval.set(ApprovalSettings.builder().mode("auto").timeoutMs(1500).build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).timeoutMs(1500).build());
         kafka.send("s-deny", wipe("s-deny", "t2"));
         JsonNode late = awaitEvent("s-deny", "t2", "approval_request");
         List<JsonNode> expired = awaitTurn("s-deny", "t2");
@@ -203,7 +204,7 @@ class KafkaControlTest {
 
     @Test
     void approveSession_skipsTheNextAskOfTheStream() {
-        approval.set(ApprovalSettings.builder().mode("auto").build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
         kafka.send("s-ses", withUser(turn("s-ses", "t1", "{\"tool_call_id\":\"c1\",\"name\":\"echo\",\"arguments\":{\"x\":1}}")));
         JsonNode request = awaitEvent("s-ses", "t1", "approval_request");
         assertThat(request.path("calls").get(0).path("risk").asText()).isEqualTo("medium");

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.bus.testing.ControlTools;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.approval.ApprovalMode;
 import dev.toolbus.executor.approval.ApprovalSettings;
 import dev.toolbus.protocol.ControlIds;
 import dev.toolbus.protocol.Json;
@@ -181,7 +182,7 @@ class RedisControlTest {
 
     @Test
     void wipeUnderAuto_asksOnce_andRunsOnlyAfterAnApproveReadByTheOtherInstance() {
-        approval.set(ApprovalSettings.builder().mode("auto").build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
         redis.addCall(wipe("s-ap", "t1"));
         JsonNode request = approvalRequestOwnerStopsReading("s-ap", "t1");
         String owner = ControlIds.instanceOf(request.path("approval_id").asText());
@@ -202,7 +203,7 @@ class RedisControlTest {
 
     @Test
     void denyAndExpiry_readByTheOtherInstance_areNotApproved() {
-        approval.set(ApprovalSettings.builder().mode("auto").build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
         redis.addCall(wipe("s-deny", "t1"));
         JsonNode request = approvalRequestOwnerStopsReading("s-deny", "t1");
         redis.addCall(approvalResponse("s-deny", request.path("approval_id").asText(), "deny"));
@@ -212,7 +213,7 @@ class RedisControlTest {
         assertThat(denied.get(1).path("content").asText()).contains("declined");
 
         buses.values().forEach(RedisStreamsBus::resumeReading);
-        approval.set(ApprovalSettings.builder().mode("auto").timeoutMs(1500).build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).timeoutMs(1500).build());
         redis.addCall(wipe("s-deny", "t2"));
         JsonNode late = awaitEvent("s-deny", "t2", "approval_request");
         List<JsonNode> expired = awaitTurn("s-deny", "t2");
@@ -229,7 +230,7 @@ class RedisControlTest {
 
     @Test
     void approveSession_answeredOnTheOtherInstance_skipsTheNextAskOnTheOwner() {
-        approval.set(ApprovalSettings.builder().mode("auto").build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
         redis.addCall(turn("s-ses", "t1", "{\"tool_call_id\":\"c1\",\"name\":\"echo\",\"arguments\":{\"x\":1}}")
                 .replace("]}", "],\"context\":{\"user_id\":\"u1\"}}"));
         JsonNode request = approvalRequestOwnerStopsReading("s-ses", "t1");

@@ -34,7 +34,7 @@ class RedisRateLimitStoreTest {
     private static ToolExecutor executor(RedisRateLimitStore store, AtomicInteger runs, int rate) {
         return ToolExecutor.builder().tool(ping(runs)).rateLimitStore(store)
                 .limits(Limits.builder().store("redis").rule(LimitRule.builder("ping-rate").tools(List.of("ping"))
-                        .rate(rate).periodMs(600_000).per("user")).build())
+                        .rate(rate).periodMs(600_000).per(LimitRule.Per.USER)).build())
                 .build();
     }
 

@@ -1,17 +1,17 @@
-package dev.toolbus.internal;
+package dev.toolbus.config;
 
 /**
  * Numbers in configuration values as YAML, JSON or a flag give them: a {@link Number}, or a string
  * holding one. Builders that fall back with a warning read their values through here, so "not a
  * number" means the same everywhere.
  */
-public final class LooseNumbers {
+final class LooseNumbers {
 
     private LooseNumbers() {
     }
 
     /** The value as a finite double, or {@code null} when it is not a number (NaN and infinities included). */
-    public static Double number(Object v) {
+    static Double number(Object v) {
         double d;
         if (v instanceof Number n) {
             d = n.doubleValue();
@@ -28,7 +28,7 @@ public final class LooseNumbers {
     }
 
     /** The value as a whole number of at most 10^15 in size, or {@code null} when it is not one. */
-    public static Long integer(Object v) {
+    static Long integer(Object v) {
         Double d = number(v);
         if (d == null || d != Math.rint(d) || Math.abs(d) > 1e15) {
             return null;
