@@ -44,7 +44,8 @@ class ToolsParityConfigTest {
         }
         r.register(tool("foo_tool", "foo"), ToolSource.STDIO);
         ConfiguredPolicy p = ToolPolicies.from(l.config().policy(), r);
-        CallContext ctx = new CallContext("u", null, null, "member", null, provider, "", agent, null);
+        CallContext ctx = CallContext.builder().userId("u").permission("member").provider(provider).model("")
+                .agentId(agent).build();
         TreeSet<String> out = new TreeSet<>();
         r.definitions().stream().filter(d -> p.decide(d, "s", ctx).allowed()).forEach(d -> out.add(d.name()));
         return out;

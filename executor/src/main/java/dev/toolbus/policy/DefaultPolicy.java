@@ -41,7 +41,8 @@ final class DefaultPolicy implements ConfiguredPolicy {
         this.dangerous = Pattern.compileAll(config.security().dangerousTools());
         this.dangerousLevel = PermissionLevel.parseRequired(config.security().dangerousRequiredPermission());
         if (dangerousLevel == null) {
-            configWarnings.add("security.dangerousRequiredPermission '" + config.security().dangerousRequiredPermission()
+            configWarnings.add("security.dangerousRequiredPermission '" + config.security()
+                    .dangerousRequiredPermission()
                     + "' is not a permission level; no caller may use dangerous tools");
         }
         for (PolicyConfig.Group g : config.groups()) {
@@ -449,7 +450,7 @@ final class DefaultPolicy implements ConfiguredPolicy {
         int slash = key.indexOf('/');
         String provider = slash < 0 ? key : key.substring(0, slash);
         String model = slash < 0 ? "" : key.substring(slash + 1);
-        return new CallContext(null, null, null, null, null, provider, model, agentId, null);
+        return CallContext.builder().provider(provider).model(model).agentId(agentId).build();
     }
 
     record CompiledGroup(PolicyConfig.Group group, List<Pattern> members, PermissionLevel level) {

@@ -114,14 +114,10 @@ public final class ForeignValues {
             data = PyValues.get(e, "base64");
         }
         Object metadata = PyValues.get(e, "metadata");
-        return new ContentItem(ItemTypes.normalise(t),
-                field(e, "text"),
-                PyValues.strOrEmpty(data),
-                field(e, "mime_type"),
-                field(e, "uri"),
-                field(e, "name"),
-                field(e, "description"),
-                metadata != null && PyValues.isMap(metadata) ? metadataMap(metadata) : null);
+        return ContentItem.builder(ItemTypes.normalise(t)).text(field(e, "text")).data(PyValues.strOrEmpty(data))
+                .mimeType(field(e, "mime_type")).uri(field(e, "uri")).name(field(e, "name"))
+                .description(field(e, "description"))
+                .metadata(metadata != null && PyValues.isMap(metadata) ? metadataMap(metadata) : null).build();
     }
 
     private static String field(Object map, String key) {

@@ -91,8 +91,9 @@ class ToolExecutorApprovalTest {
     }
 
     private static CallContext ctx(String user, String agent, String turnMode) {
-        return new CallContext(user, "", "", "", "", "", "", agent,
-                turnMode == null ? Map.of() : Map.of("approval_mode", turnMode));
+        return CallContext.builder().userId(user).groupId("").platform("").permission("").channel("").provider("")
+                .model("").agentId(agent).putAll(turnMode == null ? Map.of() : Map.of("approval_mode", turnMode))
+                .build();
     }
 
     private List<ApprovalRequestEvent> requests() {
@@ -225,7 +226,8 @@ class ToolExecutorApprovalTest {
 
     @Test
     void theTurnBeatsTheAgentBeatsTheConfig() {
-        settings.set(ApprovalSettings.builder().mode(ApprovalMode.OFF).agent("strict", ApprovalMode.CONFIRM_ALL).build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.OFF).agent("strict", ApprovalMode.CONFIRM_ALL)
+                .build());
         assertThat(start(turnWith("s", "t1", ctx("u", "", null), call("c1", "wipe", "{\"target\":\"a\"}"))).join())
                 .extracting(OutboundEvent::type).containsExactly("tool_result", "turn_completed");
         start(turnWith("s", "t2", ctx("u", "strict", null), call("c2", "get_time", "{}")));
@@ -331,7 +333,8 @@ class ToolExecutorApprovalTest {
 
     @Test
     void theTextFollowsTheLocale() {
-        ToolExecutor zh = ToolExecutor.builder().timer(vts).approval(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build())
+        ToolExecutor zh = ToolExecutor.builder().timer(vts).approval(ApprovalSettings.builder().mode(ApprovalMode.AUTO)
+                .build())
                 .settings(ExecutionSettings.builder().locale(DescriptionLocale.ZH).build()).tool(wipe()).build();
         var run = start(zh, turn("s", "t1", call("c1", "wipe", "{\"target\":\"盘\"}")));
         assertThat(requests().get(0).text()).isEqualTo("检测到模型请求执行工具：\n[1] wipe 风险: high\n参数: {\"target\":\"盘\"}\n"

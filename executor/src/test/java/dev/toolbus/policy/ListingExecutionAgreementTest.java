@@ -96,9 +96,10 @@ class ListingExecutionAgreementTest {
             for (int i = 0; i < 300; i++) {
                 policy.set(ToolPolicies.from(configs.get(random.nextInt(configs.size())), registry, discovery));
                 String stream = pick(random, CHANNELS) + ":s" + i;
-                CallContext ctx = new CallContext("u" + random.nextInt(3), "g", "qq", pick(random, PERMISSIONS),
-                        random.nextBoolean() ? pick(random, CHANNELS) : "", pick(random, PROVIDERS),
-                        pick(random, MODELS), pick(random, AGENTS), null);
+                CallContext ctx = CallContext.builder().userId("u" + random.nextInt(3)).groupId("g").platform("qq")
+                        .permission(pick(random, PERMISSIONS))
+                        .channel(random.nextBoolean() ? pick(random, CHANNELS) : "").provider(pick(random, PROVIDERS))
+                        .model(pick(random, MODELS)).agentId(pick(random, AGENTS)).build();
 
                 Set<String> listed = new TreeSet<>();
                 executor.listTools(new ListToolsEvent(stream, "r", ctx, ListToolsEvent.Format.ANTHROPIC)).tools()
@@ -130,7 +131,8 @@ class ListingExecutionAgreementTest {
                     }
                     boolean expected = d.visibility() == Visibility.DEFERRED ? found.contains(d.name())
                             : listed.contains(d.name());
-                    assertThat(ranAfter.contains(d.name())).as(d.name() + " after search, " + label).isEqualTo(expected);
+                    assertThat(ranAfter.contains(d.name())).as(d.name() + " after search, " + label)
+                            .isEqualTo(expected);
                     if (expected) {
                         checkedAllowed++;
                     } else {

@@ -50,7 +50,8 @@ class PolicyRulesTest {
         ToolRegistry r = sources();
         ConfiguredPolicy p0 = ToolPolicies.from(PolicyConfig.defaults(), r);
         r.register(ToolSearch.spec(r, p0, DescriptionLocale.EN), ToolSource.CORE);
-        PolicyConfig mcpOnly = PolicyConfig.builder().mode(SourceMode.MCP_ONLY).allow(List.of("core_t", "mcp_t")).build();
+        PolicyConfig mcpOnly = PolicyConfig.builder().mode(SourceMode.MCP_ONLY).allow(List.of("core_t", "mcp_t"))
+                .build();
         assertThat(visible(ToolPolicies.from(mcpOnly, r), r, ctx("member"))).containsExactly("mcp_t", "tool_search");
         PolicyConfig denied = PolicyConfig.builder().deny(List.of("tool_*")).build();
         assertThat(visible(ToolPolicies.from(denied, r), r, ctx("member"))).doesNotContain("tool_search");
@@ -64,7 +65,8 @@ class PolicyRulesTest {
         // names only plugin tools (one MCP tool without id) → stripped, nothing hidden
         PolicyConfig c = PolicyConfig.builder().allow(List.of("mcp_noid")).build();
         assertThat(visible(ToolPolicies.from(c, r), r, ctx("member"))).hasSize(5);
-        PolicyConfig plugins = PolicyConfig.builder().allow(List.of("core_t")).alsoAllow(List.of("group:plugins")).build();
+        PolicyConfig plugins = PolicyConfig.builder().allow(List.of("core_t")).alsoAllow(List.of("group:plugins"))
+                .build();
         assertThat(visible(ToolPolicies.from(plugins, r), r, ctx("member"))).hasSize(5);
     }
 
@@ -81,15 +83,19 @@ class PolicyRulesTest {
         r.register(tool("cli_only", b -> b.channels(List.of("CLI"))), ToolSource.CORE);
         r.register(tool("everywhere"), ToolSource.CORE);
         ConfiguredPolicy p = ToolPolicies.from(PolicyConfig.defaults(), r);
-        CallContext cli = new CallContext(null, null, null, null, "cli", null, null, null, null);
-        CallContext web = new CallContext(null, null, null, null, "web", null, null, null, null);
+        CallContext cli = CallContext.builder().channel("cli").build();
+        CallContext web = CallContext.builder().channel("web").build();
         assertThat(p.decide(r.find("cli_only").tool().definition(), "x", cli).allowed()).isTrue();
         assertThat(p.decide(r.find("cli_only").tool().definition(), "x", web).allowed()).isFalse();
         // no channel in the context: the stream id's prefix is the channel
-        assertThat(p.decide(r.find("cli_only").tool().definition(), "cli:session:1", CallContext.EMPTY).allowed()).isTrue();
-        assertThat(p.decide(r.find("cli_only").tool().definition(), "web:session:1", CallContext.EMPTY).allowed()).isFalse();
-        assertThat(p.decide(r.find("cli_only").tool().definition(), "nochannel", CallContext.EMPTY).allowed()).isFalse();
-        assertThat(p.decide(r.find("everywhere").tool().definition(), "nochannel", CallContext.EMPTY).allowed()).isTrue();
+        assertThat(p.decide(r.find("cli_only").tool().definition(), "cli:session:1", CallContext.EMPTY).allowed())
+                .isTrue();
+        assertThat(p.decide(r.find("cli_only").tool().definition(), "web:session:1", CallContext.EMPTY).allowed())
+                .isFalse();
+        assertThat(p.decide(r.find("cli_only").tool().definition(), "nochannel", CallContext.EMPTY).allowed())
+                .isFalse();
+        assertThat(p.decide(r.find("everywhere").tool().definition(), "nochannel", CallContext.EMPTY).allowed())
+                .isTrue();
     }
 
     @Test
@@ -130,7 +136,8 @@ class PolicyRulesTest {
     @Test
     void agentAlsoAllow_replacesGlobalAlsoAllowAtTheProfileLayer() {
         ToolRegistry r = Fixtures.peerRegistry();
-        PolicyConfig c = Fixtures.withPeerGroups(PolicyConfig.builder()).profile("coding").alsoAllow(List.of("foo_tool"))
+        PolicyConfig c = Fixtures.withPeerGroups(PolicyConfig.builder()).profile("coding")
+                .alsoAllow(List.of("foo_tool"))
                 .agent("a", new PolicyConfig.Rules(List.of(), List.of("flow"), List.of(), null)).build();
         ConfiguredPolicy p = ToolPolicies.from(c, r);
         assertThat(visible(p, r, ctx("", "", ""))).contains("foo_tool").doesNotContain("flow");

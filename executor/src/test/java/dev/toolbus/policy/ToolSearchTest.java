@@ -47,7 +47,8 @@ class ToolSearchTest {
     }
 
     private List<ToolResultEvent> run(String stream, String permission, ToolCall... calls) {
-        CallContext ctx = new CallContext("u", "", "", permission, "", "", "", "", null);
+        CallContext ctx = CallContext.builder().userId("u").groupId("").platform("").permission(permission).channel("")
+                .provider("").model("").agentId("").build();
         List<ToolResultEvent> out = new ArrayList<>();
         executor.execute(new ToolCallsEvent(stream, "t", List.of(calls), ctx, null)).toStream()
                 .forEach(e -> {

@@ -27,7 +27,8 @@ final class Samples {
         Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("chat_id", "c9");
         extra.put("flags", List.of("a", "b"));
-        return new CallContext("u1", "g1", "qq", "member", "qq", "openai", "gpt-5.2", "main", extra);
+        return CallContext.builder().userId("u1").groupId("g1").platform("qq").permission("member").channel("qq")
+                .provider("openai").model("gpt-5.2").agentId("main").putAll(extra).build();
     }
 
     static ToolCallsEvent toolCalls() {

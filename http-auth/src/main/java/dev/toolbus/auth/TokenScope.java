@@ -109,8 +109,7 @@ public final class TokenScope {
         PermissionLevel claimed = PermissionLevel.parseUser(c.permission());
         if (!maxPermission.atLeast(claimed)) {
             if (onExcess == AccessTokens.OnExcess.CLAMP) {
-                return new Admission(new CallContext(c.userId(), c.groupId(), c.platform(), maxPermission.wireName(),
-                        c.channel(), c.provider(), c.model(), c.agentId(), c.extra()), true, null);
+                return new Admission(c.toBuilder().permission(maxPermission.wireName()).build(), true, null);
             }
             return Admission.refused("token '" + name + "' may claim permission " + maxPermission.wireName()
                     + " at most; the context claims " + claimed.wireName());

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class AccessTokensTest {
 
     static CallContext ctx(String permission, String agent, String channel) {
-        return new CallContext("u", null, null, permission, channel, null, null, agent, null);
+        return CallContext.builder().userId("u").permission(permission).channel(channel).agentId(agent).build();
     }
 
     @Test
@@ -28,7 +28,8 @@ class AccessTokensTest {
         TokenScope bot = TokenScope.builder("bot").maxPermission(PermissionLevel.ADMIN).build();
         AccessTokens t = AccessTokens.builder().token("a", TokenScope.FULL).token("b", bot).build();
         assertThat(t.authenticateHeader("Bearer b")).get().extracting(AccessTokens.Grant::scope).isSameAs(bot);
-        assertThat(t.authenticateHeader("bearer  a ")).get().extracting(AccessTokens.Grant::scope).isSameAs(TokenScope.FULL);
+        assertThat(t.authenticateHeader("bearer  a ")).get().extracting(AccessTokens.Grant::scope)
+                .isSameAs(TokenScope.FULL);
         assertThat(t.authenticateHeader("Bearer c")).isEmpty();
         assertThat(t.authenticateHeader("Basic a")).isEmpty();
         assertThat(t.authenticateHeader(null)).isEmpty();

@@ -104,9 +104,11 @@ final class McpCommand implements Callable<Integer> {
             System.err.println("toolbus: cannot load the tools: " + e.getMessage());
             return 1;
         }
-        ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(live.policy()).settings(settings).build();
-        CallContext who = new CallContext(context.user, context.groupId, context.platform, context.permission,
-                context.channel, context.provider, context.model, context.agent, null);
+        ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(live.policy()).settings(settings)
+                .build();
+        CallContext who = CallContext.builder().userId(context.user).groupId(context.groupId)
+                .platform(context.platform).permission(context.permission).channel(context.channel)
+                .provider(context.provider).model(context.model).agentId(context.agent).build();
         McpToolServer server = McpToolServer.builder(executor).context(who).streamId(stream).parallelCalls(parallel)
                 .tokens(tokens).build();
         // the registry tells the server of plugin reloads; a new policy only the config knows of

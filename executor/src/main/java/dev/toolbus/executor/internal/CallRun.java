@@ -162,7 +162,8 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         ToolCallsEvent t = turn.turn;
         String name = def.name();
         if (p.cache != null && plan.cacheable
-                && (cacheKey = p.cache.key(name, filled, def.cacheScope(), t.streamId(), t.context().userId())) != null) {
+                && (cacheKey = p.cache.key(name, filled, def.cacheScope(), t.streamId(), t.context()
+                        .userId())) != null) {
             CompletableFuture<ResultCache.Flight> mine = null;
             CompletableFuture<ResultCache.Flight> prior = p.cache.find(cacheKey);
             if (prior == null) {
@@ -550,10 +551,11 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             p.metrics.call(toolTag, outcome, nanos);
         }
         ToolCallsEvent t = turn.turn;
-        p.callLog.add(new CallRecord(p.recordClock.at(now), call.name(),
-                t.streamId(), t.turnId(), call.toolCallId(), t.context().userId(), outcome, nanos / 1_000_000,
-                event.attempts(), event.cached(), event.isError() && event.error().code() == ErrorCode.CANCELLED
-                        ? cancelDetail : null, approval));
+        p.callLog.add(CallRecord.builder(p.recordClock.at(now)).tool(call.name()).streamId(t.streamId())
+                .turnId(t.turnId()).toolCallId(call.toolCallId()).userId(t.context().userId()).outcome(outcome)
+                .durationMs(nanos / 1_000_000).attempts(event.attempts()).cached(event.cached())
+                .detail(event.isError() && event.error().code() == ErrorCode.CANCELLED ? cancelDetail : null)
+                .approval(approval).build());
         turn.complete(index, event, messages, now);
     }
 

@@ -402,8 +402,9 @@ public final class Engine {
     public ExecutorHealth health() {
         Slots slots = pipeline.slots;
         long[] r = pipeline.running.snapshot(pipeline.nanoClock.getAsLong());
-        return new ExecutorHealth(slots.size(), slots.inUse(), slots.queued(), pipeline.settings.maxQueuedCalls(),
-                activeTurns.get(), (int) r[0], r[1], (int) r[2], closing);
+        return ExecutorHealth.builder().slots(slots.size()).slotsInUse(slots.inUse()).queuedCalls(slots.queued())
+                .maxQueuedCalls(pipeline.settings.maxQueuedCalls()).activeTurns(activeTurns.get())
+                .runningCalls((int) r[0]).oldestCallMs(r[1]).stuckCalls((int) r[2]).closing(closing).build();
     }
 
     /** The result cache, or null when caching is off (for tests). */

@@ -19,8 +19,10 @@ class ApprovalRulesTest {
             new AtomicReference<>(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
     private final ApprovalRules rules = new ApprovalRules(settings::get, nanos::get);
 
-    private static final CallContext BOB = new CallContext("bob", "", "", "", "", "", "", "", Map.of());
-    private static final CallContext ANN = new CallContext("ann", "", "", "", "", "", "", "", Map.of());
+    private static final CallContext BOB = CallContext.builder().userId("bob").groupId("").platform("").permission("")
+            .channel("").provider("").model("").agentId("").putAll(Map.of()).build();
+    private static final CallContext ANN = CallContext.builder().userId("ann").groupId("").platform("").permission("")
+            .channel("").provider("").model("").agentId("").putAll(Map.of()).build();
 
     private static ToolDefinition tool(String name) {
         return ToolDefinition.builder(name).build();
@@ -67,7 +69,8 @@ class ApprovalRulesTest {
 
     @Test
     void perTurnModeOverridesTheConfig() {
-        CallContext off = new CallContext("bob", "", "", "", "", "", "", "", Map.of("approval_mode", "off"));
+        CallContext off = CallContext.builder().userId("bob").groupId("").platform("").permission("").channel("")
+                .provider("").model("").agentId("").putAll(Map.of("approval_mode", "off")).build();
         assertThat(kind("wipe", Risk.HIGH, off)).isEqualTo(ApprovalRules.Kind.RUN);
     }
 

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 class ApprovalSettingsTest {
 
     private static CallContext ctx(String agent, Object turnMode) {
-        return new CallContext("u", "", "", "", "", "", "", agent,
-                turnMode == null ? Map.of() : Map.of(ApprovalSettings.CONTEXT_KEY, turnMode));
+        return CallContext.builder().userId("u").groupId("").platform("").permission("").channel("").provider("")
+                .model("").agentId(agent)
+                .putAll(turnMode == null ? Map.of() : Map.of(ApprovalSettings.CONTEXT_KEY, turnMode)).build();
     }
 
     @Test
@@ -38,7 +39,8 @@ class ApprovalSettingsTest {
         assertThatThrownBy(() -> ApprovalSettings.builder().mode(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> ApprovalSettings.builder().agent(" ", ApprovalMode.ASK))
                 .hasMessage("an agent needs a non-blank id");
-        assertThatThrownBy(() -> ApprovalSettings.builder().high(List.of("wipe", ""))).hasMessageContaining("high entries");
+        assertThatThrownBy(() -> ApprovalSettings.builder().high(List.of("wipe", "")))
+                .hasMessageContaining("high entries");
         ApprovalSettings s = ApprovalSettings.builder().mode(ApprovalMode.AUTO).timeoutMs(2_500)
                 .sessionMaxRisk(Risk.HIGH).agent("a1", ApprovalMode.ASK).build();
         assertThat(s.timeout().toMillis()).isEqualTo(2_500);
@@ -59,7 +61,8 @@ class ApprovalSettingsTest {
 
     @Test
     void turnBeatsAgentBeatsConfig() {
-        ApprovalSettings s = ApprovalSettings.builder().mode(ApprovalMode.AUTO).agent("strict", ApprovalMode.CONFIRM_ALL).build();
+        ApprovalSettings s = ApprovalSettings.builder().mode(ApprovalMode.AUTO)
+                .agent("strict", ApprovalMode.CONFIRM_ALL).build();
         assertThat(s.modeFor(ctx("", null))).isEqualTo(ApprovalMode.AUTO);
         assertThat(s.modeFor(ctx("other", null))).isEqualTo(ApprovalMode.AUTO);
         assertThat(s.modeFor(ctx("strict", null))).isEqualTo(ApprovalMode.CONFIRM_ALL);

@@ -23,7 +23,8 @@ class PendingApprovalsTest {
     private final VirtualTimeScheduler vts = VirtualTimeScheduler.create();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final ApprovalRules rules = new ApprovalRules(
-            () -> ApprovalSettings.builder().mode(ApprovalMode.AUTO).timeoutMs(5_000).build(), () -> vts.now(TimeUnit.NANOSECONDS));
+            () -> ApprovalSettings.builder().mode(ApprovalMode.AUTO).timeoutMs(5_000)
+                    .build(), () -> vts.now(TimeUnit.NANOSECONDS));
     private final PendingApprovals pending = new PendingApprovals("abcd1234", rules,
             Texts.of(DescriptionLocale.EN), new ApprovalMetrics(meters), vts);
     private final List<String> outcomes = new CopyOnWriteArrayList<>();
@@ -70,7 +71,8 @@ class PendingApprovalsTest {
         assertThat(outcomes).isEmpty();
         assertThat(pending.answer("s1", id, ApprovalDecision.APPROVE)).isEqualTo(PendingApprovals.Answer.APPLIED);
         assertThat(outcomes).containsExactly("c1:approved", "c2:approved");
-        assertThat(pending.answer("s1", id, ApprovalDecision.DENY)).as("replayed").isEqualTo(PendingApprovals.Answer.UNKNOWN);
+        assertThat(pending.answer("s1", id, ApprovalDecision.DENY)).as("replayed")
+                .isEqualTo(PendingApprovals.Answer.UNKNOWN);
         assertThat(pending.answer("s1", "ap-nope-1", ApprovalDecision.DENY)).isEqualTo(PendingApprovals.Answer.UNKNOWN);
         vts.advanceTimeBy(Duration.ofMinutes(1));
         assertThat(outcomes).hasSize(2);
@@ -100,7 +102,8 @@ class PendingApprovalsTest {
                 entry("c2", "echo", Risk.MEDIUM))).id;
         pending.answer("s1", id, ApprovalDecision.APPROVE_SESSION);
         assertThat(outcomes).containsExactly("c1:approved_session", "c2:approved_session");
-        CallContext bob = new CallContext("bob", "", "", "", "", "", "", "", Map.of());
+        CallContext bob = CallContext.builder().userId("bob").groupId("").platform("").permission("").channel("")
+                .provider("").model("").agentId("").putAll(Map.of()).build();
         assertThat(rules.check(ToolDefinition.builder("echo").build(), null, "s1", bob).byGrant()).isTrue();
         assertThat(rules.check(ToolDefinition.builder("wipe").build(), Risk.HIGH, "s1", bob).kind())
                 .as("high is above sessionMaxRisk medium").isEqualTo(ApprovalRules.Kind.ASK);

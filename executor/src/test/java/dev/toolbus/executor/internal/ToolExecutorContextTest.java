@@ -27,8 +27,9 @@ import reactor.core.publisher.Mono;
 
 class ToolExecutorContextTest {
 
-    private static final CallContext CTX = new CallContext("u1", "g100", "qq", "admin", "web", "openai", "gpt",
-            "main", Map.of("reasoning", "想搜一下"));
+    private static final CallContext CTX = CallContext.builder().userId("u1").groupId("g100").platform("qq")
+            .permission("admin").channel("web").provider("openai").model("gpt").agentId("main")
+            .putAll(Map.of("reasoning", "想搜一下")).build();
 
     @Test
     void streamIdAndChatIdComeFromTheEventNeverFromTheModel() {
@@ -72,7 +73,8 @@ class ToolExecutorContextTest {
         try (InputStream in = getClass().getResourceAsStream("/maibot-vectors/payload_vectors.out")) {
             lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         }
-        CallContext ctx = new CallContext("", "g100", "qq", "", "", "", "", "", Map.of("reasoning", "想搜一下"));
+        CallContext ctx = CallContext.builder().userId("").groupId("g100").platform("qq").permission("").channel("")
+                .provider("").model("").agentId("").putAll(Map.of("reasoning", "想搜一下")).build();
         ObjectNode args = (ObjectNode) Json.mapper().readTree("{\"query\":\"MaiBot\",\"limit\":3}");
         assertThat(compact(ContextFields.maibotToolPayload(args, "sess-1", ctx)))
                 .isEqualTo(vector(lines, "TOOL "));
@@ -80,7 +82,8 @@ class ToolExecutorContextTest {
         assertThat(compact(ContextFields.legacyActionPayload(target, "sess-1", ctx)))
                 .isEqualTo(vector(lines, "ACTION "));
         // TOOL2: MaiBot lets a truthy model stream_id win; toolbus never does (DESIGN: stream_id from context)
-        ObjectNode llm = (ObjectNode) Json.mapper().readTree("{\"query\":\"x\",\"stream_id\":\"llm-supplied\",\"platform\":\"\"}");
+        ObjectNode llm = (ObjectNode) Json.mapper()
+                .readTree("{\"query\":\"x\",\"stream_id\":\"llm-supplied\",\"platform\":\"\"}");
         ObjectNode ours = ContextFields.fill(llm, ArgumentRules.of(ToolDefinition.builder("x")
                 .parameter(ToolParameter.of("query", ToolParamType.STRING, "q"))
                 .parameter(ToolParameter.builder("platform", ToolParamType.STRING).required(false).build())

@@ -38,9 +38,9 @@ final class McpResults {
                     text.append(t.text());
                 }
             } else if (c instanceof McpSchema.ImageContent i) {
-                items.add(new ContentItem("image", "", i.data(), i.mimeType(), "", "", "", null));
+                items.add(ContentItem.builder("image").data(i.data()).mimeType(i.mimeType()).build());
             } else if (c instanceof McpSchema.AudioContent a) {
-                items.add(new ContentItem("audio", "", a.data(), a.mimeType(), "", "", "", null));
+                items.add(ContentItem.builder("audio").data(a.data()).mimeType(a.mimeType()).build());
             } else if (c instanceof McpSchema.ResourceLink l) {
                 Map<String, Object> meta = new LinkedHashMap<>();
                 if (l.title() != null) {
@@ -49,12 +49,14 @@ final class McpResults {
                 if (l.size() != null) {
                     meta.put("size", l.size());
                 }
-                items.add(new ContentItem("resource_link", "", "", l.mimeType(), l.uri(), l.name(), l.description(), meta));
+                items.add(ContentItem.builder("resource_link").mimeType(l.mimeType()).uri(l.uri()).name(l.name())
+                        .description(l.description()).metadata(meta).build());
             } else if (c instanceof McpSchema.EmbeddedResource e) {
                 items.add(resource(e.resource()));
             }
         }
-        ToolResult.Builder b = ToolResult.builder().content(text.toString()).items(items).metadata("mcp_server", server);
+        ToolResult.Builder b = ToolResult.builder().content(text.toString()).items(items)
+                .metadata("mcp_server", server);
         if (r.structuredContent() != null) {
             b.data(mapper.valueToTree(r.structuredContent()));
         }
@@ -66,12 +68,15 @@ final class McpResults {
 
     private static ContentItem resource(McpSchema.ResourceContents rc) {
         if (rc instanceof McpSchema.TextResourceContents t) {
-            return new ContentItem("resource", t.text(), "", t.mimeType(), t.uri(), name(t.uri()), "", null);
+            return ContentItem.builder("resource").text(t.text()).mimeType(t.mimeType()).uri(t.uri())
+                    .name(name(t.uri())).build();
         }
         if (rc instanceof McpSchema.BlobResourceContents b) {
-            return new ContentItem("resource", "", b.blob(), b.mimeType(), b.uri(), name(b.uri()), "", null);
+            return ContentItem.builder("resource").data(b.blob()).mimeType(b.mimeType()).uri(b.uri())
+                    .name(name(b.uri())).build();
         }
-        return new ContentItem("resource", "", "", rc == null ? "" : rc.mimeType(), rc == null ? "" : rc.uri(), "", "", null);
+        return ContentItem.builder("resource").mimeType(rc == null ? "" : rc.mimeType())
+                .uri(rc == null ? "" : rc.uri()).build();
     }
 
     private static String name(String uri) {
@@ -102,7 +107,8 @@ final class McpResults {
             }
         }
         if (result == null) {
-            return McpSchema.CallToolResult.builder().addTextContent("the call produced no result").isError(true).build();
+            return McpSchema.CallToolResult.builder().addTextContent("the call produced no result").isError(true)
+                    .build();
         }
         String text = result.content();
         if (text.isEmpty() && result.error() != null) {
@@ -144,7 +150,8 @@ final class McpResults {
         switch (item.type()) {
             case "audio":
                 return item.data() == null ? null
-                        : McpSchema.AudioContent.builder(item.data(), mime == null ? "application/octet-stream" : mime).build();
+                        : McpSchema.AudioContent.builder(item.data(), mime == null ? "application/octet-stream" : mime)
+                                .build();
             case "resource":
                 if (item.data() != null) {
                     return McpSchema.EmbeddedResource.builder(new McpSchema.BlobResourceContents(uri, mime, item.data())).build();

@@ -64,7 +64,7 @@ import reactor.core.scheduler.Schedulers;
  *
  * <pre>{@code
  * McpToolServer server = McpToolServer.builder(executor)
- *     .context(new CallContext("u1", null, "mcp", "member", null, null, null, null, null))
+ *     .context(CallContext.builder().userId("u1").platform("mcp").permission("member").build())
  *     .build();
  * server.serveStdio(System.in, System.out).block();          // until stdin ends
  * McpHttpServer http = server.startHttp("127.0.0.1", 3001).block();
@@ -155,7 +155,8 @@ public final class McpToolServer {
     /** The MCP tool definitions this server offers now. */
     public List<McpSchema.Tool> tools() {
         List<McpSchema.Tool> out = new ArrayList<>();
-        for (JsonNode t : executor.listTools(new ListToolsEvent(streamId, "", context, ListToolsEvent.Format.MCP)).tools()) {
+        for (JsonNode t : executor.listTools(new ListToolsEvent(streamId, "", context, ListToolsEvent.Format.MCP))
+                .tools()) {
             String toolName = t.path("name").asText();
             try {
                 @SuppressWarnings("unchecked")

@@ -31,15 +31,17 @@ final class ConformanceTools {
         String png = Base64.getEncoder().encodeToString(SampleTools.png(Color.BLUE, 2));
         return List.of(
                 tool("test_simple_text", ToolResult.text("This is a simple text response for testing.")),
-                tool("test_image_content", ToolResult.builder().item(ContentItem.imageBase64(png, "image/png")).build()),
-                tool("test_audio_content", ToolResult.builder().item(ContentItem.audioBase64(WAV, "audio/wav")).build()),
-                tool("test_embedded_resource", ToolResult.builder().item(new ContentItem("resource",
-                        "This is an embedded resource content.", "", "text/plain", "test://embedded-resource", "", "",
-                        null)).build()),
+                tool("test_image_content", ToolResult.builder().item(ContentItem.imageBase64(png, "image/png"))
+                        .build()),
+                tool("test_audio_content", ToolResult.builder().item(ContentItem.audioBase64(WAV, "audio/wav"))
+                        .build()),
+                tool("test_embedded_resource", ToolResult.builder().item(ContentItem.builder("resource")
+                        .text("This is an embedded resource content.").mimeType("text/plain")
+                        .uri("test://embedded-resource").build()).build()),
                 tool("test_multiple_content_types", ToolResult.builder().content("Multiple content types test:")
                         .item(ContentItem.imageBase64(png, "image/png"))
-                        .item(new ContentItem("resource", "{\"test\":\"data\",\"value\":123}", "", "application/json",
-                                "test://mixed-content-resource", "", "", null)).build()),
+                        .item(ContentItem.builder("resource").text("{\"test\":\"data\",\"value\":123}")
+                                .mimeType("application/json").uri("test://mixed-content-resource").build()).build()),
                 tool("test_error_handling", ToolResult.error("This tool intentionally returns an error for testing")),
                 handler("test_tool_with_progress", "reports progress 0, 50 and 100 of 100", NO_ARGS, (args, ctx) ->
                         ctx.progress(0, 100.0, null)
@@ -67,7 +69,8 @@ final class ConformanceTools {
                 // beyond the suite, for NodeConversationTest: expiry and cancellation
                 handler("test_ask_expires", "asks and gives up after 500 ms", NO_ARGS, (args, ctx) ->
                         ctx.ask("never answered", schema(USER_SCHEMA), java.time.Duration.ofMillis(500))
-                                .map(a -> ToolResult.text("action=" + a.outcome().name().toLowerCase(java.util.Locale.ROOT)))),
+                                .map(a -> ToolResult.text("action=" + a.outcome().name()
+                                        .toLowerCase(java.util.Locale.ROOT)))),
                 handler("test_slow", "waits 30 s unless cancelled", NO_ARGS, (args, ctx) -> {
                     ctx.onCancel().subscribe(null, null, CANCELLED::incrementAndGet);
                     return Mono.delay(java.time.Duration.ofSeconds(30)).thenReturn(ToolResult.text("slept"));

@@ -27,7 +27,7 @@ import reactor.core.publisher.Mono;
 class McpHttpAuthTest {
 
     static final HttpClient client = HttpClient.newHttpClient();
-    static final CallContext OWNER = new CallContext("u1", null, "mcp", "owner", null, null, null, null, null);
+    static final CallContext OWNER = CallContext.builder().userId("u1").platform("mcp").permission("owner").build();
     static ToolExecutor executor;
 
     static ToolSpec whoami() {

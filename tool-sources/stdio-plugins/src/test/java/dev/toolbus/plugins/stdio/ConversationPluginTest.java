@@ -41,7 +41,8 @@ class ConversationPluginTest extends PluginFixture {
         testPlugin("t", "", Map.of());
         ToolExecutor ex = executor(load());
         JsonNode message = Json.mapper().readTree("{\"text\":\"what time is it?\",\"user_id\":\"u7\",\"seq\":3}");
-        CallContext ctx = new CallContext("u7", "g1", "qq", "master", "web", "openai", "gpt-4o", "helper", Map.of());
+        CallContext ctx = CallContext.builder().userId("u7").groupId("g1").platform("qq").permission("master")
+                .channel("web").provider("openai").model("gpt-4o").agentId("helper").putAll(Map.of()).build();
         List<OutboundEvent> events = ex.execute(new ToolCallsEvent("s-ctx", "turn-ctx",
                 List.of(ToolCall.ofJson("call-ctx", "context", "{}")), ctx, message)).collectList().block(WAIT);
 
@@ -107,7 +108,8 @@ class ConversationPluginTest extends PluginFixture {
         // in order, the last one (49999) kept, all of them before the result
         assertThat(progress).extracting(ToolProgressEvent::progress).isSorted();
         assertThat(progress.get(progress.size() - 1).progress()).isEqualTo(49999.0);
-        assertThat(events.indexOf(progress.get(progress.size() - 1))).isLessThan(events.indexOf(results(events).get(0)));
+        assertThat(events.indexOf(progress.get(progress.size() - 1))).isLessThan(events.indexOf(results(events)
+                .get(0)));
     }
 
     @Test

@@ -169,7 +169,8 @@ class FrameworkConversationTest extends PluginFixture {
     }
 
     private static List<OutboundEvent> turn(ToolExecutor ex, String tool, String permission) {
-        CallContext ctx = new CallContext("u7", "g1", "qq", permission, "web", "openai", "gpt-4o", "helper", Map.of());
+        CallContext ctx = CallContext.builder().userId("u7").groupId("g1").platform("qq").permission(permission)
+                .channel("web").provider("openai").model("gpt-4o").agentId("helper").putAll(Map.of()).build();
         return ex.execute(new ToolCallsEvent("s-" + tool, "turn-" + tool + "-" + permission,
                 List.of(ToolCall.ofJson("c-" + tool, tool, "{}")), ctx, null)).collectList().block(WAIT);
     }
@@ -202,7 +203,8 @@ class FrameworkConversationTest extends PluginFixture {
     @ParameterizedTest
     @ValueSource(strings = {"mai_message", "chat_message"})
     void theTriggeringMessageAndTheCaller_reachTheHandler(String tool) throws IOException {
-        CallContext ctx = new CallContext("u7", "g1", "qq", "member", "web", "", "", "", Map.of());
+        CallContext ctx = CallContext.builder().userId("u7").groupId("g1").platform("qq").permission("member")
+                .channel("web").provider("").model("").agentId("").putAll(Map.of()).build();
         JsonNode message = Json.mapper().readTree("{\"text\":\"今天天气怎么样\",\"message_id\":\"m1\"}");
         List<OutboundEvent> events = ex.execute(new ToolCallsEvent("chat-9", "turn-" + tool,
                 List.of(ToolCall.ofJson("c-" + tool, tool, "{}")), ctx, message)).collectList().block(WAIT);

@@ -112,7 +112,8 @@ class FrameworkDeclarationsTest extends PluginFixture {
     }
 
     private static ToolResultEvent run(ToolExecutor ex, String tool, String permission, String channel) {
-        CallContext ctx = new CallContext("u1", "g1", "qq", permission, channel, "", "", "", Map.of());
+        CallContext ctx = CallContext.builder().userId("u1").groupId("g1").platform("qq").permission(permission)
+                .channel(channel).provider("").model("").agentId("").putAll(Map.of()).build();
         return results(ex.execute(new ToolCallsEvent(channel + ":s1", "t-" + tool + "-" + permission + "-" + channel,
                 List.of(ToolCall.ofJson("c1", tool, "{}")), ctx, null)).collectList().block(WAIT)).get(0);
     }
@@ -148,7 +149,8 @@ class FrameworkDeclarationsTest extends PluginFixture {
     void thePolicyActsOnTheDeclarations(String kind) {
         ToolExecutor defaults = executor(PolicyConfig.defaults());
         assertThat(run(defaults, kind + "_opt", "member", "qq").error().code()).isEqualTo(ErrorCode.NOT_AVAILABLE);
-        assertThat(run(defaults, kind + "_admin", "member", "qq").error().code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
+        assertThat(run(defaults, kind + "_admin", "member", "qq").error().code())
+                .isEqualTo(ErrorCode.PERMISSION_DENIED);
         assertThat(run(defaults, kind + "_admin", "admin", "qq").content()).isEqualTo("ran " + kind + "_admin");
         assertThat(run(defaults, kind + "_web", "member", "qq").error().code()).isEqualTo(ErrorCode.NOT_AVAILABLE);
         assertThat(run(defaults, kind + "_web", "member", "web").content()).isEqualTo("ran " + kind + "_web");
