@@ -50,13 +50,17 @@ import reactor.core.scheduler.Scheduler;
  * the other in arrival order; different streams never wait for each other. At most
  * {@link ExecutionSettings#maxParallel()} handlers run at once across all streams; more calls wait.
  * Every failure is a {@code tool_result} with {@code is_error} and a code: the executor never fails a
- * turn because of one call.
+ * turn because of one call. Every executor registers the built-in {@code read_tool_result} tool
+ * (deferred) in its registry, unless a tool of that name is there: results longer than their limit are
+ * cut, and the model reads the rest with it.
  *
  * <pre>{@code
  * try (ToolExecutor executor = ToolExecutor.builder()
  *         .tools(Tools.fromObject(new MyPlugin()))
  *         .settings(ExecutionSettings.builder().maxParallel(10).timeoutMs(5000).build())
  *         .build()) {
+ *     ToolCallsEvent turn = ToolCallsEvent.of("chat-1", "turn-1",
+ *             List.of(ToolCall.ofJson("call-1", "get_weather", "{\"city\":\"Paris\"}")));
  *     executor.execute(turn).doOnNext(event -> send(event)).blockLast();
  * }
  * }</pre>
@@ -184,11 +188,13 @@ public interface ToolExecutor extends AutoCloseable {
             return this;
         }
 
+        /** How calls run (default {@link ExecutionSettings#defaults()}). */
         public Builder settings(ExecutionSettings settings) {
             options.settings(Objects.requireNonNull(settings, "settings"));
             return this;
         }
 
+        /** Which tools a session may see and call (default {@link ToolPolicy#allowAll()}). */
         public Builder policy(ToolPolicy policy) {
             options.policy(Objects.requireNonNull(policy, "policy"));
             return this;
@@ -266,10 +272,6 @@ public interface ToolExecutor extends AutoCloseable {
         }
 
         /**
-         * The instance id in approval ids ({@code ap-<id>-<n>}) and input ids ({@code in-<id>-<n>}); default
-         * a random 8-hex id. Letters, digits, {@code _} and {@code .} only.
-         */
-        /**
          * Narrows {@code list_tools} answers that carry a conversation {@code text} (see
          * {@link ToolExecutor#answerListTools}); choices are cached per stream and text for
          * {@code cacheTtl} (default 30 s; zero: not cached).
@@ -289,6 +291,10 @@ public interface ToolExecutor extends AutoCloseable {
             return this;
         }
 
+        /**
+         * The instance id in approval ids ({@code ap-<id>-<n>}) and input ids ({@code in-<id>-<n>}); default
+         * a random 8-hex id. Letters, digits, {@code _} and {@code .} only.
+         */
         public Builder instanceId(String id) {
             Objects.requireNonNull(id, "id");
             if (!id.matches("[A-Za-z0-9_.]{1,64}")) {
@@ -374,6 +380,12 @@ public interface ToolExecutor extends AutoCloseable {
             return this;
         }
 
+        /**
+         * The executor: registers the plugin tools given and the built-in {@code read_tool_result} in the
+         * registry.
+         *
+         * @throws IllegalStateException when both a call gate and approval settings were given
+         */
         public ToolExecutor build() {
             if (callGateGiven && approvalGiven) {
                 throw new IllegalStateException("give either callGate or approval settings, not both");

@@ -6,7 +6,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * A step every call passes after its arguments are validated and before it takes a slot (the approval
- * step plugs in here; {@link ToolExecutor.Builder#callGate(CallGate)}). Without a gate calls go straight
+ * step plugs in here; {@code ToolExecutor.Builder.callGate}). Without a gate calls go straight
  * on. A call waiting at the gate holds no slot; the turn's other calls run meanwhile.
  */
 public interface CallGate {

@@ -1,6 +1,6 @@
 package dev.toolbus.spi;
 
-/** What {@link ToolExecutor#control} did with a control event. */
+/** What {@code ToolExecutor.control} did with a control event. */
 public enum ControlOutcome {
     /** It took effect (calls were cancelled, a question or approval was answered). */
     APPLIED,

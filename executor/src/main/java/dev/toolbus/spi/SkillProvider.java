@@ -5,7 +5,7 @@ import dev.toolbus.protocol.SkillsEvent;
 import reactor.core.publisher.Mono;
 
 /**
- * Answers {@code list_skills} for an executor ({@link ToolExecutor.Builder#skills}): the skill
+ * Answers {@code list_skills} for an executor ({@code ToolExecutor.Builder.skills}): the skill
  * catalogue and the documents to inject now. The executor knows skills only through this interface;
  * {@code dev.toolbus.plugins.skills.SkillAnswers} is the implementation over skill folders.
  */

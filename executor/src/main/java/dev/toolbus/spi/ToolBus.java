@@ -7,7 +7,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * A message bus that carries turns in and events out. Adapters (in-memory, Redis Streams, Kafka,
- * stdio, the gateway) implement it; {@link dev.toolbus.executor.ToolExecutor#attach(ToolBus)} runs an
+ * stdio, the gateway) implement it; {@code ToolExecutor.attach(ToolBus)} runs an
  * executor on it.
  */
 public interface ToolBus extends AutoCloseable {

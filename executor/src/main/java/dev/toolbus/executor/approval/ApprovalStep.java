@@ -29,8 +29,9 @@ import reactor.core.publisher.Sinks;
  * says every call has passed; each waits on a {@link Sinks.One} (no slot, no thread) until the answer,
  * the expiry or its cancel.
  *
- * <p>The one public entry of this package's machinery; the executor makes it when it is built with
- * {@code ToolExecutor.Builder.approval}. Embedders use that builder method rather than this class.
+ * <p>Not API: the one public entry of this package's machinery, which the executor makes when it is
+ * built with {@code ToolExecutor.Builder.approval}; embedders use that builder method. It may change
+ * without notice.
  */
 public final class ApprovalStep implements CallGate {
 

@@ -26,8 +26,9 @@ import reactor.core.scheduler.Scheduler;
  * matching, it answers {@link Admission#NONE} and allocates nothing. The rules are compiled once
  * per {@link Limits} instance (a reload hands a new one).
  *
- * <p>The one public entry of this package's machinery; the executor makes it when it is built with
- * {@code ToolExecutor.Builder.limits}. Embedders use that builder method rather than this class.
+ * <p>Not API: the one public entry of this package's machinery, which the executor makes when it is
+ * built with {@code ToolExecutor.Builder.limits}; embedders use that builder method. It may change
+ * without notice.
  */
 public final class LimitStep {
 

@@ -18,9 +18,10 @@ import reactor.core.publisher.Mono;
  * finished within the window is answered with its recorded events (marked replayed), a turn that is
  * running is joined, any other runs and is recorded once its events are out.
  *
- * <p>The one public entry of this package's machinery; the executor makes one per executor (with the
- * ledger of {@code ToolExecutor.Builder.idempotency} or {@code turnLedger}) and one {@link OnBus} per
- * bus it runs on. Embedders configure it through the builder rather than use this class.
+ * <p>Not API: the one public entry of this package's machinery. The executor makes one per executor
+ * (with the ledger of {@code ToolExecutor.Builder.idempotency} or {@code turnLedger}) and one
+ * {@link OnBus} per bus it runs on; embedders configure it through that builder. It may change without
+ * notice.
  */
 public final class TurnStateStep {
 

@@ -14,6 +14,20 @@ import reactor.core.publisher.Mono;
 /**
  * Factories for {@link ToolSpec}s: from annotated plugin objects and from plain functions (like the
  * Go seed's {@code ToolFromFunc} and {@code ToolFromJSONFunc}).
+ *
+ * <pre>{@code
+ * public class Weather {
+ *     @Tool(name = "get_weather", description = "Current weather of a city")
+ *     public String weather(@Param(description = "City name") String city) {
+ *         return city + ": 21 °C, sunny";
+ *     }
+ * }
+ *
+ * ToolExecutor executor = ToolExecutor.builder()
+ *         .tools(Tools.fromObject(new Weather()))
+ *         .tool(Tools.function("echo", "Echo the arguments", json -> json))
+ *         .build();
+ * }</pre>
  */
 public final class Tools {
 
