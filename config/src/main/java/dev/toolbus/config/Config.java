@@ -142,9 +142,11 @@ public record Config(
             }
         }
         return new PolicyConfig(mode,
-                new PolicyConfig.Sources(sources.builtin().enabled(), sources.custom().enabled(), sources.mcp().enabled(),
-                        disabled),
-                groups, security, new PolicyConfig.Rules(tools.allow(), tools.alsoAllow(), tools.deny(), tools.profile()),
+                PolicyConfig.Sources.builder().builtinEnabled(sources.builtin().enabled())
+                        .customEnabled(sources.custom().enabled()).mcpEnabled(sources.mcp().enabled())
+                        .disabledTools(disabled).build(),
+                groups, security, PolicyConfig.Rules.builder().allow(tools.allow()).alsoAllow(tools.alsoAllow())
+                        .deny(tools.deny()).profile(tools.profile()).build(),
                 tools.profiles(), tools.byProvider(), tools.agents(), tools.search());
     }
 

@@ -92,7 +92,8 @@ class ToolsParityConfigTest {
         ConfigLoader.Loaded l = parse(yaml);
         assertThat(l.warnings()).isEmpty();
         PolicyConfig.Rules openai = l.config().tools().byProvider().get("openai");
-        assertThat(openai).isEqualTo(new PolicyConfig.Rules(List.of(), List.of("foo"), List.of("web_*"), "small", true));
+        assertThat(openai).isEqualTo(PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of("foo"))
+                .deny(List.of("web_*")).profile("small").alsoAllowGiven(true).build());
         assertThat(visible(yaml, "openai", "")).containsExactly("foo_tool", "read");
         assertThat(visible(yaml, "anthropic", "")).containsExactly("exec", "foo_tool");
         assertThat(visible(yaml, "other", "")).containsExactly("exec", "foo_tool", "read", "web_fetch");

@@ -76,10 +76,12 @@ class ListingExecutionAgreementTest {
                         .agent("ops", PolicyConfig.Rules.of(List.of("exec", "qqadmin", "gh_*", "calendar"), List.of()))
                         .build(),
                 PolicyConfig.builder().disabledTools(List.of("write", "greet"))
-                        .sources(new PolicyConfig.Sources(true, false, true, List.of("write")))
+                        .sources(PolicyConfig.Sources.builder().builtinEnabled(true).customEnabled(false)
+                                .mcpEnabled(true).disabledTools(List.of("write")).build())
                         .defineProfile("chat", PolicyConfig.Rules.of(List.of("message", "read"), List.of()))
                         .profile("chat").alsoAllow(List.of("gh_search"))
-                        .agent("main", new PolicyConfig.Rules(List.of(), List.of(), List.of(), "full")).build());
+                        .agent("main", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of())
+                                .deny(List.of()).profile("full").build()).build());
     }
 
     @Test

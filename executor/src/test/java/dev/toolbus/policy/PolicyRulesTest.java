@@ -41,7 +41,8 @@ class PolicyRulesTest {
     void sourceMode(String mode, boolean builtin, boolean custom, boolean mcp, String expected) {
         ToolRegistry r = sources();
         PolicyConfig c = PolicyConfig.builder().mode(SourceMode.parse(mode))
-                .sources(new PolicyConfig.Sources(builtin, custom, mcp, List.of())).build();
+                .sources(PolicyConfig.Sources.builder().builtinEnabled(builtin).customEnabled(custom).mcpEnabled(mcp)
+                        .disabledTools(List.of()).build()).build();
         assertThat(String.join(" ", visible(ToolPolicies.from(c, r), r, ctx("member")))).isEqualTo(expected);
     }
 
@@ -122,9 +123,12 @@ class PolicyRulesTest {
     void profiles_agentProfileReplacesGlobal_fullAndUnknownRestrictNothing() {
         ToolRegistry r = Fixtures.peerRegistry();
         PolicyConfig c = Fixtures.withPeerGroups(PolicyConfig.builder()).profile("messaging")
-                .agent("coder", new PolicyConfig.Rules(List.of(), List.of(), List.of(), "coding"))
-                .agent("free", new PolicyConfig.Rules(List.of(), List.of(), List.of(), "full"))
-                .agent("typo", new PolicyConfig.Rules(List.of(), List.of(), List.of(), "codng")).build();
+                .agent("coder", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of()).deny(List.of())
+                        .profile("coding").build())
+                .agent("free", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of()).deny(List.of())
+                        .profile("full").build())
+                .agent("typo", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of()).deny(List.of())
+                        .profile("codng").build()).build();
         ConfiguredPolicy p = ToolPolicies.from(c, r);
         assertThat(visible(p, r, ctx("", "", ""))).containsExactly("message", "session_status", "sessions_list");
         assertThat(visible(p, r, ctx("", "", "coder"))).contains("exec").doesNotContain("message");
@@ -138,7 +142,8 @@ class PolicyRulesTest {
         ToolRegistry r = Fixtures.peerRegistry();
         PolicyConfig c = Fixtures.withPeerGroups(PolicyConfig.builder()).profile("coding")
                 .alsoAllow(List.of("foo_tool"))
-                .agent("a", new PolicyConfig.Rules(List.of(), List.of("flow"), List.of(), null)).build();
+                .agent("a", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of("flow")).deny(List.of())
+                        .build()).build();
         ConfiguredPolicy p = ToolPolicies.from(c, r);
         assertThat(visible(p, r, ctx("", "", ""))).contains("foo_tool").doesNotContain("flow");
         assertThat(visible(p, r, ctx("", "", "a"))).contains("flow", "workflow_tool").doesNotContain("foo_tool");
@@ -148,7 +153,8 @@ class PolicyRulesTest {
     void providerProfile_isALayerToo() {
         ToolRegistry r = Fixtures.peerRegistry();
         PolicyConfig c = Fixtures.withPeerGroups(PolicyConfig.builder())
-                .byProvider("gemini", new PolicyConfig.Rules(List.of(), List.of(), List.of(), "messaging")).build();
+                .byProvider("gemini", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of())
+                        .deny(List.of()).profile("messaging").build()).build();
         ConfiguredPolicy p = ToolPolicies.from(c, r);
         assertThat(visible(p, r, ctx("gemini", "gemini-3", ""))).containsExactly("message", "session_status",
                 "sessions_list");
