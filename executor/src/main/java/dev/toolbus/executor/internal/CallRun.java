@@ -77,7 +77,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private volatile String approval = "";
     private volatile boolean cancelled;
     private volatile int done;
-    private volatile CallEvents channel;
+    private volatile CallEvents events;
     /** Set when a control cancel ended the call: the call log's detail. */
     private volatile String cancelDetail;
     /** Why the call was cancelled, for the handler's {@code ToolContext.cancelReason()}. */
@@ -424,7 +424,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     private void success(ToolResult result) {
         if (flight != null) {
-            CallEvents ch = channelIfAny();
+            CallEvents ch = eventsIfAny();
             if (ch != null && ch.asked()) {
                 // the result depends on the user's answer: never served to later calls
                 p.cache.landUncached(cacheKey, flight, new ResultCache.Flight(result, null));
@@ -539,7 +539,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         if (a != null) {
             a.release();
         }
-        CallEvents ch = channelIfAny();
+        CallEvents ch = eventsIfAny();
         if (ch != null) {
             ch.close();
         }
@@ -561,31 +561,31 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     @Override
     public Mono<Void> progress(double progress, Double total, String message) {
-        return channel().progress(progress, total, message);
+        return events().progress(progress, total, message);
     }
 
     @Override
     public Mono<Void> send(List<ContentPart> content) {
-        return channel().send(content);
+        return events().send(content);
     }
 
     @Override
     public Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
-        return channel().ask(message, schema, timeout);
+        return events().ask(message, schema, timeout);
     }
 
-    private CallEvents channel() {
-        CallEvents c = channel;
+    private CallEvents events() {
+        CallEvents c = events;
         if (c == null) {
             synchronized (this) {
-                c = channel;
+                c = events;
                 if (c == null) {
                     c = new CallEvents(p, turn, call.toolCallId(), def.name(), this::extendDeadline);
-                    channel = c;
+                    events = c;
                 }
             }
             if (done != 0) {
-                // the call ended before it first spoke: complete() may not have seen this channel
+                // the call ended before it first spoke: complete() may not have seen these events
                 c.close();
             }
         }
@@ -601,8 +601,8 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         }
     }
 
-    private CallEvents channelIfAny() {
-        return channel;
+    private CallEvents eventsIfAny() {
+        return events;
     }
 
     static final String OK = "ok";

@@ -302,7 +302,7 @@ public final class Engine {
 
                             @Override
                             public Mono<Void> live(OutboundEvent event) {
-                    return channel().enqueue(event);
+                    return liveEvents().enqueue(event);
                 }
 
                             @Override
@@ -316,7 +316,7 @@ public final class Engine {
                     }
                 }
 
-                private synchronized TurnLiveEvents channel() {
+                private synchronized TurnLiveEvents liveEvents() {
                     if (live == null) {
                         live = new TurnLiveEvents(publish);
                     }
