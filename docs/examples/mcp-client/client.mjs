@@ -1,6 +1,6 @@
 // Calls toolbus's MCP server with the official MCP TypeScript SDK.
 //
-//   node client.mjs stdio [COMMAND ARGS...]   spawn the server (default: java -cp "$TOOLBUS_CP" dev.toolbus.mcp.McpServerMain)
+//   node client.mjs stdio [COMMAND ARGS...]   spawn the server (default: java -cp "$TOOLBUS_CP" dev.toolbus.mcp.server.McpServerMain)
 //   node client.mjs http URL                  connect to a running server, e.g. http://127.0.0.1:3001/mcp
 //
 // It lists the tools, calls echo, add and draw, and prints one JSON object on stdout:
@@ -19,7 +19,7 @@ function transportFor(mode, rest) {
   if (mode === "stdio") {
     const [command, ...args] = rest.length > 0
       ? rest
-      : [process.env.TOOLBUS_JAVA || "java", "-cp", process.env.TOOLBUS_CP || "", "dev.toolbus.mcp.McpServerMain"];
+      : [process.env.TOOLBUS_JAVA || "java", "-cp", process.env.TOOLBUS_CP || "", "dev.toolbus.mcp.server.McpServerMain"];
     return new StdioClientTransport({ command, args, stderr: "inherit" });
   }
   throw new Error("usage: node client.mjs stdio [COMMAND ARGS...] | http URL");

@@ -97,7 +97,7 @@ public final class ExecutionSection {
         Map<String, Object> raw = new LinkedHashMap<>();
         m.forEach((k, x) -> raw.put(String.valueOf(k), x));
         List<String> warnings = new ArrayList<>();
-        ExecutionSettings s = read(raw, warnings);
+        ExecutionSettings s = read(in.relaxed ? relaxed(in, raw) : raw, warnings);
         for (String w : warnings) {
             in.warnings.add(w.startsWith("execution.") ? w : "execution." + w);
         }
@@ -442,5 +442,22 @@ public final class ExecutionSection {
             }
             return null;
         }
+    }
+
+    /** The keys {@link #read(Map, List)} reads. */
+    static final java.util.Set<String> KEYS = java.util.Set.of("timeout", "maxParallel", "retryOnError", "maxRetries",
+            "cacheResults", "cacheTTL", "cacheMaxEntries", "locale", "maxMediaBytes", "maxQueuedCalls",
+            "progressIntervalMs", "inputTimeoutMs", "cacheMaxBytes", "cacheMaxKeyBytes", "cacheMaxResultBytes",
+            "maxCallsPerTurn", "maxResultChars", "maxResultCharsByTool", "resultStoreTtlMs", "resultStoreMaxBytes",
+            "resultStoreMaxEntries", "cacheTools");
+
+    /** Relaxed keys renamed to these (unknown ones are left for {@link #read} to warn about), a comma list split. */
+    private static Map<String, Object> relaxed(ConfigLoader.Reader in, Map<String, Object> raw) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        raw.forEach((k, v) -> out.put(ConfigLoader.Reader.canonical(k, KEYS), v));
+        if (out.containsKey("cacheTools")) {
+            out.put("cacheTools", in.listValue(out.get("cacheTools")));
+        }
+        return out;
     }
 }

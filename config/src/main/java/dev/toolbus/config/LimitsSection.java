@@ -40,8 +40,8 @@ public final class LimitsSection {
 
     static final String KEY = "limits";
 
-    private static final Set<String> KEYS = Set.of("store", "redisUrl", "maxKeys", "rules");
-    private static final Set<String> RULE_KEYS = Set.of("name", "tools", "plugins", "sources", "users", "streams",
+    static final Set<String> KEYS = Set.of("store", "redisUrl", "maxKeys", "rules");
+    static final Set<String> RULE_KEYS = Set.of("name", "tools", "plugins", "sources", "users", "streams",
             "agents", "rate", "periodMs", "burst", "per", "shared", "concurrency", "maxCallsPerTool",
             "maxCallsPerTurn");
 
@@ -170,7 +170,7 @@ public final class LimitsSection {
         }
         Map<String, Object> raw = new LinkedHashMap<>();
         m.forEach((k, x) -> raw.put(String.valueOf(k), x));
-        Limits l = read(raw);
+        Limits l = read(in.relaxed ? relaxed(in, raw) : raw);
         for (String w : l.warnings()) {
             in.warnings.add(KEY + "." + w);
         }
@@ -431,5 +431,32 @@ public final class LimitsSection {
             }
             return out;
         }
+    }
+
+    private static final java.util.Set<String> RULE_LISTS = java.util.Set.of("tools", "plugins", "sources", "users",
+            "streams", "agents");
+
+    /** Relaxed keys renamed to these (unknown ones are left for {@link #read(Map)} to warn about), comma lists split. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> relaxed(ConfigLoader.Reader in, Map<String, Object> raw) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        raw.forEach((k, v) -> out.put(ConfigLoader.Reader.canonical(k, KEYS), v));
+        if (out.get("rules") instanceof List<?> rules) {
+            List<Object> copy = new java.util.ArrayList<>(rules.size());
+            for (Object r : rules) {
+                if (r instanceof Map<?, ?> rule) {
+                    Map<String, Object> c = new LinkedHashMap<>();
+                    ((Map<String, Object>) rule).forEach((k, v) -> {
+                        String key = ConfigLoader.Reader.canonical(k, RULE_KEYS);
+                        c.put(key, RULE_LISTS.contains(key) ? in.listValue(v) : v);
+                    });
+                    copy.add(c);
+                } else {
+                    copy.add(r);
+                }
+            }
+            out.put("rules", copy);
+        }
+        return out;
     }
 }

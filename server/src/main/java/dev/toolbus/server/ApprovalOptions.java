@@ -7,8 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 
 /**
@@ -51,24 +50,9 @@ final class ApprovalOptions {
         return ApprovalSection.read(base, given, warnings);
     }
 
-    /** The flags over a live base: recomputed only when the base changes (a reload). */
-    Supplier<ApprovalSettings> over(Supplier<ApprovalSettings> base) {
-        if (!given()) {
-            return base;
-        }
-        AtomicReference<Memo> memo = new AtomicReference<>();
-        return () -> {
-            ApprovalSettings b = base.get();
-            Memo m = memo.get();
-            if (m == null || m.base() != b) {
-                m = new Memo(b, settings(b));
-                memo.set(m);
-            }
-            return m.result();
-        };
-    }
-
-    private record Memo(ApprovalSettings base, ApprovalSettings result) {
+    /** The flags as an assembly's approval override, or {@code null} when none was given. */
+    UnaryOperator<ApprovalSettings> override() {
+        return given() ? this::settings : null;
     }
 
     /** Prints the flags' fallbacks. */

@@ -3,14 +3,14 @@ package dev.toolbus.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.toolbus.bus.testing.EventMutator;
-import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.bus.tck.EventMutator;
 import dev.toolbus.metrics.ExecutorHealth;
+import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.OutboundEvent;
-import dev.toolbus.server.samples.SampleTools;
+import dev.toolbus.assembly.samples.SampleTools;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

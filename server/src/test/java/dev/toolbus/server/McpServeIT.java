@@ -26,7 +26,7 @@ class McpServeIT {
         Path servers = dir.resolve("mcp-servers.json");
         Files.writeString(servers, "{\"mcpServers\":{"
                 + "\"fixture\":{\"command\":" + RunningServer.JSON.writeValueAsString(java) + ",\"args\":[\"-cp\","
-                + RunningServer.JSON.writeValueAsString(jar) + ",\"dev.toolbus.mcp.McpServerMain\"]},"
+                + RunningServer.JSON.writeValueAsString(jar) + ",\"dev.toolbus.mcp.server.McpServerMain\"]},"
                 + "\"off\":{\"command\":\"no-such-command\"}}}");
         Path config = dir.resolve("toolbus.yaml");
         Files.writeString(config, "sources:\n  mcp:\n    serversFile: " + servers + "\n    disabledServers: [off]\n"

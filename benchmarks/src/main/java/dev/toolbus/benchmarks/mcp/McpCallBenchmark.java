@@ -2,14 +2,14 @@ package dev.toolbus.benchmarks.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolbus.benchmarks.OneCallTurns;
-import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.settings.ExecutionSettings;
-import dev.toolbus.mcp.McpHttpServer;
-import dev.toolbus.mcp.McpServerConfig;
-import dev.toolbus.mcp.McpServerMain;
-import dev.toolbus.mcp.McpToolServer;
-import dev.toolbus.mcp.McpToolSource;
-import dev.toolbus.mcp.SampleTools;
+import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.mcp.client.McpServerConfig;
+import dev.toolbus.mcp.client.McpToolSource;
+import dev.toolbus.mcp.server.McpDemoTools;
+import dev.toolbus.mcp.server.McpHttpServer;
+import dev.toolbus.mcp.server.McpServerMain;
+import dev.toolbus.mcp.server.McpToolServer;
 import dev.toolbus.protocol.ToolCallsEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -91,7 +91,7 @@ public class McpCallBenchmark {
     public void setUp(BenchmarkParams params) {
         String url = null;
         if (transport.equals("http")) {
-            serverExecutor = ToolExecutor.builder().tool(SampleTools.echo())
+            serverExecutor = ToolExecutor.builder().tool(McpDemoTools.echo())
                     .settings(ExecutionSettings.builder().maxParallel(20).cacheResults(false).build())
                     .meterRegistry(new SimpleMeterRegistry()).build();
             httpServer = McpToolServer.builder(serverExecutor).parallelCalls(true).build()

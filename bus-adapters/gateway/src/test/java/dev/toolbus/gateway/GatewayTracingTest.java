@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolbus.bus.testing.OtelTracing;
-import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.bus.tck.OtelTracing;
 import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.executor.ToolExecutor;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -14,8 +14,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Conversions between MCP tool results and toolbus results and events. */
-final class McpResults {
+/**
+ * Conversions between MCP tool results and toolbus results and events: the client turns an external
+ * server's {@code CallToolResult} into a {@link ToolResult}; the server turns the events of a one-call
+ * turn into the {@code CallToolResult} it answers.
+ *
+ * <pre>{@code
+ * ToolResult r = McpResults.toToolResult("files", "read_file", callToolResult, mapper);
+ * McpSchema.CallToolResult answer = McpResults.toCallToolResult(executor.execute(turn).collectList().block(), mapper);
+ * }</pre>
+ */
+public final class McpResults {
 
     private McpResults() {
     }
@@ -25,7 +34,7 @@ final class McpResults {
      * resource links and embedded resources as media items (so the executor splits them into
      * follow-up messages); {@code isError} as an error result; {@code structuredContent} as data.
      */
-    static ToolResult toToolResult(String server, String tool, McpSchema.CallToolResult r, ObjectMapper mapper) {
+    public static ToolResult toToolResult(String server, String tool, McpSchema.CallToolResult r, ObjectMapper mapper) {
         StringBuilder text = new StringBuilder();
         List<ContentItem> items = new ArrayList<>();
         List<McpSchema.Content> content = r.content() == null ? List.of() : r.content();
@@ -93,7 +102,7 @@ final class McpResults {
      * binary as an embedded blob), {@code is_error} as {@code isError}, object {@code data} as
      * structured content.
      */
-    static McpSchema.CallToolResult toCallToolResult(List<OutboundEvent> events, ObjectMapper mapper) {
+    public static McpSchema.CallToolResult toCallToolResult(List<OutboundEvent> events, ObjectMapper mapper) {
         ToolResultEvent result = null;
         List<McpSchema.Content> media = new ArrayList<>();
         for (OutboundEvent e : events) {
@@ -131,7 +140,7 @@ final class McpResults {
      * One media follow-up as MCP content: from the tool's own item when the event carries it (in
      * process), else from its image part; {@code null} when there is nothing but the text header.
      */
-    static McpSchema.Content media(UserMessageEvent m) {
+    public static McpSchema.Content media(UserMessageEvent m) {
         ContentPart image = null;
         for (ContentPart p : m.content()) {
             if ("image".equals(p.type()) && p.data() != null) {

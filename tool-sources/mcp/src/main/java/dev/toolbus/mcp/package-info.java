@@ -1,15 +1,11 @@
 /**
- * MCP (Model Context Protocol) in both directions, on the MCP Java SDK ({@code mcp-core} with Jackson 2).
+ * MCP (Model Context Protocol) in both directions, on the MCP Java SDK ({@code mcp-core} with Jackson 2):
+ * what the client ({@link dev.toolbus.mcp.client}) and the server ({@link dev.toolbus.mcp.server}) share.
  *
- * <p>{@link dev.toolbus.mcp.McpToolSource} makes the tools of external MCP servers, listed in an
- * {@code mcp-servers.json} ({@link dev.toolbus.mcp.McpServersFile}, Claude Desktop or ChatAI shape),
- * into toolbus tools over stdio or streamable HTTP: clashes get a server prefix, a cancel or the
- * executor's timeout sends {@code notifications/cancelled}, the server's progress and questions reach
- * the call's {@code ToolContext}, a dead server fails its calls at once and is restarted on the next
- * call. {@link dev.toolbus.mcp.McpToolServer} serves an executor's tools to MCP clients over stdio
- * and streamable HTTP on reactor-netty ({@link dev.toolbus.mcp.McpHttpServer}), every call run through
- * the executor, with the calls' progress, messages and questions sent to the client.
- * {@link dev.toolbus.mcp.McpServerMain} runs one over the
- * {@link dev.toolbus.mcp.SampleTools sample tools}.
+ * <p>{@link dev.toolbus.mcp.McpResults} translates tool results between MCP and toolbus (an external
+ * server's {@code CallToolResult} into a {@code ToolResult}; a turn's events into the
+ * {@code CallToolResult} this server answers); {@link dev.toolbus.mcp.McpToolHints} does the same for
+ * the tool annotations {@code readOnlyHint} and {@code destructiveHint}; an MCP request that the peer
+ * refuses or that cannot reach it fails with {@link dev.toolbus.mcp.McpCallException}.
  */
 package dev.toolbus.mcp;

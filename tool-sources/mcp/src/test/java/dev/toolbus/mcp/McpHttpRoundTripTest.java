@@ -3,8 +3,16 @@ package dev.toolbus.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.mcp.client.McpServerConfig;
+import dev.toolbus.mcp.client.McpToolSource;
+import dev.toolbus.mcp.fixtures.ConformanceTools;
+import dev.toolbus.mcp.fixtures.Turns;
+import dev.toolbus.mcp.server.McpDemoTools;
+import dev.toolbus.mcp.server.McpHttpServer;
+import dev.toolbus.mcp.server.McpSampling;
+import dev.toolbus.mcp.server.McpToolServer;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.OutboundEvent;
@@ -36,6 +44,7 @@ class McpHttpRoundTripTest {
     ToolExecutor serverExecutor;
     McpHttpServer http;
     McpToolSource source;
+    final McpSampling sampling = McpSampling.create();
     ToolExecutor clientExecutor;
 
     ToolSpec slow() {
@@ -49,16 +58,17 @@ class McpHttpRoundTripTest {
 
     @BeforeEach
     void start() {
-        List<ToolSpec> tools = new ArrayList<>(SampleTools.all());
+        List<ToolSpec> tools = new ArrayList<>(McpDemoTools.all());
         tools.add(slow());
-        tools.addAll(ConformanceTools.all());
+        tools.addAll(ConformanceTools.all(sampling));
         tools.add(new ToolSpec(ToolDefinition.builder("low").description("Reads only.").risk(dev.toolbus.protocol.Risk.LOW)
                 .build(), (args, ctx) -> Mono.just(ToolResult.text("read"))));
         tools.add(new ToolSpec(ToolDefinition.builder("refuse").description("Always refuses.").build(),
                 (args, ctx) -> Mono.just(ToolResult.error("refused: not today"))));
         serverExecutor = ToolExecutor.builder().tools(tools)
                 .settings(ExecutionSettings.builder().timeoutMs(60_000).build()).build();
-        http = McpToolServer.builder(serverExecutor).parallelCalls(true).build().startHttp("127.0.0.1", 0)
+        http = McpToolServer.builder(serverExecutor).parallelCalls(true).sampling(sampling).build()
+                .startHttp("127.0.0.1", 0)
                 .block(Duration.ofSeconds(10));
         ToolRegistry registry = ToolRegistry.create();
         source = McpToolSource.builder().server(McpServerConfig.http("remote", http.url()))
@@ -105,12 +115,12 @@ class McpHttpRoundTripTest {
     @Test
     void tools_areServedAndRegistered() {
         assertThat(source.tools()).extracting(ToolSpec::name).startsWith("echo", "add", "draw", "slow")
-                .hasSize(6 + ConformanceTools.all().size()).contains("refuse", "test_elicitation");
+                .hasSize(6 + ConformanceTools.all(sampling).size()).contains("refuse", "test_elicitation");
         // hints travel only where there is evidence: none for a plain tool, read-only for a low-risk one
         assertThat(clientExecutor.registry().find("test_simple_text").tool().definition().metadata())
-                .doesNotContainKeys(McpToolSource.READ_ONLY_HINT, McpToolSource.DESTRUCTIVE_HINT);
+                .doesNotContainKeys(McpToolHints.READ_ONLY_HINT, McpToolHints.DESTRUCTIVE_HINT);
         assertThat(clientExecutor.registry().find("low").tool().definition().metadata())
-                .containsEntry(McpToolSource.READ_ONLY_HINT, true).doesNotContainKey(McpToolSource.DESTRUCTIVE_HINT);
+                .containsEntry(McpToolHints.READ_ONLY_HINT, true).doesNotContainKey(McpToolHints.DESTRUCTIVE_HINT);
         assertThat(clientExecutor.registry().find("low").tool().definition().sideEffecting()).isFalse();
         ToolDefinition add = clientExecutor.registry().find("add").tool().definition();
         assertThat(add.inputSchema().path("properties").has("a")).isTrue();

@@ -3,6 +3,10 @@ package dev.toolbus.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.mcp.client.McpServerConfig;
+import dev.toolbus.mcp.client.McpToolSource;
+import dev.toolbus.mcp.server.McpHttpServer;
+import dev.toolbus.mcp.server.McpToolServer;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;

@@ -3,6 +3,9 @@ package dev.toolbus.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolbus.mcp.fixtures.ConformanceTools;
+import dev.toolbus.mcp.fixtures.Turns;
+import dev.toolbus.mcp.server.McpDemoTools;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorInfo;
@@ -95,7 +98,7 @@ class McpResultsTest {
 
     @Test
     void toCallToolResult_everyMediaTypeThroughTheExecutor() {
-        String png = java.util.Base64.getEncoder().encodeToString(SampleTools.png(java.awt.Color.RED, 2));
+        String png = java.util.Base64.getEncoder().encodeToString(McpDemoTools.png(java.awt.Color.RED, 2));
         dev.toolbus.tool.ToolResult result = dev.toolbus.tool.ToolResult.builder().content("mixed")
                 .item(dev.toolbus.tool.ContentItem.imageBase64(png, "image/png"))
                 .item(dev.toolbus.tool.ContentItem.audioBase64(ConformanceTools.WAV, "audio/wav"))

@@ -1,20 +1,12 @@
 package dev.toolbus.plugins.stdio;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolbus.protocol.Json;
-import dev.toolbus.tool.ToolContext;
-import dev.toolbus.tool.ToolDefinition;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -22,18 +14,17 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
-import reactor.core.publisher.Mono;
-import reactor.core.publisher.MonoSink;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * One running plugin process: its stdin writer thread, its stdout and stderr reader threads, and the
- * requests waiting for an answer. It never restarts itself; when it breaks (exit, overlong line,
- * unwritable input) it tells its {@link Listener}, which stops it and starts another one later.
+ * One running plugin process, the OS side: spawn (environment, orphan guard), the stdin writer thread,
+ * the stdout reader (each line handed to the process's {@link PluginRpc}), the stderr reader with its
+ * rate limit, the exit, and the stop (deactivate, grace, kill of the process tree). It never restarts
+ * itself; when it breaks (exit, overlong line, unwritable input) it tells its {@link Listener}, which
+ * stops it and starts another one later.
  */
 final class PluginProcess {
 
@@ -61,35 +52,10 @@ final class PluginProcess {
     private final ExecutorService writer;
     private final Logger stderrLog;
     private final LogLimiter stderrLimit;
-    /** Warnings about what the plugin writes to stdout (noise, stray answers): 8 KiB/s at most. */
-    private final LogLimiter stdoutWarnings = new LogLimiter(8192, System::nanoTime);
-    private final CallMessages messages;
-    private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
-    private final AtomicLong ids = new AtomicLong();
+    private final PluginRpc rpc;
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final AtomicBoolean reported = new AtomicBoolean();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
-    private volatile String stopReason = "";
-    private volatile List<ToolDefinition> tools = List.of();
-
-    /** A request waiting for its answer; after a cancel it waits (at most the grace) for any answer. */
-    private static final class Pending {
-        final long id;
-        final MonoSink<JsonNode> sink;
-        final ToolContext ctx;
-        final CallGate.Lease lease;
-        final AtomicBoolean settled = new AtomicBoolean();
-        volatile boolean cancelled;
-        volatile Disposable graceTimer;
-        final Disposable.Composite tasks = CallMessages.tasks();
-
-        Pending(long id, MonoSink<JsonNode> sink, ToolContext ctx, CallGate.Lease lease) {
-            this.id = id;
-            this.sink = sink;
-            this.ctx = ctx;
-            this.lease = lease;
-        }
-    }
 
     private PluginProcess(PluginManifest manifest, Process process, Listener listener) {
         this.manifest = manifest;
@@ -102,7 +68,10 @@ final class PluginProcess {
                 r -> daemon(r, prefix + "-stdin"));
         this.stderrLog = LoggerFactory.getLogger("dev.toolbus.plugins.stdio.plugin." + manifest.id());
         this.stderrLimit = new LogLimiter(manifest.stderrBytesPerSecond(), System::nanoTime);
-        this.messages = new CallMessages(manifest.id(), this::writeLine);
+        this.rpc = new PluginRpc(manifest, this::write, reason -> {
+            log.warn("{}; killing pid {}", reason, pid());
+            listener.unresponsive(this, reason);
+        }, Schedulers.parallel());
     }
 
     /**
@@ -150,6 +119,11 @@ final class PluginProcess {
         return t;
     }
 
+    /** The requests and answers of this process. */
+    PluginRpc rpc() {
+        return rpc;
+    }
+
     long pid() {
         return process.pid();
     }
@@ -163,141 +137,13 @@ final class PluginProcess {
         return stopping.get();
     }
 
-    List<ToolDefinition> tools() {
-        return tools;
-    }
-
     /** Completes when the process and every descendant seen at stop time are gone. */
     CompletableFuture<Void> terminated() {
         return terminated;
     }
 
-    /** Sends {@code activate} and reads the declared tools. */
-    Mono<List<ToolDefinition>> activate() {
-        return activate(null, "");
-    }
-
-    /** Sends {@code activate} with the plugin's configuration ({@code null}: none) and reads the declared tools. */
-    Mono<List<ToolDefinition>> activate(ObjectNode config, String configVersion) {
-        long ms = manifest.activationTimeout().toMillis();
-        return request("activate", Wire.activateParams(manifest.id(), config, configVersion))
-                .timeout(manifest.activationTimeout(), Mono.error(() -> new StdioPluginException(
-                        "plugin '" + manifest.id() + "' did not answer activate within " + ms + " ms")))
-                .map(answer -> {
-                    String error = Wire.error(answer);
-                    if (error != null) {
-                        throw new StdioPluginException("plugin '" + manifest.id() + "' refused to activate: " + error);
-                    }
-                    List<ToolDefinition> defs = Wire.tools(manifest, answer);
-                    this.tools = defs;
-                    return defs;
-                });
-    }
-
-    /**
-     * Writes one request and waits for its answer. Cancelling the returned Mono forgets the request
-     * (the caller decides whether the process must go).
-     */
-    Mono<JsonNode> request(String method, ObjectNode params) {
-        return Mono.create(sink -> {
-            long id = ids.incrementAndGet();
-            Pending p = new Pending(id, sink, null, null);
-            pending.put(id, p);
-            sink.onCancel(() -> {
-                if (pending.remove(id, p)) {
-                    settle(p);
-                }
-            });
-            send(p, method, params);
-        });
-    }
-
-    /**
-     * Sends one {@code execute_tool} and waits for its answer. Cancelling the returned Mono (a cancel or
-     * a timeout) sends {@code cancel} for it; the call then holds {@code lease} (when given) until the
-     * plugin answers it, any answer, or the process is gone; an answer later than {@code cancelGraceMs}
-     * has the process killed.
-     */
-    Mono<JsonNode> execute(ObjectNode params, ToolContext ctx, CallGate.Lease lease) {
-        return Mono.create(sink -> {
-            long id = ids.incrementAndGet();
-            Pending p = new Pending(id, sink, ctx, lease);
-            pending.put(id, p);
-            sink.onCancel(() -> cancelled(p));
-            send(p, "execute_tool", params);
-        });
-    }
-
-    private void send(Pending p, String method, ObjectNode params) {
-        if (stopping.get()) {
-            fail(p, stopReason);
-            return;
-        }
-        byte[] line;
-        try {
-            line = encode(Wire.request(p.id, method, params));
-        } catch (JsonProcessingException e) {
-            fail(p, "cannot encode the request to plugin '" + manifest.id() + "': " + e.getOriginalMessage());
-            return;
-        }
-        try {
-            writer.execute(() -> write(line, p));
-        } catch (RejectedExecutionException e) {
-            fail(p, stopping.get() ? stopReason : "plugin '" + manifest.id() + "' has too many writes queued");
-        }
-    }
-
-    private void cancelled(Pending p) {
-        if (pending.get(p.id) != p || p.settled.get()) {
-            return;
-        }
-        if (stopping.get()) {
-            if (pending.remove(p.id, p)) {
-                settle(p);
-            }
-            return;
-        }
-        p.cancelled = true;
-        if (p.lease != null) {
-            p.lease.retain();
-        }
-        String callId = p.ctx == null ? null : p.ctx.toolCallId();
-        long grace = manifest.cancelGrace().toMillis();
-        if (grace == 0) {
-            listener.unresponsive(this, "plugin '" + manifest.id() + "' was stopped: a call"
-                    + (callId == null ? "" : " (" + callId + ")") + " was cancelled or timed out and cancelGraceMs is 0");
-            return;
-        }
-        log.debug("plugin {}: cancelling request {} (call {}); it has {} ms to answer", manifest.id(), p.id, callId, grace);
-        String why = p.ctx == null || p.ctx.cancelReason() == null ? ToolContext.CANCELLED : p.ctx.cancelReason();
-        writeLine(Wire.cancel(p.id, callId, why));
-        p.graceTimer = Schedulers.parallel().schedule(() -> {
-            if (pending.get(p.id) == p && !stopping.get()) {
-                String reason = "plugin '" + manifest.id() + "' did not answer a cancelled call"
-                        + (callId == null ? "" : " (" + callId + ")") + " within " + grace + " ms";
-                log.warn("{}; killing pid {}", reason, pid());
-                listener.unresponsive(this, reason);
-            }
-        }, grace, TimeUnit.MILLISECONDS);
-        if (p.settled.get()) {
-            p.graceTimer.dispose();
-        }
-    }
-
-    /** Requests waiting for an answer, cancelled ones included (for tests). */
-    int pendingCount() {
-        return pending.size();
-    }
-
-    /** Writes a message that expects no answer (cancel, reply); dropped when the writer is gone or full. */
-    void writeLine(ObjectNode message) {
-        byte[] line;
-        try {
-            line = encode(message);
-        } catch (JsonProcessingException e) {
-            log.warn("plugin {}: cannot encode a message: {}", manifest.id(), e.getOriginalMessage());
-            return;
-        }
+    /** {@link PluginRpc.Lines}: queues a line for stdin; a failed write breaks the process. */
+    private boolean write(byte[] line, Consumer<String> failed) {
         try {
             writer.execute(() -> {
                 try {
@@ -305,60 +151,15 @@ final class PluginProcess {
                     stdin.flush();
                 } catch (IOException e) {
                     if (!stopping.get()) {
-                        reportBroken("cannot write to plugin '" + manifest.id() + "': " + e.getMessage());
+                        String reason = "cannot write to plugin '" + manifest.id() + "': " + e.getMessage();
+                        failed.accept(reason);
+                        reportBroken(reason);
                     }
                 }
             });
+            return true;
         } catch (RejectedExecutionException e) {
-            log.debug("plugin {}: message dropped, the writer is stopped or full", manifest.id());
-        }
-    }
-
-    private void settle(Pending p) {
-        if (p.settled.compareAndSet(false, true)) {
-            Disposable t = p.graceTimer;
-            if (t != null) {
-                t.dispose();
-            }
-            p.tasks.dispose();
-            if (p.lease != null) {
-                p.lease.release();
-            }
-        }
-    }
-
-    private void write(byte[] line, Pending p) {
-        try {
-            stdin.write(line);
-            stdin.flush();
-        } catch (IOException e) {
-            if (!stopping.get()) {
-                String reason = "cannot write to plugin '" + manifest.id() + "': " + e.getMessage();
-                fail(p, reason);
-                reportBroken(reason);
-            }
-        }
-    }
-
-    private static byte[] encode(ObjectNode request) throws JsonProcessingException {
-        byte[] json = Json.mapper().writeValueAsBytes(request);
-        byte[] line = java.util.Arrays.copyOf(json, json.length + 1);
-        line[json.length] = '\n';
-        return line;
-    }
-
-    private void fail(Pending p, String reason) {
-        if (pending.remove(p.id, p)) {
-            if (!p.cancelled) {
-                p.sink.error(new StdioPluginException(reason));
-            }
-            settle(p);
-        }
-    }
-
-    private void failAll(String reason) {
-        for (Pending p : List.copyOf(pending.values())) {
-            fail(p, reason);
+            return false;
         }
     }
 
@@ -374,7 +175,7 @@ final class PluginProcess {
                             + manifest.maxLineBytes() + " bytes");
                     return;
                 }
-                dispatch(line.text());
+                rpc.onLine(line.text());
             }
         } catch (IOException e) {
             if (!stopping.get()) {
@@ -449,89 +250,6 @@ final class PluginProcess {
         return outputClosed ? "plugin '" + manifest.id() + "' closed its output" : "plugin '" + manifest.id() + "' exited";
     }
 
-    private void dispatch(String text) {
-        if (text.isBlank()) {
-            return;
-        }
-        JsonNode n;
-        try {
-            n = Json.mapper().readTree(text);
-        } catch (JsonProcessingException e) {
-            warn("plugin {} wrote a line that is not JSON (ignored; log to stderr instead): {}", Wire.abbreviate(text, 200));
-            return;
-        }
-        if (n == null || n.isMissingNode()) {
-            return;
-        }
-        if (n.isObject() && Wire.isInbound(n) && CallMessages.handles(n.path("method").textValue())) {
-            message(n.path("method").textValue(), n.path("params"));
-            return;
-        }
-        Long id = n.isObject() ? Wire.id(n) : null;
-        Pending target = id != null ? pending.get(id) : null;
-        if (target == null) {
-            if (id != null && id != -1L && !n.has("method")) {
-                log.debug("plugin {} answered request {}, which no longer waits", manifest.id(), id);
-                return;
-            }
-            if (n.isObject() && Wire.isInbound(n)) {
-                log.debug("plugin {} sent '{}', which this host does not handle", manifest.id(), n.path("method").asText());
-                return;
-            }
-            target = onlyPending();
-            if (target == null) {
-                warn("plugin {} wrote an answer that matches no waiting call: {}", Wire.abbreviate(text, 200));
-                return;
-            }
-        }
-        if (!pending.remove(target.id, target)) {
-            return;
-        }
-        if (target.cancelled) {
-            log.debug("plugin {} answered cancelled request {} (discarded)", manifest.id(), target.id);
-        } else if (!n.isObject()) {
-            target.sink.error(new StdioPluginException("plugin '" + manifest.id()
-                    + "' answered with JSON that is not an object: " + Wire.abbreviate(text, 200)));
-        } else {
-            target.sink.success(n);
-        }
-        settle(target);
-    }
-
-    /** A plugin → host message of a running call ({@code params.id} = the execute_tool request id). */
-    private void message(String method, JsonNode params) {
-        if (!params.isObject()) {
-            log.debug("plugin {}: '{}' without params is ignored", manifest.id(), method);
-            return;
-        }
-        Long callId = Wire.id(params);
-        // without an id (an xbot-style plugin) it belongs to the one call in flight, if there is one
-        Pending p = callId == null ? onlyPending() : pending.get(callId);
-        boolean live = p != null && p.ctx != null && !p.cancelled && !p.settled.get();
-        messages.handle(method, params, live ? p.ctx : null, live ? p.tasks : null);
-    }
-
-    /** A warning about the plugin's stdout, within {@link #stdoutWarnings}; a summary of what was dropped. */
-    private void warn(String format, String text) {
-        if (!stdoutWarnings.admit(text.length() + 80)) {
-            return;
-        }
-        long dropped = stdoutWarnings.takeDroppedSinceReport();
-        if (dropped > 0) {
-            log.warn("plugin {}: {} more warnings about its stdout were not logged", manifest.id(), dropped);
-        }
-        log.warn(format, manifest.id(), text);
-    }
-
-    private Pending onlyPending() {
-        Iterator<Pending> it = pending.values().iterator();
-        if (!it.hasNext()) {
-            return null;
-        }
-        Pending p = it.next();
-        return it.hasNext() ? null : p;
-    }
-
     // ---- stopping ----
 
     /**
@@ -543,13 +261,12 @@ final class PluginProcess {
         if (!stopping.compareAndSet(false, true)) {
             return terminated;
         }
-        stopReason = reason;
-        failAll(reason);
+        rpc.close(reason);
         List<ProcessHandle> tree = descendants();
         long graceMs = graceful && process.isAlive() ? manifest.stopGrace().toMillis() : 0;
-        if (graceMs > 0) {
+        byte[] line = graceMs > 0 ? rpc.deactivation() : null;
+        if (line != null) {
             try {
-                byte[] line = encode(Wire.request(ids.incrementAndGet(), "deactivate", null));
                 writer.execute(() -> {
                     try {
                         stdin.write(line);
@@ -559,7 +276,7 @@ final class PluginProcess {
                         // it is going away anyway
                     }
                 });
-            } catch (JsonProcessingException | RejectedExecutionException ignored) {
+            } catch (RejectedExecutionException ignored) {
                 // nothing to tell it
             }
         }
@@ -580,8 +297,7 @@ final class PluginProcess {
      */
     CompletableFuture<Void> killNow(String reason) {
         if (stopping.compareAndSet(false, true)) {
-            stopReason = reason;
-            failAll(reason);
+            rpc.close(reason);
             finish(kill(descendants()));
         }
         return terminated;

@@ -32,7 +32,7 @@ final class PluginSupervisor implements PluginProcess.Listener {
     private static final Logger log = LoggerFactory.getLogger(PluginSupervisor.class);
 
     private final PluginManifest manifest;
-    private final CallGate gate;
+    private final Permits permits;
     private final Object lock = new Object();
     private final Set<PluginProcess> live = ConcurrentHashMap.newKeySet();
     private final AtomicInteger failures = new AtomicInteger();
@@ -55,7 +55,7 @@ final class PluginSupervisor implements PluginProcess.Listener {
 
     PluginSupervisor(PluginManifest manifest, PluginConfigs configs) {
         this.manifest = Objects.requireNonNull(manifest, "manifest");
-        this.gate = manifest.concurrent() ? null : new CallGate(1);
+        this.permits = manifest.concurrent() ? null : new Permits(1);
         this.configs = Objects.requireNonNull(configs, "configs");
         this.configListener = configs.onChange(id -> {
             if (id.equals(manifest.id())) {
@@ -70,7 +70,7 @@ final class PluginSupervisor implements PluginProcess.Listener {
         if (p != null && !closed && p.isUsable()) {
             log.info("plugin {}: sending its new configuration (version {})", manifest.id(),
                     configs.version(manifest.id()).isEmpty() ? "none" : configs.version(manifest.id()));
-            p.writeLine(Wire.configure(configs.get(manifest.id()), configs.version(manifest.id())));
+            p.rpc().notify(Wire.configure(configs.get(manifest.id()), configs.version(manifest.id())));
         }
     }
 
@@ -99,13 +99,13 @@ final class PluginSupervisor implements PluginProcess.Listener {
      * the plugin works on the request stops the process.
      */
     Mono<ToolResult> call(String toolName, String inputJson, ToolContext ctx) {
-        Function<CallGate.Lease, Mono<ToolResult>> body = lease -> process().flatMap(p ->
-                p.execute(Wire.executeParams(toolName, inputJson, ctx), ctx, lease)
+        Function<Permits.Lease, Mono<ToolResult>> body = lease -> process().flatMap(p ->
+                p.rpc().execute(Wire.executeParams(toolName, inputJson, ctx), ctx, lease)
                         .map(answer -> {
                             failures.set(0);
                             return Wire.toResult(answer);
                         }));
-        return gate == null ? Mono.defer(() -> body.apply(null)) : gate.run(body);
+        return permits == null ? Mono.defer(() -> body.apply(null)) : permits.run(body);
     }
 
     /** The usable process, or a start (after the backoff) that every caller meanwhile shares. */
@@ -143,11 +143,11 @@ final class PluginSupervisor implements PluginProcess.Listener {
         Mono<Long> wait = delay.isZero() ? Mono.just(0L) : Mono.delay(delay);
         Disposable d = wait
                 .then(Mono.fromCallable(this::spawn).subscribeOn(Schedulers.boundedElastic()))
-                .flatMap(p -> p.activate(configs.get(manifest.id()), configs.version(manifest.id()))
+                .flatMap(p -> p.rpc().activate(configs.get(manifest.id()), configs.version(manifest.id()))
                         .onErrorResume(e -> Mono.fromFuture(p.stop(String.valueOf(e.getMessage()), false), true)
                                 .then(Mono.error(e)))
-                        .thenReturn(p))
-                .subscribe(p -> started(sink, p), e -> startFailed(sink, e));
+                        .map(tools -> new Started(p, tools)))
+                .subscribe(s -> started(sink, s.process(), s.tools()), e -> startFailed(sink, e));
         synchronized (lock) {
             if (starting == sink) {
                 launching = d;
@@ -176,7 +176,11 @@ final class PluginSupervisor implements PluginProcess.Listener {
         return p;
     }
 
-    private void started(Sinks.One<PluginProcess> sink, PluginProcess p) {
+    /** A process that answered {@code activate}, and the tools it declared. */
+    private record Started(PluginProcess process, List<ToolDefinition> tools) {
+    }
+
+    private void started(Sinks.One<PluginProcess> sink, PluginProcess p, List<ToolDefinition> tools) {
         synchronized (lock) {
             starting = null;
             launching = null;
@@ -191,13 +195,13 @@ final class PluginSupervisor implements PluginProcess.Listener {
         }
         List<ToolDefinition> had = definitions;
         if (!toolsKnown) {
-            definitions = p.tools();
+            definitions = tools;
             toolsKnown = true;
-        } else if (!names(had).equals(names(p.tools()))) {
+        } else if (!names(had).equals(names(tools))) {
             log.warn("plugin {} declared different tools after a restart ({} instead of {}); the first set stays registered",
-                    manifest.id(), names(p.tools()), names(had));
+                    manifest.id(), names(tools), names(had));
         }
-        log.info("plugin {} active (pid {}, {} tools)", manifest.id(), p.pid(), p.tools().size());
+        log.info("plugin {} active (pid {}, {} tools)", manifest.id(), p.pid(), tools.size());
         sink.tryEmitValue(p);
     }
 
@@ -265,7 +269,7 @@ final class PluginSupervisor implements PluginProcess.Listener {
 
     /** Requests waiting for an answer in every live process (for tests). */
     int pendingCount() {
-        return live.stream().mapToInt(PluginProcess::pendingCount).sum();
+        return live.stream().mapToInt(p -> p.rpc().pendingCount()).sum();
     }
 
     /** What {@code plugins()} reports. */

@@ -4,19 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.CancelEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.protocol.OutboundEvent;
-import dev.toolbus.protocol.Risk;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.protocol.Risk;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,7 +42,7 @@ class ConversationPluginTest extends PluginFixture {
         ToolExecutor ex = executor(load());
         JsonNode message = Json.mapper().readTree("{\"text\":\"what time is it?\",\"user_id\":\"u7\",\"seq\":3}");
         CallContext ctx = CallContext.builder().userId("u7").groupId("g1").platform("qq").permission("master")
-                .channel("web").provider("openai").model("gpt-4o").agentId("helper").putAll(Map.of()).build();
+                .channel("web").provider("openai").model("gpt-4o").agentId("helper").build();
         List<OutboundEvent> events = ex.execute(new ToolCallsEvent("s-ctx", "turn-ctx",
                 List.of(ToolCall.ofJson("call-ctx", "context", "{}")), ctx, message)).collectList().block(WAIT);
 
@@ -108,8 +108,7 @@ class ConversationPluginTest extends PluginFixture {
         // in order, the last one (49999) kept, all of them before the result
         assertThat(progress).extracting(ToolProgressEvent::progress).isSorted();
         assertThat(progress.get(progress.size() - 1).progress()).isEqualTo(49999.0);
-        assertThat(events.indexOf(progress.get(progress.size() - 1))).isLessThan(events.indexOf(results(events)
-                .get(0)));
+        assertThat(events.indexOf(progress.get(progress.size() - 1))).isLessThan(events.indexOf(results(events).get(0)));
     }
 
     @Test

@@ -21,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -170,7 +169,7 @@ class FrameworkConversationTest extends PluginFixture {
 
     private static List<OutboundEvent> turn(ToolExecutor ex, String tool, String permission) {
         CallContext ctx = CallContext.builder().userId("u7").groupId("g1").platform("qq").permission(permission)
-                .channel("web").provider("openai").model("gpt-4o").agentId("helper").putAll(Map.of()).build();
+                .channel("web").provider("openai").model("gpt-4o").agentId("helper").build();
         return ex.execute(new ToolCallsEvent("s-" + tool, "turn-" + tool + "-" + permission,
                 List.of(ToolCall.ofJson("c-" + tool, tool, "{}")), ctx, null)).collectList().block(WAIT);
     }
@@ -204,7 +203,7 @@ class FrameworkConversationTest extends PluginFixture {
     @ValueSource(strings = {"mai_message", "chat_message"})
     void theTriggeringMessageAndTheCaller_reachTheHandler(String tool) throws IOException {
         CallContext ctx = CallContext.builder().userId("u7").groupId("g1").platform("qq").permission("member")
-                .channel("web").provider("").model("").agentId("").putAll(Map.of()).build();
+                .channel("web").build();
         JsonNode message = Json.mapper().readTree("{\"text\":\"今天天气怎么样\",\"message_id\":\"m1\"}");
         List<OutboundEvent> events = ex.execute(new ToolCallsEvent("chat-9", "turn-" + tool,
                 List.of(ToolCall.ofJson("c-" + tool, tool, "{}")), ctx, message)).collectList().block(WAIT);

@@ -2,17 +2,17 @@ package dev.toolbus.plugins.stdio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.policy.PolicyConfig;
 import dev.toolbus.policy.ToolPolicies;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.ErrorCode;
-import dev.toolbus.protocol.Risk;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.Visibility;
 import java.io.IOException;
@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -113,7 +112,7 @@ class FrameworkDeclarationsTest extends PluginFixture {
 
     private static ToolResultEvent run(ToolExecutor ex, String tool, String permission, String channel) {
         CallContext ctx = CallContext.builder().userId("u1").groupId("g1").platform("qq").permission(permission)
-                .channel(channel).provider("").model("").agentId("").putAll(Map.of()).build();
+                .channel(channel).build();
         return results(ex.execute(new ToolCallsEvent(channel + ":s1", "t-" + tool + "-" + permission + "-" + channel,
                 List.of(ToolCall.ofJson("c1", tool, "{}")), ctx, null)).collectList().block(WAIT)).get(0);
     }
@@ -149,8 +148,7 @@ class FrameworkDeclarationsTest extends PluginFixture {
     void thePolicyActsOnTheDeclarations(String kind) {
         ToolExecutor defaults = executor(PolicyConfig.defaults());
         assertThat(run(defaults, kind + "_opt", "member", "qq").error().code()).isEqualTo(ErrorCode.NOT_AVAILABLE);
-        assertThat(run(defaults, kind + "_admin", "member", "qq").error().code())
-                .isEqualTo(ErrorCode.PERMISSION_DENIED);
+        assertThat(run(defaults, kind + "_admin", "member", "qq").error().code()).isEqualTo(ErrorCode.PERMISSION_DENIED);
         assertThat(run(defaults, kind + "_admin", "admin", "qq").content()).isEqualTo("ran " + kind + "_admin");
         assertThat(run(defaults, kind + "_web", "member", "qq").error().code()).isEqualTo(ErrorCode.NOT_AVAILABLE);
         assertThat(run(defaults, kind + "_web", "member", "web").content()).isEqualTo("ran " + kind + "_web");

@@ -1,0 +1,346 @@
+package dev.toolbus.mcp.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolbus.mcp.McpCallException;
+import dev.toolbus.mcp.McpResults;
+import dev.toolbus.tool.ToolContext;
+import dev.toolbus.tool.ToolResult;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.util.context.Context;
+
+/**
+ * One external MCP server: a client session that is (re)established on demand.
+ *
+ * <p>A session lives until its server dies (the stdio child exits, or an HTTP request fails below the
+ * MCP layer). Calls in flight on a dead session fail at once; the next call starts a new session,
+ * after a backoff that doubles with each consecutive failure. A call whose subscription is disposed
+ * (a cancel, or the executor's timeout) sends {@code notifications/cancelled} for its request. The
+ * server's progress notifications and questions reach the call's {@link ToolContext}.
+ */
+final class McpConnection {
+
+    private static final Logger log = LoggerFactory.getLogger(McpConnection.class);
+
+    private final McpServerConfig config;
+    private final McpToolSource.Settings settings;
+    private final McpJsonMapper json;
+    private final ObjectMapper mapper;
+    private final AtomicReference<Session> current = new AtomicReference<>();
+    private final AtomicInteger failures = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong callSeq = new java.util.concurrent.atomic.AtomicLong();
+    private final List<Session> all = new ArrayList<>();
+    private volatile long notBeforeNanos;
+    private volatile boolean closed;
+
+    McpConnection(McpServerConfig config, McpToolSource.Settings settings, McpJsonMapper json, ObjectMapper mapper) {
+        this.config = config;
+        this.settings = settings;
+        this.json = json;
+        this.mapper = mapper;
+    }
+
+    McpServerConfig config() {
+        return config;
+    }
+
+    /** Lists every tool of the server (following pagination). */
+    Mono<List<McpSchema.Tool>> listTools() {
+        return session().flatMap(s -> page(s, null, new ArrayList<>()));
+    }
+
+    private Mono<List<McpSchema.Tool>> page(Session s, String cursor, List<McpSchema.Tool> acc) {
+        return watch(s, s.client.listTools(cursor)).flatMap(r -> {
+            if (r.tools() != null) {
+                acc.addAll(r.tools());
+            }
+            return r.nextCursor() == null || r.nextCursor().isEmpty() ? Mono.just(acc) : page(s, r.nextCursor(), acc);
+        });
+    }
+
+    /**
+     * Calls a tool. An {@code isError} result is an error result; a JSON-RPC error or a dead server is
+     * a failed call ({@link McpCallException}). The request carries a progress token, so the server's
+     * progress notifications for it become the call's {@code ToolContext.progress}; the server's
+     * questions while it runs go to the call's {@code ToolContext.ask} (see {@link #elicit}).
+     */
+    Mono<ToolResult> call(String tool, Map<String, Object> arguments, ToolContext context) {
+        return session().flatMap(s -> {
+            CancellingTransport.CallTag tag = new CancellingTransport.CallTag();
+            long n = callSeq.incrementAndGet();
+            String token = "toolbus-" + n;
+            InFlight call = new InFlight(n, context);
+            McpSchema.CallToolRequest request = McpSchema.CallToolRequest.builder(tool).arguments(arguments)
+                    .progressToken(token).build();
+            return watch(s, s.client.callTool(request))
+                    .contextWrite(Context.of(CancellingTransport.TAG_KEY, tag))
+                    .doOnSubscribe(x -> s.calls.put(token, call))
+                    .doFinally(x -> s.calls.remove(token, call))
+                    .doOnCancel(() -> {
+                        if (s.transport.cancel(tag, "cancelled by toolbus (cancel, timeout or abandoned call)")) {
+                            log.debug("MCP server '{}': sent notifications/cancelled for {} ({})", config.name(),
+                                    tag.requestId, tool);
+                        }
+                    });
+        }).map(r -> McpResults.toToolResult(config.name(), tool, r, mapper));
+    }
+
+    /** A server's {@code notifications/progress}: to the call whose token it names (else dropped). */
+    private Mono<Void> progress(Session s, McpSchema.ProgressNotification n) {
+        InFlight call = n.progressToken() == null ? null : s.calls.get(String.valueOf(n.progressToken()));
+        if (call != null && call.context != null && n.progress() != null) {
+            call.context.progress(n.progress(), n.total(), n.message())
+                    .subscribe(null, e -> log.debug("MCP server '{}': progress not published: {}", config.name(), e.toString()));
+        }
+        return Mono.empty();
+    }
+
+    /**
+     * A server's {@code elicitation/create}: MCP does not say which request a question belongs to, so
+     * it goes to the call in flight on this session, the oldest when several are and all belong to one
+     * conversation; when calls of several conversations are in flight (a question must never reach
+     * the wrong user), or none is, the answer is {@code cancel}. accept / decline map one to one;
+     * cancel and expiry are {@code cancel}.
+     */
+    private Mono<McpSchema.ElicitResult> elicit(Session s, McpSchema.ElicitFormRequest request) {
+        List<InFlight> running = List.copyOf(s.calls.values());
+        InFlight target = running.stream().min(java.util.Comparator.comparingLong(InFlight::seq)).orElse(null);
+        boolean mixed = running.stream().map(InFlight::stream).distinct().count() > 1;
+        if (target == null || target.context == null || mixed) {
+            log.warn("MCP server '{}' asked \"{}\" but {}: answered cancel", config.name(), request.message(),
+                    target == null ? "no call of it is running" : "calls of several conversations are running");
+            return Mono.just(new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.CANCEL, null));
+        }
+        JsonNode schema = request.requestedSchema() == null ? null : mapper.valueToTree(request.requestedSchema());
+        return target.context.ask(request.message(), schema).map(answer -> switch (answer.outcome()) {
+            case ACCEPT -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT, answer.content() == null
+                    ? Map.of() : toMap(answer.content()));
+            case DECLINE -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.DECLINE, null);
+            case CANCEL, EXPIRED -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.CANCEL, null);
+        }).onErrorResume(IllegalStateException.class, e -> {
+            log.warn("MCP server '{}' asked \"{}\": {}; answered cancel", config.name(), request.message(), e.getMessage());
+            return Mono.just(new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.CANCEL, null));
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> toMap(JsonNode node) {
+        return node.isObject() ? mapper.convertValue(node, Map.class) : Map.of("value", mapper.convertValue(node, Object.class));
+    }
+
+    /** Fails the operation when the session dies; a failure below MCP retires the session. */
+    private <T> Mono<T> watch(Session s, Mono<T> op) {
+        Mono<T> died = s.dead.asMono().then(Mono.error(() -> new McpCallException(
+                "MCP server '" + config.name() + "' stopped during the call; the next call restarts it")));
+        return Mono.firstWithSignal(op, died).onErrorMap(e -> {
+            if (e instanceof McpCallException) {
+                return e;
+            }
+            if (e instanceof McpError m) {
+                return new McpCallException("MCP server '" + config.name() + "': " + m.getMessage(), m);
+            }
+            retire(s, e);
+            return new McpCallException("MCP server '" + config.name() + "' failed: " + message(e), e);
+        });
+    }
+
+    /** The messages of a failure's cause chain, each once, outermost first (at most four). */
+    static String message(Throwable e) {
+        StringBuilder sb = new StringBuilder();
+        int n = 0;
+        for (Throwable t = e; t != null && n < 4; t = t.getCause() == t ? null : t.getCause()) {
+            String m = t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName() : t.getMessage();
+            if (sb.indexOf(m) >= 0) {
+                continue;
+            }
+            if (t.getCause() != null && t.getCause().getMessage() != null && m.contains(t.getCause().getMessage())
+                    && !m.equals(t.getCause().getMessage())) {
+                // this message already quotes its cause's: keep the outer one only
+                if (sb.length() > 0) {
+                    sb.append(": ");
+                }
+                sb.append(m);
+                break;
+            }
+            if (sb.length() > 0) {
+                sb.append(": ");
+            }
+            sb.append(m);
+            n++;
+        }
+        return sb.toString();
+    }
+
+    /** The live session, starting one (after the backoff) when there is none. */
+    private Mono<Session> session() {
+        return Mono.defer(() -> {
+            if (closed) {
+                return Mono.error(new McpCallException("MCP tool source is closed"));
+            }
+            Session s = current.get();
+            if (s != null) {
+                return s.ready;
+            }
+            Session fresh = newSession();
+            if (!current.compareAndSet(null, fresh)) {
+                fresh.transport.close();
+                return session();
+            }
+            synchronized (all) {
+                all.add(fresh);
+            }
+            return fresh.ready;
+        });
+    }
+
+    private Session newSession() {
+        Session s = new Session();
+        McpClientTransport raw = switch (config.transport()) {
+            case STDIO -> new ProcessClientTransport(config, json, settings.maxLineBytes(), settings.closeGrace(),
+                    settings.initTimeout(), settings.stderr(), () -> retire(s, null));
+            case HTTP -> httpTransport();
+            case SSE -> sseTransport();
+        };
+        s.transport = new CancellingTransport(raw);
+        s.client = McpClient.async(s.transport)
+                .clientInfo(new McpSchema.Implementation("toolbus", McpToolSource.VERSION))
+                .requestTimeout(settings.requestTimeout())
+                .initializationTimeout(settings.initTimeout())
+                .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
+                .capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
+                .progressConsumer(n -> progress(s, n))
+                .elicitation(r -> elicit(s, r))
+                .build();
+        long wait = notBeforeNanos - System.nanoTime();
+        Mono<Void> delay = wait > 0 ? Mono.delay(Duration.ofNanos(wait)).then() : Mono.empty();
+        s.ready = delay.then(Mono.defer(() -> s.client.initialize()))
+                .doOnNext(init -> {
+                    failures.set(0);
+                    log.info("MCP server '{}' initialized: {} {} (protocol {})", config.name(),
+                            init.serverInfo() == null ? "?" : init.serverInfo().name(),
+                            init.serverInfo() == null ? "" : init.serverInfo().version(), init.protocolVersion());
+                })
+                .onErrorMap(e -> {
+                    retire(s, e);
+                    return e instanceof McpCallException ? e
+                            : new McpCallException("MCP server '" + config.name() + "' could not be started: " + message(e), e);
+                })
+                .thenReturn(s)
+                .cache();
+        return s;
+    }
+
+    private McpClientTransport httpTransport() {
+        URI uri = URI.create(config.url());
+        String base = uri.getScheme() + "://" + uri.getRawAuthority();
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        if (uri.getRawQuery() != null) {
+            path += "?" + uri.getRawQuery();
+        }
+        HttpRequest.Builder rb = HttpRequest.newBuilder();
+        config.headers().forEach(rb::header);
+        return HttpClientStreamableHttpTransport.builder(base).endpoint(path).jsonMapper(json).requestBuilder(rb)
+                .connectTimeout(settings.connectTimeout()).build();
+    }
+
+    @SuppressWarnings("deprecation")
+    private McpClientTransport sseTransport() {
+        URI uri = URI.create(config.url());
+        String base = uri.getScheme() + "://" + uri.getRawAuthority();
+        HttpRequest.Builder rb = HttpRequest.newBuilder();
+        config.headers().forEach(rb::header);
+        return HttpClientSseClientTransport.builder(base).sseEndpoint(uri.getRawPath()).jsonMapper(json)
+                .requestBuilder(rb).connectTimeout(settings.connectTimeout()).build();
+    }
+
+    /** Marks the session dead: fails its calls, schedules the backoff, closes it. */
+    private void retire(Session s, Throwable cause) {
+        if (!s.retired.compareAndSet(false, true)) {
+            return;
+        }
+        current.compareAndSet(s, null);
+        int n = failures.incrementAndGet();
+        long backoff = Math.min(settings.maxBackoff().toNanos(),
+                settings.minBackoff().toNanos() << Math.min(20, n - 1));
+        notBeforeNanos = System.nanoTime() + backoff;
+        if (!closed) {
+            log.warn("MCP server '{}' session ended{}; the next call reconnects in at least {} ms", config.name(),
+                    cause == null ? " (process exited)" : ": " + message(cause), Duration.ofNanos(backoff).toMillis());
+        }
+        s.dead.tryEmitEmpty();
+        if (s.client != null) {
+            s.client.closeGracefully().onErrorResume(e -> Mono.empty()).subscribe();
+        }
+    }
+
+    /** The pid of the current stdio child, or -1. */
+    long pid() {
+        Session s = current.get();
+        return s != null && s.transport.delegate() instanceof ProcessClientTransport p ? p.pid() : -1;
+    }
+
+    /** Ends every session this connection started and stops their processes. */
+    Mono<Void> closeGracefully() {
+        return Mono.defer(() -> {
+            closed = true;
+            List<Session> sessions;
+            synchronized (all) {
+                sessions = List.copyOf(all);
+                all.clear();
+            }
+            current.set(null);
+            return reactor.core.publisher.Flux.fromIterable(sessions)
+                    .flatMap(s -> {
+                        s.retired.set(true);
+                        s.dead.tryEmitEmpty();
+                        return s.client.closeGracefully()
+                                .onErrorResume(e -> s.transport.closeGracefully().onErrorResume(x -> Mono.empty()));
+                    })
+                    .then();
+        });
+    }
+
+    /** One client session and its transport. */
+    private static final class Session {
+        final Sinks.Empty<Void> dead = Sinks.empty();
+        /** Calls in flight, by progress token; bounded by the executor's parallelism. */
+        final Map<String, InFlight> calls = new java.util.concurrent.ConcurrentHashMap<>();
+        final java.util.concurrent.atomic.AtomicBoolean retired = new java.util.concurrent.atomic.AtomicBoolean();
+        volatile CancellingTransport transport;
+        volatile McpAsyncClient client;
+        volatile Mono<Session> ready;
+    }
+
+    /** One call in flight: its order and its context. */
+    private record InFlight(long seq, ToolContext context) {
+        String stream() {
+            return context == null ? null : context.streamId();
+        }
+    }
+
+    static BiConsumer<String, String> logStderr() {
+        Logger stderrLog = LoggerFactory.getLogger("dev.toolbus.mcp.stderr");
+        return (server, line) -> stderrLog.info("[{}] {}", server, line);
+    }
+}

@@ -1,0 +1,399 @@
+package dev.toolbus.mcp.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.mcp.McpCallException;
+import dev.toolbus.mcp.McpToolHints;
+import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolHandler;
+import dev.toolbus.tool.ToolSource;
+import dev.toolbus.tool.ToolSpec;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * External MCP servers as a tool source: every tool of every configured server becomes a toolbus tool
+ * ({@link ToolSource#MCP}), run by the executor like any other, under its timeouts, parallelism,
+ * cache, policy and media split.
+ *
+ * <pre>{@code
+ * McpToolSource mcp = McpToolSource.builder()
+ *     .serversFile(Path.of("mcp-servers.json"))      // Claude Desktop or ChatAI shape
+ *     .build()
+ *     .connect(executor.registry())                  // start, initialize, list, register
+ *     .block();
+ * ...
+ * mcp.closeGracefully().block();                     // stops every server process it started
+ * }</pre>
+ *
+ * <p><b>Names.</b> A tool keeps its MCP name when it is free. When the name is taken (by a core or
+ * plugin tool, or by an earlier server) it is registered as {@code <server>__<tool>} and a
+ * {@link Diagnostic} of kind {@link Diagnostic.Kind#RENAMED} says so; when that is taken too, the tool
+ * is skipped. Characters a toolbus name cannot hold become {@code _}.
+ *
+ * <p><b>Calls.</b> Each call is one {@code tools/call} with the call's arguments. Text content becomes
+ * the tool text; image and audio content, resource links and embedded resources become media items
+ * ({@code image}, {@code audio}, {@code resource_link}, {@code resource}), which the executor splits
+ * into follow-up messages; {@code isError} becomes an error result ({@code TOOL_ERROR});
+ * {@code structuredContent} becomes {@code data}. A JSON-RPC error fails the call ({@code TOOL_FAILED},
+ * with the server's message). When the executor's timeout cancels a call, a
+ * {@code notifications/cancelled} for its request is sent to the server.
+ *
+ * <p><b>Failures.</b> A server that cannot be started at {@link #connect} is reported and its tools
+ * are absent. A server that dies later fails its in-flight calls at once; the next call starts it
+ * again, after a backoff that doubles per consecutive failure ({@link Builder#backoff}).
+ *
+ * <p><b>Side effects.</b> MCP tools are registered as side-effecting (never cached or retried) unless
+ * the server annotates them {@code readOnlyHint: true}. The annotations the server declared are kept
+ * in the definition's metadata as Booleans under {@link McpToolHints#READ_ONLY_HINT} and
+ * {@link McpToolHints#DESTRUCTIVE_HINT}, where approval's risk rules read them.
+ */
+public final class McpToolSource implements AutoCloseable {
+
+    /** The client version sent in {@code initialize}. */
+    public static final String VERSION = "0.1.0";
+
+    private static final Logger log = LoggerFactory.getLogger(McpToolSource.class);
+    private static final Pattern VALID_NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
+    private static final Pattern INVALID_CHARS = Pattern.compile("[^A-Za-z0-9_.:-]");
+
+    private final List<McpConnection> connections;
+    private final Settings settings;
+    private final ObjectMapper mapper;
+    private final List<Diagnostic> diagnostics = new CopyOnWriteArrayList<>();
+    private final List<ToolSpec> tools = new CopyOnWriteArrayList<>();
+
+    private McpToolSource(Builder b) {
+        this.settings = new Settings(b.requestTimeout, b.initTimeout, b.connectTimeout, b.minBackoff, b.maxBackoff,
+                b.maxLineBytes, b.closeGrace, b.stderr);
+        this.mapper = b.objectMapper;
+        McpJsonMapper json = new JacksonMcpJsonMapper(mapper);
+        List<McpConnection> list = new ArrayList<>();
+        for (McpServerConfig c : b.servers.values()) {
+            list.add(new McpConnection(c, settings, json, mapper));
+        }
+        this.connections = List.copyOf(list);
+        diagnostics.addAll(b.early);
+    }
+
+    /** Starts a builder. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts every server, lists its tools and registers them. Servers start in parallel; their tools
+     * are registered in configuration order. A server that fails is reported in
+     * {@link #diagnostics()} and does not fail the others.
+     *
+     * @param registry where the tools go (usually {@code executor.registry()})
+     * @return this source, once every server has answered or failed
+     */
+    public Mono<McpToolSource> connect(ToolRegistry registry) {
+        Objects.requireNonNull(registry, "registry");
+        return Flux.fromIterable(connections)
+                .flatMapSequential(c -> c.listTools()
+                        .timeout(settings.connectTimeout())
+                        .map(list -> Map.entry(c, list))
+                        .onErrorResume(e -> {
+                            String msg = e instanceof java.util.concurrent.TimeoutException
+                                    ? "MCP server '" + c.config().name() + "' is unavailable: no answer within "
+                                            + settings.connectTimeout().toMillis() + " ms"
+                                    : e instanceof McpCallException ? e.getMessage()
+                                    : "MCP server '" + c.config().name() + "' is unavailable: " + McpConnection.message(e);
+                            report(new Diagnostic(Diagnostic.Kind.SERVER_FAILED, c.config().name(), null, null, msg));
+                            return Mono.empty();
+                        }))
+                .doOnNext(e -> e.getValue().forEach(t -> register(registry, e.getKey(), t)))
+                .then(Mono.just(this));
+    }
+
+    private void register(ToolRegistry registry, McpConnection c, McpSchema.Tool tool) {
+        String server = c.config().name();
+        String original = tool.name();
+        String name = sanitize(original);
+        if (!name.equals(original)) {
+            report(new Diagnostic(Diagnostic.Kind.RENAMED, server, original, name,
+                    "MCP tool '" + original + "' of server '" + server + "' is registered as '" + name
+                            + "' (toolbus names are letters, digits and _ . : -)"));
+        }
+        if (registry.clash(name) != null) {
+            String prefixed = sanitize(server + "__" + name);
+            if (registry.clash(prefixed) != null) {
+                report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
+                        + "' of server '" + server + "' is skipped: both '" + name + "' and '" + prefixed + "' are taken"));
+                return;
+            }
+            report(new Diagnostic(Diagnostic.Kind.RENAMED, server, original, prefixed, "MCP tool '" + original
+                    + "' of server '" + server + "' is registered as '" + prefixed + "': '" + name
+                    + "' is already provided by another tool"));
+            name = prefixed;
+        }
+        ToolDefinition def;
+        try {
+            def = definition(name, c.config(), tool);
+        } catch (IllegalArgumentException e) {
+            report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
+                    + "' of server '" + server + "' is skipped: " + e.getMessage()));
+            return;
+        }
+        ToolHandler handler = (args, ctx) -> c.call(original, toMap(args.node()), ctx);
+        ToolSpec spec = new ToolSpec(def, handler);
+        if (registry.register(spec, ToolSource.MCP)) {
+            tools.add(spec);
+        } else {
+            report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
+                    + "' of server '" + server + "' lost a name clash on '" + name + "'"));
+        }
+    }
+
+    private ToolDefinition definition(String name, McpServerConfig config, McpSchema.Tool tool) {
+        JsonNode schema = tool.inputSchema() == null ? null : mapper.valueToTree(tool.inputSchema());
+        ObjectNode input = schema instanceof ObjectNode o ? o : mapper.createObjectNode().put("type", "object");
+        if (!input.has("type")) {
+            input.put("type", "object");
+        }
+        String description = tool.description() != null && !tool.description().isBlank() ? tool.description()
+                : tool.title() != null ? tool.title() : "";
+        ToolDefinition.Builder b = ToolDefinition.builder(name)
+                .description(description)
+                .inputSchema(input)
+                .pluginId(config.name())
+                .originalName(tool.name())
+                .timeout(config.toolTimeout())
+                .sideEffecting(!McpToolHints.readOnly(tool.annotations()))
+                .metadata("mcp_server", config.name())
+                .metadata("mcp_tool", tool.name());
+        // the hints the server declared, as Booleans: approval's risk rules read them
+        return McpToolHints.record(b, tool.annotations()).build();
+    }
+
+    private Map<String, Object> toMap(ObjectNode node) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = node == null ? new LinkedHashMap<>() : mapper.convertValue(node, LinkedHashMap.class);
+        return m;
+    }
+
+    private static String sanitize(String name) {
+        if (name != null && VALID_NAME.matcher(name).matches()) {
+            return name;
+        }
+        String s = INVALID_CHARS.matcher(name == null || name.isEmpty() ? "tool" : name).replaceAll("_");
+        return s.length() > 128 ? s.substring(0, 128) : s;
+    }
+
+    private void report(Diagnostic d) {
+        diagnostics.add(d);
+        log.warn(d.message());
+    }
+
+    /** The tools registered so far. */
+    public List<ToolSpec> tools() {
+        return List.copyOf(tools);
+    }
+
+    /** Problems and renames so far, oldest first: bad or disabled entries, failed servers, clashes. */
+    public List<Diagnostic> diagnostics() {
+        return List.copyOf(diagnostics);
+    }
+
+    /** The configured (enabled) servers' names, in order. */
+    public List<String> serverNames() {
+        List<String> out = new ArrayList<>();
+        connections.forEach(c -> out.add(c.config().name()));
+        return Collections.unmodifiableList(out);
+    }
+
+    /** The process id of a stdio server's running child, or -1 (for tests and diagnostics). */
+    public long pid(String server) {
+        return connections.stream().filter(c -> c.config().name().equals(server)).findFirst().map(McpConnection::pid)
+                .orElse(-1L);
+    }
+
+    /**
+     * Ends every session and stops every server process this source started (closing stdin, then
+     * terminating the process tree after a grace period). Tools stay registered; their calls fail.
+     */
+    public Mono<Void> closeGracefully() {
+        return Flux.fromIterable(connections).flatMap(McpConnection::closeGracefully).then();
+    }
+
+    @Override
+    public void close() {
+        closeGracefully().block(settings.closeGrace().multipliedBy(3).plusSeconds(5));
+    }
+
+    /**
+     * Something worth telling the operator.
+     *
+     * @param kind what happened
+     * @param server the server
+     * @param tool the MCP tool name, or {@code null}
+     * @param registeredAs the name it got, or {@code null}
+     * @param message a readable explanation
+     */
+    public record Diagnostic(Kind kind, String server, String tool, String registeredAs, String message) {
+
+        /** Kinds of diagnostics. */
+        public enum Kind {
+            /** An entry of the servers file was skipped. */
+            BAD_ENTRY,
+            /** An entry is switched off. */
+            DISABLED,
+            /** The server could not be started, initialized or listed. */
+            SERVER_FAILED,
+            /** A tool got another name (a clash, or characters toolbus names cannot hold). */
+            RENAMED,
+            /** A tool could not be registered. */
+            SKIPPED
+        }
+    }
+
+    /** Connection settings shared by the servers of one source. */
+    record Settings(Duration requestTimeout, Duration initTimeout, Duration connectTimeout, Duration minBackoff,
+                    Duration maxBackoff, int maxLineBytes, Duration closeGrace, BiConsumer<String, String> stderr) {
+    }
+
+    /** Builder of {@link McpToolSource}. Setters validate eagerly. */
+    public static final class Builder {
+        private final Map<String, McpServerConfig> servers = new LinkedHashMap<>();
+        private final List<Diagnostic> early = new ArrayList<>();
+        private ObjectMapper objectMapper = new ObjectMapper();
+        private Duration requestTimeout = Duration.ofMinutes(10);
+        private Duration initTimeout = Duration.ofSeconds(60);
+        private Duration connectTimeout = Duration.ofSeconds(90);
+        private Duration minBackoff = Duration.ofMillis(250);
+        private Duration maxBackoff = Duration.ofSeconds(30);
+        private int maxLineBytes = 16 * 1024 * 1024;
+        private Duration closeGrace = Duration.ofSeconds(2);
+        private BiConsumer<String, String> stderr = McpConnection.logStderr();
+
+        private Builder() {
+        }
+
+        /** Adds a server. */
+        public Builder server(McpServerConfig server) {
+            Objects.requireNonNull(server, "server");
+            if (servers.containsKey(server.name())) {
+                throw new IllegalStateException("server '" + server.name() + "' was already added");
+            }
+            if (server.disabled()) {
+                early.add(new Diagnostic(Diagnostic.Kind.DISABLED, server.name(), null, null,
+                        "MCP server '" + server.name() + "' is disabled"));
+            } else {
+                servers.put(server.name(), server);
+            }
+            return this;
+        }
+
+        /** Adds servers. */
+        public Builder servers(List<McpServerConfig> list) {
+            list.forEach(this::server);
+            return this;
+        }
+
+        /**
+         * Adds the servers of an {@code mcp-servers.json} file (either shape); its skipped and disabled
+         * entries become diagnostics.
+         *
+         * @throws java.io.UncheckedIOException when the file cannot be read
+         * @throws IllegalArgumentException when it is not a servers file
+         */
+        public Builder serversFile(Path file) {
+            McpServersFile.Parsed parsed = McpServersFile.read(file);
+            parsed.problems().forEach(p -> early.add(new Diagnostic(Diagnostic.Kind.BAD_ENTRY, "", null, null, p)));
+            parsed.disabled().forEach(this::server);
+            return servers(parsed.servers());
+        }
+
+        /** The Jackson 2 mapper for MCP messages (default: a plain {@code new ObjectMapper()}). */
+        public Builder objectMapper(ObjectMapper mapper) {
+            this.objectMapper = Objects.requireNonNull(mapper, "mapper");
+            return this;
+        }
+
+        /**
+         * The MCP SDK's own timeout for one request (default 10 minutes). The executor's per-call
+         * timeout is the one that normally applies; this only bounds requests outside the executor.
+         */
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = positive(timeout, "requestTimeout");
+            return this;
+        }
+
+        /** How long {@code initialize} may take, process start included (default 60 s). */
+        public Builder initTimeout(Duration timeout) {
+            this.initTimeout = positive(timeout, "initTimeout");
+            return this;
+        }
+
+        /** How long {@link #connect} waits for one server to start and list its tools (default 90 s). */
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = positive(timeout, "connectTimeout");
+            return this;
+        }
+
+        /** The reconnect backoff: {@code min} after the first failure, doubling up to {@code max} (default 250 ms, 30 s). */
+        public Builder backoff(Duration min, Duration max) {
+            positive(min, "min");
+            positive(max, "max");
+            if (max.compareTo(min) < 0) {
+                throw new IllegalArgumentException("backoff max must be >= min");
+            }
+            this.minBackoff = min;
+            this.maxBackoff = max;
+            return this;
+        }
+
+        /** The longest line a stdio server may send, in bytes (default 16 MiB); longer lines are dropped. */
+        public Builder maxLineBytes(int bytes) {
+            if (bytes < 1024) {
+                throw new IllegalArgumentException("maxLineBytes must be at least 1024");
+            }
+            this.maxLineBytes = bytes;
+            return this;
+        }
+
+        /** How long a stdio server gets to exit after its stdin closes, and again after SIGTERM (default 2 s). */
+        public Builder closeGrace(Duration grace) {
+            this.closeGrace = positive(grace, "closeGrace");
+            return this;
+        }
+
+        /** Receives (server, line) for each stderr line of a stdio server (default: logged at info). */
+        public Builder stderr(BiConsumer<String, String> listener) {
+            this.stderr = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        private static Duration positive(Duration d, String name) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive");
+            }
+            return d;
+        }
+
+        public McpToolSource build() {
+            return new McpToolSource(this);
+        }
+    }
+}

@@ -1,0 +1,14 @@
+/**
+ * The MCP client: external MCP servers as a toolbus tool source.
+ *
+ * <p>{@link dev.toolbus.mcp.client.McpToolSource} is the entry: it makes the tools of the servers listed
+ * in an {@code mcp-servers.json} ({@link dev.toolbus.mcp.client.McpServersFile}, Claude Desktop or ChatAI
+ * shape; one {@link dev.toolbus.mcp.client.McpServerConfig} each) into toolbus tools over stdio or
+ * streamable HTTP. Clashes get a server prefix, a cancel or the executor's timeout sends
+ * {@code notifications/cancelled}, the server's progress and questions reach the call's
+ * {@code ToolContext}, and a dead server fails its calls at once and is restarted on the next call.
+ * Package-private: one server's session ({@code McpConnection}), the stdio transport that owns the
+ * server's process ({@code ProcessClientTransport}) and the wrapper that sends cancellations
+ * ({@code CancellingTransport}).
+ */
+package dev.toolbus.mcp.client;

@@ -1,0 +1,104 @@
+package dev.toolbus.mcp.server;
+
+import dev.toolbus.mcp.McpCallException;
+import dev.toolbus.tool.ToolContext;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import reactor.core.publisher.Mono;
+
+/**
+ * Lets a tool ask the MCP client's model for a completion ({@code sampling/createMessage}) while
+ * the tool runs under an {@link McpToolServer} that was given this instance, and the client declared
+ * the {@code sampling} capability in {@code initialize}. The request travels with the tool's
+ * {@code tools/call} (stdio: the output; HTTP: the call's SSE stream), as elicitation does.
+ *
+ * <pre>{@code
+ * McpSampling sampling = McpSampling.create();
+ * ToolSpec ask = new ToolSpec(definition, (args, ctx) -> sampling.createMessage(ctx,
+ *         McpSchema.CreateMessageRequest.builder()
+ *             .messages(List.of(new McpSchema.SamplingMessage(McpSchema.Role.USER,
+ *                     new McpSchema.TextContent(args.node().path("prompt").asText()))))
+ *             .maxTokens(100).build())
+ *     .map(r -> ToolResult.text(((McpSchema.TextContent) r.content()).text())));
+ * ToolExecutor executor = ToolExecutor.builder().tool(ask).build();
+ * McpToolServer server = McpToolServer.builder(executor).sampling(sampling).build();
+ * }</pre>
+ *
+ * <p>The instance knows the MCP calls running now on the servers that use it (each forgotten when its
+ * call ends). Outside such a call (a tool run from the bus, where the bot owns the model) and for a
+ * client without the capability, the Mono fails with {@link IllegalStateException}; a client's
+ * JSON-RPC error fails it with {@link McpCallException}; no answer within the timeout fails it with
+ * {@link java.util.concurrent.TimeoutException} and the client's request is cancelled, as it is when
+ * the tool's call is cancelled or ends. The tool's failure becomes an ordinary error result.
+ */
+public final class McpSampling {
+
+    /** The wait for the client's answer when none is given. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+    /** The MCP calls running now, by stream, turn and call id; each removed when its call ends. */
+    private final Map<String, LiveEvents> running = new ConcurrentHashMap<>();
+
+    private McpSampling() {
+    }
+
+    /** A new instance that knows no call yet; give it to {@link McpToolServer.Builder#sampling}. */
+    public static McpSampling create() {
+        return new McpSampling();
+    }
+
+    /** Whether the tool of this context runs under an MCP client that can sample. */
+    public boolean available(ToolContext ctx) {
+        LiveEvents live = running.get(key(ctx.streamId(), ctx.turnId(), ctx.toolCallId()));
+        return live != null && live.canSample();
+    }
+
+    /** {@link #createMessage(ToolContext, McpSchema.CreateMessageRequest, Duration)} with {@link #DEFAULT_TIMEOUT}. */
+    public Mono<McpSchema.CreateMessageResult> createMessage(ToolContext ctx, McpSchema.CreateMessageRequest request) {
+        return createMessage(ctx, request, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Sends {@code sampling/createMessage} to the MCP client of the tool's call.
+     *
+     * @param ctx the running tool's context
+     * @param request the messages, {@code maxTokens} and preferences, passed on as they are
+     * @param timeout how long to wait for the client's model
+     * @return the client's answer; an error as described in the class comment
+     */
+    public Mono<McpSchema.CreateMessageResult> createMessage(ToolContext ctx, McpSchema.CreateMessageRequest request,
+            Duration timeout) {
+        Objects.requireNonNull(ctx, "ctx");
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(timeout, "timeout");
+        return Mono.defer(() -> {
+            LiveEvents live = running.get(key(ctx.streamId(), ctx.turnId(), ctx.toolCallId()));
+            if (live == null) {
+                return Mono.error(new IllegalStateException("sampling needs a tool call that runs under toolbus's MCP"
+                        + " server; tool '" + ctx.toolName() + "' runs outside one"));
+            }
+            return live.sample(request, timeout);
+        });
+    }
+
+    /** Makes a call's live events reachable by its tools; {@code false} when the ids are taken. */
+    boolean register(String streamId, String turnId, String toolCallId, LiveEvents live) {
+        return running.putIfAbsent(key(streamId, turnId, toolCallId), live) == null;
+    }
+
+    void unregister(String streamId, String turnId, String toolCallId, LiveEvents live) {
+        running.remove(key(streamId, turnId, toolCallId), live);
+    }
+
+    /** The calls known now (tests). */
+    int running() {
+        return running.size();
+    }
+
+    private static String key(String streamId, String turnId, String toolCallId) {
+        return streamId + '\n' + turnId + '\n' + toolCallId;
+    }
+}

@@ -1,0 +1,513 @@
+package dev.toolbus.mcp.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.auth.AccessTokens;
+import dev.toolbus.auth.Hosts;
+import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.mcp.McpResults;
+import dev.toolbus.mcp.McpToolHints;
+import dev.toolbus.protocol.CallContext;
+import dev.toolbus.protocol.ListToolsEvent;
+import dev.toolbus.protocol.ToolCall;
+import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.registry.ToolRegistry;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpStatelessAsyncServer;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStatelessServerTransport;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Serves the tools of a toolbus executor to MCP clients, over stdio or streamable HTTP.
+ *
+ * <p>The tools are those a configured session may see: {@code executor.listTools} in the MCP format
+ * for the {@link Builder#context(CallContext) context} and {@link Builder#streamId(String) stream id}
+ * given here, read when a transport starts. Each {@code tools/call} runs through the executor as a
+ * turn of one call, so timeouts, the cache, the policy, metrics and the call log apply. The
+ * turn's events become the MCP result: the tool text as text content, each image follow-up as image
+ * content, {@code is_error} as {@code isError}, object {@code data} as structured content, and the
+ * error code in {@code _meta["dev.toolbus/error_code"]}; audio, embedded resources and resource links
+ * as their MCP content types. While a call runs, its {@code tool_progress} events become
+ * {@code notifications/progress} (when the client sent a {@code progressToken}), its
+ * {@code send_message} events log messages ({@code notifications/message}, level info), and its
+ * {@code input_request} an {@code elicitation/create} to the client (when the client declared the
+ * capability; else the question is answered cancel), whose answer goes back to the executor. A
+ * tool may ask the client's model for a completion through the server's {@link McpSampling} (when the
+ * client declared {@code sampling}). A
+ * client's {@code notifications/cancelled} (or, over HTTP, a dropped connection) cancels the
+ * executor's call.
+ *
+ * <pre>{@code
+ * McpToolServer server = McpToolServer.builder(executor)
+ *     .context(CallContext.builder().userId("u1").platform("mcp").permission("member").build())
+ *     .build();
+ * server.serveStdio(System.in, System.out).block();          // until stdin ends
+ * McpHttpServer http = server.startHttp("127.0.0.1", 3001).block();
+ * }</pre>
+ *
+ * <p><b>Ordering.</b> By default every call uses the one stream id, so calls run one after the other
+ * in arrival order (as the turns of one conversation do) and share the stream's cache scope. With
+ * {@link Builder#parallelCalls(boolean) parallelCalls(true)} each call gets its own stream id
+ * ({@code <streamId>#<n>}) and calls run concurrently, at the price of a per-call cache scope for
+ * tools that are not globally cached.
+ *
+ * <p>Both transports sit on the MCP Java SDK's stateless server ({@code McpStatelessAsyncServer}); the
+ * messages a call sends the client travel with the call's request (stdio: the output; HTTP: an SSE
+ * response to its POST), and the session state is what {@code initialize} declared, the log level
+ * and the requests waiting for the client.
+ *
+ * <p><b>A changing tool list.</b> The server declares {@code tools.listChanged}. When the tools a
+ * client may see change (a tool registered or removed, a plugin reloaded, or {@link #refreshTools()}
+ * after a new policy), every running transport serves the new list and its clients get
+ * {@code notifications/tools/list_changed}: on stdio on the output, over HTTP on each session's
+ * standalone SSE stream ({@code GET} with the {@code Mcp-Session-Id}). Registry changes are noticed by
+ * themselves ({@link ToolRegistry#onChange}), and a burst of them is told once, after
+ * {@value #SETTLE_MS} ms of quiet; a policy change is not visible to the registry, so whoever swaps the
+ * policy calls {@link #refreshTools()} ({@code toolbus mcp} does on a config reload).
+ */
+public final class McpToolServer {
+
+    /** The server version sent in {@code initialize} unless {@link Builder#serverInfo} sets one. */
+    public static final String VERSION = "0.1.0";
+
+    private static final Logger log = LoggerFactory.getLogger(McpToolServer.class);
+
+    private final ToolExecutor executor;
+    private final CallContext context;
+    private final String streamId;
+    private final String name;
+    private final String version;
+    private final String instructions;
+    private final boolean parallelCalls;
+    private final int maxMessageBytes;
+    private final int maxHttpConnections;
+    private final java.time.Duration httpIdleTimeout;
+    private final Set<String> allowedOrigins;
+    private final String httpPath;
+    private final AccessTokens tokens;
+    private final ObjectMapper mapper;
+    private final McpJsonMapper json;
+    private final McpSampling sampling;
+    /** Process-wide: turn and call ids stay unique across servers sharing an executor or an {@link McpSampling}. */
+    private static final AtomicLong SEQ = new AtomicLong();
+    /** How long registry changes must settle before the clients are told. */
+    static final long SETTLE_MS = 100;
+
+    /** The transports running now, each with its SDK server. */
+    private final List<Served> served = new CopyOnWriteArrayList<>();
+    /** The tools last served, by name. */
+    private Map<String, McpSchema.Tool> current = Map.of();
+    private final AtomicBoolean refreshQueued = new AtomicBoolean();
+    private Disposable registryListener;
+    private final AtomicLong listChanges = new AtomicLong();
+
+    private record Served(McpStatelessAsyncServer server, SessionBroadcast sessions) {
+    }
+
+    private McpToolServer(Builder b) {
+        this.executor = b.executor;
+        this.context = b.context;
+        this.streamId = b.streamId;
+        this.name = b.name;
+        this.version = b.version;
+        this.instructions = b.instructions;
+        this.parallelCalls = b.parallelCalls;
+        this.maxMessageBytes = b.maxMessageBytes;
+        this.maxHttpConnections = b.maxHttpConnections;
+        this.httpIdleTimeout = b.httpIdleTimeout;
+        this.allowedOrigins = Set.copyOf(b.allowedOrigins);
+        this.httpPath = b.httpPath;
+        this.tokens = b.tokens;
+        this.mapper = b.objectMapper;
+        this.json = new JacksonMcpJsonMapper(mapper);
+        this.sampling = b.sampling == null ? McpSampling.create() : b.sampling;
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @param executor the executor that runs the calls
+     */
+    public static Builder builder(ToolExecutor executor) {
+        return new Builder(executor);
+    }
+
+    /** The sampling instance through which this server's tools reach the client's model. */
+    public McpSampling sampling() {
+        return sampling;
+    }
+
+    /** The MCP tool definitions this server offers now. */
+    public List<McpSchema.Tool> tools() {
+        List<McpSchema.Tool> out = new ArrayList<>();
+        for (JsonNode t : executor.listTools(new ListToolsEvent(streamId, "", context, ListToolsEvent.Format.MCP)).tools()) {
+            String toolName = t.path("name").asText();
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> schema = mapper.convertValue(t.path("inputSchema"), LinkedHashMap.class);
+                out.add(McpSchema.Tool.builder(toolName).description(t.path("description").asText(""))
+                        .inputSchema(schema).annotations(annotations(toolName)).build());
+            } catch (IllegalArgumentException e) {
+                log.warn("tool '{}' is not served over MCP: {}", toolName, e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** The hints an MCP client sees ({@link McpToolHints#annotations}); {@code null} for an unknown tool. */
+    private McpSchema.ToolAnnotations annotations(String toolName) {
+        ToolRegistry.Entry entry = executor.registry().find(toolName);
+        return entry == null ? null : McpToolHints.annotations(entry.tool().definition());
+    }
+
+    /**
+     * Serves MCP over a pair of streams (normally {@code System.in} and {@code System.out}): one
+     * JSON-RPC message per line. Nothing else may write to the output stream.
+     *
+     * @return completes when the input ends (the client went away)
+     */
+    public Mono<Void> serveStdio(InputStream in, OutputStream out) {
+        Objects.requireNonNull(in, "in");
+        Objects.requireNonNull(out, "out");
+        return Mono.defer(() -> {
+            StdioServerTransport transport = new StdioServerTransport(in, out, json, maxMessageBytes);
+            McpStatelessAsyncServer server = sdkServer(transport);
+            Served s = started(server, transport);
+            return transport.run().then(Mono.defer(server::closeGracefully)).onErrorResume(e -> Mono.empty())
+                    .doFinally(sig -> stopped(s));
+        });
+    }
+
+    /**
+     * Serves MCP over streamable HTTP at {@code http://host:port/<path>} (path {@code /mcp} unless set).
+     *
+     * @param host the address to bind; anything but a loopback address needs {@link Builder#tokens tokens}
+     * @param port the port, or 0 for a free one
+     * @return the running endpoint; fails with {@link IllegalStateException} for a non-loopback host
+     *     without a token
+     */
+    public Mono<McpHttpServer> startHttp(String host, int port) {
+        Objects.requireNonNull(host, "host");
+        return Mono.defer(() -> {
+            Hosts.requireTokenOffLoopback("MCP", host, tokens);
+            NettyHttpServerTransport transport = new NettyHttpServerTransport(json, httpPath, maxMessageBytes,
+                    allowedOrigins, 10_000, tokens, grant -> grant.admit(streamId, context), maxHttpConnections,
+                    httpIdleTimeout);
+            McpStatelessAsyncServer server = sdkServer(transport);
+            return transport.bind(host, port).map(s -> {
+                Served served = started(server, transport);
+                s.onDispose(() -> stopped(served));
+                return new McpHttpServer(s, httpPath, server);
+            });
+        });
+    }
+
+    /**
+     * Re-reads the tools a client may see now and, when they differ from those served, serves the new
+     * list on every running transport and sends its clients {@code notifications/tools/list_changed}.
+     * Call it after swapping the policy; registry changes call it by themselves.
+     *
+     * @return whether the list changed (and the clients were told)
+     */
+    public synchronized boolean refreshTools() {
+        Map<String, McpSchema.Tool> next = new LinkedHashMap<>();
+        for (McpSchema.Tool t : tools()) {
+            next.put(t.name(), t);
+        }
+        if (next.equals(current)) {
+            return false;
+        }
+        Map<String, McpSchema.Tool> before = current;
+        current = Collections.unmodifiableMap(next);
+        for (Served s : served) {
+            for (Map.Entry<String, McpSchema.Tool> e : before.entrySet()) {
+                if (!e.getValue().equals(next.get(e.getKey()))) {
+                    s.server().removeTool(e.getKey()).onErrorResume(x -> Mono.empty()).block();
+                }
+            }
+            for (Map.Entry<String, McpSchema.Tool> e : next.entrySet()) {
+                if (!e.getValue().equals(before.get(e.getKey()))) {
+                    s.server().addTool(spec(e.getValue())).onErrorResume(x -> {
+                        log.warn("tool '{}' is not served over MCP: {}", e.getKey(), x.getMessage());
+                        return Mono.empty();
+                    }).block();
+                }
+            }
+            s.sessions().notifySessions(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED);
+        }
+        listChanges.incrementAndGet();
+        log.info("MCP tool list changed ({} tools); {} transports told their clients", next.size(), served.size());
+        return true;
+    }
+
+    /** How many times the served tool list changed (tests). */
+    long listChanges() {
+        return listChanges.get();
+    }
+
+    /** Queues one refresh after {@link #SETTLE_MS} ms; changes meanwhile join it. */
+    private void refreshSoon() {
+        if (refreshQueued.compareAndSet(false, true)) {
+            Schedulers.boundedElastic().schedule(() -> {
+                refreshQueued.set(false);
+                try {
+                    refreshTools();
+                } catch (RuntimeException e) {
+                    log.warn("refreshing the MCP tool list failed: {}", e.toString());
+                }
+            }, SETTLE_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private synchronized Served started(McpStatelessAsyncServer server, SessionBroadcast sessions) {
+        Served s = new Served(server, sessions);
+        served.add(s);
+        if (registryListener == null) {
+            registryListener = executor.registry().onChange(this::refreshSoon);
+        }
+        return s;
+    }
+
+    private synchronized void stopped(Served s) {
+        served.remove(s);
+        if (served.isEmpty() && registryListener != null) {
+            registryListener.dispose();
+            registryListener = null;
+        }
+    }
+
+    /** Whether a name is a registered tool this server does not list (the policy hides it from the session). */
+    private synchronized boolean hidden(String name) {
+        return !current.containsKey(name) && executor.registry().find(name) != null;
+    }
+
+    private McpStatelessServerFeatures.AsyncToolSpecification spec(McpSchema.Tool tool) {
+        return McpStatelessServerFeatures.AsyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
+    }
+
+    private McpStatelessAsyncServer sdkServer(McpStatelessServerTransport transport) {
+        List<McpStatelessServerFeatures.AsyncToolSpecification> specs = new ArrayList<>();
+        List<McpSchema.Tool> now = tools();
+        synchronized (this) {
+            if (served.isEmpty()) {
+                Map<String, McpSchema.Tool> m = new LinkedHashMap<>();
+                now.forEach(t -> m.put(t.name(), t));
+                current = Collections.unmodifiableMap(m);
+            } else {
+                // the transports already running serve this list; a new one starts with the same
+                now = List.copyOf(current.values());
+            }
+        }
+        for (McpSchema.Tool tool : now) {
+            specs.add(spec(tool));
+        }
+        McpServer.StatelessAsyncSpecification spec = McpServer.async(new HiddenToolCalls(transport, this::hidden,
+                        this::call, json))
+                .serverInfo(name, version)
+                .jsonMapper(json)
+                .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
+                .validateToolInputs(false) // the executor validates, so its metrics and call log see bad input too
+                .strictToolNameValidation(false)
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).logging().build())
+                .tools(specs);
+        if (!instructions.isEmpty()) {
+            spec.instructions(instructions);
+        }
+        return spec.build();
+    }
+
+    private Mono<McpSchema.CallToolResult> call(McpTransportContext ctx, McpSchema.CallToolRequest request) {
+        long n = SEQ.incrementAndGet();
+        String stream = parallelCalls ? streamId + "#" + n : streamId;
+        ObjectNode args = request.arguments() == null ? mapper.createObjectNode() : mapper.valueToTree(request.arguments());
+        return Mono.deferContextual(reactorContext -> {
+            // over HTTP, the context the caller's token admitted (possibly clamped); else the configured one
+            CallContext who = reactorContext.getOrDefault(NettyHttpServerTransport.CONTEXT_KEY, context);
+            String turnId = "mcp-turn-" + n;
+            String callId = "mcp_call_" + n;
+            ToolCallsEvent turn = new ToolCallsEvent(stream, turnId, List.of(ToolCall.of(callId, request.name(), args)),
+                    who, null);
+            LiveEvents live = new LiveEvents(executor, SessionOutbox.of(ctx),
+                    request.meta() == null ? null : request.meta().get("progressToken"), mapper);
+            sampling.register(stream, turnId, callId, live);
+            return executor.execute(turn)
+                    .filter(live::resultEvent)
+                    .collectList()
+                    .map(events -> McpResults.toCallToolResult(events, mapper))
+                    .doFinally(s -> {
+                        sampling.unregister(stream, turnId, callId, live);
+                        live.close();
+                    });
+        });
+    }
+
+    /** Builder of {@link McpToolServer}. */
+    public static final class Builder {
+        private final ToolExecutor executor;
+        private CallContext context = CallContext.EMPTY;
+        private String streamId = "mcp";
+        private String name = "toolbus";
+        private String version = VERSION;
+        private String instructions = "";
+        private boolean parallelCalls;
+        private int maxMessageBytes = 4 * 1024 * 1024;
+        private int maxHttpConnections = 1024;
+        private java.time.Duration httpIdleTimeout = java.time.Duration.ofSeconds(60);
+        private final Set<String> allowedOrigins = new LinkedHashSet<>();
+        private String httpPath = "/mcp";
+        private AccessTokens tokens = AccessTokens.NONE;
+        private ObjectMapper objectMapper = new ObjectMapper();
+        private McpSampling sampling;
+
+        private Builder(ToolExecutor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
+        }
+
+        /** Who the MCP client is, for the policy and the tools' context (default: empty). */
+        public Builder context(CallContext context) {
+            this.context = Objects.requireNonNull(context, "context");
+            return this;
+        }
+
+        /** The stream id of the calls (default {@code mcp}). */
+        public Builder streamId(String streamId) {
+            Objects.requireNonNull(streamId, "streamId");
+            if (streamId.isBlank()) {
+                throw new IllegalArgumentException("streamId must not be blank");
+            }
+            this.streamId = streamId;
+            return this;
+        }
+
+        /** The name and version in {@code initialize} (default {@code toolbus}). */
+        public Builder serverInfo(String name, String version) {
+            this.name = Objects.requireNonNull(name, "name");
+            this.version = Objects.requireNonNull(version, "version");
+            return this;
+        }
+
+        /** Instructions for the client's model, sent in {@code initialize}. */
+        public Builder instructions(String text) {
+            this.instructions = Objects.requireNonNullElse(text, "");
+            return this;
+        }
+
+        /** Runs calls concurrently, each as its own stream (default: one stream, in arrival order). */
+        public Builder parallelCalls(boolean value) {
+            this.parallelCalls = value;
+            return this;
+        }
+
+        /** The largest message accepted, in bytes: a stdio line or an HTTP body (default 4 MiB). */
+        public Builder maxMessageBytes(int bytes) {
+            if (bytes < 1024) {
+                throw new IllegalArgumentException("maxMessageBytes must be at least 1024");
+            }
+            this.maxMessageBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Connections the HTTP endpoint keeps open at once (default 1024); one more is closed as soon as
+         * it is accepted, so a flood of idle sockets cannot exhaust the process.
+         */
+        public Builder maxHttpConnections(int connections) {
+            if (connections < 1) {
+                throw new IllegalArgumentException("maxHttpConnections must be at least 1");
+            }
+            this.maxHttpConnections = connections;
+            return this;
+        }
+
+        /**
+         * How long an HTTP connection may wait for its next request, or between reads of one request,
+         * before it is closed (default 60 s; an open SSE stream is not idle).
+         */
+        public Builder httpIdleTimeout(java.time.Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("httpIdleTimeout must be positive");
+            }
+            this.httpIdleTimeout = timeout;
+            return this;
+        }
+
+        /** An HTTP {@code Origin} to accept besides loopback ones ({@code *} for any). */
+        public Builder allowOrigin(String origin) {
+            this.allowedOrigins.add(Objects.requireNonNull(origin, "origin"));
+            return this;
+        }
+
+        /**
+         * The bearer tokens the HTTP endpoint accepts (default none: loopback only). Each token's scope
+         * must admit this server's {@link #streamId stream id} and {@link #context context}: a token
+         * that may not use them is answered 403; with {@code clamp}, a permission above the token's is
+         * lowered for its calls.
+         */
+        public Builder tokens(AccessTokens tokens) {
+            this.tokens = Objects.requireNonNull(tokens, "tokens");
+            return this;
+        }
+
+        /** One bearer token with full scope ({@code null}: none); replaces {@link #tokens}. */
+        public Builder token(String token) {
+            this.tokens = AccessTokens.single(token);
+            return this;
+        }
+
+        /** The HTTP endpoint path (default {@code /mcp}). */
+        public Builder httpPath(String path) {
+            Objects.requireNonNull(path, "path");
+            if (!path.startsWith("/")) {
+                throw new IllegalArgumentException("httpPath must start with /");
+            }
+            this.httpPath = path;
+            return this;
+        }
+
+        /** The Jackson 2 mapper for MCP messages (default: a plain {@code new ObjectMapper()}). */
+        public Builder objectMapper(ObjectMapper mapper) {
+            this.objectMapper = Objects.requireNonNull(mapper, "mapper");
+            return this;
+        }
+
+        /**
+         * Where this server's calls are known to {@link McpSampling}, so that their tools can ask the
+         * client's model (default: an instance of its own, {@link McpToolServer#sampling()}). Several
+         * servers may share one.
+         */
+        public Builder sampling(McpSampling sampling) {
+            this.sampling = Objects.requireNonNull(sampling, "sampling");
+            return this;
+        }
+
+        /** The server; nothing starts until {@link #serveStdio} or {@link #startHttp}. */
+        public McpToolServer build() {
+            return new McpToolServer(this);
+        }
+    }
+}
