@@ -3,7 +3,7 @@ package dev.toolbus.bus.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.bus.BusMessage;
+import dev.toolbus.spi.BusMessage;
 import dev.toolbus.bus.tck.EchoDriver;
 import java.time.Duration;
 import java.util.List;
