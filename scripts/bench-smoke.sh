@@ -25,7 +25,7 @@ echo "bench-smoke: $expected benchmark runs passed in $(( $(date +%s) - start ))
 
 # The gateway load harness (the gateway and a raw reactor-netty server, forked), a few hundred turns.
 java -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.gateway.GatewayLoad \
-  --requests 300 --clients 4 --max-seconds 60 > "$OUT/gateway-load.log" 2>&1 \
+  --requests 300 --clients 4 --max-seconds 60 --repeats 2 --server-cpus 0 > "$OUT/gateway-load.log" 2>&1 \
   || { tail -30 "$OUT/gateway-load.log"; echo "bench-smoke: gateway load failed" >&2; exit 1; }
 grep -q '^| WebSocket /v1/ws | ' "$OUT/gateway-load.log" && grep -q '^| raw reactor-netty WebSocket /v1/ws | ' "$OUT/gateway-load.log" \
   || { cat "$OUT/gateway-load.log"; echo "bench-smoke: gateway load printed no rows" >&2; exit 1; }

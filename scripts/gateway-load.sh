@@ -7,6 +7,9 @@
 #   GATEWAY_LOAD_REQUESTS=300 GATEWAY_LOAD_CLIENTS=8 scripts/gateway-load.sh   # a quick check
 #   GATEWAY_LOAD_WARMUP=20000 GATEWAY_LOAD_CLIENTS=256 scripts/gateway-load.sh  # steady state (JIT done)
 #   GATEWAY_LOAD_SERVER_OPTS='-XX:StartFlightRecording=filename=/tmp/{server}.jfr' scripts/gateway-load.sh
+#   GATEWAY_LOAD_REPEATS=3      measured runs per phase, the median reported with the spread (default 3)
+#   GATEWAY_LOAD_PIN=0          do not pin (default: with 2+ cores and taskset, the harness and its clients
+#                               on core 0, the servers on the other cores)
 #
 # Writes machine facts and the table to benchmarks/results/gateway-load.md (GATEWAY_LOAD_OUT).
 # BENCH_SKIP_BUILD=1 reuses benchmarks/target/benchmarks.jar.
@@ -18,6 +21,13 @@ REQUESTS=${GATEWAY_LOAD_REQUESTS:-20000}
 CLIENTS=${GATEWAY_LOAD_CLIENTS:-32}
 # unmeasured turns per transport before each measured phase (GatewayLoad's default: a fifth, at most 2000)
 WARMUP=${GATEWAY_LOAD_WARMUP:+--warmup $GATEWAY_LOAD_WARMUP}
+REPEATS=${GATEWAY_LOAD_REPEATS:-3}
+PIN=()
+SERVER_CPUS=()
+if [[ ${GATEWAY_LOAD_PIN:-1} != 0 ]] && command -v taskset > /dev/null && (( $(nproc) >= 2 )); then
+  PIN=(taskset -c 0)
+  SERVER_CPUS=(--server-cpus "1-$(( $(nproc) - 1 ))")
+fi
 mkdir -p "$(dirname "$OUT")"
 
 if [[ ${BENCH_SKIP_BUILD:-} != 1 ]]; then
@@ -31,10 +41,10 @@ fi
   echo "jdk:       $(java -version 2>&1 | head -2 | tr '\n' ' ')"
   echo "os:        $(uname -sr)"
   echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "command:   java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.gateway.GatewayLoad --requests $REQUESTS --clients $CLIENTS $WARMUP"
+  echo "command:   ${PIN[*]} java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.gateway.GatewayLoad --requests $REQUESTS --clients $CLIENTS --repeats $REPEATS ${SERVER_CPUS[*]} $WARMUP"
   echo
-  java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.gateway.GatewayLoad \
-    --requests "$REQUESTS" --clients "$CLIENTS" $WARMUP
+  "${PIN[@]}" java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.gateway.GatewayLoad \
+    --requests "$REQUESTS" --clients "$CLIENTS" --repeats "$REPEATS" "${SERVER_CPUS[@]}" $WARMUP
   echo
   echo "load at end:   $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$OUT"

@@ -52,22 +52,52 @@ import reactor.netty.resources.ConnectionProvider;
  *
  * Options: {@code --requests N} turns per transport (default 10000, at most 1000000), {@code --clients C}
  * concurrent clients (default 32, at most 512), {@code --in-process-server} to serve from this JVM,
- * {@code --max-seconds S} bound of each phase (default 120), {@code --warmup N} unmeasured turns per transport
- * first (default a fifth of the turns, at most 2000; the gateway's larger code keeps the JIT compiling
- * longer than the raw server's, so a longer warm-up compares the two at steady state).
+ * {@code --max-seconds S} bound of each phase (default 120), {@code --warmup N} unmeasured turns per warm-up
+ * round (default a fifth of the turns, at most 2000), {@code --repeats R} measured runs of each phase whose
+ * median is reported (default 3, at most 9), {@code --client-threads T} event-loop threads of the clients
+ * (default 1), {@code --server-cpus LIST} runs the forked servers under {@code taskset -c LIST}.
+ *
+ * <p>Reproducibility: the clients run on their own fixed event loops (not the shared default, whose size
+ * follows the machine); each transport is warmed up in rounds until two rounds in a row agree on calls/s
+ * within 5 % (at most {@value #MAX_WARMUP_ROUNDS} rounds: the gateway's larger code keeps the JIT compiling
+ * longer than the raw server's); each phase is then run {@code --repeats} times against the same server
+ * and the median run is reported with the spread of all runs. With {@code --server-cpus} (the script pins
+ * the harness to the first core and the servers to the others) client and server stop taking each other's
+ * core, and the client's CPU use shows whether it, not the server, was the limit.
  */
 public final class GatewayLoad {
 
     static final String TOKEN = "load-token";
 
+    /** At most this many warm-up rounds per transport, steady or not. */
+    static final int MAX_WARMUP_ROUNDS = 6;
+
+    /** Two warm-up rounds in a row within this share of each other count as steady. */
+    static final double STEADY = 0.05;
+
     /** What to run. */
-    public record Options(int requests, int clients, boolean forkServer, Duration maxPhase, int warmup) {
-        /** With the default warm-up: a fifth of the turns, at most 2000. */
+    public record Options(int requests, int clients, boolean forkServer, Duration maxPhase, int warmup, int repeats,
+                          int clientThreads, String serverCpus) {
+        /** With the default warm-up: a fifth of the turns, at most 2000; one run, one client thread. */
         public Options(int requests, int clients, boolean forkServer, Duration maxPhase) {
             this(requests, clients, forkServer, maxPhase, Math.max(1, Math.min(2000, requests / 5)));
         }
 
+        /** One run, one client thread, servers unpinned. */
+        public Options(int requests, int clients, boolean forkServer, Duration maxPhase, int warmup) {
+            this(requests, clients, forkServer, maxPhase, warmup, 1, 1, null);
+        }
+
         public Options {
+            if (repeats < 1 || repeats > 9) {
+                throw new IllegalArgumentException("repeats must be within 1..9");
+            }
+            if (clientThreads < 1 || clientThreads > 64) {
+                throw new IllegalArgumentException("client threads must be within 1..64");
+            }
+            if (serverCpus != null && !serverCpus.matches("[0-9]+([,-][0-9]+)*")) {
+                throw new IllegalArgumentException("server cpus must be a taskset list such as 1 or 1-3: " + serverCpus);
+            }
             if (requests < 1 || requests > 1_000_000) {
                 throw new IllegalArgumentException("requests must be within 1..1000000");
             }
@@ -80,13 +110,25 @@ public final class GatewayLoad {
         }
     }
 
-    /** One phase's figures. */
+    /**
+     * One phase's figures: the median run's, with {@code spread} the (highest - lowest) calls/s of all
+     * runs over the median ({@code 0} for one run) and {@code clientCpuShare} the harness's CPU time over
+     * the phase's wall time (1.0 = one core busy).
+     */
     record Phase(String name, int requests, int errors, double seconds, double callsPerSecond, double p50Ms,
-                 double p99Ms, long peakHeapBytes, long heapAfterGcBytes, long peakRssBytes, long serverCpuNanos) {
+                 double p99Ms, long peakHeapBytes, long heapAfterGcBytes, long peakRssBytes, long serverCpuNanos,
+                 int runs, double spread, double clientCpuShare) {
         String row() {
-            return String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.2f | %.2f | %s | %s | %s | %s |", name, requests,
-                    errors, callsPerSecond, p50Ms, p99Ms, cpuPerCall(), mib(peakHeapBytes), mib(heapAfterGcBytes),
-                    mib(peakRssBytes));
+            return String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %s | %.2f | %.2f | %s | %s | %s | %s | %s |", name,
+                    requests, errors, callsPerSecond, runs > 1 ? String.format(Locale.ROOT, "%.1f %% of %d", spread * 100, runs)
+                            : "1 run", p50Ms, p99Ms, cpuPerCall(), clientCpuShare > 0
+                            ? String.format(Locale.ROOT, "%.2f", clientCpuShare) : "n/a",
+                    mib(peakHeapBytes), mib(heapAfterGcBytes), mib(peakRssBytes));
+        }
+
+        Phase withRuns(int runs, double spread) {
+            return new Phase(name, requests, errors, seconds, callsPerSecond, p50Ms, p99Ms, peakHeapBytes,
+                    heapAfterGcBytes, peakRssBytes, serverCpuNanos, runs, spread, clientCpuShare);
         }
 
         /** The server process's CPU time (user + system) per turn, in µs; n/a without a forked server. */
@@ -109,6 +151,9 @@ public final class GatewayLoad {
         boolean fork = true;
         int maxSeconds = 120;
         int warmupTurns = -1;
+        int repeats = 3;
+        int clientThreads = 1;
+        String serverCpus = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--requests" -> requests = Integer.parseInt(args[++i]);
@@ -116,18 +161,30 @@ public final class GatewayLoad {
                 case "--in-process-server" -> fork = false;
                 case "--max-seconds" -> maxSeconds = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmupTurns = Integer.parseInt(args[++i]);
+                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
+                case "--client-threads" -> clientThreads = Integer.parseInt(args[++i]);
+                case "--server-cpus" -> serverCpus = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        Options options = warmupTurns < 1 ? new Options(requests, clients, fork, Duration.ofSeconds(maxSeconds))
-                : new Options(requests, clients, fork, Duration.ofSeconds(maxSeconds), warmupTurns);
-        System.out.printf(Locale.ROOT, "toolbus gateway load: %d turns of one echo call per transport, %d clients, "
-                        + "%d cores, %s server, %d warm-up turns per transport%n", requests, clients,
-                Runtime.getRuntime().availableProcessors(), fork ? "forked (-Xmx512m)" : "in-process", options.warmup());
-        List<Phase> phases = run(options);
-        System.out.println("| transport | turns | errors | calls/s | p50 ms | p99 ms | server CPU µs/turn"
-                + " | server heap peak | server heap after GC | server RSS peak |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        int warmup = warmupTurns < 1 ? Math.max(1, Math.min(2000, requests / 5)) : warmupTurns;
+        Options options = new Options(requests, clients, fork, Duration.ofSeconds(maxSeconds), warmup, repeats,
+                clientThreads, serverCpus);
+        System.out.printf(Locale.ROOT, "toolbus gateway load: %d turns of one echo call per transport, %d clients on %d"
+                        + " client thread(s), %d cores, %s server%s, warm-up rounds of %d turns until steady within"
+                        + " %.0f %% (at most %d), median of %d run(s)%n", requests, clients, clientThreads,
+                Runtime.getRuntime().availableProcessors(), fork ? "forked (-Xmx512m)" : "in-process",
+                serverCpus == null ? "" : " on cpus " + serverCpus, options.warmup(), STEADY * 100, MAX_WARMUP_ROUNDS,
+                repeats);
+        List<Phase> phases;
+        try {
+            phases = run(options);
+        } finally {
+            ClientLoops.dispose();
+        }
+        System.out.println("| transport | turns | errors | calls/s | spread | p50 ms | p99 ms | server CPU µs/turn"
+                + " | client CPU (cores) | server heap peak | server heap after GC | server RSS peak |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
         phases.forEach(p -> System.out.println(p.row()));
         System.out.println();
         System.out.println("| transport | gateway calls/s | raw reactor-netty calls/s | ratio | target ≥ 0.6×"
@@ -144,12 +201,60 @@ public final class GatewayLoad {
      */
     static List<Phase> run(Options o) throws Exception {
         List<Phase> out = new ArrayList<>();
-        Options warmup = new Options(o.warmup(), o.clients(), o.forkServer(), o.maxPhase());
-        inProcess(warmup);
-        out.add(inProcess(o));
+        Options warmup = warmupOf(o);
+        warmUp("in-process executor", () -> inProcess(warmup).callsPerSecond());
+        List<Phase> runs = new ArrayList<>();
+        for (int r = 0; r < o.repeats(); r++) {
+            runs.add(inProcess(o));
+        }
+        out.add(median(runs));
         out.addAll(serverPhases(o, warmup, false));
         out.addAll(serverPhases(o, warmup, true));
         return out;
+    }
+
+    static Options warmupOf(Options o) {
+        return new Options(o.warmup(), o.clients(), o.forkServer(), o.maxPhase(), o.warmup(), 1, o.clientThreads(),
+                o.serverCpus());
+    }
+
+    interface Round {
+        double callsPerSecond() throws Exception;
+    }
+
+    /**
+     * Warm-up rounds until two in a row agree on calls/s within {@link #STEADY} (at most
+     * {@link #MAX_WARMUP_ROUNDS}); returns the rounds run. Printed on standard error.
+     */
+    static int warmUp(String name, Round round) throws Exception {
+        double last = round.callsPerSecond();
+        int rounds = 1;
+        while (rounds < MAX_WARMUP_ROUNDS) {
+            double now = round.callsPerSecond();
+            rounds++;
+            boolean steady = Math.abs(now - last) <= STEADY * Math.max(now, last);
+            last = now;
+            if (steady) {
+                break;
+            }
+        }
+        System.err.printf(Locale.ROOT, "warm-up %s: %d round(s), last %.0f calls/s%n", name, rounds, last);
+        return rounds;
+    }
+
+    /** The run with the median calls/s, carrying the spread of all runs. */
+    static Phase median(List<Phase> runs) {
+        List<Phase> sorted = new ArrayList<>(runs);
+        sorted.sort(java.util.Comparator.comparingDouble(Phase::callsPerSecond));
+        Phase mid = sorted.get(sorted.size() / 2);
+        double spread = mid.callsPerSecond() <= 0 ? 0
+                : (sorted.get(sorted.size() - 1).callsPerSecond() - sorted.get(0).callsPerSecond()) / mid.callsPerSecond();
+        int errors = runs.stream().mapToInt(Phase::errors).sum();
+        Phase withErrors = new Phase(mid.name(), mid.requests(), errors, mid.seconds(), mid.callsPerSecond(), mid.p50Ms(),
+                mid.p99Ms(), runs.stream().mapToLong(Phase::peakHeapBytes).max().orElse(0), mid.heapAfterGcBytes(),
+                runs.stream().mapToLong(Phase::peakRssBytes).max().orElse(0), mid.serverCpuNanos(), 1, 0,
+                mid.clientCpuShare());
+        return withErrors.withRuns(runs.size(), spread);
     }
 
     /** The HTTP and WebSocket phases against the toolbus gateway or, with {@code raw}, the raw server. */
@@ -166,7 +271,7 @@ public final class GatewayLoad {
         LongSupplier cpu = () -> 0;
         try {
             if (o.forkServer()) {
-                child = fork(raw ? RawLoadServer.class : LoadServer.class);
+                child = fork(raw ? RawLoadServer.class : LoadServer.class, o.serverCpus());
                 BufferedReader childOut = new BufferedReader(
                         new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
                 port = Integer.parseInt(readLine(childOut, "PORT "));
@@ -199,10 +304,18 @@ public final class GatewayLoad {
             }
             String base = "http://127.0.0.1:" + port;
             String prefix = raw ? "raw reactor-netty " : "";
-            http(base, warmup);
-            out.add(measured(prefix + "HTTP POST /v1/turns", heap, heapAfterGc, rss, cpu, () -> http(base, o)));
-            websocket(port, warmup);
-            out.add(measured(prefix + "WebSocket /v1/ws", heap, heapAfterGc, rss, cpu, () -> websocket(port, o)));
+            warmUp(prefix + "HTTP", () -> rate(http(base, warmup)));
+            List<Phase> runs = new ArrayList<>();
+            for (int r = 0; r < o.repeats(); r++) {
+                runs.add(measured(prefix + "HTTP POST /v1/turns", heap, heapAfterGc, rss, cpu, () -> http(base, o)));
+            }
+            out.add(median(runs));
+            warmUp(prefix + "WebSocket", () -> rate(websocket(port, warmup)));
+            runs.clear();
+            for (int r = 0; r < o.repeats(); r++) {
+                runs.add(measured(prefix + "WebSocket /v1/ws", heap, heapAfterGc, rss, cpu, () -> websocket(port, o)));
+            }
+            out.add(median(runs));
         } finally {
             if (child != null) {
                 child.getOutputStream().close();
@@ -245,6 +358,10 @@ public final class GatewayLoad {
     public record Samples(long[] latencies, int errors, long nanos) {
     }
 
+    static double rate(Samples s) {
+        return s.nanos() <= 0 ? 0 : s.latencies().length / (s.nanos() / 1e9);
+    }
+
     interface PhaseBody {
         Samples run() throws Exception;
     }
@@ -271,26 +388,40 @@ public final class GatewayLoad {
         Samples s;
         long startedMs = System.currentTimeMillis();
         long cpuBefore = cpu.getAsLong();
+        long clientBefore = ownCpuNanos();
         long cpuUsed;
+        long clientUsed;
         try {
             s = body.run();
         } finally {
             cpuUsed = cpu.getAsLong() - cpuBefore;
+            clientUsed = ownCpuNanos() - clientBefore;
             sampler.shutdownNow();
             sampler.awaitTermination(10, TimeUnit.SECONDS);
         }
         // on stderr, for lining the phase up with a profile or per-thread CPU samples of the server
         System.err.printf(Locale.ROOT, "phase %s: %d..%d ms since the epoch%n", name, startedMs,
                 System.currentTimeMillis());
-        return phase(name, s, peakHeap.get(), heapAfterGc.getAsLong(), peakRss.get(), cpuBefore > 0 ? cpuUsed : 0);
+        double clientShare = s.nanos() > 0 && clientBefore > 0 ? (double) clientUsed / s.nanos() : 0;
+        return phase(name, s, peakHeap.get(), heapAfterGc.getAsLong(), peakRss.get(), cpuBefore > 0 ? cpuUsed : 0,
+                clientShare);
+    }
+
+    /** This process's CPU time (user + system) so far, 0 where the platform does not say. */
+    static long ownCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
     }
 
     static Phase phase(String name, Samples s, long heap, long heapAfterGc, long rss, long cpuNanos) {
+        return phase(name, s, heap, heapAfterGc, rss, cpuNanos, 0);
+    }
+
+    static Phase phase(String name, Samples s, long heap, long heapAfterGc, long rss, long cpuNanos, double clientShare) {
         long[] l = s.latencies().clone();
         Arrays.sort(l);
         double seconds = s.nanos() / 1e9;
         return new Phase(name, l.length, s.errors(), seconds, l.length / seconds, percentile(l, 0.50) / 1e6,
-                percentile(l, 0.99) / 1e6, heap, heapAfterGc, rss, cpuNanos);
+                percentile(l, 0.99) / 1e6, heap, heapAfterGc, rss, cpuNanos, 1, 0, clientShare);
     }
 
     static long percentile(long[] sorted, double q) {
@@ -317,6 +448,7 @@ public final class GatewayLoad {
             long[] lat = new long[o.requests()];
             AtomicInteger n = new AtomicInteger();
             AtomicInteger errors = new AtomicInteger();
+            long cpu0 = ownCpuNanos();
             long t0 = System.nanoTime();
             Flux.range(0, o.requests())
                     .flatMap(i -> Mono.defer(() -> {
@@ -333,7 +465,8 @@ public final class GatewayLoad {
                     .blockLast(o.maxPhase());
             Samples s = new Samples(Arrays.copyOf(lat, n.get()), errors.get(), System.nanoTime() - t0);
             // no server here: the harness's own heap is not a server figure, so the memory columns stay n/a
-            return phase("in-process executor", s, 0, 0, 0, 0);
+            double share = s.nanos() > 0 && cpu0 > 0 ? (double) (ownCpuNanos() - cpu0) / s.nanos() : 0;
+            return phase("in-process executor", s, 0, 0, 0, 0, share);
         }
     }
 
@@ -341,7 +474,7 @@ public final class GatewayLoad {
         ConnectionProvider pool = ConnectionProvider.builder("toolbus-load").maxConnections(o.clients())
                 .pendingAcquireMaxCount(-1).build();
         try {
-            HttpClient client = HttpClient.create(pool).baseUrl(base)
+            HttpClient client = HttpClient.create(pool).runOn(ClientLoops.of(o.clientThreads())).baseUrl(base)
                     .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN));
             long[] lat = new long[o.requests()];
             AtomicInteger n = new AtomicInteger();
@@ -380,7 +513,7 @@ public final class GatewayLoad {
         AtomicInteger n = new AtomicInteger();
         AtomicInteger errors = new AtomicInteger();
         AtomicInteger next = new AtomicInteger();
-        HttpClient client = HttpClient.create()
+        HttpClient client = HttpClient.create().runOn(ClientLoops.of(o.clientThreads()))
                 .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + token));
         long t0 = System.nanoTime();
         Flux.range(0, o.clients())
@@ -419,9 +552,13 @@ public final class GatewayLoad {
 
     // --- server process ----------------------------------------------------------------------------
 
-    static Process fork(Class<?> main) throws Exception {
+    static Process fork(Class<?> main, String cpus) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m"));
+        List<String> command = new ArrayList<>();
+        if (cpus != null) {
+            command.addAll(List.of("taskset", "-c", cpus));
+        }
+        command.addAll(List.of(java, "-Xmx512m"));
         // GATEWAY_LOAD_SERVER_OPTS: extra JVM options for both server children (e.g. a JFR recording)
         String extra = System.getenv("GATEWAY_LOAD_SERVER_OPTS");
         if (extra != null && !extra.isBlank()) {
