@@ -209,9 +209,10 @@ public final class Toolbus implements AutoCloseable {
         }
         if (b instanceof InMemoryBus memory) {
             memory.complete();
-        } else if (b instanceof StdioBus && !busEnded.isDone()) {
-            // stdin cannot be ended from here: let the running turns finish and publish, then stop the
-            // loop and flush stdout
+        } else if (b instanceof StdioBus stdio && !busEnded.isDone()) {
+            // stdin may still be open (a SIGTERM): end the input as its end of file would, let the
+            // running turns finish and publish, then stop the loop and flush stdout
+            stdio.endInput();
             parts.executor().closeGracefully().block(step);
             // the run completes once the drained turns' events are published: disposing it before
             // then cancels the publish of a turn's last events (its turn_completed)

@@ -59,6 +59,7 @@ public final class StdioBus implements ToolBus {
     private final BufferedWriter out;
     private final EventCodec codec;
     private final ExecutorService readerThread;
+    private final Sinks.One<Boolean> inputEnd = Sinks.one();
     private final Scheduler reader;
     private final ExecutorService writerThread;
     private final Scheduler writer;
@@ -107,8 +108,18 @@ public final class StdioBus implements ToolBus {
     }
 
     /**
+     * Ends the input as its end of file would, while the stream itself stays open (a SIGTERM with
+     * stdin still open): {@link #receive()} completes, so a run over this bus finishes the turns it
+     * has and publishes their events, then completes. The reader thread blocked on the stream is
+     * left to {@link #closeGracefully()}.
+     */
+    public void endInput() {
+        inputEnd.tryEmitValue(Boolean.TRUE);
+    }
+
+    /**
      * The input lines as messages, one line read per unit of demand on the reader thread. Completes
-     * at end of input. May be subscribed once.
+     * at end of input or at {@link #endInput()}. May be subscribed once.
      */
     @Override
     public Flux<BusMessage> receive() {
@@ -137,7 +148,7 @@ public final class StdioBus implements ToolBus {
             } catch (IOException e) {
                 sink.error(new UncheckedIOException("reading input events failed", e));
             }
-        }).subscribeOn(reader);
+        }).subscribeOn(reader).takeUntilOther(inputEnd.asMono());
     }
 
     /** Writes the events as lines, in order and together, flushing each line. */

@@ -75,6 +75,23 @@ class StdioBusTest {
     }
 
     @Test
+    void endInput_completesTheInput_whileTheStreamStaysOpen() throws Exception {
+        java.io.PipedOutputStream writer = new java.io.PipedOutputStream();
+        java.io.PipedInputStream open = new java.io.PipedInputStream(writer);
+        writer.write("{\"a\":1}\n".getBytes(StandardCharsets.UTF_8));
+        writer.flush();
+        StdioBus b = bus(open, EventCodec.defaults());
+        // nothing more is written and the writer is never closed: only endInput ends the input
+        StepVerifier.create(b.receive().map(StdioBusTest::payload))
+                .expectNext("{\"a\":1}")
+                .expectNoEvent(Duration.ofMillis(100))
+                .then(b::endInput)
+                .expectComplete()
+                .verify(WAIT);
+        writer.close();
+    }
+
+    @Test
     void receive_readsOnlyWhatIsRequested_fromEndlessInput() {
         AtomicInteger linesServed = new AtomicInteger();
         byte[] line = "{\"type\":\"tool_call\"}\n".getBytes(StandardCharsets.UTF_8);
