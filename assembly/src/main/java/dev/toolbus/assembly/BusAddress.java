@@ -1,5 +1,6 @@
 package dev.toolbus.assembly;
 
+import dev.toolbus.config.BusConfig;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -83,7 +84,7 @@ public record BusAddress(String scheme, String address) {
     }
 
     /** The bus a config's {@code bus} section names. */
-    static BusAddress of(dev.toolbus.config.Config.Bus b) {
+    static BusAddress of(dev.toolbus.config.BusConfig b) {
         return switch (b.type()) {
             case "stdio" -> stdio();
             case "redis" -> new BusAddress(REDIS, b.url());

@@ -4,6 +4,8 @@ import dev.toolbus.assembly.stdio.StdioBus;
 import dev.toolbus.bus.InMemoryBus;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.config.Config;
+import dev.toolbus.config.IdempotencyConfig;
+import dev.toolbus.config.BusConfig;
 import dev.toolbus.protocol.EventCodec;
 import java.io.IOException;
 import java.time.Duration;
@@ -31,7 +33,7 @@ final class Buses {
      * @param instanceId the executor's instance id (the Redis bus routes control answers by it)
      * @param maxEventBytes the largest input event
      */
-    record Names(Config.Bus bus, Config.Idempotency idempotency, String group, String instance, String instanceId,
+    record Names(BusConfig bus, IdempotencyConfig idempotency, String group, String instance, String instanceId,
                  int maxEventBytes) {
     }
 
@@ -45,13 +47,14 @@ final class Buses {
         };
     }
 
-    /** The config's bus section when it is of the address's kind, else that kind's defaults. */
-    static Config.Bus section(BusAddress address, Config.Bus fromConfig) {
-        return fromConfig.type().equals(address.scheme()) ? fromConfig : Config.Bus.defaults(address.scheme());
+    /** The config's bus section when it is of the address's kind (or there is no bus), else that kind's defaults. */
+    static BusConfig section(BusAddress address, BusConfig fromConfig) {
+        return fromConfig.type().equals(address.scheme()) || address.scheme().equals(BusAddress.NONE) ? fromConfig
+                : BusConfig.defaults(address.scheme());
     }
 
     /** {@code --instance}, else {@code bus.consumer}, else {@code toolbus-<host>-<pid>}. */
-    static String instanceName(String override, Config.Bus b) {
+    static String instanceName(String override, BusConfig b) {
         if (override != null && !override.isBlank()) {
             return override;
         }
@@ -74,8 +77,8 @@ final class Buses {
 
         static ToolBus redis(String uri, Names n) {
             require("dev.toolbus.bus.redis.RedisStreamsBus", "toolbus-bus-redis");
-            Config.Bus b = n.bus();
-            Config.Idempotency idem = n.idempotency();
+            BusConfig b = n.bus();
+            IdempotencyConfig idem = n.idempotency();
             return dev.toolbus.bus.redis.RedisStreamsBus.fromUri(uri, dev.toolbus.bus.redis.RedisStreamsConfig.builder()
                     .callsStream(b.calls()).resultsKeyTemplate(b.results()).deadLetterStream(b.deadLetter())
                     .consumer(n.instance()).group(n.group()).maxEventBytes(n.maxEventBytes())
@@ -86,8 +89,8 @@ final class Buses {
 
         static ToolBus kafka(String uri, Names n) {
             require("dev.toolbus.bus.kafka.KafkaBus", "toolbus-bus-kafka");
-            Config.Bus b = n.bus();
-            Config.Idempotency idem = n.idempotency();
+            BusConfig b = n.bus();
+            IdempotencyConfig idem = n.idempotency();
             return dev.toolbus.bus.kafka.KafkaBus.fromUri(uri, dev.toolbus.bus.kafka.KafkaBusConfig.builder()
                     .bootstrapServers(uri).callsTopic(b.calls()).resultsTopic(b.results())
                     .deadLetterTopic(b.deadLetter()).groupId(n.group()).clientId(n.instance())
@@ -103,7 +106,7 @@ final class Buses {
             return new SharedBuckets(store, store::close);
         }
 
-        private static int recorded(Config.Idempotency idem) {
+        private static int recorded(IdempotencyConfig idem) {
             return (int) Math.min(Integer.MAX_VALUE, idem.maxRecordedBytes());
         }
 

@@ -3,6 +3,7 @@ package dev.toolbus.assembly;
 import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.auth.Hosts;
 import dev.toolbus.config.Config;
+import dev.toolbus.config.GatewayConfig;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.gateway.Gateway;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,7 +21,7 @@ import java.util.function.Function;
  * @param tokenSource where the tokens came from, for the log
  * @param section the config's {@code gateway} section (caps, timeouts, sizes)
  */
-record GatewayPlan(String host, int port, AccessTokens tokens, String tokenSource, Config.Gateway section) {
+record GatewayPlan(String host, int port, AccessTokens tokens, String tokenSource, GatewayConfig section) {
 
     /**
      * The gateway to start, or {@code null} for none.
@@ -34,7 +35,7 @@ record GatewayPlan(String host, int port, AccessTokens tokens, String tokenSourc
      * @param env where {@code TOOLBUS_TOKEN} is read when no token is configured
      * @throws IllegalArgumentException for a bad token, or a non-loopback address without one
      */
-    static GatewayPlan of(Config.Gateway g, boolean fromConfig, String host, int port, String tokenOverride,
+    static GatewayPlan of(GatewayConfig g, boolean fromConfig, String host, int port, String tokenOverride,
                           Function<String, String> env) {
         boolean on = host != null || fromConfig && g.enabled();
         if (!on) {

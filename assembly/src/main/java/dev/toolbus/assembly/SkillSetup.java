@@ -1,6 +1,7 @@
 package dev.toolbus.assembly;
 
 import dev.toolbus.config.Config;
+import dev.toolbus.config.DocumentsConfig;
 import dev.toolbus.plugins.skills.SkillLibrary;
 import dev.toolbus.plugins.skills.SkillLimits;
 import dev.toolbus.plugins.skills.SkillSettings;
@@ -23,9 +24,9 @@ final class SkillSetup {
     static final Duration POLL = Duration.ofSeconds(1);
 
     private final SkillLibrary library;
-    private final AtomicReference<Supplier<Config.Documents>> documents;
+    private final AtomicReference<Supplier<DocumentsConfig>> documents;
 
-    private SkillSetup(SkillLibrary library, AtomicReference<Supplier<Config.Documents>> documents) {
+    private SkillSetup(SkillLibrary library, AtomicReference<Supplier<DocumentsConfig>> documents) {
         this.library = library;
         this.documents = documents;
     }
@@ -35,8 +36,8 @@ final class SkillSetup {
      *
      * @param offerWhenEmpty offer {@code load_skill} even without skills (the paths came from a flag)
      */
-    static SkillSetup start(List<Path> paths, Config.Documents d, boolean offerWhenEmpty, ToolRegistry registry) {
-        AtomicReference<Supplier<Config.Documents>> docs = new AtomicReference<>(() -> d);
+    static SkillSetup start(List<Path> paths, DocumentsConfig d, boolean offerWhenEmpty, ToolRegistry registry) {
+        AtomicReference<Supplier<DocumentsConfig>> docs = new AtomicReference<>(() -> d);
         SkillLibrary library = SkillLibrary.builder(paths).limits(limits(d))
                 .settings(() -> settings(docs.get().get())).offerWhenEmpty(offerWhenEmpty).build();
         library.registerInto(registry).watch(POLL);
@@ -44,7 +45,7 @@ final class SkillSetup {
     }
 
     /** Reads the settings from here on (the live config). */
-    void follow(Supplier<Config.Documents> live) {
+    void follow(Supplier<DocumentsConfig> live) {
         documents.set(live);
     }
 
@@ -56,11 +57,11 @@ final class SkillSetup {
         library.close();
     }
 
-    static SkillLimits limits(Config.Documents d) {
+    static SkillLimits limits(DocumentsConfig d) {
         return new SkillLimits(d.maxDepth(), (int) Math.min(Integer.MAX_VALUE, d.maxFileBytes()), d.maxPromptChars());
     }
 
-    static SkillSettings settings(Config.Documents d) {
+    static SkillSettings settings(DocumentsConfig d) {
         return new SkillSettings(SkillSettings.Mode.parse(d.mode()), d.fileAutoActivate(), d.autoActivate(),
                 d.triggers());
     }

@@ -1,6 +1,8 @@
 package dev.toolbus.assembly;
 
 import dev.toolbus.config.Config;
+import dev.toolbus.config.DispatchConfig;
+import dev.toolbus.config.BusConfig;
 import dev.toolbus.config.ConfigWatcher;
 import dev.toolbus.config.LiveConfig;
 import dev.toolbus.dispatch.ChatCompletionsDispatch;
@@ -313,7 +315,7 @@ public final class ToolbusAssembly {
                 if (buckets != null) {
                     b.rateLimitStore(buckets.store());
                 }
-                Config.Dispatch d = config.dispatch();
+                DispatchConfig d = config.dispatch();
                 if (d.enabled()) {
                     b.dispatch(ChatCompletionsDispatch.builder().baseUrl(d.baseUrl()).model(d.model())
                             .apiKey(d.apiKey()).timeout(Duration.ofMillis(d.timeoutMs()))
@@ -335,7 +337,7 @@ public final class ToolbusAssembly {
                 sources.closeGracefully().block(stopStep);
                 throw e;
             }
-            Config.Bus section = Buses.section(address, config.bus());
+            BusConfig section = Buses.section(address, config.bus());
             Buses.Names names = new Buses.Names(section, config.bus().idempotency(),
                     group != null ? group : section.group().isBlank() ? "toolbus" : section.group(),
                     Buses.instanceName(instance, section), instanceId, maxEventBytes);

@@ -10,17 +10,24 @@ final class BusSection {
     private BusSection() {
     }
 
-    static Config.Bus read(ConfigLoader.Reader in, Map<String, Object> root) {
+    static BusConfig read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> b = in.section(root, "bus", "",
                 Set.of("type", "url", "calls", "results", "deadLetter", "group", "consumer", "idempotency"));
-        String type = in.choice(b, "type", "bus", Config.Bus.TYPES, "in-memory");
-        Config.Bus d = Config.Bus.defaults(type);
-        return new Config.Bus(type, ConfigLoader.Reader.nonBlank(in.string(b, "url", "bus", d.url()), d.url()),
-                ConfigLoader.Reader.nonBlank(in.string(b, "calls", "bus", d.calls()), d.calls()),
-                ConfigLoader.Reader.nonBlank(in.string(b, "results", "bus", d.results()), d.results()),
-                ConfigLoader.Reader.nonBlank(in.string(b, "deadLetter", "bus", d.deadLetter()), d.deadLetter()),
-                ConfigLoader.Reader.nonBlank(in.string(b, "group", "bus", d.group()), d.group()),
-                Objects.requireNonNullElse(in.string(b, "consumer", "bus", ""), ""),
-                IdempotencySection.read(in, b));
+        String type = in.choice(b, "type", "bus", BusConfig.TYPES, "in-memory");
+        BusConfig d = BusConfig.defaults(type);
+        return BusConfig.builder(type)
+                .url(name(in, b, "url", d.url()))
+                .calls(name(in, b, "calls", d.calls()))
+                .results(name(in, b, "results", d.results()))
+                .deadLetter(name(in, b, "deadLetter", d.deadLetter()))
+                .group(name(in, b, "group", d.group()))
+                .consumer(Objects.requireNonNullElse(in.string(b, "consumer", "bus", ""), ""))
+                .idempotency(IdempotencySection.read(in, b))
+                .build();
+    }
+
+    /** A name of the bus: the type's default when missing or blank. */
+    private static String name(ConfigLoader.Reader in, Map<String, Object> b, String key, String def) {
+        return ConfigLoader.Reader.nonBlank(in.string(b, key, "bus", def), def);
     }
 }

@@ -535,21 +535,35 @@ public final class ConfigLoader {
                     mode = SourceMode.HYBRID;
                 }
             }
-            Config.Sources sources = SourcesSection.read(this, root);
+            SourcesConfig sources = SourcesSection.read(this, root);
             List<PolicyConfig.Group> groups = GroupsSection.read(this, root);
             PolicyConfig.Security security = SecuritySection.read(this, root);
-            Config.Tools tools = ToolsSection.read(this, root);
+            ToolsConfig tools = ToolsSection.read(this, root);
             dev.toolbus.rules.RuleSet rules = RulesSection.read(this, root, groups);
             policy = false;
             ExecutionSettings execution = ExecutionSection.read(this, root);
-            Config.Bus bus = BusSection.read(this, root);
-            Config.Gateway gateway = GatewaySection.read(this, root);
-            Config.Documents documents = DocumentsSection.read(this, root);
+            BusConfig bus = BusSection.read(this, root);
+            GatewayConfig gateway = GatewaySection.read(this, root);
+            DocumentsConfig documents = DocumentsSection.read(this, root);
             ApprovalSettings approval = ApprovalSection.read(this, root, security.dangerousTools());
-            Config.Dispatch dispatch = DispatchSection.read(this, root);
-            Config.Plugins plugins = PluginsSection.read(this, root);
-            Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval,
-                    dispatch, LimitsSection.read(this, root), plugins, rules);
+            DispatchConfig dispatch = DispatchSection.read(this, root);
+            PluginsConfig plugins = PluginsSection.read(this, root);
+            Config c = Config.builder()
+                    .mode(mode)
+                    .sources(sources)
+                    .groups(groups)
+                    .security(security)
+                    .tools(tools)
+                    .execution(execution)
+                    .bus(bus)
+                    .gateway(gateway)
+                    .documents(documents)
+                    .approval(approval)
+                    .dispatch(dispatch)
+                    .limits(LimitsSection.read(this, root))
+                    .plugins(plugins)
+                    .rules(rules)
+                    .build();
             for (String w : ToolPolicies.check(c.policy())) {
                 warnings.add(w);
             }

@@ -10,10 +10,10 @@ final class DispatchSection {
     private DispatchSection() {
     }
 
-    static Config.Dispatch read(ConfigLoader.Reader in, Map<String, Object> root) {
+    static DispatchConfig read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> m = in.section(root, "dispatch", "",
                 Set.of("enabled", "useSummary", "maxGroups", "model", "cacheTtlMs"));
-        Config.Dispatch d = Config.Dispatch.DEFAULTS;
+        DispatchConfig d = DispatchConfig.DEFAULTS;
         Map<String, Object> model = in.section(m, "model", "dispatch",
                 Set.of("baseUrl", "name", "apiKey", "timeoutMs"));
         boolean enabled = in.bool(m, "enabled", "dispatch", false);
@@ -26,15 +26,21 @@ final class DispatchSection {
             in.warn("dispatch.model.baseUrl", "'" + baseUrl + "' is not an http(s) URL; dispatch stays off");
             enabled = false;
         }
-        return new Config.Dispatch(enabled, in.bool(m, "useSummary", "dispatch", true),
-                (int) in.integer(m, "maxGroups", "dispatch", d.maxGroups(), 1, 20), baseUrl, name,
-                Objects.requireNonNullElse(in.string(model, "apiKey", "dispatch.model", ""), ""),
-                in.integer(model, "timeoutMs", "dispatch.model", d.timeoutMs(), 100, 600_000),
-                in.integer(m, "cacheTtlMs", "dispatch", d.cacheTtlMs(), 0, 3_600_000));
+        return DispatchConfig.builder()
+                .enabled(enabled)
+                .useSummary(in.bool(m, "useSummary", "dispatch", true))
+                .maxGroups((int) in.integer(m, "maxGroups", "dispatch", d.maxGroups(), 1, DispatchConfig.MAX_GROUPS))
+                .baseUrl(baseUrl)
+                .model(name)
+                .apiKey(Objects.requireNonNullElse(in.string(model, "apiKey", "dispatch.model", ""), ""))
+                .timeoutMs(in.integer(model, "timeoutMs", "dispatch.model", d.timeoutMs(),
+                        DispatchConfig.MIN_TIMEOUT_MS, DispatchConfig.MAX_TIMEOUT_MS))
+                .cacheTtlMs(in.integer(m, "cacheTtlMs", "dispatch", d.cacheTtlMs(), 0, DispatchConfig.MAX_CACHE_TTL_MS))
+                .build();
     }
 
     /** The section as the effective config prints it (the key masked). */
-    static Map<String, Object> effective(Config.Dispatch d) {
+    static Map<String, Object> effective(DispatchConfig d) {
         Map<String, Object> model = new java.util.LinkedHashMap<>();
         model.put("baseUrl", d.baseUrl());
         model.put("name", d.model());

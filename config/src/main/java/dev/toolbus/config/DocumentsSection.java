@@ -12,11 +12,11 @@ final class DocumentsSection {
     private DocumentsSection() {
     }
 
-    static Config.Documents read(ConfigLoader.Reader in, Map<String, Object> root) {
+    static DocumentsConfig read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> m = in.section(root, "documents", "",
                 Set.of("enabled", "mode", "paths", "maxDepth", "maxFileBytes", "maxPromptChars", "autoActivate",
                         "triggers"));
-        Config.Documents d = Config.Documents.DEFAULTS;
+        DocumentsConfig d = DocumentsConfig.DEFAULTS;
         List<String> paths = d.paths();
         if (m.containsKey("paths")) {
             Object v = in.listValue(m.get("paths"));
@@ -38,12 +38,19 @@ final class DocumentsSection {
                 autoNames = in.strings(m, "autoActivate", "documents", List.of());
             }
         }
-        return new Config.Documents(in.bool(m, "enabled", "documents", true),
-                in.choice(m, "mode", "documents", Config.Documents.MODES, "auto"), paths,
-                (int) lowFallback(in, m, "maxDepth", 0, d.maxDepth(), 64),
-                lowFallback(in, m, "maxFileBytes", 1024, 1024, 64L * 1024 * 1024),
-                (int) lowFallback(in, m, "maxPromptChars", 1000, 1000, 10_000_000),
-                fileAuto, autoNames, triggers(in, m));
+        return DocumentsConfig.builder()
+                .enabled(in.bool(m, "enabled", "documents", true))
+                .mode(in.choice(m, "mode", "documents", DocumentsConfig.MODES, "auto"))
+                .paths(paths)
+                .maxDepth((int) lowFallback(in, m, "maxDepth", 0, d.maxDepth(), DocumentsConfig.MAX_DEPTH))
+                .maxFileBytes(lowFallback(in, m, "maxFileBytes", DocumentsConfig.MIN_FILE_BYTES,
+                        DocumentsConfig.MIN_FILE_BYTES, DocumentsConfig.MAX_FILE_BYTES))
+                .maxPromptChars((int) lowFallback(in, m, "maxPromptChars", DocumentsConfig.MIN_PROMPT_CHARS,
+                        DocumentsConfig.MIN_PROMPT_CHARS, DocumentsConfig.MAX_PROMPT_CHARS))
+                .fileAutoActivate(fileAuto)
+                .autoActivate(autoNames)
+                .triggers(triggers(in, m))
+                .build();
     }
 
     /** {@code triggers}: skill name → a list of words (or one comma-separated string). */
@@ -73,9 +80,9 @@ final class DocumentsSection {
     /** ChatAI's documents rules: below {@code min} → {@code below}; not an integer → default. */
     private static long lowFallback(ConfigLoader.Reader in, Map<String, Object> m, String key, long min, long below, long max) {
         long def = switch (key) {
-            case "maxDepth" -> Config.Documents.DEFAULTS.maxDepth();
-            case "maxFileBytes" -> Config.Documents.DEFAULTS.maxFileBytes();
-            default -> Config.Documents.DEFAULTS.maxPromptChars();
+            case "maxDepth" -> DocumentsConfig.DEFAULTS.maxDepth();
+            case "maxFileBytes" -> DocumentsConfig.DEFAULTS.maxFileBytes();
+            default -> DocumentsConfig.DEFAULTS.maxPromptChars();
         };
         long v = in.integer(m, key, "documents", def, Long.MIN_VALUE / 2, max);
         if (v < min) {

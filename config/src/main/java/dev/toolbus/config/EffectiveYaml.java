@@ -86,24 +86,24 @@ final class EffectiveYaml {
                 e.results().storeMaxEntries()));
         ex.put("cacheTools", e.cacheTools());
         m.put("execution", ex);
-        Config.Bus b = c.bus();
+        BusConfig b = c.bus();
         Map<String, Object> bus = map("type", b.type(), "url", maskUrl(b.url()), "calls", b.calls(), "results", b.results());
         bus.putAll(map("deadLetter", b.deadLetter(), "group", b.group(), "consumer", b.consumer()));
         bus.put("idempotency", IdempotencySection.effective(b.idempotency()));
         m.put("bus", bus);
-        Config.Gateway g = c.gateway();
+        GatewayConfig g = c.gateway();
         Map<String, Object> gw = map("enabled", g.enabled(), "host", g.host(), "port", g.port(),
                 "token", g.token().isEmpty() ? "" : "***");
         gw.putAll(map("maxRequestBytes", g.maxRequestBytes(), "maxOutboundEvents", g.maxOutboundEvents()));
         List<Object> scoped = new ArrayList<>();
-        for (Config.GatewayToken t : g.tokens()) {
+        for (GatewayToken t : g.tokens()) {
             scoped.add(map("name", t.name(), "token", "***", "maxPermission", t.maxPermission().wireName(),
                     "agents", t.agents(), "channels", t.channels(), "streams", t.streams()));
         }
         gw.putAll(map("tokens", scoped, "onExcess", g.onExcess(), "maxConnections", g.maxConnections(),
                 "headerTimeout", g.headerTimeoutMs(), "bodyTimeout", g.bodyTimeoutMs()));
         m.put("gateway", gw);
-        Config.Documents d = c.documents();
+        DocumentsConfig d = c.documents();
         Map<String, Object> docs = map("enabled", d.enabled(), "mode", d.mode(), "paths", d.paths(),
                 "maxDepth", d.maxDepth());
         docs.putAll(map("maxFileBytes", d.maxFileBytes(), "maxPromptChars", d.maxPromptChars()));

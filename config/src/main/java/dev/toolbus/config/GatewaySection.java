@@ -14,27 +14,35 @@ final class GatewaySection {
     private GatewaySection() {
     }
 
-    static Config.Gateway read(ConfigLoader.Reader in, Map<String, Object> root) {
+    static GatewayConfig read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> g = in.section(root, "gateway", "",
                 Set.of("enabled", "host", "port", "token", "maxRequestBytes", "maxOutboundEvents", "tokens",
                         "onExcess", "maxConnections", "headerTimeout", "bodyTimeout"));
-        Config.Gateway d = Config.Gateway.DEFAULTS;
+        GatewayConfig d = GatewayConfig.DEFAULTS;
         String onExcess = in.string(g, "onExcess", "gateway", "refuse");
         String rule = onExcess == null ? "refuse" : onExcess.strip().toLowerCase(Locale.ROOT);
-        if (!Config.Gateway.ON_EXCESS.contains(rule)) {
+        if (!GatewayConfig.ON_EXCESS.contains(rule)) {
             in.warn("gateway.onExcess", "'" + onExcess + "' is not refuse or clamp; using refuse");
             rule = "refuse";
         }
-        Config.Gateway gw = new Config.Gateway(in.bool(g, "enabled", "gateway", true),
-                ConfigLoader.Reader.nonBlank(in.string(g, "host", "gateway", d.host()), d.host()),
-                (int) in.integer(g, "port", "gateway", d.port(), 0, 65_535),
-                Objects.requireNonNullElse(in.string(g, "token", "gateway", ""), "").strip(),
-                in.integer(g, "maxRequestBytes", "gateway", d.maxRequestBytes(), 1024, 64L * 1024 * 1024),
-                (int) in.integer(g, "maxOutboundEvents", "gateway", d.maxOutboundEvents(), 16, 1_000_000),
-                tokens(in, g), rule,
-                (int) in.integer(g, "maxConnections", "gateway", d.maxConnections(), 1, 1_000_000),
-                in.integer(g, "headerTimeout", "gateway", d.headerTimeoutMs(), 100, 3_600_000),
-                in.integer(g, "bodyTimeout", "gateway", d.bodyTimeoutMs(), 100, 3_600_000));
+        GatewayConfig gw = GatewayConfig.builder()
+                .enabled(in.bool(g, "enabled", "gateway", true))
+                .host(ConfigLoader.Reader.nonBlank(in.string(g, "host", "gateway", d.host()), d.host()))
+                .port((int) in.integer(g, "port", "gateway", d.port(), 0, 65_535))
+                .token(Objects.requireNonNullElse(in.string(g, "token", "gateway", ""), "").strip())
+                .maxRequestBytes(in.integer(g, "maxRequestBytes", "gateway", d.maxRequestBytes(),
+                        GatewayConfig.MIN_REQUEST_BYTES, GatewayConfig.MAX_REQUEST_BYTES))
+                .maxOutboundEvents((int) in.integer(g, "maxOutboundEvents", "gateway", d.maxOutboundEvents(),
+                        GatewayConfig.MIN_OUTBOUND_EVENTS, GatewayConfig.MAX_OUTBOUND_EVENTS))
+                .tokens(tokens(in, g))
+                .onExcess(rule)
+                .maxConnections((int) in.integer(g, "maxConnections", "gateway", d.maxConnections(), 1,
+                        GatewayConfig.MAX_CONNECTIONS))
+                .headerTimeoutMs(in.integer(g, "headerTimeout", "gateway", d.headerTimeoutMs(),
+                        GatewayConfig.MIN_TIMEOUT_MS, GatewayConfig.MAX_TIMEOUT_MS))
+                .bodyTimeoutMs(in.integer(g, "bodyTimeout", "gateway", d.bodyTimeoutMs(),
+                        GatewayConfig.MIN_TIMEOUT_MS, GatewayConfig.MAX_TIMEOUT_MS))
+                .build();
         if (gw.enabled() && !gw.loopback() && !gw.hasTokens()) {
             in.warn("gateway.token", "is empty but gateway.host " + gw.host()
                     + " is not loopback; the gateway refuses to start without a token");
@@ -48,7 +56,7 @@ final class GatewaySection {
      * repeated token keeps its first scope; each with a warning.
      */
     @SuppressWarnings("unchecked")
-    private static List<Config.GatewayToken> tokens(ConfigLoader.Reader in, Map<String, Object> g) {
+    private static List<GatewayToken> tokens(ConfigLoader.Reader in, Map<String, Object> g) {
         if (!g.containsKey("tokens")) {
             return List.of();
         }
@@ -58,7 +66,7 @@ final class GatewaySection {
                     + "; no scoped tokens");
             return List.of();
         }
-        List<Config.GatewayToken> out = new ArrayList<>();
+        List<GatewayToken> out = new ArrayList<>();
         Set<String> seen = new java.util.HashSet<>();
         for (int i = 0; i < list.size(); i++) {
             String p = "gateway.tokens[" + i + "]";
@@ -84,8 +92,9 @@ final class GatewaySection {
                 in.warn(p + ".maxPermission", "'" + level + "' is not member, admin, owner or master; using member");
                 max = PermissionLevel.MEMBER;
             }
-            out.add(new Config.GatewayToken(name, secret, max, in.strings(t, "agents", p, List.of()),
-                    in.strings(t, "channels", p, List.of()), in.strings(t, "streams", p, List.of())));
+            out.add(GatewayToken.builder(name).token(secret).maxPermission(max)
+                    .agents(in.strings(t, "agents", p, List.of())).channels(in.strings(t, "channels", p, List.of()))
+                    .streams(in.strings(t, "streams", p, List.of())).build());
         }
         return out;
     }

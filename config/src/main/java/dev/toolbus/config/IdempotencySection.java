@@ -10,20 +10,23 @@ final class IdempotencySection {
     private IdempotencySection() {
     }
 
-    static Config.Idempotency read(ConfigLoader.Reader in, Map<String, Object> bus) {
+    static IdempotencyConfig read(ConfigLoader.Reader in, Map<String, Object> bus) {
         Map<String, Object> m = in.section(bus, "idempotency", "bus",
                 Set.of("windowMs", "maxBytes", "maxEntries", "maxRecordedBytes"));
-        Config.Idempotency d = Config.Idempotency.DEFAULTS;
+        IdempotencyConfig d = IdempotencyConfig.DEFAULTS;
         String p = "bus.idempotency";
-        return new Config.Idempotency(
-                in.integer(m, "windowMs", p, d.windowMs(), 0, 7L * 24 * 3_600_000),
-                in.integer(m, "maxBytes", p, d.maxBytes(), 1024, 16L * 1024 * 1024 * 1024),
-                in.integer(m, "maxEntries", p, d.maxEntries(), 1, 100_000_000),
-                in.integer(m, "maxRecordedBytes", p, d.maxRecordedBytes(), 0, 64L * 1024 * 1024));
+        return IdempotencyConfig.builder()
+                .windowMs(in.integer(m, "windowMs", p, d.windowMs(), 0, IdempotencyConfig.MAX_WINDOW_MS))
+                .maxBytes(in.integer(m, "maxBytes", p, d.maxBytes(), IdempotencyConfig.MIN_MAX_BYTES,
+                        IdempotencyConfig.MAX_MAX_BYTES))
+                .maxEntries(in.integer(m, "maxEntries", p, d.maxEntries(), 1, IdempotencyConfig.MAX_MAX_ENTRIES))
+                .maxRecordedBytes(in.integer(m, "maxRecordedBytes", p, d.maxRecordedBytes(), 0,
+                        IdempotencyConfig.MAX_RECORDED_BYTES))
+                .build();
     }
 
     /** The section as the effective config prints it. */
-    static Map<String, Object> effective(Config.Idempotency i) {
+    static Map<String, Object> effective(IdempotencyConfig i) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("windowMs", i.windowMs());
         m.put("maxBytes", i.maxBytes());

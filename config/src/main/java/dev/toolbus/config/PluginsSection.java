@@ -25,7 +25,7 @@ final class PluginsSection {
     private PluginsSection() {
     }
 
-    static Config.Plugins read(ConfigLoader.Reader in, Map<String, Object> root) {
+    static PluginsConfig read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> all = in.section(root, "plugins", "", null);
         Map<String, Map<String, Object>> configs = new LinkedHashMap<>();
         for (String id : all.keySet()) {
@@ -47,11 +47,11 @@ final class PluginsSection {
             Map<String, Object> config = (Map<String, Object>) m;
             configs.put(id, config);
         }
-        return new Config.Plugins(configs);
+        return new PluginsConfig(configs);
     }
 
     /** The section as the effective config prints it: values of keys that look secret masked. */
-    static Map<String, Object> effective(Config.Plugins plugins) {
+    static Map<String, Object> effective(PluginsConfig plugins) {
         Map<String, Object> out = new LinkedHashMap<>();
         plugins.configs().forEach((id, config) -> out.put(id, Map.of("config", mask(config))));
         return out;

@@ -53,7 +53,7 @@ final class ToolsSection {
     }
 
     @SuppressWarnings("unchecked")
-    static Config.Tools read(ConfigLoader.Reader in, Map<String, Object> root) {
+    static ToolsConfig read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> t = in.section(root, "tools", "", Set.of("allow", "alsoAllow", "deny", "profile", "profiles",
                 "byProvider", "agents", "search"));
         PolicyConfig.Rules global = rules(in, t, "tools", true);
@@ -84,7 +84,15 @@ final class ToolsSection {
                         7L * 24 * 3600 * 1000)),
                 (int) in.integer(s, "maxStreams", "tools.search", d.maxStreams(), 1, 10_000_000),
                 (int) in.integer(s, "maxResults", "tools.search", d.maxResults(), 1, 50));
-        return new Config.Tools(global.allow(), global.alsoAllow(), global.deny(), global.profile(), profiles,
-                byProvider, agents, search);
+        return ToolsConfig.builder()
+                .allow(global.allow())
+                .alsoAllow(global.alsoAllow())
+                .deny(global.deny())
+                .profile(global.profile())
+                .profiles(profiles)
+                .byProvider(byProvider)
+                .agents(agents)
+                .search(search)
+                .build();
     }
 }

@@ -136,7 +136,7 @@ class ConfigLoaderTest {
                 """);
         Config c = l.config();
         assertThat(c.mode()).isEqualTo(SourceMode.HYBRID);
-        assertThat(c.sources()).isEqualTo(Config.Sources.DEFAULTS);
+        assertThat(c.sources()).isEqualTo(SourcesConfig.DEFAULTS);
         assertThat(c.groups()).isEmpty();
         assertThat(c.security().allowDangerous()).isFalse();
         assertThat(c.security().dangerousTools()).isEqualTo(List.of("kick_member", "mute_member", "recall_message",
@@ -145,7 +145,7 @@ class ConfigLoaderTest {
         assertThat(c.tools().allow()).containsExactly("read", "7");
         assertThat(c.gateway().port()).isEqualTo(65_535);
         assertThat(c.gateway().maxRequestBytes()).isEqualTo(1024);
-        assertThat(c.documents().paths()).isEqualTo(Config.Documents.DEFAULT_PATHS);
+        assertThat(c.documents().paths()).isEqualTo(DocumentsConfig.DEFAULT_PATHS);
         assertThat(c.documents().maxDepth()).isEqualTo(6);
         assertThat(c.documents().maxFileBytes()).isEqualTo(1024);
         assertThat(c.documents().maxPromptChars()).isEqualTo(1000);
@@ -220,10 +220,10 @@ class ConfigLoaderTest {
 
     @Test
     void busDefaults_dependOnType() {
-        Config.Bus redis = parse("bus: {type: REDIS}").config().bus();
-        assertThat(redis).isEqualTo(Config.Bus.defaults("redis"));
+        BusConfig redis = parse("bus: {type: REDIS}").config().bus();
+        assertThat(redis).isEqualTo(BusConfig.defaults("redis"));
         assertThat(redis.results()).isEqualTo("toolbus:results:{stream_id}");
-        Config.Bus kafka = parse("bus: {type: kafka, url: 'k1:9092,k2:9092', calls: my.calls}").config().bus();
+        BusConfig kafka = parse("bus: {type: kafka, url: 'k1:9092,k2:9092', calls: my.calls}").config().bus();
         assertThat(kafka.url()).isEqualTo("k1:9092,k2:9092");
         assertThat(kafka.calls()).isEqualTo("my.calls");
         assertThat(kafka.results()).isEqualTo("toolbus.results");

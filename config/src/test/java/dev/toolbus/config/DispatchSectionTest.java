@@ -23,7 +23,7 @@ class DispatchSectionTest {
                   maxGroups: 2
                   model: {baseUrl: "http://127.0.0.1:9/v1", name: small, apiKey: "${DISPATCH_KEY}", timeoutMs: 2500}
                 """, Map.of("DISPATCH_KEY", "sk-1")::get);
-        Config.Dispatch d = l.config().dispatch();
+        DispatchConfig d = l.config().dispatch();
         assertThat(l.warnings()).isEmpty();
         assertThat(d.enabled()).isTrue();
         assertThat(d.useSummary()).isFalse();
@@ -62,7 +62,7 @@ class DispatchSectionTest {
                   cacheTtlMs: -5
                   model: {baseUrl: "http://127.0.0.1:9/v1", name: small, timeoutMs: 5}
                 """, k -> null);
-        Config.Dispatch d = odd.config().dispatch();
+        DispatchConfig d = odd.config().dispatch();
         assertThat(d.enabled()).isFalse();
         assertThat(d.useSummary()).isTrue();
         assertThat(d.maxGroups()).isEqualTo(1);

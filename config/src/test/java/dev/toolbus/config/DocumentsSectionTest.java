@@ -15,7 +15,7 @@ class DocumentsSectionTest {
 
     @Test
     void defaults_honourTheFilesAutoActivate_withNoTriggers() {
-        Config.Documents d = parse("{}").config().documents();
+        DocumentsConfig d = parse("{}").config().documents();
         assertThat(d.fileAutoActivate()).isTrue();
         assertThat(d.autoActivate()).isEmpty();
         assertThat(d.triggers()).isEmpty();
@@ -31,7 +31,7 @@ class DocumentsSectionTest {
                     pdf-tools: [pdf, 表单]
                     deploy: 'ship, release'
                 """);
-        Config.Documents d = l.config().documents();
+        DocumentsConfig d = l.config().documents();
         assertThat(l.warnings()).isEmpty();
         assertThat(d.mode()).isEqualTo("explicit");
         assertThat(d.fileAutoActivate()).isTrue();
@@ -58,7 +58,7 @@ class DocumentsSectionTest {
                   autoActivate: {a: 1}
                   triggers: [pdf]
                 """);
-        Config.Documents d = l.config().documents();
+        DocumentsConfig d = l.config().documents();
         assertThat(d.autoActivate()).isEmpty();
         assertThat(d.fileAutoActivate()).isTrue();
         assertThat(d.triggers()).isEmpty();
@@ -81,10 +81,10 @@ class DocumentsSectionTest {
                   maxFileBytes: 10
                   maxPromptChars: 5
                 """);
-        Config.Documents d = low.config().documents();
+        DocumentsConfig d = low.config().documents();
         assertThat(d.enabled()).isTrue();
         assertThat(d.mode()).isEqualTo("auto");
-        assertThat(d.paths()).isEqualTo(Config.Documents.DEFAULTS.paths());
+        assertThat(d.paths()).isEqualTo(DocumentsConfig.DEFAULTS.paths());
         assertThat(d.maxDepth()).isEqualTo(6);
         assertThat(d.maxFileBytes()).isEqualTo(1024);
         assertThat(d.maxPromptChars()).isEqualTo(1000);
@@ -113,10 +113,12 @@ class DocumentsSectionTest {
 
     @Test
     void onlyScanSettings_needARestart() {
-        Config.Documents a = Config.Documents.DEFAULTS;
-        Config.Documents modeOnly = new Config.Documents(true, "all", a.paths(), 6, 65_536, 20_000, false,
-                List.of("x"), Map.of("x", List.of("yy")));
+        DocumentsConfig a = DocumentsConfig.DEFAULTS;
+        DocumentsConfig modeOnly = DocumentsConfig.builder().enabled(true).mode("all").paths(a.paths()).maxDepth(6)
+                .maxFileBytes(65_536).maxPromptChars(20_000).fileAutoActivate(false).autoActivate(List.of("x"))
+                .triggers(Map.of("x", List.of("yy"))).build();
         assertThat(a.scanDiffers(modeOnly)).isFalse();
-        assertThat(a.scanDiffers(new Config.Documents(true, "auto", List.of("other"), 6, 65_536, 20_000))).isTrue();
+        assertThat(a.scanDiffers(DocumentsConfig.builder().enabled(true).mode("auto").paths(List.of("other"))
+                .maxDepth(6).maxFileBytes(65_536).maxPromptChars(20_000).build())).isTrue();
     }
 }

@@ -34,7 +34,7 @@ class GatewayTokensConfigTest {
                       streams: ["discord:*"]
                 """);
         assertThat(l.warnings()).isEmpty();
-        Config.Gateway g = l.config().gateway();
+        GatewayConfig g = l.config().gateway();
         assertThat(g.tokens()).singleElement().satisfies(t -> {
             assertThat(t.name()).isEqualTo("discord-bot");
             assertThat(t.token()).isEqualTo("bot-secret");
@@ -68,7 +68,7 @@ class GatewayTokensConfigTest {
                 """);
         assertThat(l.warnings()).hasSize(5);
         assertThat(l.warnings()).anyMatch(w -> w.contains("gateway.onExcess"));
-        Config.Gateway g = l.config().gateway();
+        GatewayConfig g = l.config().gateway();
         assertThat(g.onExcess()).isEqualTo("refuse");
         assertThat(g.tokens()).singleElement().satisfies(t -> {
             assertThat(t.name()).isEqualTo("typo");
@@ -81,7 +81,7 @@ class GatewayTokensConfigTest {
         assertThat(parse("gateway: {host: 0.0.0.0, tokens: [{token: x, maxPermission: member}]}").warnings()).isEmpty();
         assertThat(parse("gateway: {host: 0.0.0.0, tokens: []}").warnings()).singleElement().asString()
                 .contains("refuses to start");
-        assertThat(Config.Gateway.DEFAULTS.accessTokens(null)).isSameAs(AccessTokens.NONE);
-        assertThat(Config.Gateway.DEFAULTS.accessTokens("cli").required()).isTrue();
+        assertThat(GatewayConfig.DEFAULTS.accessTokens(null)).isSameAs(AccessTokens.NONE);
+        assertThat(GatewayConfig.DEFAULTS.accessTokens("cli").required()).isTrue();
     }
 }

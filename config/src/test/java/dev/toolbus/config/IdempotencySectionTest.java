@@ -11,7 +11,7 @@ class IdempotencySectionTest {
     @Test
     void on_by_default_with_the_executors_defaults() {
         Config c = ConfigLoader.parse("{}", k -> null).config();
-        assertThat(c.bus().idempotency()).isEqualTo(Config.Idempotency.DEFAULTS);
+        assertThat(c.bus().idempotency()).isEqualTo(IdempotencyConfig.DEFAULTS);
         assertThat(c.bus().idempotency().settings()).isEqualTo(TurnLedgerSettings.DEFAULTS);
     }
 
@@ -37,8 +37,8 @@ class IdempotencySectionTest {
                 bus:
                   idempotency: {windowMs: soon, maxEntries: 0, maxByte: 5}
                 """, k -> null);
-        Config.Idempotency i = bad.config().bus().idempotency();
-        assertThat(i.windowMs()).isEqualTo(Config.Idempotency.DEFAULTS.windowMs());
+        IdempotencyConfig i = bad.config().bus().idempotency();
+        assertThat(i.windowMs()).isEqualTo(IdempotencyConfig.DEFAULTS.windowMs());
         assertThat(i.maxEntries()).isEqualTo(1);
         assertThat(bad.warnings()).anySatisfy(w -> assertThat(w).contains("bus.idempotency.windowMs"));
         assertThat(bad.warnings()).anySatisfy(w -> assertThat(w).contains("bus.idempotency.maxEntries"));

@@ -15,7 +15,7 @@ class PluginsSectionTest {
     @Test
     void none_by_default() {
         assertThat(ConfigLoader.parse("{}", k -> null).config().plugins().configs()).isEmpty();
-        assertThat(Config.defaults().plugins()).isEqualTo(Config.Plugins.NONE);
+        assertThat(Config.defaults().plugins()).isEqualTo(PluginsConfig.NONE);
     }
 
     @Test

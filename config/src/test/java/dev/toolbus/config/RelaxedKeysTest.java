@@ -193,8 +193,9 @@ class RelaxedKeysTest {
     }
 
     private static Config withoutPlugins(Config c) {
-        return new Config(c.mode(), c.sources(), c.groups(), c.security(), c.tools(), c.execution(), c.bus(),
-                c.gateway(), c.documents(), c.approval(), c.dispatch(), c.limits(), Config.Plugins.NONE);
+        return Config.builder().mode(c.mode()).sources(c.sources()).groups(c.groups()).security(c.security())
+                .tools(c.tools()).execution(c.execution()).bus(c.bus()).gateway(c.gateway()).documents(c.documents())
+                .approval(c.approval()).dispatch(c.dispatch()).limits(c.limits()).plugins(PluginsConfig.NONE).build();
     }
 
     @Test

@@ -98,7 +98,7 @@ public final class EventCodec {
     public InboundEvent decode(byte[] utf8, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, utf8.length);
         if (length > maxEventBytes) {
-            throw tooLarge(length + " bytes", input.sniff(utf8, offset, length));
+            throw tooLarge(length + " bytes", EventIdPeek.of(utf8, offset, length));
         }
         ObjectNode root = input.readObject(utf8, offset, length);
         if (InboundLimits.maySurrogate(utf8, offset, length)) {
@@ -116,7 +116,7 @@ public final class EventCodec {
         long bytes = json.length() > maxEventBytes ? json.length() : Utf8.length(json, maxEventBytes);
         if (bytes > maxEventBytes) {
             throw tooLarge(json.length() > maxEventBytes ? "more than " + maxEventBytes + " bytes" : bytes + " bytes",
-                    input.sniff(json));
+                    EventIdPeek.of(json));
         }
         ObjectNode root = input.readObject(json);
         if (InboundLimits.maySurrogate(json)) {
@@ -136,7 +136,7 @@ public final class EventCodec {
     public InboundEvent decode(InputStream in) throws IOException {
         byte[] bytes = in.readNBytes(maxEventBytes + 1);
         if (bytes.length > maxEventBytes) {
-            throw tooLarge("more than " + maxEventBytes + " bytes", input.sniff(bytes, 0, bytes.length));
+            throw tooLarge("more than " + maxEventBytes + " bytes", EventIdPeek.of(bytes));
         }
         return decode(bytes);
     }
@@ -152,7 +152,7 @@ public final class EventCodec {
         return InboundLimits.checkLengths(inbound.decode(root));
     }
 
-    private EventDecodeException tooLarge(String size, JsonInput.Ids ids) {
+    private EventDecodeException tooLarge(String size, EventIdPeek ids) {
         return new EventDecodeException("event of " + size + " is above the " + maxEventBytes
                 + "-byte limit: send smaller arguments, or raise the limit on both sides", ids.streamId(),
                 ids.turnId());

@@ -13,13 +13,10 @@ import java.io.IOException;
 
 /**
  * Strict parsing of one JSON object (no trailing content, no duplicate keys, no NaN, bounded depth,
- * well-formed UTF-8) with errors a human can act on, plus a cheap look at a bounded prefix for the
- * {@code stream_id} and {@code turn_id} of input that fails.
+ * well-formed UTF-8) with errors a human can act on; the {@code stream_id} and {@code turn_id} of input
+ * that fails come from {@link EventIdPeek}, which reads a bounded prefix.
  */
 final class JsonInput {
-
-    /** How much of a failed input is read to find its ids. */
-    static final int SNIFF_LIMIT = 16 * 1024;
 
     private final ObjectMapper mapper;
 
@@ -27,50 +24,53 @@ final class JsonInput {
         this.mapper = mapper;
     }
 
-    /** The ids found in a failed input; either may be {@code null}. */
-    record Ids(String streamId, String turnId) {
-        static final Ids NONE = new Ids(null, null);
-    }
-
-    @FunctionalInterface
+    /** One input: a parser over it, and the peek at its ids when it fails. */
     private interface Source {
-        JsonParser open(int limit) throws IOException;
+        JsonParser open() throws IOException;
+
+        EventIdPeek peek();
     }
 
     ObjectNode readObject(byte[] bytes, int off, int len) {
         int bad = Utf8.firstInvalid(bytes, off, len);
         if (bad >= 0) {
-            Ids ids = sniff(limit -> mapper.getFactory().createParser(bytes, off, Math.min(bad - off, limit)));
+            EventIdPeek ids = EventIdPeek.of(bytes, off, bad - off);
             throw new EventDecodeException("input is not valid UTF-8: bad byte 0x"
                     + Integer.toHexString(bytes[bad] & 0xFF) + " at offset " + (bad - off), ids.streamId(),
                     ids.turnId());
         }
-        return read(limit -> mapper.getFactory().createParser(bytes, off, Math.min(len, limit)));
+        return read(new Source() {
+            @Override
+            public JsonParser open() throws IOException {
+                return mapper.getFactory().createParser(bytes, off, len);
+            }
+
+            @Override
+            public EventIdPeek peek() {
+                return EventIdPeek.of(bytes, off, len);
+            }
+        });
     }
 
     ObjectNode readObject(String json) {
-        return read(limit -> mapper.getFactory().createParser(
-                limit >= json.length() ? json : json.substring(0, limit)));
-    }
+        return read(new Source() {
+            @Override
+            public JsonParser open() throws IOException {
+                return mapper.getFactory().createParser(json);
+            }
 
-    /** The ids of an input too large to parse, read from its first {@link #SNIFF_LIMIT} bytes. */
-    Ids sniff(byte[] bytes, int off, int len) {
-        int n = Math.min(len, SNIFF_LIMIT);
-        int bad = Utf8.firstInvalid(bytes, off, n);
-        int usable = bad < 0 ? n : bad - off;
-        return sniff(limit -> mapper.getFactory().createParser(bytes, off, Math.min(usable, limit)));
-    }
-
-    /** The ids of an input too large to parse, read from its first {@link #SNIFF_LIMIT} characters. */
-    Ids sniff(String json) {
-        return sniff(limit -> mapper.getFactory().createParser(json.substring(0, Math.min(json.length(), limit))));
+            @Override
+            public EventIdPeek peek() {
+                return EventIdPeek.of(json);
+            }
+        });
     }
 
     private ObjectNode read(Source source) {
         JsonParser p = null;
         boolean parsed = false;
         try {
-            p = source.open(Integer.MAX_VALUE);
+            p = source.open();
             p.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             JsonToken first = p.nextToken();
             if (first == null) {
@@ -91,13 +91,13 @@ final class JsonInput {
             if (afterRoot && !(e instanceof StreamConstraintsException)) {
                 throw trailing(e.getLocation(), source);
             }
-            Ids ids = sniff(source);
+            EventIdPeek ids = source.peek();
             throw new EventDecodeException(explain(e), ids.streamId(), ids.turnId());
         } catch (IOException e) {
             throw new EventDecodeException("cannot read input: " + e.getMessage(), null, null);
         } catch (NumberFormatException | ArithmeticException e) {
             // a number the parser reads but cannot represent (1e99999999999999: too many exponent digits)
-            Ids ids = sniff(source);
+            EventIdPeek ids = source.peek();
             throw new EventDecodeException("a number cannot be read: " + e.getMessage(), ids.streamId(), ids.turnId());
         } finally {
             close(p);
@@ -105,41 +105,9 @@ final class JsonInput {
     }
 
     private EventDecodeException trailing(JsonLocation at, Source source) {
-        Ids ids = sniff(source);
+        EventIdPeek ids = source.peek();
         return new EventDecodeException("unexpected content after the JSON object" + where(at)
                 + ": send exactly one event per message", ids.streamId(), ids.turnId());
-    }
-
-    private static Ids sniff(Source source) {
-        String streamId = null;
-        String turnId = null;
-        boolean sawStream = false;
-        boolean sawTurn = false;
-        JsonParser p = null;
-        try {
-            p = source.open(SNIFF_LIMIT);
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return Ids.NONE;
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME && !(sawStream && sawTurn)) {
-                String name = p.currentName();
-                JsonToken v = p.nextToken();
-                if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
-                    p.skipChildren();
-                } else if ("stream_id".equals(name) && !sawStream) {
-                    sawStream = true;
-                    streamId = v == JsonToken.VALUE_STRING ? p.getText() : null;
-                } else if ("turn_id".equals(name) && !sawTurn) {
-                    sawTurn = true;
-                    turnId = v == JsonToken.VALUE_STRING || v == JsonToken.VALUE_NUMBER_INT ? p.getText() : null;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // keep what could be read before the input broke off
-        } finally {
-            close(p);
-        }
-        return new Ids(blankToNull(streamId), blankToNull(turnId));
     }
 
     static String explain(JsonProcessingException e) {
@@ -187,10 +155,6 @@ final class JsonInput {
             case VALUE_NULL -> "null";
             default -> t.asString() == null ? t.name() : "'" + t.asString() + "'";
         };
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s;
     }
 
     private static void close(JsonParser p) {

@@ -1,7 +1,8 @@
 /**
  * API: the wire protocol: immutable event records and values ({@link dev.toolbus.protocol.InboundEvent} in,
  * {@link dev.toolbus.protocol.OutboundEvent} out) and their JSON codec
- * ({@link dev.toolbus.protocol.EventCodec}). JSON is snake_case; docs/protocol.md and the JSON Schemas
+ * ({@link dev.toolbus.protocol.EventCodec}), and {@link dev.toolbus.protocol.EventIdPeek}, a look at a raw event's
+ * type and ids without decoding it (for buses, and for the errors of input that does not decode). JSON is snake_case; docs/protocol.md and the JSON Schemas
  * in docs/schemas/ describe every event.
  */
 package dev.toolbus.protocol;

@@ -190,6 +190,28 @@ class EventCodecRejectTest {
     }
 
     @Test
+    void decode_brokenInput_findsItsIdsAsEveryBusDoes_throughEventIdPeek() {
+        EventCodec large = EventCodec.create(1024 * 1024, () -> "gen");
+        // a stream id behind 20 KiB of another field (the codec's own scanner read 16 KiB), in truncated JSON
+        String json = "{\"pad\":\"" + "x".repeat(20_000) + "\",\"stream_id\":\"s\",\"turn_id\":7,\"calls\":[";
+        EventDecodeException e = catchThrowableOfType(EventDecodeException.class, () -> large.decode(json));
+        EventIdPeek peek = EventIdPeek.of(json);
+        assertThat(e.getMessage()).contains("truncated JSON");
+        assertThat(e.streamId()).isEqualTo("s").isEqualTo(peek.streamId());
+        assertThat(e.turnId()).isEqualTo("7").isEqualTo(peek.turnId());
+        EventDecodeException b = catchThrowableOfType(EventDecodeException.class,
+                () -> large.decode(json.getBytes(StandardCharsets.UTF_8)));
+        assertThat(b.streamId()).isEqualTo("s");
+        // beyond the peek's bound nothing is found
+        String far = "{\"pad\":\"" + "x".repeat(EventIdPeek.SCAN_LIMIT) + "\",\"stream_id\":\"s\",";
+        assertThat(catchThrowableOfType(EventDecodeException.class, () -> large.decode(far)).streamId()).isNull();
+        // a stream id that is not a string does not hide a later one
+        EventDecodeException n = catchThrowableOfType(EventDecodeException.class,
+                () -> large.decode("{\"stream_id\":5,\"stream_id\":\"s2\",\"calls\":["));
+        assertThat(n.streamId()).isEqualTo("s2");
+    }
+
+    @Test
     void decode_oversizedWithoutReadableId_hasNoStream() throws Exception {
         String json = "{\"calls\":[\"" + "x".repeat(5000) + "\"],\"stream_id\":\"s\"}";
         EventDecodeException e = catchThrowableOfType(EventDecodeException.class,

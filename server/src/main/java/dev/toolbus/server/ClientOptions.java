@@ -3,6 +3,7 @@ package dev.toolbus.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolbus.config.Config;
+import dev.toolbus.config.GatewayConfig;
 import dev.toolbus.config.ConfigLoader;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Option;
  */
 final class ClientOptions {
 
-    static final String DEFAULT_URL = "http://127.0.0.1:" + Config.Gateway.DEFAULT_PORT;
+    static final String DEFAULT_URL = "http://127.0.0.1:" + GatewayConfig.DEFAULT_PORT;
     static final ObjectMapper JSON = new ObjectMapper();
 
     @Option(names = "--url", paramLabel = "URL",
@@ -56,7 +57,7 @@ final class ClientOptions {
         if (url != null && !url.isBlank()) {
             base = url.strip();
         } else if (config() != null) {
-            Config.Gateway g = config().gateway();
+            GatewayConfig g = config().gateway();
             String host = g.host().equals("0.0.0.0") || g.host().equals("::") ? "127.0.0.1" : g.host();
             base = "http://" + (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + g.port();
         } else if (System.getenv("TOOLBUS_URL") != null && !System.getenv("TOOLBUS_URL").isBlank()) {

@@ -2,10 +2,10 @@ package dev.toolbus.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolbus.bus.tck.Brokers;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -51,8 +51,7 @@ class BrokerServeIT {
 
     @Test
     void servesTurnsOnRedis() throws Exception {
-        String url = System.getenv("TOOLBUS_REDIS_URL");
-        assumeTrue(url != null, "TOOLBUS_REDIS_URL is not set: run through scripts/test.sh to start Redis");
+        String url = Brokers.redisUrl();
         String db = url + (url.endsWith("/") ? "" : "/") + "7";
         RedisClient client = RedisClient.create(db);
         try (StatefulRedisConnection<String, String> conn = client.connect()) {
@@ -87,8 +86,7 @@ class BrokerServeIT {
 
     @Test
     void servesTurnsOnKafka() throws Exception {
-        String bootstrap = System.getenv("TOOLBUS_KAFKA_BOOTSTRAP");
-        assumeTrue(bootstrap != null, "TOOLBUS_KAFKA_BOOTSTRAP is not set: run through scripts/test.sh to start Kafka");
+        String bootstrap = Brokers.kafkaBootstrap();
         String stream = "it:" + UUID.randomUUID();
         server = ToolbusProcess.start("serve-kafka", "serve", "--bus", "kafka://" + bootstrap, "--sample-tools",
                 "--instance", "it-kafka-1", "--group", "it-" + UUID.randomUUID());

@@ -2,9 +2,9 @@ package dev.toolbus.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.bus.tck.Brokers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,8 +121,7 @@ class LimitsServeIT {
 
     @Test
     void twoServeProcessesOnOneRedisShareOneBucket(@TempDir Path dir) throws Exception {
-        String url = System.getenv("TOOLBUS_REDIS_URL");
-        assumeTrue(url != null, "TOOLBUS_REDIS_URL is not set: run through scripts/test.sh to start Redis");
+        String url = Brokers.redisUrl();
         String db = url + (url.endsWith("/") ? "" : "/") + "9";
         String rule = "shared-" + UUID.randomUUID().toString().substring(0, 8);
         Path config = dir.resolve("toolbus.yaml");

@@ -2,10 +2,10 @@ package dev.toolbus.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolbus.bus.tck.Brokers;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -100,8 +100,7 @@ class SkillsBrokerIT {
 
     @Test
     void listSkillsOnRedis() throws Exception {
-        String url = System.getenv("TOOLBUS_REDIS_URL");
-        assumeTrue(url != null, "TOOLBUS_REDIS_URL is not set: run through scripts/test.sh to start Redis");
+        String url = Brokers.redisUrl();
         String db = url + (url.endsWith("/") ? "" : "/") + "8";
         RedisClient client = RedisClient.create(db);
         try (StatefulRedisConnection<String, String> conn = client.connect()) {
@@ -127,8 +126,7 @@ class SkillsBrokerIT {
 
     @Test
     void listSkillsOnKafka() throws Exception {
-        String bootstrap = System.getenv("TOOLBUS_KAFKA_BOOTSTRAP");
-        assumeTrue(bootstrap != null, "TOOLBUS_KAFKA_BOOTSTRAP is not set: run through scripts/test.sh to start Kafka");
+        String bootstrap = Brokers.kafkaBootstrap();
         String stream = "it:" + UUID.randomUUID();
         server = ToolbusProcess.start("skills-kafka", "serve", "--bus", "kafka://" + bootstrap, "--skills",
                 skills().toString(), "--instance", "it-skills-kafka", "--group", "it-" + UUID.randomUUID());

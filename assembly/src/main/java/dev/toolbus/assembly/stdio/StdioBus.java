@@ -1,7 +1,7 @@
 package dev.toolbus.assembly.stdio;
 
 import dev.toolbus.spi.BusMessage;
-import dev.toolbus.bus.EventIdPeek;
+import dev.toolbus.protocol.EventIdPeek;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;

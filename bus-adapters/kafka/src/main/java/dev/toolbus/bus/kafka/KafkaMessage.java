@@ -1,7 +1,7 @@
 package dev.toolbus.bus.kafka;
 
 import dev.toolbus.spi.BusMessage;
-import dev.toolbus.bus.EventIdPeek;
+import dev.toolbus.protocol.EventIdPeek;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;

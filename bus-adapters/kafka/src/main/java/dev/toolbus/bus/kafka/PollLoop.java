@@ -1,9 +1,9 @@
 package dev.toolbus.bus.kafka;
 
 import dev.toolbus.spi.BusMessage;
-import dev.toolbus.bus.BusSource;
-import dev.toolbus.bus.DrainLoop;
-import dev.toolbus.bus.EventIdPeek;
+import dev.toolbus.spi.BusSource;
+import dev.toolbus.spi.DrainLoop;
+import dev.toolbus.protocol.EventIdPeek;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.EventCodec;

@@ -2,7 +2,7 @@ package dev.toolbus.bus.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.bus.EventIdPeek;
+import dev.toolbus.protocol.EventIdPeek;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;

@@ -1,7 +1,7 @@
 package dev.toolbus.bus.redis;
 
 import dev.toolbus.spi.BusMessage;
-import dev.toolbus.bus.EventIdPeek;
+import dev.toolbus.protocol.EventIdPeek;
 import dev.toolbus.protocol.ControlIds;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.async.RedisAsyncCommands;

@@ -1,6 +1,6 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.bus.EventIdPeek;
+import dev.toolbus.protocol.EventIdPeek;
 import io.lettuce.core.StreamMessage;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.bus.EventIdPeek;
+import dev.toolbus.protocol.EventIdPeek;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import io.lettuce.core.Limit;

@@ -1,9 +1,9 @@
 package dev.toolbus.bus.redis;
 
 import dev.toolbus.spi.BusMessage;
-import dev.toolbus.bus.BusSource;
-import dev.toolbus.bus.DrainLoop;
-import dev.toolbus.bus.EventIdPeek;
+import dev.toolbus.spi.BusSource;
+import dev.toolbus.spi.DrainLoop;
+import dev.toolbus.protocol.EventIdPeek;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.async.RedisAsyncCommands;

@@ -1,4 +1,4 @@
-package dev.toolbus.bus;
+package dev.toolbus.spi;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -6,7 +6,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
-import dev.toolbus.spi.BusMessage;
 
 /**
  * The work-in-progress drain loop a broker adapter's {@link ToolBus#receive()} runs on: it hands the

@@ -1,6 +1,5 @@
-package dev.toolbus.bus;
+package dev.toolbus.spi;
 
-import dev.toolbus.spi.BusMessage;
 
 /**
  * What a broker adapter gives its {@link DrainLoop}: the messages it has ready, whether more will come,

@@ -2,9 +2,9 @@ package dev.toolbus.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.bus.tck.Brokers;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.tool.Param;
 import dev.toolbus.tool.Tool;
@@ -35,9 +35,10 @@ import org.springframework.stereotype.Component;
  * A real Spring Boot application attached to a real Redis from {@code toolbus.bus.*} alone: a turn
  * written to the calls stream runs the {@code @Tool} of a bean, its events land in the results stream
  * with the bot core's trace context, the meters reach the application's registry and Actuator, and
- * the health shows the bus.
+ * the health shows the bus. An integration test: it fails without the Redis of the test command
+ * ({@code start_services}), and is skipped with {@code -Dtoolbus.brokers=off}.
  */
-class ToolbusBusStarterTest {
+class ToolbusBusStarterIT {
 
     private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     private static final HttpClient http = HttpClient.newHttpClient();
@@ -61,8 +62,7 @@ class ToolbusBusStarterTest {
 
     @BeforeAll
     static void start() {
-        String url = System.getenv("TOOLBUS_REDIS_URL");
-        assumeTrue(url != null && !url.isBlank(), "TOOLBUS_REDIS_URL is not set: run through scripts/test.sh to start Redis");
+        String url = Brokers.redisUrl();
         redisClient = RedisClient.create(url);
         redis = redisClient.connect();
         context = new SpringApplication(App.class).run(

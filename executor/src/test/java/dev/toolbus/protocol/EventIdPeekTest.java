@@ -1,4 +1,4 @@
-package dev.toolbus.bus;
+package dev.toolbus.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

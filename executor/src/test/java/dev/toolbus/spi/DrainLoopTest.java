@@ -1,4 +1,4 @@
-package dev.toolbus.bus;
+package dev.toolbus.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,7 +16,6 @@ import reactor.core.Exceptions;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
-import dev.toolbus.spi.BusMessage;
 
 class DrainLoopTest {
 

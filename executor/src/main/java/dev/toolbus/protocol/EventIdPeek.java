@@ -1,4 +1,4 @@
-package dev.toolbus.bus;
+package dev.toolbus.protocol;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
