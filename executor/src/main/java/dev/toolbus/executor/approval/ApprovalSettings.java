@@ -19,11 +19,15 @@ import java.util.Objects;
  * {@code toolbus-config}'s {@code ApprovalSection}.
  *
  * <p>The mode of a call is, first match: the turn's {@code context.approval_mode}, the agent's mode
- * ({@link #agents()}), {@link #mode()}. A risk is, first match: the tool's own declaration, the
- * {@link #high()}/{@link #medium()}/{@link #low()} lists, dangerous (the definition's flag or
- * {@link #dangerousTools()}) → high, MCP annotations ({@code destructiveHint} → high,
- * {@code readOnlyHint} → low), then name patterns (read-only verbs → low before the medium nouns),
- * else medium. List entries are tool names or plugin ids, case-insensitive, {@code *} globs allowed.
+ * ({@link #agents()}), {@link #mode()}. What configuration gives a tool is a floor its own declaration
+ * may raise but never lower: the {@link #high()}/{@link #medium()}/{@link #low()} lists (first match),
+ * else dangerous (the definition's flag, {@link #dangerousTools()} or a well-known destructive name) →
+ * high. A tool configuration says nothing of: its declaration, else MCP annotations
+ * ({@code destructiveHint} → high, {@code readOnlyHint} → low), then name patterns (read-only verbs →
+ * low before the medium nouns), else medium. List entries are tool names or plugin ids,
+ * case-insensitive, {@code *} globs allowed; they match a tool's registered name, the name its source
+ * gave it (an MCP tool renamed {@code ext__wipe} on a clash is still {@code wipe}) and
+ * {@code <plugin>:<name>} alike.
  *
  * <pre>{@code
  * ApprovalSettings approval = ApprovalSettings.builder()
