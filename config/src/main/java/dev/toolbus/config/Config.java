@@ -336,16 +336,20 @@ public record Config(
      * @param maxConnections the most connections open at once
      * @param headerTimeoutMs how long a connection may take to send a request head
      * @param bodyTimeoutMs how long a request body may take to arrive
+     * @param maxAnswerBytes bytes of non-streaming answers gathered at once for one token
+     * @param maxAnswerBytesTotal bytes of non-streaming answers gathered at once for all tokens
      */
     public record Gateway(boolean enabled, String host, int port, String token, long maxRequestBytes,
                           int maxOutboundEvents, List<GatewayToken> tokens, String onExcess, int maxConnections,
-                          long headerTimeoutMs, long bodyTimeoutMs) {
+                          long headerTimeoutMs, long bodyTimeoutMs, long maxAnswerBytes, long maxAnswerBytesTotal) {
         public static final int DEFAULT_PORT = 8765;
         public static final long DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
         public static final int DEFAULT_MAX_OUTBOUND_EVENTS = 1024;
         public static final int DEFAULT_MAX_CONNECTIONS = 1024;
         public static final long DEFAULT_HEADER_TIMEOUT_MS = 10_000;
         public static final long DEFAULT_BODY_TIMEOUT_MS = 30_000;
+        public static final long DEFAULT_MAX_ANSWER_BYTES = 32L << 20;
+        public static final long DEFAULT_MAX_ANSWER_BYTES_TOTAL = 128L << 20;
         public static final List<String> ON_EXCESS = List.of("refuse", "clamp");
         public static final Gateway DEFAULTS = new Gateway(true, "127.0.0.1", DEFAULT_PORT, "",
                 DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_OUTBOUND_EVENTS);
@@ -360,7 +364,8 @@ public record Config(
         /** The first release's fields; no scoped tokens, default limits. */
         public Gateway(boolean enabled, String host, int port, String token, long maxRequestBytes, int maxOutboundEvents) {
             this(enabled, host, port, token, maxRequestBytes, maxOutboundEvents, List.of(), "refuse",
-                    DEFAULT_MAX_CONNECTIONS, DEFAULT_HEADER_TIMEOUT_MS, DEFAULT_BODY_TIMEOUT_MS);
+                    DEFAULT_MAX_CONNECTIONS, DEFAULT_HEADER_TIMEOUT_MS, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_ANSWER_BYTES,
+                    DEFAULT_MAX_ANSWER_BYTES_TOTAL);
         }
 
         /** Whether the bind address is a loopback address ({@code 127.*}, {@code ::1}, {@code localhost}). */
@@ -507,10 +512,13 @@ public record Config(
      * @param apiKey sent as a bearer token; masked in the effective config, never logged
      * @param timeoutMs how long one decision may take
      * @param cacheTtlMs how long a decision is reused for the same stream and text; 0: not cached
+     * @param maxConcurrent dispatch requests in flight at once; more fall back to the full list at once
      */
     public record Dispatch(boolean enabled, boolean useSummary, int maxGroups, String baseUrl, String model,
-                           String apiKey, long timeoutMs, long cacheTtlMs) {
-        public static final Dispatch DEFAULTS = new Dispatch(false, true, 3, "", "", "", 10_000, 30_000);
+                           String apiKey, long timeoutMs, long cacheTtlMs, int maxConcurrent) {
+        public static final int DEFAULT_MAX_CONCURRENT = 16;
+        public static final Dispatch DEFAULTS = new Dispatch(false, true, 3, "", "", "", 10_000, 30_000,
+                DEFAULT_MAX_CONCURRENT);
 
         public Dispatch {
             baseUrl = baseUrl == null ? "" : baseUrl.strip();

@@ -12,7 +12,7 @@ final class DispatchSection {
 
     static Config.Dispatch read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> m = in.section(root, "dispatch", "",
-                Set.of("enabled", "useSummary", "maxGroups", "model", "cacheTtlMs"));
+                Set.of("enabled", "useSummary", "maxGroups", "model", "cacheTtlMs", "maxConcurrent"));
         Config.Dispatch d = Config.Dispatch.DEFAULTS;
         Map<String, Object> model = in.section(m, "model", "dispatch",
                 Set.of("baseUrl", "name", "apiKey", "timeoutMs"));
@@ -30,7 +30,8 @@ final class DispatchSection {
                 (int) in.integer(m, "maxGroups", "dispatch", d.maxGroups(), 1, 20), baseUrl, name,
                 Objects.requireNonNullElse(in.string(model, "apiKey", "dispatch.model", ""), ""),
                 in.integer(model, "timeoutMs", "dispatch.model", d.timeoutMs(), 100, 600_000),
-                in.integer(m, "cacheTtlMs", "dispatch", d.cacheTtlMs(), 0, 3_600_000));
+                in.integer(m, "cacheTtlMs", "dispatch", d.cacheTtlMs(), 0, 3_600_000),
+                (int) in.integer(m, "maxConcurrent", "dispatch", d.maxConcurrent(), 1, 1024));
     }
 
     /** The section as the effective config prints it (the key masked). */
@@ -46,6 +47,7 @@ final class DispatchSection {
         m.put("maxGroups", d.maxGroups());
         m.put("model", model);
         m.put("cacheTtlMs", d.cacheTtlMs());
+        m.put("maxConcurrent", d.maxConcurrent());
         return m;
     }
 }

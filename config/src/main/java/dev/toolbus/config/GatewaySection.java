@@ -17,7 +17,8 @@ final class GatewaySection {
     static Config.Gateway read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> g = in.section(root, "gateway", "",
                 Set.of("enabled", "host", "port", "token", "maxRequestBytes", "maxOutboundEvents", "tokens",
-                        "onExcess", "maxConnections", "headerTimeout", "bodyTimeout"));
+                        "onExcess", "maxConnections", "headerTimeout", "bodyTimeout", "maxAnswerBytes",
+                        "maxAnswerBytesTotal"));
         Config.Gateway d = Config.Gateway.DEFAULTS;
         String onExcess = in.string(g, "onExcess", "gateway", "refuse");
         String rule = onExcess == null ? "refuse" : onExcess.strip().toLowerCase(Locale.ROOT);
@@ -34,7 +35,9 @@ final class GatewaySection {
                 tokens(in, g), rule,
                 (int) in.integer(g, "maxConnections", "gateway", d.maxConnections(), 1, 1_000_000),
                 in.integer(g, "headerTimeout", "gateway", d.headerTimeoutMs(), 100, 3_600_000),
-                in.integer(g, "bodyTimeout", "gateway", d.bodyTimeoutMs(), 100, 3_600_000));
+                in.integer(g, "bodyTimeout", "gateway", d.bodyTimeoutMs(), 100, 3_600_000),
+                in.integer(g, "maxAnswerBytes", "gateway", d.maxAnswerBytes(), 64L * 1024, 1L << 40),
+                in.integer(g, "maxAnswerBytesTotal", "gateway", d.maxAnswerBytesTotal(), 64L * 1024, 1L << 40));
         if (gw.enabled() && !gw.loopback() && !gw.hasTokens()) {
             in.warn("gateway.token", "is empty but gateway.host " + gw.host()
                     + " is not loopback; the gateway refuses to start without a token");

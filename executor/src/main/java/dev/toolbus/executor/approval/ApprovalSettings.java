@@ -48,6 +48,12 @@ public final class ApprovalSettings {
     public static final Duration GRANT_TTL = Duration.ofHours(2);
     /** The most session grants kept (the oldest go first). */
     public static final int GRANT_CAPACITY = 2_000;
+    /** The default of {@link #maxWaitingBytes()}: 64 MiB. */
+    public static final long DEFAULT_MAX_WAITING_BYTES = 64L << 20;
+    /** The default of {@link #maxWaitingBytesPerPrincipal()}: 16 MiB. */
+    public static final long DEFAULT_MAX_WAITING_BYTES_PER_PRINCIPAL = 16L << 20;
+    /** The least either bound may be: 64 KiB. */
+    public static final long MIN_WAITING_BYTES = 64L << 10;
     /** The context key of the per-turn mode. */
     public static final String CONTEXT_KEY = "approval_mode";
 
@@ -63,6 +69,8 @@ public final class ApprovalSettings {
     private final Risk sessionMaxRisk;
     private final Map<String, ApprovalMode> agents;
     private final List<String> dangerousTools;
+    private final long maxWaitingBytes;
+    private final long maxWaitingBytesPerPrincipal;
     private final List<String> warnings;
 
     private ApprovalSettings(Builder b) {
@@ -76,6 +84,8 @@ public final class ApprovalSettings {
         this.sessionMaxRisk = b.sessionMaxRisk;
         this.agents = Map.copyOf(b.agents);
         this.dangerousTools = b.dangerousTools;
+        this.maxWaitingBytes = b.maxWaitingBytes;
+        this.maxWaitingBytesPerPrincipal = b.maxWaitingBytesPerPrincipal;
         this.warnings = List.copyOf(b.warnings);
     }
 
@@ -102,6 +112,8 @@ public final class ApprovalSettings {
         b.sessionMaxRisk = sessionMaxRisk;
         b.agents.putAll(agents);
         b.dangerousTools = dangerousTools;
+        b.maxWaitingBytes = maxWaitingBytes;
+        b.maxWaitingBytesPerPrincipal = maxWaitingBytesPerPrincipal;
         return b;
     }
 
@@ -156,6 +168,23 @@ public final class ApprovalSettings {
     }
 
     /**
+     * The most bytes the turns waiting for approval may hold, all together (their events, weighed as
+     * the heap holds them: strings at two bytes a character, a node's overhead). A turn that would go
+     * past it is not asked: its calls end {@code REJECTED} at once (default 64 MiB).
+     */
+    public long maxWaitingBytes() {
+        return maxWaitingBytes;
+    }
+
+    /**
+     * {@link #maxWaitingBytes()} for the turns of one principal (who sent them), where the ingress says
+     * who that is (default 16 MiB).
+     */
+    public long maxWaitingBytesPerPrincipal() {
+        return maxWaitingBytesPerPrincipal;
+    }
+
+    /**
      * The problems a lenient reader found while reading these settings (the config's reader records its
      * fallbacks here; a reload with any keeps the last good settings). The builder's setters never add
      * one: they throw.
@@ -185,20 +214,22 @@ public final class ApprovalSettings {
         return o instanceof ApprovalSettings s && mode == s.mode && timeout.equals(s.timeout) && low.equals(s.low)
                 && medium.equals(s.medium) && high.equals(s.high) && bypass.equals(s.bypass)
                 && sessionGrants == s.sessionGrants && sessionMaxRisk == s.sessionMaxRisk && agents.equals(s.agents)
-                && dangerousTools.equals(s.dangerousTools) && warnings.equals(s.warnings);
+                && dangerousTools.equals(s.dangerousTools) && maxWaitingBytes == s.maxWaitingBytes
+                && maxWaitingBytesPerPrincipal == s.maxWaitingBytesPerPrincipal && warnings.equals(s.warnings);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(mode, timeout, low, medium, high, bypass, sessionGrants, sessionMaxRisk, agents,
-                dangerousTools, warnings);
+                dangerousTools, maxWaitingBytes, maxWaitingBytesPerPrincipal, warnings);
     }
 
     @Override
     public String toString() {
         return "ApprovalSettings[mode=" + mode + ", timeout=" + timeout + ", low=" + low + ", medium=" + medium
                 + ", high=" + high + ", bypass=" + bypass + ", sessionGrants=" + sessionGrants + ", sessionMaxRisk="
-                + sessionMaxRisk + ", agents=" + agents + ", dangerousTools=" + dangerousTools + ", warnings="
+                + sessionMaxRisk + ", agents=" + agents + ", dangerousTools=" + dangerousTools + ", maxWaitingBytes="
+                + maxWaitingBytes + ", maxWaitingBytesPerPrincipal=" + maxWaitingBytesPerPrincipal + ", warnings="
                 + warnings + "]";
     }
 
@@ -217,6 +248,8 @@ public final class ApprovalSettings {
         private Risk sessionMaxRisk = Risk.MEDIUM;
         private final Map<String, ApprovalMode> agents = new LinkedHashMap<>();
         private List<String> dangerousTools = List.of();
+        private long maxWaitingBytes = DEFAULT_MAX_WAITING_BYTES;
+        private long maxWaitingBytesPerPrincipal = DEFAULT_MAX_WAITING_BYTES_PER_PRINCIPAL;
         private final List<String> warnings = new ArrayList<>();
 
         private Builder() {
@@ -285,6 +318,22 @@ public final class ApprovalSettings {
         /** The policy's dangerous list (classified high). */
         public Builder dangerousTools(List<String> names) {
             dangerousTools = names(names, "dangerousTools");
+            return this;
+        }
+
+        /** {@link ApprovalSettings#maxWaitingBytes()}: at least 64 KiB (default 64 MiB). */
+        public Builder maxWaitingBytes(long value) {
+            requireArgument(value >= MIN_WAITING_BYTES, "maxWaitingBytes must be at least " + MIN_WAITING_BYTES
+                    + " bytes, got " + value);
+            maxWaitingBytes = value;
+            return this;
+        }
+
+        /** {@link ApprovalSettings#maxWaitingBytesPerPrincipal()}: at least 64 KiB (default 16 MiB). */
+        public Builder maxWaitingBytesPerPrincipal(long value) {
+            requireArgument(value >= MIN_WAITING_BYTES, "maxWaitingBytesPerPrincipal must be at least "
+                    + MIN_WAITING_BYTES + " bytes, got " + value);
+            maxWaitingBytesPerPrincipal = value;
             return this;
         }
 
