@@ -184,6 +184,8 @@ public final class ApprovalSection {
         Map<String, Object> agents = new java.util.TreeMap<>();
         a.agents().forEach((id, mode) -> agents.put(id, Map.of("mode", mode.wireName())));
         m.put("agents", agents);
+        m.put("maxWaitingBytes", a.maxWaitingBytes());
+        m.put("maxWaitingBytesPerPrincipal", a.maxWaitingBytesPerPrincipal());
         return m;
     }
 }
