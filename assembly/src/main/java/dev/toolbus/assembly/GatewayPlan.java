@@ -73,7 +73,9 @@ record GatewayPlan(String host, int port, AccessTokens tokens, String tokenSourc
                 .maxRequestBytes((int) Math.min(Integer.MAX_VALUE, Math.max(1024, section.maxRequestBytes())))
                 .maxConnections(section.maxConnections())
                 .headerTimeout(Duration.ofMillis(section.headerTimeoutMs()))
-                .bodyTimeout(Duration.ofMillis(section.bodyTimeoutMs()));
+                .bodyTimeout(Duration.ofMillis(section.bodyTimeoutMs()))
+                .maxAnswerBytes(section.maxAnswerBytes())
+                .maxAnswerBytesTotal(section.maxAnswerBytesTotal());
         if (meters instanceof PrometheusMeterRegistry prometheus) {
             b.meterRegistry(prometheus);
         }

@@ -319,7 +319,8 @@ public final class ToolbusAssembly {
                 if (d.enabled()) {
                     b.dispatch(ChatCompletionsDispatch.builder().baseUrl(d.baseUrl()).model(d.model())
                             .apiKey(d.apiKey()).timeout(Duration.ofMillis(d.timeoutMs()))
-                            .maxGroups(d.maxGroups()).useSummary(d.useSummary()).groups(config.groups()).build(),
+                            .maxGroups(d.maxGroups()).useSummary(d.useSummary()).groups(config.groups())
+                            .maxConcurrent(d.maxConcurrent()).build(),
                             Duration.ofMillis(d.cacheTtlMs()));
                     log.info("dispatch on: {} at {} picks at most {} tool groups for list_tools with a text",
                             d.model(), d.baseUrl(), d.maxGroups());

@@ -24,6 +24,8 @@ import java.util.Set;
  *   sessionMaxRisk: medium
  *   agents:
  *     admin-bot: {mode: confirm_all}
+ *   maxWaitingBytes: 67108864               # bytes the turns waiting for an answer may hold, in all
+ *   maxWaitingBytesPerPrincipal: 16777216   # and per principal (who sent them)
  * }</pre>
  * Every bad value falls back with a warning; all of the section's warnings are also kept in
  * {@link ApprovalSettings#warnings()}, which {@link LiveConfig} reads to keep the last good section
@@ -34,7 +36,7 @@ public final class ApprovalSection {
 
     static final String KEY = "approval";
     private static final Set<String> KEYS = Set.of("mode", "timeoutMs", "low", "medium", "high", "bypass",
-            "sessionGrants", "sessionMaxRisk", "agents");
+            "sessionGrants", "sessionMaxRisk", "agents", "maxWaitingBytes", "maxWaitingBytesPerPrincipal");
 
     private ApprovalSection() {
     }
@@ -104,6 +106,10 @@ public final class ApprovalSection {
                 }
             }
         });
+        b.maxWaitingBytes(r.integer(m, "maxWaitingBytes", KEY, ApprovalSettings.DEFAULT_MAX_WAITING_BYTES,
+                ApprovalSettings.MIN_WAITING_BYTES, 1L << 40));
+        b.maxWaitingBytesPerPrincipal(r.integer(m, "maxWaitingBytesPerPrincipal", KEY,
+                ApprovalSettings.DEFAULT_MAX_WAITING_BYTES_PER_PRINCIPAL, ApprovalSettings.MIN_WAITING_BYTES, 1L << 40));
         b.dangerousTools(dangerousTools);
         List<String> own = new ArrayList<>(r.warnings.subList(before, r.warnings.size()));
         for (String w : loose) {
@@ -178,6 +184,8 @@ public final class ApprovalSection {
         Map<String, Object> agents = new java.util.TreeMap<>();
         a.agents().forEach((id, mode) -> agents.put(id, Map.of("mode", mode.wireName())));
         m.put("agents", agents);
+        m.put("maxWaitingBytes", a.maxWaitingBytes());
+        m.put("maxWaitingBytesPerPrincipal", a.maxWaitingBytesPerPrincipal());
         return m;
     }
 }

@@ -18,6 +18,10 @@ public final class DispatchConfig {
     static final long MAX_TIMEOUT_MS = 600_000;
     /** The longest {@code cacheTtlMs}: 1 h. */
     static final long MAX_CACHE_TTL_MS = 3_600_000;
+    /** The default dispatch requests in flight at once. */
+    public static final int DEFAULT_MAX_CONCURRENT = 16;
+    /** The most dispatch requests in flight that may be allowed. */
+    static final int MAX_CONCURRENT = 1024;
 
     /** The defaults: off. */
     public static final DispatchConfig DEFAULTS = builder().build();
@@ -30,6 +34,7 @@ public final class DispatchConfig {
     private final String apiKey;
     private final long timeoutMs;
     private final long cacheTtlMs;
+    private final int maxConcurrent;
 
     private DispatchConfig(Builder b) {
         boolean enabled = b.enabled;
@@ -46,6 +51,7 @@ public final class DispatchConfig {
         apiKey = apiKey == null ? "" : apiKey.strip();
         Checks.requireRange(timeoutMs, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, "dispatch.model.timeoutMs");
         Checks.requireRange(cacheTtlMs, 0, MAX_CACHE_TTL_MS, "dispatch.cacheTtlMs");
+        Checks.requireRange(b.maxConcurrent, 1, MAX_CONCURRENT, "dispatch.maxConcurrent");
         this.enabled = enabled;
         this.useSummary = useSummary;
         this.maxGroups = maxGroups;
@@ -54,6 +60,7 @@ public final class DispatchConfig {
         this.apiKey = apiKey;
         this.timeoutMs = timeoutMs;
         this.cacheTtlMs = cacheTtlMs;
+        this.maxConcurrent = b.maxConcurrent;
     }
 
     /** Starts a builder from the defaults. */
@@ -72,6 +79,7 @@ public final class DispatchConfig {
         b.apiKey = apiKey;
         b.timeoutMs = timeoutMs;
         b.cacheTtlMs = cacheTtlMs;
+        b.maxConcurrent = maxConcurrent;
         return b;
     }
 
@@ -115,16 +123,22 @@ public final class DispatchConfig {
         return cacheTtlMs;
     }
 
+    /** Dispatch requests in flight at once; more fall back to the full tool list at once. */
+    public int maxConcurrent() {
+        return maxConcurrent;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof DispatchConfig e && enabled == e.enabled && useSummary == e.useSummary
                 && maxGroups == e.maxGroups && baseUrl.equals(e.baseUrl) && model.equals(e.model)
-                && apiKey.equals(e.apiKey) && timeoutMs == e.timeoutMs && cacheTtlMs == e.cacheTtlMs;
+                && apiKey.equals(e.apiKey) && timeoutMs == e.timeoutMs && cacheTtlMs == e.cacheTtlMs
+                && maxConcurrent == e.maxConcurrent;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(enabled, useSummary, maxGroups, baseUrl, model, apiKey, timeoutMs, cacheTtlMs);
+        return Objects.hash(enabled, useSummary, maxGroups, baseUrl, model, apiKey, timeoutMs, cacheTtlMs, maxConcurrent);
     }
 
     @Override
@@ -146,6 +160,7 @@ public final class DispatchConfig {
         private String apiKey;
         private long timeoutMs = 10_000;
         private long cacheTtlMs = 30_000;
+        private int maxConcurrent = DEFAULT_MAX_CONCURRENT;
 
         private Builder() {
         }
@@ -195,6 +210,12 @@ public final class DispatchConfig {
         /** How long a decision is reused for the same stream and text: 0 (not cached) to 1 h. */
         public Builder cacheTtlMs(long cacheTtlMs) {
             this.cacheTtlMs = cacheTtlMs;
+            return this;
+        }
+
+        /** Dispatch requests in flight at once: 1..1024 (default 16); more fall back to the full list. */
+        public Builder maxConcurrent(int maxConcurrent) {
+            this.maxConcurrent = maxConcurrent;
             return this;
         }
 

@@ -12,7 +12,7 @@ final class DispatchSection {
 
     static DispatchConfig read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> m = in.section(root, "dispatch", "",
-                Set.of("enabled", "useSummary", "maxGroups", "model", "cacheTtlMs"));
+                Set.of("enabled", "useSummary", "maxGroups", "model", "cacheTtlMs", "maxConcurrent"));
         DispatchConfig d = DispatchConfig.DEFAULTS;
         Map<String, Object> model = in.section(m, "model", "dispatch",
                 Set.of("baseUrl", "name", "apiKey", "timeoutMs"));
@@ -36,6 +36,8 @@ final class DispatchSection {
                 .timeoutMs(in.integer(model, "timeoutMs", "dispatch.model", d.timeoutMs(),
                         DispatchConfig.MIN_TIMEOUT_MS, DispatchConfig.MAX_TIMEOUT_MS))
                 .cacheTtlMs(in.integer(m, "cacheTtlMs", "dispatch", d.cacheTtlMs(), 0, DispatchConfig.MAX_CACHE_TTL_MS))
+                .maxConcurrent((int) in.integer(m, "maxConcurrent", "dispatch", d.maxConcurrent(), 1,
+                        DispatchConfig.MAX_CONCURRENT))
                 .build();
     }
 
@@ -52,6 +54,7 @@ final class DispatchSection {
         m.put("maxGroups", d.maxGroups());
         m.put("model", model);
         m.put("cacheTtlMs", d.cacheTtlMs());
+        m.put("maxConcurrent", d.maxConcurrent());
         return m;
     }
 }

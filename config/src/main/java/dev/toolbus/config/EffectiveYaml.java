@@ -102,6 +102,7 @@ final class EffectiveYaml {
         }
         gw.putAll(map("tokens", scoped, "onExcess", g.onExcess(), "maxConnections", g.maxConnections(),
                 "headerTimeout", g.headerTimeoutMs(), "bodyTimeout", g.bodyTimeoutMs()));
+        gw.putAll(map("maxAnswerBytes", g.maxAnswerBytes(), "maxAnswerBytesTotal", g.maxAnswerBytesTotal()));
         m.put("gateway", gw);
         DocumentsConfig d = c.documents();
         Map<String, Object> docs = map("enabled", d.enabled(), "mode", d.mode(), "paths", d.paths(),

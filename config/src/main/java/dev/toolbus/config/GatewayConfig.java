@@ -27,6 +27,13 @@ public final class GatewayConfig {
     public static final long DEFAULT_HEADER_TIMEOUT_MS = 10_000;
     /** The default time a request body may take to arrive. */
     public static final long DEFAULT_BODY_TIMEOUT_MS = 30_000;
+    /** The default bytes of non-streaming answers gathered at once for one token: 32 MiB. */
+    public static final long DEFAULT_MAX_ANSWER_BYTES = 32L << 20;
+    /** The default bytes of non-streaming answers gathered at once for all tokens: 128 MiB. */
+    public static final long DEFAULT_MAX_ANSWER_BYTES_TOTAL = 128L << 20;
+    /** The bounds of the answer byte bounds: 64 KiB to 1 TiB. */
+    static final long MIN_ANSWER_BYTES = 64L * 1024;
+    static final long MAX_ANSWER_BYTES = 1L << 40;
     /** The {@code onExcess} rules. */
     public static final List<String> ON_EXCESS = List.of("refuse", "clamp");
     /** The bounds of {@code maxRequestBytes}: 1 KiB to 64 MiB. */
@@ -55,6 +62,8 @@ public final class GatewayConfig {
     private final int maxConnections;
     private final long headerTimeoutMs;
     private final long bodyTimeoutMs;
+    private final long maxAnswerBytes;
+    private final long maxAnswerBytesTotal;
 
     private GatewayConfig(Builder b) {
         boolean enabled = b.enabled;
@@ -80,6 +89,8 @@ public final class GatewayConfig {
         Checks.requireRange(maxConnections, 1, MAX_CONNECTIONS, "gateway.maxConnections");
         Checks.requireRange(headerTimeoutMs, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, "gateway.headerTimeout");
         Checks.requireRange(bodyTimeoutMs, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, "gateway.bodyTimeout");
+        Checks.requireRange(b.maxAnswerBytes, MIN_ANSWER_BYTES, MAX_ANSWER_BYTES, "gateway.maxAnswerBytes");
+        Checks.requireRange(b.maxAnswerBytesTotal, MIN_ANSWER_BYTES, MAX_ANSWER_BYTES, "gateway.maxAnswerBytesTotal");
         this.enabled = enabled;
         this.host = host;
         this.port = port;
@@ -91,6 +102,8 @@ public final class GatewayConfig {
         this.maxConnections = maxConnections;
         this.headerTimeoutMs = headerTimeoutMs;
         this.bodyTimeoutMs = bodyTimeoutMs;
+        this.maxAnswerBytes = b.maxAnswerBytes;
+        this.maxAnswerBytesTotal = b.maxAnswerBytesTotal;
     }
 
     /** Starts a builder from the defaults. */
@@ -112,6 +125,8 @@ public final class GatewayConfig {
         b.maxConnections = maxConnections;
         b.headerTimeoutMs = headerTimeoutMs;
         b.bodyTimeoutMs = bodyTimeoutMs;
+        b.maxAnswerBytes = maxAnswerBytes;
+        b.maxAnswerBytesTotal = maxAnswerBytesTotal;
         return b;
     }
 
@@ -170,6 +185,16 @@ public final class GatewayConfig {
         return bodyTimeoutMs;
     }
 
+    /** Bytes of non-streaming answers gathered at once for one token. */
+    public long maxAnswerBytes() {
+        return maxAnswerBytes;
+    }
+
+    /** Bytes of non-streaming answers gathered at once for all tokens. */
+    public long maxAnswerBytesTotal() {
+        return maxAnswerBytesTotal;
+    }
+
     /** Whether the bind address is a loopback address ({@code 127.*}, {@code ::1}, {@code localhost}). */
     public boolean loopback() {
         String h = host.strip().toLowerCase(Locale.ROOT);
@@ -217,13 +242,14 @@ public final class GatewayConfig {
                 && token.equals(e.token) && maxRequestBytes == e.maxRequestBytes
                 && maxOutboundEvents == e.maxOutboundEvents && tokens.equals(e.tokens) && onExcess.equals(e.onExcess)
                 && maxConnections == e.maxConnections && headerTimeoutMs == e.headerTimeoutMs
-                && bodyTimeoutMs == e.bodyTimeoutMs;
+                && bodyTimeoutMs == e.bodyTimeoutMs && maxAnswerBytes == e.maxAnswerBytes
+                && maxAnswerBytesTotal == e.maxAnswerBytesTotal;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(enabled, host, port, token, maxRequestBytes, maxOutboundEvents, tokens, onExcess,
-                maxConnections, headerTimeoutMs, bodyTimeoutMs);
+                maxConnections, headerTimeoutMs, bodyTimeoutMs, maxAnswerBytes, maxAnswerBytesTotal);
     }
 
     @Override
@@ -248,6 +274,8 @@ public final class GatewayConfig {
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private long headerTimeoutMs = DEFAULT_HEADER_TIMEOUT_MS;
         private long bodyTimeoutMs = DEFAULT_BODY_TIMEOUT_MS;
+        private long maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES;
+        private long maxAnswerBytesTotal = DEFAULT_MAX_ANSWER_BYTES_TOTAL;
 
         private Builder() {
         }
@@ -315,6 +343,18 @@ public final class GatewayConfig {
         /** How long a request body may take to arrive: 100 ms to 1 h. */
         public Builder bodyTimeoutMs(long bodyTimeoutMs) {
             this.bodyTimeoutMs = bodyTimeoutMs;
+            return this;
+        }
+
+        /** Bytes of non-streaming answers gathered at once for one token: 64 KiB to 1 TiB. */
+        public Builder maxAnswerBytes(long maxAnswerBytes) {
+            this.maxAnswerBytes = maxAnswerBytes;
+            return this;
+        }
+
+        /** Bytes of non-streaming answers gathered at once for all tokens: 64 KiB to 1 TiB. */
+        public Builder maxAnswerBytesTotal(long maxAnswerBytesTotal) {
+            this.maxAnswerBytesTotal = maxAnswerBytesTotal;
             return this;
         }
 

@@ -17,7 +17,8 @@ final class GatewaySection {
     static GatewayConfig read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> g = in.section(root, "gateway", "",
                 Set.of("enabled", "host", "port", "token", "maxRequestBytes", "maxOutboundEvents", "tokens",
-                        "onExcess", "maxConnections", "headerTimeout", "bodyTimeout"));
+                        "onExcess", "maxConnections", "headerTimeout", "bodyTimeout", "maxAnswerBytes",
+                        "maxAnswerBytesTotal"));
         GatewayConfig d = GatewayConfig.DEFAULTS;
         String onExcess = in.string(g, "onExcess", "gateway", "refuse");
         String rule = onExcess == null ? "refuse" : onExcess.strip().toLowerCase(Locale.ROOT);
@@ -42,6 +43,10 @@ final class GatewaySection {
                         GatewayConfig.MIN_TIMEOUT_MS, GatewayConfig.MAX_TIMEOUT_MS))
                 .bodyTimeoutMs(in.integer(g, "bodyTimeout", "gateway", d.bodyTimeoutMs(),
                         GatewayConfig.MIN_TIMEOUT_MS, GatewayConfig.MAX_TIMEOUT_MS))
+                .maxAnswerBytes(in.integer(g, "maxAnswerBytes", "gateway", d.maxAnswerBytes(),
+                        GatewayConfig.MIN_ANSWER_BYTES, GatewayConfig.MAX_ANSWER_BYTES))
+                .maxAnswerBytesTotal(in.integer(g, "maxAnswerBytesTotal", "gateway", d.maxAnswerBytesTotal(),
+                        GatewayConfig.MIN_ANSWER_BYTES, GatewayConfig.MAX_ANSWER_BYTES))
                 .build();
         if (gw.enabled() && !gw.loopback() && !gw.hasTokens()) {
             in.warn("gateway.token", "is empty but gateway.host " + gw.host()

@@ -99,8 +99,13 @@ class ToolsParityConfigTest {
         assertThat(visible(yaml, "other", "")).containsExactly("exec", "foo_tool", "read", "web_fetch");
     }
 
+    /**
+     * Issue 21 item 6: the provider profile is extended by the provider entry's {@code alsoAllow} only,
+     * as OpenClaw does; {@code tools.alsoAllow} no longer reaches it (before, {@code openai} saw
+     * {@code foo_tool} too).
+     */
     @Test
-    void byProvider_alsoAllowEmpty_replacesTheInheritedOneAtTheProviderProfile() {
+    void byProvider_theProviderProfileTakesOnlyTheProviderEntrysAlsoAllow() {
         String yaml = """
                 tools:
                   profiles:
@@ -109,9 +114,11 @@ class ToolsParityConfigTest {
                   byProvider:
                     openai: {profile: small}
                     anthropic: {profile: small, alsoAllow: []}
+                    google: {profile: small, alsoAllow: [web_fetch]}
                 """;
-        assertThat(visible(yaml, "openai", "")).containsExactly("exec", "foo_tool", "read");
+        assertThat(visible(yaml, "openai", "")).containsExactly("exec", "read");
         assertThat(visible(yaml, "anthropic", "")).containsExactly("exec", "read");
+        assertThat(visible(yaml, "google", "")).containsExactly("exec", "read", "web_fetch");
     }
 
     @Test

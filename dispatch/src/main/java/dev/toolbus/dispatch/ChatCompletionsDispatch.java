@@ -1,6 +1,9 @@
 package dev.toolbus.dispatch;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.policy.PolicyConfig;
@@ -18,8 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeoutException;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.client.HttpClient;
 
@@ -28,14 +33,25 @@ import reactor.netty.http.client.HttpClient;
  * the conversation text, at most {@code maxGroups} of the tool groups the session may use, from the
  * groups' names and descriptions ({@code useSummary}) or their tools' descriptions. Non-blocking
  * (reactor-netty), bounded (answers above {@code maxAnswerBytes} are refused, the text sent is cut at
- * {@code maxTextChars}), and the API key goes only into the {@code Authorization} header, never into a
- * log or a message. Failures are {@link DispatchException}s; the executor then offers every allowed
- * tool.
+ * {@code maxTextChars}, at most {@code maxConcurrent} requests are in flight and more fail at once),
+ * and the API key goes only into the {@code Authorization} header, never into a log or a message. An
+ * answer is parsed once, off the event loop, with a nesting bound of {@value #MAX_NESTING}, and the
+ * timeout bounds the request and the parse together. Failures are {@link DispatchException}s; the
+ * executor then offers every allowed tool.
  *
  * <p>The model may answer with JSON in its message ({@code {"groups":["search","image"]}}, a bare array,
  * or JSON inside other text) or with a tool call whose arguments hold that object.
  */
 public final class ChatCompletionsDispatch implements ToolDispatch {
+
+    /** The deepest nesting read in an answer (the chat-completions envelope needs six). */
+    static final int MAX_NESTING = 32;
+    /** The most places in the message text where a JSON value is tried (each at most one linear parse). */
+    static final int MAX_CANDIDATES = 16;
+    /** A parser factory of its own: nesting bounded far below the protocol's. */
+    private static final JsonFactory ANSWERS = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build()).build();
+    private static final ObjectMapper READER = new ObjectMapper(ANSWERS);
 
     private final String url;
     private final String model;
@@ -47,6 +63,8 @@ public final class ChatCompletionsDispatch implements ToolDispatch {
     private final Set<String> groupedTools;
     private final int maxAnswerBytes;
     private final int maxTextChars;
+    private final int maxConcurrent;
+    private final AtomicInteger inFlight = new AtomicInteger();
     private final HttpClient http;
 
     private ChatCompletionsDispatch(Builder b) {
@@ -68,6 +86,7 @@ public final class ChatCompletionsDispatch implements ToolDispatch {
         this.groupedTools = Set.copyOf(grouped);
         this.maxAnswerBytes = b.maxAnswerBytes;
         this.maxTextChars = b.maxTextChars;
+        this.maxConcurrent = b.maxConcurrent;
         this.http = b.http != null ? b.http : HttpClient.create();
     }
 
@@ -86,6 +105,17 @@ public final class ChatCompletionsDispatch implements ToolDispatch {
         if (offered.isEmpty()) {
             return Mono.empty();
         }
+        return Mono.defer(() -> {
+            if (inFlight.incrementAndGet() > maxConcurrent) {
+                inFlight.decrementAndGet();
+                return Mono.error(new DispatchException(Failure.ERROR, "too many dispatch requests in flight (at most "
+                        + maxConcurrent + "); this one was not sent"));
+            }
+            return ask(query, offered).doFinally(s -> inFlight.decrementAndGet());
+        });
+    }
+
+    private Mono<Choice> ask(Query query, Map<String, PolicyConfig.Group> offered) {
         byte[] body = request(query, offered).getBytes(StandardCharsets.UTF_8);
         HttpClient client = http.headers(h -> {
             h.set("Content-Type", "application/json");
@@ -106,12 +136,19 @@ public final class ChatCompletionsDispatch implements ToolDispatch {
                     return bytes;
                 })
                 .next()
+                // parsed off the event loop, and within the timeout: a hostile answer costs neither
+                .publishOn(Schedulers.parallel())
+                .map(bytes -> choice(parse(bytes), offered))
                 .timeout(timeout)
                 .onErrorMap(TimeoutException.class, e -> new DispatchException(Failure.TIMEOUT,
                         "no answer from the dispatch model within " + timeout.toMillis() + " ms"))
                 .onErrorMap(e -> !(e instanceof DispatchException), e -> new DispatchException(Failure.ERROR,
-                        redact("the dispatch model cannot be reached: " + e.getMessage())))
-                .map(bytes -> choice(parse(bytes), offered));
+                        redact("the dispatch model cannot be reached: " + e.getMessage())));
+    }
+
+    /** Dispatch requests in flight now. */
+    int inFlight() {
+        return inFlight.get();
     }
 
     /** The request body: a system message with the groups, the conversation text as the user message. */
@@ -150,9 +187,10 @@ public final class ChatCompletionsDispatch implements ToolDispatch {
     static List<String> parse(byte[] bytes) {
         JsonNode root;
         try {
-            root = Json.mapper().readTree(bytes);
+            root = READER.readTree(bytes);
         } catch (java.io.IOException e) {
-            throw new DispatchException(Failure.UNPARSABLE, "the dispatch answer is not JSON");
+            throw new DispatchException(Failure.UNPARSABLE, "the dispatch answer is not JSON (or nests deeper than "
+                    + MAX_NESTING + ")");
         }
         JsonNode message = root.path("choices").path(0).path("message");
         if (message.isMissingNode()) {
@@ -175,16 +213,23 @@ public final class ChatCompletionsDispatch implements ToolDispatch {
         throw new DispatchException(Failure.UNPARSABLE, "the dispatch answer names no groups");
     }
 
-    /** Group names from a text holding {@code {"groups":[…]}} or {@code […]}, possibly among other text. */
-    private static List<String> names(String text) {
-        for (int start = 0; start < text.length(); start++) {
-            char c = text.charAt(start);
+    /**
+     * Group names from a text holding {@code {"groups":[…]}} or {@code […]}, possibly among other text.
+     * A value is tried at the first {@value #MAX_CANDIDATES} places that open one, each read in place
+     * (no copy) and given up at {@value #MAX_NESTING} levels, so a text of brackets costs one pass.
+     */
+    static List<String> names(String text) {
+        char[] chars = text.toCharArray();
+        int tried = 0;
+        for (int start = 0; start < chars.length && tried < MAX_CANDIDATES; start++) {
+            char c = chars[start];
             if (c != '{' && c != '[') {
                 continue;
             }
+            tried++;
             JsonNode n;
-            try (var parser = Json.mapper().getFactory().createParser(text.substring(start))) {
-                n = Json.mapper().readTree(parser); // the first JSON value; text after it is ignored
+            try (var parser = ANSWERS.createParser(chars, start, chars.length - start)) {
+                n = READER.readTree(parser); // the first JSON value; text after it is ignored
             } catch (java.io.IOException e) {
                 continue;
             }
@@ -259,6 +304,9 @@ public final class ChatCompletionsDispatch implements ToolDispatch {
                 + ", maxGroups=" + maxGroups + ", useSummary=" + useSummary + ", groups=" + groups.size() + '}';
     }
 
+    /** The default of {@link Builder#maxConcurrent}. */
+    public static final int DEFAULT_MAX_CONCURRENT = 16;
+
     /** Builder; {@code baseUrl} and {@code model} are required. */
     public static final class Builder {
         private String baseUrl;
@@ -270,6 +318,7 @@ public final class ChatCompletionsDispatch implements ToolDispatch {
         private List<PolicyConfig.Group> groups = List.of();
         private int maxAnswerBytes = 1024 * 1024;
         private int maxTextChars = 4000;
+        private int maxConcurrent = DEFAULT_MAX_CONCURRENT;
         private HttpClient http;
 
         private Builder() {
@@ -326,6 +375,18 @@ public final class ChatCompletionsDispatch implements ToolDispatch {
 
         public Builder maxTextChars(int v) {
             this.maxTextChars = v;
+            return this;
+        }
+
+        /**
+         * Dispatch requests in flight at once (default {@value ChatCompletionsDispatch#DEFAULT_MAX_CONCURRENT}, 1..1024); one
+         * more fails at once (the executor then offers every allowed tool) instead of queueing.
+         */
+        public Builder maxConcurrent(int v) {
+            if (v < 1 || v > 1024) {
+                throw new IllegalArgumentException("maxConcurrent must be 1..1024, got " + v);
+            }
+            this.maxConcurrent = v;
             return this;
         }
 

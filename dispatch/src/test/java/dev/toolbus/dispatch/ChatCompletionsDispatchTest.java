@@ -1,6 +1,7 @@
 package dev.toolbus.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.executor.ToolExecutor;
@@ -257,5 +258,49 @@ class ChatCompletionsDispatchTest {
         assertThat(names(list(executor(Duration.ofSeconds(5), true), "s", "t"))).containsExactlyElementsOf(ALL_ALLOWED);
         assertThat(outcome("fallback_unparsable")).isEqualTo(1);
         assertThat(big.getBytes(StandardCharsets.UTF_8).length).isGreaterThan(1024 * 1024);
+    }
+
+    /**
+     * Issue 21 M7: an answer of 900,000 {@code [} cost a parse per bracket (55 s of CPU) on the event
+     * loop. The text is now tried at a bounded number of places, each parse gives up at
+     * {@value ChatCompletionsDispatch#MAX_NESTING} levels: the answer is unparsable and falls back.
+     */
+    @Test
+    void a_text_of_brackets_is_tried_a_bounded_number_of_times_and_falls_back() {
+        String brackets = "[".repeat(900_000);
+        assertThat(brackets.length() + 64).isLessThan(1024 * 1024);
+        assertThat(ChatCompletionsDispatch.names(brackets)).isNull();
+        assertThatThrownBy(() -> ChatCompletionsDispatch.parse(brackets.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(dev.toolbus.spi.ToolDispatch.DispatchException.class)
+                .hasMessage("the dispatch answer is not JSON (or nests deeper than 32)");
+        behaviour.set(req -> new Answer(200, content(brackets), Duration.ZERO));
+        assertThat(names(list(executor(Duration.ofSeconds(10), true), "s", "t"))).containsExactlyElementsOf(ALL_ALLOWED);
+        assertThat(outcome("fallback_unparsable")).isEqualTo(1);
+        // a group list after 16 other brackets is not looked for
+        assertThat(ChatCompletionsDispatch.names("[x] ".repeat(3) + "{\"groups\":[\"search\"]}")).containsExactly("search");
+        assertThat(ChatCompletionsDispatch.names("[x] ".repeat(16) + "{\"groups\":[\"search\"]}")).isNull();
+    }
+
+    /** Issue 21: concurrent dispatch requests were not capped. One past {@code maxConcurrent} fails at once. */
+    @Test
+    void requests_in_flight_are_capped_and_one_more_fails_at_once() {
+        behaviour.set(req -> new Answer(200, content("{\"groups\": [\"search\"]}"), Duration.ofSeconds(2)));
+        ChatCompletionsDispatch d = ChatCompletionsDispatch.builder().baseUrl("http://127.0.0.1:" + server.port() + "/v1")
+                .model("m").groups(GROUPS).timeout(Duration.ofSeconds(20)).maxConcurrent(2).build();
+        var query = new dev.toolbus.spi.ToolDispatch.Query("s", "t", null, java.util.Map.of("web_search", "x"));
+        var first = d.choose(query).toFuture();
+        var second = d.choose(query).toFuture();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> requests.size() == 2);
+        assertThat(d.inFlight()).isEqualTo(2);
+        assertThatThrownBy(() -> d.choose(query).block(Duration.ofSeconds(1)))
+                .isInstanceOf(dev.toolbus.spi.ToolDispatch.DispatchException.class)
+                .hasMessage("too many dispatch requests in flight (at most 2); this one was not sent");
+        assertThat(first.join().groups()).containsExactly("search");
+        assertThat(second.join().groups()).containsExactly("search");
+        assertThat(requests).as("the refused one never reached the model").hasSize(2);
+        assertThat(d.inFlight()).isZero();
+        assertThat(d.choose(query).block(Duration.ofSeconds(10)).groups()).containsExactly("search");
+        assertThatThrownBy(() -> ChatCompletionsDispatch.builder().maxConcurrent(0))
+                .hasMessage("maxConcurrent must be 1..1024, got 0");
     }
 }

@@ -321,12 +321,13 @@ final class DefaultPolicy implements ConfiguredPolicy {
         PolicyConfig.Rules ap = aKey == null ? null : agent.byProvider().get(aKey);
 
         // alsoAllow handed down to the profile layers: a written list (even []) at the more specific
-        // level replaces the general one
+        // level replaces the general one. The provider profile takes its provider entries' list only
+        // (the agent's entry's, else the global entry's), never the profile's: OpenClaw's rule
         boolean agentAlso = agent != null && agent.rules().alsoAllowGiven();
         List<String> also = agentAlso ? agent.rules().alsoAllow() : global.alsoAllow();
         String alsoLabel = agentAlso ? "agents." + agentId + ".alsoAllow" : "tools.alsoAllow";
-        List<String> pAlso = also;
-        String pAlsoLabel = alsoLabel;
+        List<String> pAlso = List.of();
+        String pAlsoLabel = "";
         if (ap != null && ap.alsoAllowGiven()) {
             pAlso = ap.alsoAllow();
             pAlsoLabel = "agents." + agentId + ".byProvider." + aKey + ".alsoAllow";

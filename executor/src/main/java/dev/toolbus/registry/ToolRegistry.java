@@ -1,11 +1,13 @@
 package dev.toolbus.registry;
 
+import dev.toolbus.tool.BuiltInTools;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +36,8 @@ public final class ToolRegistry {
     private static final Logger log = LoggerFactory.getLogger(ToolRegistry.class);
 
     private final Object lock = new Object();
-    private volatile Map<String, Entry> entries = Map.of();
+    /** The tools by name, and by name in lower case (clashes are found in one look-up, not a scan). */
+    private volatile Snapshot snapshot = Snapshot.EMPTY;
     /** Diagnostics kept, the oldest dropped first. */
     static final int MAX_DIAGNOSTICS = 256;
 
@@ -62,65 +65,85 @@ public final class ToolRegistry {
      * @return {@code true} when the tool is now the one that runs under its name
      */
     public boolean register(ToolSpec tool, ToolSource source) {
-        boolean registered = add(tool, source);
+        Objects.requireNonNull(tool, "tool");
+        Objects.requireNonNull(source, "source");
+        boolean registered;
+        synchronized (lock) {
+            Working w = new Working(snapshot);
+            registered = add(tool, source, w);
+            if (registered) {
+                snapshot = w.publish();
+            }
+        }
         if (registered) {
             changed();
         }
         return registered;
     }
 
-    private boolean add(ToolSpec tool, ToolSource source) {
+    private boolean add(ToolSpec tool, ToolSource source, Working w) {
         Objects.requireNonNull(tool, "tool");
-        Objects.requireNonNull(source, "source");
         java.util.List<String> problems = dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema());
-        synchronized (lock) {
-            String name = tool.name();
-            if (!problems.isEmpty()) {
-                Entry refused = new Entry(tool, source);
-                Diagnostic d = new Diagnostic(name, source, pluginOf(refused), null, null, "tool '" + name + "' from "
-                        + describe(refused) + " is skipped: its input schema is not a valid JSON Schema ("
-                        + String.join("; ", problems.subList(0, Math.min(3, problems.size()))) + ")");
-                report(d);
-                return false;
-            }
-            Entry incoming = new Entry(tool, source);
-            Entry blocker = isPluginTool(incoming) ? coreNamed(pluginOf(incoming)) : null;
-            if (blocker != null) {
-                report(blockedPlugin(incoming, blocker));
-                return false;
-            }
-            Entry existing = clash(name);
-            Map<String, Entry> next = new LinkedHashMap<>(entries);
-            if (existing != null) {
-                boolean replace = source == ToolSource.CORE && existing.source() != ToolSource.CORE;
-                Entry loser = replace ? existing : incoming;
-                Entry winner = replace ? incoming : existing;
-                boolean sameCase = existing.tool().name().equals(name);
-                report(new Diagnostic(loser.tool().name(), loser.source(), pluginOf(loser), winner.source(),
-                        pluginOf(winner), "tool '" + loser.tool().name() + "' from " + describe(loser) + " is skipped: "
-                        + (sameCase ? describe(winner) + " already provides it"
-                                : "its name equals '" + winner.tool().name() + "' from " + describe(winner)
-                                        + " ignoring case")
-                        + (replace ? " (core tools win)" : " (first registered wins)")));
-                if (!replace) {
-                    return false;
-                }
-                next.remove(existing.tool().name());
-            }
-            if (isCore(incoming)) {
-                // a plugin whose id is this core tool's name is blocked whole, also when it came first
-                String key = norm(name);
-                for (Entry e : List.copyOf(next.values())) {
-                    if (isPluginTool(e) && key.equals(norm(pluginOf(e)))) {
-                        next.remove(e.tool().name());
-                        report(blockedPlugin(e, incoming));
-                    }
-                }
-            }
-            next.put(name, incoming);
-            entries = Collections.unmodifiableMap(next);
-            return true;
+        String name = tool.name();
+        if (!problems.isEmpty()) {
+            Entry refused = new Entry(tool, source);
+            Diagnostic d = new Diagnostic(name, source, pluginOf(refused), null, null, "tool '" + name + "' from "
+                    + describe(refused) + " is skipped: its input schema is not a valid JSON Schema ("
+                    + String.join("; ", problems.subList(0, Math.min(3, problems.size()))) + ")");
+            report(d);
+            return false;
         }
+        Entry incoming = new Entry(tool, source);
+        if (source != ToolSource.CORE && isReserved(name)) {
+            report(new Diagnostic(name, source, pluginOf(incoming), ToolSource.CORE, null, "tool '" + name + "' from "
+                    + describe(incoming) + " is skipped: the name '" + norm(name)
+                    + "' is reserved for toolbus's own tool"));
+            return false;
+        }
+        Entry blocker = isPluginTool(incoming) ? w.coreNamed(pluginOf(incoming)) : null;
+        if (blocker != null) {
+            report(blockedPlugin(incoming, blocker));
+            return false;
+        }
+        Entry existing = w.clash(name);
+        if (existing != null) {
+            boolean replace = source == ToolSource.CORE && existing.source() != ToolSource.CORE;
+            Entry loser = replace ? existing : incoming;
+            Entry winner = replace ? incoming : existing;
+            boolean sameCase = existing.tool().name().equals(name);
+            report(new Diagnostic(loser.tool().name(), loser.source(), pluginOf(loser), winner.source(),
+                    pluginOf(winner), "tool '" + loser.tool().name() + "' from " + describe(loser) + " is skipped: "
+                    + (sameCase ? describe(winner) + " already provides it"
+                            : "its name equals '" + winner.tool().name() + "' from " + describe(winner)
+                                    + " ignoring case")
+                    + (replace ? " (core tools win)" : " (first registered wins)")));
+            if (!replace) {
+                return false;
+            }
+            w.remove(existing.tool().name());
+        }
+        if (isCore(incoming)) {
+            // a plugin whose id is this core tool's name is blocked whole, also when it came first
+            String key = norm(name);
+            for (Entry e : List.copyOf(w.byName.values())) {
+                if (isPluginTool(e) && key.equals(norm(pluginOf(e)))) {
+                    w.remove(e.tool().name());
+                    report(blockedPlugin(e, incoming));
+                }
+            }
+        }
+        w.put(incoming);
+        return true;
+    }
+
+    /**
+     * Whether a name is reserved for one of toolbus's own tools ({@link BuiltInTools#RESERVED}, compared
+     * ignoring case and surrounding blanks): only a {@link ToolSource#CORE} tool may be registered
+     * under it; a plugin's or MCP server's tool of that name is skipped with a diagnostic (an MCP
+     * source renames it {@code <server>__<name>} first).
+     */
+    public static boolean isReserved(String name) {
+        return name != null && BuiltInTools.RESERVED.contains(norm(name));
     }
 
     private static Diagnostic blockedPlugin(Entry plugin, Entry core) {
@@ -148,29 +171,10 @@ public final class ToolRegistry {
     /**
      * The registered tool a tool of this name would clash with: the one of the same name, else one
      * whose name differs only in case ({@code Web_Fetch} and {@code web_fetch} clash), or {@code null}.
+     * One look-up, whatever the number of tools.
      */
     public Entry clash(String name) {
-        Entry e = entries.get(name);
-        if (e != null) {
-            return e;
-        }
-        String key = norm(name);
-        for (Entry other : entries.values()) {
-            if (norm(other.tool().name()).equals(key)) {
-                return other;
-            }
-        }
-        return null;
-    }
-
-    private Entry coreNamed(String id) {
-        String key = norm(id);
-        for (Entry e : entries.values()) {
-            if (isCore(e) && norm(e.tool().name()).equals(key)) {
-                return e;
-            }
-        }
-        return null;
+        return snapshot.clash(name);
     }
 
     /** A plugin tool has a plugin id (stdio and MCP tools always do); every other tool is core. */
@@ -183,7 +187,7 @@ public final class ToolRegistry {
         return !isPluginTool(e) && (e.source() == ToolSource.CORE || e.source() == ToolSource.PLUGIN);
     }
 
-    private static String norm(String s) {
+    static String norm(String s) {
         return s.strip().toLowerCase(java.util.Locale.ROOT);
     }
 
@@ -197,13 +201,13 @@ public final class ToolRegistry {
         Objects.requireNonNull(tool, "tool");
         boolean inPlace;
         synchronized (lock) {
-            Entry existing = entries.get(tool.name());
+            Entry existing = snapshot.byName().get(tool.name());
             inPlace = existing != null && existing.source() == source
                     && dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema()).isEmpty();
             if (inPlace) {
-                Map<String, Entry> next = new LinkedHashMap<>(entries);
-                next.put(tool.name(), new Entry(tool, source));
-                entries = Collections.unmodifiableMap(next);
+                Working w = new Working(snapshot);
+                w.put(new Entry(tool, source));
+                snapshot = w.publish();
             }
         }
         if (!inPlace) {
@@ -213,20 +217,47 @@ public final class ToolRegistry {
         return true;
     }
 
-    /** Registers several tools from one source, in order. */
-    public void registerAll(Collection<ToolSpec> tools, ToolSource source) {
-        tools.forEach(t -> register(t, source));
+    /**
+     * Registers several tools from one source, in order, by the same rules as {@link #register} one
+     * by one; the registry is copied once and its listeners told once, so tens of thousands of tools
+     * cost time in proportion to their number.
+     *
+     * @return how many of them are now the ones that run under their names
+     */
+    public int registerAll(Collection<ToolSpec> tools, ToolSource source) {
+        Objects.requireNonNull(source, "source");
+        int registered = 0;
+        synchronized (lock) {
+            Working w = new Working(snapshot);
+            for (ToolSpec t : tools) {
+                if (add(t, source, w)) {
+                    registered++;
+                }
+            }
+            if (registered > 0) {
+                snapshot = w.publish();
+            }
+        }
+        if (registered > 0) {
+            changed();
+        }
+        return registered;
     }
 
     /** Removes every tool matching the predicate (for example all tools of one plugin). */
     public int removeIf(Predicate<Entry> predicate) {
-        int removed;
+        int removed = 0;
         synchronized (lock) {
-            Map<String, Entry> next = new LinkedHashMap<>(entries);
-            int before = next.size();
-            next.values().removeIf(predicate);
-            entries = Collections.unmodifiableMap(next);
-            removed = before - next.size();
+            Working w = new Working(snapshot);
+            for (Entry e : List.copyOf(w.byName.values())) {
+                if (predicate.test(e)) {
+                    w.remove(e.tool().name());
+                    removed++;
+                }
+            }
+            if (removed > 0) {
+                snapshot = w.publish();
+            }
         }
         if (removed > 0) {
             changed();
@@ -260,16 +291,17 @@ public final class ToolRegistry {
 
     /** The tool of that name, or {@code null}. */
     public Entry find(String name) {
-        return entries.get(name);
+        return snapshot.byName().get(name);
     }
 
     /** All tools, in registration order. */
     public Collection<Entry> entries() {
-        return entries.values();
+        return snapshot.byName().values();
     }
 
     /** All definitions, in registration order. */
     public List<ToolDefinition> definitions() {
+        Map<String, Entry> entries = snapshot.byName();
         List<ToolDefinition> out = new ArrayList<>(entries.size());
         entries.values().forEach(e -> out.add(e.tool().definition()));
         return out;
@@ -287,6 +319,57 @@ public final class ToolRegistry {
     private static String describe(Entry e) {
         String p = pluginOf(e);
         return e.source().name().toLowerCase(java.util.Locale.ROOT) + (p == null ? "" : " plugin '" + p + "'");
+    }
+
+    /** The tools as readers see them: by name (registration order) and by lower-case name. */
+    private record Snapshot(Map<String, Entry> byName, Map<String, Entry> byFolded) {
+        static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of());
+
+        Entry clash(String name) {
+            Entry e = byName.get(name);
+            return e != null ? e : byFolded.get(norm(name));
+        }
+    }
+
+    /** A copy being changed under the lock, published in one step. */
+    private static final class Working {
+        final LinkedHashMap<String, Entry> byName;
+        final HashMap<String, Entry> byFolded;
+
+        Working(Snapshot s) {
+            byName = new LinkedHashMap<>(s.byName());
+            byFolded = new HashMap<>(s.byFolded());
+        }
+
+        Entry clash(String name) {
+            Entry e = byName.get(name);
+            return e != null ? e : byFolded.get(norm(name));
+        }
+
+        /** The core tool named {@code id} ignoring case, or {@code null}. */
+        Entry coreNamed(String id) {
+            Entry e = byFolded.get(norm(id));
+            return e != null && isCore(e) ? e : null;
+        }
+
+        void put(Entry e) {
+            Entry old = byName.put(e.tool().name(), e);
+            if (old != null && old != e) {
+                byFolded.remove(norm(old.tool().name()), old);
+            }
+            byFolded.put(norm(e.tool().name()), e);
+        }
+
+        void remove(String name) {
+            Entry old = byName.remove(name);
+            if (old != null) {
+                byFolded.remove(norm(name), old);
+            }
+        }
+
+        Snapshot publish() {
+            return new Snapshot(Collections.unmodifiableMap(byName), Collections.unmodifiableMap(byFolded));
+        }
     }
 
     /**

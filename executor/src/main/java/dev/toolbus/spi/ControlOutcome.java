@@ -12,5 +12,11 @@ public enum ControlOutcome {
      * this to tell whether this instance knew the id; alone, it is answered with an {@code error} event
      * with code {@code UNKNOWN_REQUEST}.
      */
-    UNKNOWN_REQUEST
+    UNKNOWN_REQUEST,
+    /**
+     * An {@code input_response} that accepts with content breaking the question's schema: it is not
+     * passed to the tool, and the question still waits for an answer. Answered with an {@code error}
+     * event with code {@code BAD_EVENT} naming what is wrong.
+     */
+    INVALID_ANSWER
 }

@@ -23,4 +23,14 @@ public interface GatedTurn {
      * @return completes when published; fails when the turn's bound of pending events is reached
      */
     Mono<Void> publish(OutboundEvent event);
+
+    /**
+     * Who sent the turn, as its ingress knows it (a gateway token, a bus's configured identity), or
+     * {@code null} while the ingress does not say (issue 21 item 1 sets it). The per-principal bounds on
+     * questions and on turns waiting for approval apply to a known principal; the per-stream and total
+     * bounds always apply.
+     */
+    default String principalId() {
+        return null;
+    }
 }

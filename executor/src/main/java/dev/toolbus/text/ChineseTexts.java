@@ -268,6 +268,11 @@ final class ChineseTexts implements Texts {
     }
 
     @Override
+    public String approvalBusy(long waitingBytes, long maxBytes) {
+        return "工具未执行：等待确认的调用过多（已占用 " + waitingBytes + " 字节，上限 " + maxBytes + " 字节），请在部分确认完成后重试";
+    }
+
+    @Override
     public String approvalUnsent(String reason) {
         return "工具未执行：当前环境无法发送确认请求（" + reason + "）";
     }

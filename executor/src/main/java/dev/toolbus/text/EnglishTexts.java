@@ -290,6 +290,12 @@ final class EnglishTexts implements Texts {
     }
 
     @Override
+    public String approvalBusy(long waitingBytes, long maxBytes) {
+        return "Tool not executed: too many calls wait for approval now (" + waitingBytes + " of at most " + maxBytes
+                + " bytes of their turns are held); try again once some are answered.";
+    }
+
+    @Override
     public String approvalUnsent(String reason) {
         return "Tool not executed: the approval request could not be sent (" + reason + ").";
     }

@@ -204,6 +204,12 @@ public interface Texts {
     /** The request could not be published ({@code NOT_APPROVED}). */
     String approvalUnsent(String reason);
 
+    /**
+     * Too many turns wait for approval now, by the bytes they hold: the call was not asked
+     * ({@code REJECTED}).
+     */
+    String approvalBusy(long waitingBytes, long maxBytes);
+
     /** The mode is {@code ask}: nothing runs ({@code NOT_APPROVED}). */
     String askModeRunsNothing();
 

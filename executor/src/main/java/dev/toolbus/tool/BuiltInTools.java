@@ -16,6 +16,17 @@ public final class BuiltInTools {
     /** {@code tool_search}: finds deferred tools (registered where deferred tools are). */
     public static final String TOOL_SEARCH = "tool_search";
 
+    /** {@code load_skill}: loads a skill document (registered where skill folders are configured). */
+    public static final String LOAD_SKILL = "load_skill";
+
+    /**
+     * The names only toolbus's own ({@link ToolSource#CORE}) tools may take, in lower case: a plugin or
+     * MCP tool of one of these names (compared ignoring case) is never registered under it, also where
+     * the built-in tool is not registered (no deferred tools, no skills), so a tool source cannot stand
+     * in for a tool the policy treats specially.
+     */
+    public static final java.util.Set<String> RESERVED = java.util.Set.of(READ_TOOL_RESULT, TOOL_SEARCH, LOAD_SKILL);
+
     private BuiltInTools() {
     }
 }

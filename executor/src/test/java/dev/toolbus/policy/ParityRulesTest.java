@@ -97,15 +97,28 @@ class ParityRulesTest {
             assertThat(visibleWith(c, ANTHROPIC)).doesNotContain("workflow_tool");
         }
 
+        /**
+         * Issue 21 item 6: the provider profile takes the provider entries' {@code alsoAllow} only, as
+         * OpenClaw merges it: neither {@code tools.alsoAllow} nor the agent's reaches it (toolbus handed
+         * them down, and differed from OpenClaw in 6 of the differential's cases).
+         */
         @Test
-        void providerAlsoAllow_replacesTheInheritedOneAtTheProviderProfile() {
-            // tools.alsoAllow [foo_tool] reaches the provider profile unless the provider writes its own
-            UnaryOperator<PolicyConfig.Builder> inherits = b -> b.alsoAllow(List.of("foo_tool"))
+        void theProviderProfileTakesOnlyTheProviderEntriesAlsoAllow() {
+            UnaryOperator<PolicyConfig.Builder> global = b -> b.alsoAllow(List.of("foo_tool"))
                     .byProvider("openai", rules(List.of(), null, List.of(), "coding"));
-            UnaryOperator<PolicyConfig.Builder> replaces = b -> b.alsoAllow(List.of("foo_tool"))
+            UnaryOperator<PolicyConfig.Builder> agents = b -> b
+                    .byProvider("openai", rules(List.of(), null, List.of(), "coding"))
+                    .agent("main", new PolicyConfig.AgentRules(
+                            rules(List.of(), List.of("foo_tool"), List.of(), null), Map.of()));
+            UnaryOperator<PolicyConfig.Builder> empty = b -> b.alsoAllow(List.of("foo_tool"))
                     .byProvider("openai", rules(List.of(), List.of(), List.of(), "coding"));
-            assertThat(visibleWith(inherits, OPENAI)).isEqualTo(set(CODING, "foo_tool"));
-            assertThat(visibleWith(replaces, OPENAI)).isEqualTo(set(CODING));
+            UnaryOperator<PolicyConfig.Builder> own = b -> b.alsoAllow(List.of("recall"))
+                    .byProvider("openai", rules(List.of(), List.of("foo_tool"), List.of(), "coding"));
+            assertThat(visibleWith(global, OPENAI)).isEqualTo(set(CODING));
+            assertThat(visibleWith(agents, ctx("openai", "gpt-5.2", "main"))).isEqualTo(set(CODING));
+            assertThat(visibleWith(empty, OPENAI)).isEqualTo(set(CODING));
+            assertThat(visibleWith(own, OPENAI)).isEqualTo(set(CODING, "foo_tool"));
+            assertThat(visibleWith(global, ANTHROPIC)).isEqualTo(all());
         }
 
         @Test

@@ -169,4 +169,70 @@ class DispatchServeIT {
             assertThat(String.join("\n", s.process.lines())).doesNotContain(KEY);
         }
     }
+
+    /**
+     * Issue 21 M7 through a real {@code toolbus serve}: a dispatch answer of 900,000 {@code [} cost a
+     * parse per bracket on the gateway's event loop (55 s of CPU) and {@code /healthz} timed out. The
+     * answer is parsed once, off the event loop, with a nesting bound: {@code /healthz} answers at once
+     * while the dispatch answer is read, and the listing falls back to the full list. At most
+     * {@code dispatch.maxConcurrent} requests are in flight; one more falls back without asking.
+     */
+    @Test
+    void aHostileDispatchAnswerNeverStallsTheGateway_andRequestsInFlightAreCapped(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("toolbus.yaml");
+        Files.writeString(config, """
+                groups:
+                  - {name: math, description: "Arithmetic and counting", tools: [add, count]}
+                  - {name: art, description: "Drawing pictures", tools: [draw]}
+                dispatch:
+                  enabled: true
+                  maxConcurrent: 2
+                  cacheTtlMs: 0
+                  model:
+                    baseUrl: "http://127.0.0.1:%d/v1"
+                    name: tiny
+                    timeoutMs: 20000
+                """.formatted(model.port()), StandardCharsets.UTF_8);
+        try (RunningServer s = RunningServer.start("serve-dispatch-hostile", TOKEN, Map.of(),
+                "--config", config.toString(), "--sample-tools", "--gateway", "127.0.0.1:0", "--log-level", "info")) {
+            List<String> full = tools(s, "s0", null);
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            java.net.http.HttpRequest healthz = java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(s.url() + "/healthz")).timeout(Duration.ofSeconds(5)).build();
+
+            // each hostile answer sent twice at once: both event-loop threads would be busy with it
+            behaviour.set(req -> ok(content("[".repeat(900_000))));
+            for (int round = 0; round < 3; round++) {
+                String stream = "hostile" + round;
+                var a = java.util.concurrent.CompletableFuture.supplyAsync(() -> list(s, stream + "a", "t"));
+                var b = java.util.concurrent.CompletableFuture.supplyAsync(() -> list(s, stream + "b", "t"));
+                while (!a.isDone() || !b.isDone()) {
+                    var res = http.send(healthz, java.net.http.HttpResponse.BodyHandlers.ofString());
+                    assertThat(res.statusCode()).as("healthz while a hostile answer is read").isEqualTo(200);
+                }
+                assertThat(a.join()).isEqualTo(full);
+                assertThat(b.join()).isEqualTo(full);
+            }
+
+            // two slow answers in flight: a third listing does not ask, it gets the full list at once
+            requests.clear();
+            behaviour.set(req -> new Answer(200, content("{\"groups\": [\"art\"]}"), Duration.ofSeconds(4)));
+            var slow1 = java.util.concurrent.CompletableFuture.supplyAsync(() -> list(s, "c1", "draw"));
+            var slow2 = java.util.concurrent.CompletableFuture.supplyAsync(() -> list(s, "c2", "draw"));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> requests.size() == 2);
+            assertThat(tools(s, "c3", "draw")).isEqualTo(full);
+            assertThat(slow1.join()).containsExactly("draw");
+            assertThat(slow2.join()).containsExactly("draw");
+            assertThat(requests).as("the third was never sent").hasSize(2);
+            assertThat(s.process.stderr()).contains("too many dispatch requests in flight (at most 2)");
+        }
+    }
+
+    private static List<String> list(RunningServer s, String stream, String text) {
+        try {
+            return tools(s, stream, text);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

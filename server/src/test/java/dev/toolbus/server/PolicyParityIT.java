@@ -104,6 +104,16 @@ class PolicyParityIT {
                 plus(SAMPLES, "flow_run", "recall", "remember", "scrape"));
     }
 
+    /**
+     * Issue 21 item 6: a provider profile takes the provider entry's {@code alsoAllow} only, as OpenClaw
+     * merges it; {@code tools.alsoAllow: [recall]} does not reach it (before: add echo recall).
+     */
+    @Test
+    void rule3_aProviderProfileTakesOnlyItsEntrysAlsoAllow() throws Exception {
+        assertThat(tools("provider=google")).containsExactly("add", "echo");
+        assertThat(call("recall", "{}", "").path("content").asText()).isEqualTo("memory-lancedb:recall ran");
+    }
+
     @Test
     void rule4_denyGlobMatchesAPluginId() throws Exception {
         assertThat(tools("agent_id=nomemory")).containsExactlyElementsOf(plus(SAMPLES, "flow_run", "scrape"));
@@ -139,7 +149,7 @@ class PolicyParityIT {
     @Test
     void docsPolicyMd_showsTheseAnswers() throws Exception {
         String doc = Files.readString(EXAMPLE.resolve("../../policy.md").normalize());
-        for (String query : List.of("", "provider=openai&model=gpt-5.2", "agent_id=nomemory", "agent_id=inherits",
+        for (String query : List.of("", "provider=openai&model=gpt-5.2", "provider=google", "agent_id=nomemory", "agent_id=inherits",
                 "agent_id=empties", "agent_id=named", "agent_id=star", "agent_id=pluginsonly")) {
             assertThat(doc).as(query).contains("\n" + String.join(" ", tools(query)) + "\n");
         }

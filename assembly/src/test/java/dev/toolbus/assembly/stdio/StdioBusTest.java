@@ -75,20 +75,43 @@ class StdioBusTest {
     }
 
     @Test
-    void endInput_completesTheInput_whileTheStreamStaysOpen() throws Exception {
-        java.io.PipedOutputStream writer = new java.io.PipedOutputStream();
-        java.io.PipedInputStream open = new java.io.PipedInputStream(writer);
-        writer.write("{\"a\":1}\n".getBytes(StandardCharsets.UTF_8));
-        writer.flush();
+    void endInput_completesTheInput_whileTheStreamStaysOpen() {
+        byte[] first = "{\"a\":1}\n".getBytes(StandardCharsets.UTF_8);
+        java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+        // one line, then a read that blocks as an open stdin does until the test ends
+        InputStream open = new InputStream() {
+            int i;
+
+            @Override
+            public int read() throws java.io.IOException {
+                if (i < first.length) {
+                    return first[i++];
+                }
+                try {
+                    released.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new java.io.InterruptedIOException("released");
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws java.io.IOException {
+                b[off] = (byte) read();
+                return 1;
+            }
+        };
         StdioBus b = bus(open, EventCodec.defaults());
-        // nothing more is written and the writer is never closed: only endInput ends the input
-        StepVerifier.create(b.receive().map(StdioBusTest::payload))
-                .expectNext("{\"a\":1}")
-                .expectNoEvent(Duration.ofMillis(100))
-                .then(b::endInput)
-                .expectComplete()
-                .verify(WAIT);
-        writer.close();
+        try {
+            StepVerifier.create(b.receive().map(StdioBusTest::payload))
+                    .expectNext("{\"a\":1}")
+                    .expectNoEvent(Duration.ofMillis(100))
+                    .then(b::endInput)
+                    .expectComplete()
+                    .verify(WAIT);
+        } finally {
+            released.countDown();
+        }
     }
 
     @Test

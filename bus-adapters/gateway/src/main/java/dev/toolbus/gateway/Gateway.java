@@ -71,6 +71,10 @@ public final class Gateway {
     public static final Duration DEFAULT_HEADER_TIMEOUT = Duration.ofSeconds(10);
     /** Default time a request body has to arrive in full. */
     public static final Duration DEFAULT_BODY_TIMEOUT = Duration.ofSeconds(30);
+    /** Default bytes of non-streaming answers gathered at once for one token: 32 MiB. */
+    public static final long DEFAULT_MAX_ANSWER_BYTES = 32L << 20;
+    /** Default bytes of non-streaming answers gathered at once for all tokens: 128 MiB. */
+    public static final long DEFAULT_MAX_ANSWER_BYTES_TOTAL = 128L << 20;
 
     final ToolExecutor executor;
     final String host;
@@ -88,6 +92,8 @@ public final class Gateway {
     final int maxConnections;
     final Duration headerTimeout;
     final Duration bodyTimeout;
+    final long maxAnswerBytes;
+    final long maxAnswerBytesTotal;
 
     private Gateway(Builder b) {
         this.executor = b.executor;
@@ -106,6 +112,8 @@ public final class Gateway {
         this.maxConnections = b.maxConnections;
         this.headerTimeout = b.headerTimeout;
         this.bodyTimeout = b.bodyTimeout;
+        this.maxAnswerBytes = b.maxAnswerBytes;
+        this.maxAnswerBytesTotal = b.maxAnswerBytesTotal;
     }
 
     /** Starts a builder. */
@@ -182,6 +190,8 @@ public final class Gateway {
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private Duration headerTimeout = DEFAULT_HEADER_TIMEOUT;
         private Duration bodyTimeout = DEFAULT_BODY_TIMEOUT;
+        private long maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES;
+        private long maxAnswerBytesTotal = DEFAULT_MAX_ANSWER_BYTES_TOTAL;
 
         private Builder() {
         }
@@ -279,6 +289,30 @@ public final class Gateway {
                 throw new IllegalArgumentException("maxRequestBytes must be at least 1024, got " + bytes);
             }
             this.maxRequestBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The bytes of events a non-streaming {@code POST /v1/turns} answer (a JSON array sent once the
+         * turn is complete) may gather for one token, over all its answers being gathered at once
+         * (default 32 MiB, at least 64 KiB). An answer that would pass it ends its turn: the turn is
+         * cancelled and the answer is {@code 503} with a {@code REJECTED} error event. A streamed (SSE)
+         * answer holds nothing and is not counted.
+         */
+        public Builder maxAnswerBytes(long bytes) {
+            if (bytes < 64 * 1024) {
+                throw new IllegalArgumentException("maxAnswerBytes must be at least 65536, got " + bytes);
+            }
+            this.maxAnswerBytes = bytes;
+            return this;
+        }
+
+        /** {@link #maxAnswerBytes(long)} for all tokens together (default 128 MiB, at least 64 KiB). */
+        public Builder maxAnswerBytesTotal(long bytes) {
+            if (bytes < 64 * 1024) {
+                throw new IllegalArgumentException("maxAnswerBytesTotal must be at least 65536, got " + bytes);
+            }
+            this.maxAnswerBytesTotal = bytes;
             return this;
         }
 

@@ -26,6 +26,10 @@ final class GatewayMeters {
     static final String CONNECTIONS_CLOSED = "toolbus.gateway.connections.closed";
     /** Gauge of turns running for gateway clients. */
     static final String TURNS_ACTIVE = "toolbus.gateway.turns.active";
+    /** Bytes of events held for non-streaming answers (gauge). */
+    static final String ANSWERS_PENDING = "toolbus.gateway.answers.pending";
+    /** Non-streaming answers refused for passing their byte bound (counter). */
+    static final String ANSWERS_REFUSED = "toolbus.gateway.answers.refused";
 
     private final MeterRegistry registry;
     private static final int MAX_STATUS = 600;
@@ -65,6 +69,17 @@ final class GatewayMeters {
     private Counter requestCounter(String endpoint, int status) {
         return Counter.builder(REQUESTS).tag("endpoint", endpoint).tag("status", Integer.toString(status))
                 .description("HTTP requests answered by the gateway").register(registry);
+    }
+
+    void answersGauge(Supplier<Number> held) {
+        Gauge.builder(ANSWERS_PENDING, held).baseUnit("bytes")
+                .description("Bytes of events held for non-streaming answers").register(registry);
+    }
+
+    void answerRefused() {
+        counters.computeIfAbsent("answer refused", k -> Counter.builder(ANSWERS_REFUSED)
+                .description("Non-streaming answers that passed their byte bound; their turns were cancelled")
+                .register(registry)).increment();
     }
 
     void connectionsGauge(Supplier<Number> open) {

@@ -147,7 +147,17 @@ final class HttpEndpoints {
         }
         switch (endpoint) {
             case "metrics":
-                return isGet(req) ? metrics(res) : notAllowed(res, "GET");
+                if (!isGet(req)) {
+                    return notAllowed(res, "GET");
+                }
+                if (!open && !grant.get().scope().unrestricted()) {
+                    // meters are tagged by tool, not by tenant: a scoped token would read every tenant's
+                    return error(res, HttpResponseStatus.FORBIDDEN, new ErrorEvent(null, null,
+                            ErrorCode.PERMISSION_DENIED, "token '" + clip(grant.get().scope().name())
+                            + "' is scoped: /metrics shows the meters of every tenant, so only a token with full"
+                            + " scope may read it"));
+                }
+                return metrics(res);
             case "ws":
                 return isGet(req) ? websocket(req, res, grant.get()) : notAllowed(res, "GET");
             case "turns":
@@ -230,7 +240,7 @@ final class HttpEndpoints {
                 return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
             }
             Flux<OutboundEvent> events = server.track(config.executor.handle(admitted.event()));
-            return sse ? sendSse(res, events) : sendArray(res, events);
+            return sse ? sendSse(res, events) : sendArray(res, events, grant.scope().name(), admitted.event());
         }, ": send smaller arguments, or raise the limit on both sides");
     }
 
@@ -253,6 +263,10 @@ final class HttpEndpoints {
             }
             return config.executor.control(control).flatMap(outcome -> switch (outcome) {
                 case UNKNOWN_REQUEST -> error(res, HttpResponseStatus.NOT_FOUND, unknownRequest(control));
+                case INVALID_ANSWER -> error(res, HttpResponseStatus.BAD_REQUEST, new ErrorEvent(control.streamId(), null,
+                        ErrorCode.BAD_EVENT, "the content of input_response '" + (control instanceof InputResponseEvent i
+                        ? clip(i.inputId()) : "") + "' does not match the question's schema; it was not passed to the"
+                        + " tool, and the question still waits for an answer"));
                 case APPLIED, NOTHING_TO_DO -> json(res, HttpResponseStatus.ACCEPTED,
                         "{\"outcome\":\"" + outcome.name().toLowerCase(Locale.ROOT) + "\"}");
             });
@@ -267,14 +281,43 @@ final class HttpEndpoints {
                 + " is waiting on this stream here: unknown, expired, already answered, or of another stream");
     }
 
-    private Mono<Void> sendArray(HttpServerResponse res, Flux<OutboundEvent> events) {
-        // each event encoded as it arrives, straight into the array (no list of events held to the end)
-        return events.reduceWith(() -> new StringBuilder(1024).append('['), (sb, e) -> {
-            if (sb.length() > 1) {
-                sb.append(',');
-            }
-            return sb.append(server.codec.encode(e));
-        }).flatMap(sb -> send(res, HttpResponseStatus.OK, JSON, sb.append(']').toString()));
+    /**
+     * The turn's events as one JSON array, sent once the turn is complete. Each event is encoded as it
+     * arrives and its bytes counted against the token's and the gateway's bound of gathered answers;
+     * over it the turn is cancelled and the answer is {@code 503} with a {@code REJECTED} error event.
+     */
+    private Mono<Void> sendArray(HttpServerResponse res, Flux<OutboundEvent> events, String principal,
+                                 InboundEvent request) {
+        GatheredAnswer answer = new GatheredAnswer(server.answers, principal);
+        return events.<Void>handle((e, sink) -> {
+                    String over = answer.add(server.codec.encodeToBytes(e));
+                    if (over != null) {
+                        sink.error(new AnswerTooLarge(over));
+                    }
+                })
+                .then(Mono.defer(() -> res.status(HttpResponseStatus.OK)
+                        .header(HttpHeaderNames.CONTENT_TYPE, JSON)
+                        .header(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE)
+                        .send(Mono.just(answer.body())).then()))
+                .onErrorResume(AnswerTooLarge.class, e -> {
+                    answer.release();
+                    server.meters.answerRefused();
+                    String turnId = request instanceof dev.toolbus.protocol.ToolCallsEvent t ? t.turnId() : null;
+                    log.warn("gateway: turn {} of stream {} cancelled: {}", clip(String.valueOf(turnId)),
+                            clip(request.streamId()), e.getMessage());
+                    return error(res, HttpResponseStatus.SERVICE_UNAVAILABLE, new ErrorEvent(request.streamId(), turnId,
+                            ErrorCode.REJECTED, "the turn was cancelled: its events are more than a non-streaming "
+                            + "answer may hold (" + e.getMessage() + "); send 'Accept: text/event-stream' to receive "
+                            + "a turn's events as they come"));
+                })
+                .doFinally(s -> answer.release());
+    }
+
+    /** An answer past its byte bound. */
+    private static final class AnswerTooLarge extends RuntimeException {
+        AnswerTooLarge(String message) {
+            super(message, null, false, false);
+        }
     }
 
     private Mono<Void> sendSse(HttpServerResponse res, Flux<OutboundEvent> events) {

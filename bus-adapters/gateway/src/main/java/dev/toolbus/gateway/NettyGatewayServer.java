@@ -33,6 +33,7 @@ final class NettyGatewayServer implements GatewayServer {
     final EventCodec codec;
     final GatewayMeters meters;
     final ConnectionGuard guard;
+    final AnswerBudget answers;
     final Set<WsSession> sessions = ConcurrentHashMap.newKeySet();
     private final ChannelGroup channels = new DefaultChannelGroup("toolbus-gateway", GlobalEventExecutor.INSTANCE);
     private final AtomicInteger activeTurns = new AtomicInteger();
@@ -46,7 +47,9 @@ final class NettyGatewayServer implements GatewayServer {
         this.codec = EventCodec.create(config.maxRequestBytes, () -> "turn-" + UUID.randomUUID());
         this.meters = new GatewayMeters(config.meterRegistry, sessions::size, activeTurns::get);
         this.guard = new ConnectionGuard(config.maxConnections, config.headerTimeout, config.idleTimeout, meters);
+        this.answers = new AnswerBudget(config.maxAnswerBytes, config.maxAnswerBytesTotal);
         meters.connectionsGauge(guard::open);
+        meters.answersGauge(answers::held);
     }
 
     static GatewayServer start(Gateway config) {

@@ -19,11 +19,15 @@ import java.util.Objects;
  * {@code toolbus-config}'s {@code ApprovalSection}.
  *
  * <p>The mode of a call is, first match: the turn's {@code context.approval_mode}, the agent's mode
- * ({@link #agents()}), {@link #mode()}. A risk is, first match: the tool's own declaration, the
- * {@link #high()}/{@link #medium()}/{@link #low()} lists, dangerous (the definition's flag or
- * {@link #dangerousTools()}) → high, MCP annotations ({@code destructiveHint} → high,
- * {@code readOnlyHint} → low), then name patterns (read-only verbs → low before the medium nouns),
- * else medium. List entries are tool names or plugin ids, case-insensitive, {@code *} globs allowed.
+ * ({@link #agents()}), {@link #mode()}. What configuration gives a tool is a floor its own declaration
+ * may raise but never lower: the {@link #high()}/{@link #medium()}/{@link #low()} lists (first match),
+ * else dangerous (the definition's flag, {@link #dangerousTools()} or a well-known destructive name) →
+ * high. A tool configuration says nothing of: its declaration, else MCP annotations
+ * ({@code destructiveHint} → high, {@code readOnlyHint} → low), then name patterns (read-only verbs →
+ * low before the medium nouns), else medium. List entries are tool names or plugin ids,
+ * case-insensitive, {@code *} globs allowed; they match a tool's registered name, the name its source
+ * gave it (an MCP tool renamed {@code ext__wipe} on a clash is still {@code wipe}) and
+ * {@code <plugin>:<name>} alike.
  *
  * <pre>{@code
  * ApprovalSettings approval = ApprovalSettings.builder()
@@ -44,6 +48,12 @@ public final class ApprovalSettings {
     public static final Duration GRANT_TTL = Duration.ofHours(2);
     /** The most session grants kept (the oldest go first). */
     public static final int GRANT_CAPACITY = 2_000;
+    /** The default of {@link #maxWaitingBytes()}: 64 MiB. */
+    public static final long DEFAULT_MAX_WAITING_BYTES = 64L << 20;
+    /** The default of {@link #maxWaitingBytesPerPrincipal()}: 16 MiB. */
+    public static final long DEFAULT_MAX_WAITING_BYTES_PER_PRINCIPAL = 16L << 20;
+    /** The least either bound may be: 64 KiB. */
+    public static final long MIN_WAITING_BYTES = 64L << 10;
     /** The context key of the per-turn mode. */
     public static final String CONTEXT_KEY = "approval_mode";
 
@@ -59,6 +69,8 @@ public final class ApprovalSettings {
     private final Risk sessionMaxRisk;
     private final Map<String, ApprovalMode> agents;
     private final List<String> dangerousTools;
+    private final long maxWaitingBytes;
+    private final long maxWaitingBytesPerPrincipal;
     private final List<String> warnings;
 
     private ApprovalSettings(Builder b) {
@@ -72,6 +84,8 @@ public final class ApprovalSettings {
         this.sessionMaxRisk = b.sessionMaxRisk;
         this.agents = Map.copyOf(b.agents);
         this.dangerousTools = b.dangerousTools;
+        this.maxWaitingBytes = b.maxWaitingBytes;
+        this.maxWaitingBytesPerPrincipal = b.maxWaitingBytesPerPrincipal;
         this.warnings = List.copyOf(b.warnings);
     }
 
@@ -98,6 +112,8 @@ public final class ApprovalSettings {
         b.sessionMaxRisk = sessionMaxRisk;
         b.agents.putAll(agents);
         b.dangerousTools = dangerousTools;
+        b.maxWaitingBytes = maxWaitingBytes;
+        b.maxWaitingBytesPerPrincipal = maxWaitingBytesPerPrincipal;
         return b;
     }
 
@@ -152,6 +168,23 @@ public final class ApprovalSettings {
     }
 
     /**
+     * The most bytes the turns waiting for approval may hold, all together (their events, weighed as
+     * the heap holds them: strings at two bytes a character, a node's overhead). A turn that would go
+     * past it is not asked: its calls end {@code REJECTED} at once (default 64 MiB).
+     */
+    public long maxWaitingBytes() {
+        return maxWaitingBytes;
+    }
+
+    /**
+     * {@link #maxWaitingBytes()} for the turns of one principal (who sent them), where the ingress says
+     * who that is (default 16 MiB).
+     */
+    public long maxWaitingBytesPerPrincipal() {
+        return maxWaitingBytesPerPrincipal;
+    }
+
+    /**
      * The problems a lenient reader found while reading these settings (the config's reader records its
      * fallbacks here; a reload with any keeps the last good settings). The builder's setters never add
      * one: they throw.
@@ -181,20 +214,22 @@ public final class ApprovalSettings {
         return o instanceof ApprovalSettings s && mode == s.mode && timeout.equals(s.timeout) && low.equals(s.low)
                 && medium.equals(s.medium) && high.equals(s.high) && bypass.equals(s.bypass)
                 && sessionGrants == s.sessionGrants && sessionMaxRisk == s.sessionMaxRisk && agents.equals(s.agents)
-                && dangerousTools.equals(s.dangerousTools) && warnings.equals(s.warnings);
+                && dangerousTools.equals(s.dangerousTools) && maxWaitingBytes == s.maxWaitingBytes
+                && maxWaitingBytesPerPrincipal == s.maxWaitingBytesPerPrincipal && warnings.equals(s.warnings);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(mode, timeout, low, medium, high, bypass, sessionGrants, sessionMaxRisk, agents,
-                dangerousTools, warnings);
+                dangerousTools, maxWaitingBytes, maxWaitingBytesPerPrincipal, warnings);
     }
 
     @Override
     public String toString() {
         return "ApprovalSettings[mode=" + mode + ", timeout=" + timeout + ", low=" + low + ", medium=" + medium
                 + ", high=" + high + ", bypass=" + bypass + ", sessionGrants=" + sessionGrants + ", sessionMaxRisk="
-                + sessionMaxRisk + ", agents=" + agents + ", dangerousTools=" + dangerousTools + ", warnings="
+                + sessionMaxRisk + ", agents=" + agents + ", dangerousTools=" + dangerousTools + ", maxWaitingBytes="
+                + maxWaitingBytes + ", maxWaitingBytesPerPrincipal=" + maxWaitingBytesPerPrincipal + ", warnings="
                 + warnings + "]";
     }
 
@@ -213,6 +248,8 @@ public final class ApprovalSettings {
         private Risk sessionMaxRisk = Risk.MEDIUM;
         private final Map<String, ApprovalMode> agents = new LinkedHashMap<>();
         private List<String> dangerousTools = List.of();
+        private long maxWaitingBytes = DEFAULT_MAX_WAITING_BYTES;
+        private long maxWaitingBytesPerPrincipal = DEFAULT_MAX_WAITING_BYTES_PER_PRINCIPAL;
         private final List<String> warnings = new ArrayList<>();
 
         private Builder() {
@@ -281,6 +318,22 @@ public final class ApprovalSettings {
         /** The policy's dangerous list (classified high). */
         public Builder dangerousTools(List<String> names) {
             dangerousTools = names(names, "dangerousTools");
+            return this;
+        }
+
+        /** {@link ApprovalSettings#maxWaitingBytes()}: at least 64 KiB (default 64 MiB). */
+        public Builder maxWaitingBytes(long value) {
+            requireArgument(value >= MIN_WAITING_BYTES, "maxWaitingBytes must be at least " + MIN_WAITING_BYTES
+                    + " bytes, got " + value);
+            maxWaitingBytes = value;
+            return this;
+        }
+
+        /** {@link ApprovalSettings#maxWaitingBytesPerPrincipal()}: at least 64 KiB (default 16 MiB). */
+        public Builder maxWaitingBytesPerPrincipal(long value) {
+            requireArgument(value >= MIN_WAITING_BYTES, "maxWaitingBytesPerPrincipal must be at least "
+                    + MIN_WAITING_BYTES + " bytes, got " + value);
+            maxWaitingBytesPerPrincipal = value;
             return this;
         }
 

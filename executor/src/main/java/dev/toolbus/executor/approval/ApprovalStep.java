@@ -40,6 +40,8 @@ public final class ApprovalStep implements CallGate {
     private final ApprovalMetrics metrics;
     /** Turns whose calls are being admitted now (removed by {@link #turnAdmitted}). */
     private final ConcurrentHashMap<GatedTurn, Batch> forming = new ConcurrentHashMap<>();
+    /** The bytes the turns waiting for an answer hold, bounded by the settings in force. */
+    private final WaitingTurns waiting = new WaitingTurns();
     private volatile PendingApprovals pending;
 
     private ApprovalStep(Supplier<ApprovalSettings> settings, DescriptionLocale locale, MeterRegistry meters,
@@ -102,12 +104,36 @@ public final class ApprovalStep implements CallGate {
         ToolCallsEvent t = turn.event();
         PendingApprovals pa = pending(turn);
         PendingApprovals.Request r;
+        List<PendingApprovals.Entry> refused = null;
+        String refusal = null;
         synchronized (b) {
             if (b.entries.isEmpty()) {
                 return;
             }
-            r = pa.open(t.streamId(), t.turnId(), t.context().userId(), b.entries);
-            b.request = r;
+            // a waiting turn holds its event: weigh it, and ask only within the bounds (issue 21 M8)
+            ApprovalSettings s = rules.settings();
+            String principal = turn.principalId();
+            long weight = WaitingTurns.weigh(t, s.maxWaitingBytes());
+            if (!waiting.take(principal, weight, s.maxWaitingBytes(), s.maxWaitingBytesPerPrincipal())) {
+                refused = List.copyOf(b.entries);
+                b.entries.clear();
+                long max = principal != null && waiting.of(principal) + weight > s.maxWaitingBytesPerPrincipal()
+                        ? s.maxWaitingBytesPerPrincipal() : s.maxWaitingBytes();
+                refusal = texts.approvalBusy(principal != null && max == s.maxWaitingBytesPerPrincipal()
+                        ? waiting.of(principal) : waiting.total(), max);
+                r = null;
+            } else {
+                r = pa.open(t.streamId(), t.turnId(), t.context().userId(), b.entries,
+                        () -> waiting.give(principal, weight));
+                b.request = r;
+            }
+        }
+        if (refused != null) {
+            for (PendingApprovals.Entry e : refused) {
+                metrics.rejected.increment();
+                ((Waiting) e.waiter()).rejected(refusal);
+            }
+            return;
         }
         turn.publish(r.event).subscribe(null, e -> pa.abandon(r, texts.approvalUnsent(
                 e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
@@ -181,6 +207,12 @@ public final class ApprovalStep implements CallGate {
         public void notApproved(String outcome, String message) {
             note.accept(outcome);
             sink.tryEmitValue(new ErrorInfo(ErrorCode.NOT_APPROVED, message));
+        }
+
+        /** The turn was not asked: too many bytes wait for approval ({@code REJECTED}). */
+        void rejected(String message) {
+            note.accept("rejected");
+            sink.tryEmitValue(new ErrorInfo(ErrorCode.REJECTED, message));
         }
 
         /** The call was cancelled while it waited. */

@@ -15,7 +15,10 @@ import java.util.regex.Pattern;
  * The arguments of a call as a human reads them in an approval request: JSON, secret-looking keys
  * redacted to {@code ***}, strings cut at 160 characters, objects and arrays nested deeper than two
  * levels shown as {@code [Object]}, at most 10 array items and 20 keys, at most 500 characters in all
- * (ChatAI's limits).
+ * (ChatAI's limits). Characters that would make a person misread the prompt are shown as their code
+ * point ({@code [U+202E]}): bidirectional controls, other invisible format characters (zero-width
+ * spaces, tag characters; the zero-width joiner of emoji stays), C0 and C1 controls, and the line and
+ * paragraph separators.
  */
 final class ArgumentSummary {
 
@@ -45,7 +48,42 @@ final class ArgumentSummary {
         } catch (JsonProcessingException e) {
             return "[unreadable arguments]";
         }
-        return cut(json, MAX_TOTAL);
+        return cut(neutral(json), MAX_TOTAL);
+    }
+
+    /** The text with every character a reader could be misled by written as {@code [U+XXXX]}. */
+    static String neutral(String s) {
+        int i = 0;
+        while (i < s.length()) {
+            int cp = s.codePointAt(i);
+            if (misleading(cp)) {
+                break;
+            }
+            i += Character.charCount(cp);
+        }
+        if (i == s.length()) {
+            return s;
+        }
+        StringBuilder out = new StringBuilder(s.length() + 16).append(s, 0, i);
+        while (i < s.length()) {
+            int cp = s.codePointAt(i);
+            if (misleading(cp)) {
+                out.append("[U+").append(String.format(java.util.Locale.ROOT, "%04X", cp)).append(']');
+            } else {
+                out.appendCodePoint(cp);
+            }
+            i += Character.charCount(cp);
+        }
+        return out.toString();
+    }
+
+    private static boolean misleading(int cp) {
+        if (cp < 0x20 || cp >= 0x7F && cp <= 0x9F || cp == 0x2028 || cp == 0x2029) {
+            return true;
+        }
+        // format characters: the bidi controls (U+202A-E, U+2066-9, U+200E/F, U+061C), zero-width
+        // spaces, tags (U+E0000 block); the zero-width joiner stays, emoji sequences need it
+        return cp != 0x200D && Character.getType(cp) == Character.FORMAT;
     }
 
     private static JsonNode bound(JsonNode n, int depth) {

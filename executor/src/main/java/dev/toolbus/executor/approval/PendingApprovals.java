@@ -82,11 +82,13 @@ final class PendingApprovals {
         /** The {@code approval_request} to publish. */
         final ApprovalRequestEvent event;
         private final List<Entry> entries;
+        private final Runnable onClose;
         private volatile Disposable expiry;
 
         private Request(String id, String streamId, String turnId, String userId, long timeoutMs, List<Entry> entries,
-                        ApprovalRequestEvent event) {
+                        ApprovalRequestEvent event, Runnable onClose) {
             this.id = id;
+            this.onClose = onClose;
             this.event = event;
             this.streamId = streamId;
             this.turnId = turnId;
@@ -109,9 +111,19 @@ final class PendingApprovals {
             }
             metrics.cancelled.increment();
             if (empty && open.remove(id, this)) {
+                closed();
                 disposeExpiry();
             }
             return true;
+        }
+
+        /** Runs once the request left {@code open} (whoever removed it): gives back what it held. */
+        private void closed() {
+            try {
+                onClose.run();
+            } catch (RuntimeException e) {
+                log.error("closing approval {} failed", id, e);
+            }
         }
 
         private synchronized List<Entry> drain() {
@@ -128,11 +140,18 @@ final class PendingApprovals {
         }
     }
 
+    /** {@link #open(String, String, String, List, Runnable)} with nothing to give back when it ends. */
+    Request open(String streamId, String turnId, String userId, List<Entry> entries) {
+        return open(streamId, turnId, userId, entries, () -> { });
+    }
+
     /**
      * Opens one request for the calls of a turn and arms its expiry; the caller publishes
      * {@link Request#event} (and {@link #abandon}s the request if that fails).
+     *
+     * @param onClose run once when the request ends, however it ends (answer, expiry, cancel, abandon)
      */
-    Request open(String streamId, String turnId, String userId, List<Entry> entries) {
+    Request open(String streamId, String turnId, String userId, List<Entry> entries, Runnable onClose) {
         long timeoutMs = rules.settings().timeout().toMillis();
         String id = ControlIds.of(ControlIds.APPROVAL, instanceId, seq.incrementAndGet());
         List<ApprovalRequestEvent.Call> calls = new ArrayList<>(entries.size());
@@ -144,7 +163,7 @@ final class PendingApprovals {
         long expiresAt = timer.now(TimeUnit.MILLISECONDS) + timeoutMs;
         ApprovalRequestEvent event = ApprovalRequestEvent.builder().streamId(streamId).turnId(turnId).approvalId(id)
                 .expiresAtMs(expiresAt).calls(calls).text(texts.approvalPrompt(lines)).build();
-        Request r = new Request(id, streamId, turnId, userId, timeoutMs, entries, event);
+        Request r = new Request(id, streamId, turnId, userId, timeoutMs, entries, event, onClose);
         metrics.asked.increment(entries.size());
         open.put(id, r);
         r.expiry = timer.schedule(() -> end(r, metrics.expired, "expired", texts.approvalExpired(timeoutMs)), timeoutMs,
@@ -171,6 +190,7 @@ final class PendingApprovals {
         if (r == null || !r.streamId.equals(streamId) || !open.remove(approvalId, r)) {
             return Answer.UNKNOWN;
         }
+        r.closed();
         r.disposeExpiry();
         for (Entry e : r.drain()) {
             try {
@@ -211,6 +231,7 @@ final class PendingApprovals {
         if (!open.remove(r.id, r)) {
             return false;
         }
+        r.closed();
         for (Entry e : r.drain()) {
             if (counter != null) {
                 counter.increment();

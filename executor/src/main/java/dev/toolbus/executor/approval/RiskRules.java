@@ -9,10 +9,17 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The risk of a tool, first match: its own declaration; the configured high, medium, low lists;
- * dangerous (flag, the policy's list, the well-known destructive names) → high; MCP annotations
- * ({@code destructiveHint} → high, {@code readOnlyHint} → low, from the definition's metadata); name
- * patterns, where read-only verbs win over the medium nouns; else medium. Compiled once per settings.
+ * The risk of a tool. What the operator configured is a floor the tool cannot go below: the high,
+ * medium, low lists (first match), else dangerous (flag, the policy's list, the well-known destructive
+ * names) → high. A tool's own declaration may raise that, never lower it; with nothing configured for
+ * the tool its declaration stands. Without either: MCP annotations ({@code destructiveHint} → high,
+ * {@code readOnlyHint} → low, from the definition's metadata), then name patterns (read-only verbs win
+ * over the medium nouns), else medium.
+ *
+ * <p>Every list matches a tool by each of its names alike: the registered name (an MCP tool renamed
+ * on a clash is {@code ext__wipe}), the name its source gave it ({@code wipe}), the plugin-qualified
+ * {@code <plugin>:<name>} ({@code ext:wipe}), and its plugin id; a glob matches the first two and the
+ * plugin id, and the qualified name when it has a {@code :} itself. Compiled once per settings.
  */
 final class RiskRules {
 
@@ -46,22 +53,14 @@ final class RiskRules {
 
     /** Classifies a tool whose declared risk is {@code declared} ({@code null}: not declared). */
     Risk classify(ToolDefinition def, Risk declared) {
+        Names n = Names.of(def);
+        Risk configured = configured(def, n);
+        if (configured != null) {
+            // the operator's word is a floor: a tool may declare itself riskier, never safer
+            return declared != null && declared.compareTo(configured) > 0 ? declared : configured;
+        }
         if (declared != null) {
             return declared;
-        }
-        String name = def.name().toLowerCase(Locale.ROOT);
-        String plugin = def.pluginId() == null ? null : def.pluginId().toLowerCase(Locale.ROOT);
-        if (any(high, name, plugin)) {
-            return Risk.HIGH;
-        }
-        if (any(medium, name, plugin)) {
-            return Risk.MEDIUM;
-        }
-        if (any(low, name, plugin)) {
-            return Risk.LOW;
-        }
-        if (def.dangerous() || any(dangerous, name, plugin) || KNOWN_HIGH.contains(name)) {
-            return Risk.HIGH;
         }
         if (Boolean.TRUE.equals(def.metadata().get(DESTRUCTIVE_HINT))) {
             return Risk.HIGH;
@@ -69,7 +68,25 @@ final class RiskRules {
         if (Boolean.TRUE.equals(def.metadata().get(READ_ONLY_HINT))) {
             return Risk.LOW;
         }
-        return byName(name);
+        return byName(n.name);
+    }
+
+    /** What configuration says of the tool: its risk list, else high when it is dangerous; {@code null} for nothing. */
+    private Risk configured(ToolDefinition def, Names n) {
+        if (any(high, n)) {
+            return Risk.HIGH;
+        }
+        if (any(medium, n)) {
+            return Risk.MEDIUM;
+        }
+        if (any(low, n)) {
+            return Risk.LOW;
+        }
+        if (def.dangerous() || any(dangerous, n) || KNOWN_HIGH.contains(n.name)
+                || n.original != null && KNOWN_HIGH.contains(n.original)) {
+            return Risk.HIGH;
+        }
+        return null;
     }
 
     /**
@@ -84,13 +101,12 @@ final class RiskRules {
 
     /** Whether the tool is on the bypass list. */
     boolean bypassed(ToolDefinition def) {
-        return !bypass.isEmpty() && any(bypass, def.name().toLowerCase(Locale.ROOT),
-                def.pluginId() == null ? null : def.pluginId().toLowerCase(Locale.ROOT));
+        return !bypass.isEmpty() && any(bypass, Names.of(def));
     }
 
-    private static boolean any(List<Entry> entries, String name, String plugin) {
+    private static boolean any(List<Entry> entries, Names n) {
         for (Entry e : entries) {
-            if (e.matches(name, plugin)) {
+            if (e.matches(n)) {
                 return true;
             }
         }
@@ -122,12 +138,30 @@ final class RiskRules {
         return re.toString();
     }
 
+    /**
+     * A tool's names in lower case: registered, original (when it was renamed, else {@code null}),
+     * {@code <plugin>:<original or registered>} (when it has a plugin, else {@code null}), plugin id.
+     */
+    record Names(String name, String original, String qualified, String plugin) {
+        static Names of(ToolDefinition def) {
+            String name = def.name().toLowerCase(Locale.ROOT);
+            String original = def.originalName() == null ? null : def.originalName().strip().toLowerCase(Locale.ROOT);
+            String plugin = def.pluginId() == null || def.pluginId().isBlank() ? null
+                    : def.pluginId().strip().toLowerCase(Locale.ROOT);
+            return new Names(name, original, plugin == null ? null : plugin + ":" + (original != null ? original : name),
+                    plugin);
+        }
+    }
+
     private record Entry(String text, Pattern glob) {
-        boolean matches(String name, String plugin) {
+        boolean matches(Names n) {
             if (glob != null) {
-                return glob.matcher(name).matches();
+                return glob.matcher(n.name).matches()
+                        || n.original != null && glob.matcher(n.original).matches()
+                        || n.plugin != null && glob.matcher(n.plugin).matches()
+                        || n.qualified != null && text.indexOf(':') >= 0 && glob.matcher(n.qualified).matches();
             }
-            return text.equals(name) || text.equals(plugin);
+            return text.equals(n.name) || text.equals(n.original) || text.equals(n.qualified) || text.equals(n.plugin);
         }
     }
 }

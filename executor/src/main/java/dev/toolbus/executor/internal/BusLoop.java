@@ -1,6 +1,7 @@
 package dev.toolbus.executor.internal;
 
 import dev.toolbus.executor.state.TurnStateStep;
+import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.EventDecodeException;
@@ -9,7 +10,6 @@ import dev.toolbus.protocol.ListSkillsEvent;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.spi.BusMessage;
-import dev.toolbus.spi.ControlOutcome;
 import dev.toolbus.spi.ToolBus;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -116,8 +116,10 @@ final class BusLoop {
             }
             if (event instanceof ControlEvent c) {
                 // acts at once, whatever the stream's lane is doing and however many turns are in flight
-                now = executor.control(c).flatMap(o -> o == ControlOutcome.UNKNOWN_REQUEST
-                        ? bus.publish(List.of(Engine.unknownRequest(c))) : Mono.<Void>empty());
+                now = executor.control(c).flatMap(o -> {
+                    ErrorEvent error = executor.controlError(c, o);
+                    return error == null ? Mono.<Void>empty() : bus.publish(List.of(error));
+                });
             }
             if (now != null) {
                 synchronized (this) {

@@ -40,8 +40,13 @@ final class CallEvents {
     private volatile boolean asked;
     private boolean closed;
 
-    CallEvents(Pipeline p, TurnRun turn, String toolCallId, String name, LongConsumer extendDeadline) {
+    /** The call's timeout: a question that sets its own timeout waits no longer (issue 21 M6). */
+    private final long callTimeoutMs;
+
+    CallEvents(Pipeline p, TurnRun turn, String toolCallId, String name, long callTimeoutMs,
+               LongConsumer extendDeadline) {
         this.p = p;
+        this.callTimeoutMs = callTimeoutMs;
         this.extendDeadline = extendDeadline;
         this.turn = turn;
         this.toolCallId = toolCallId;
@@ -136,22 +141,31 @@ final class CallEvents {
     }
 
     Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
-        long ms = timeout == null ? p.settings.inputTimeout().toMillis() : Math.max(1, timeout.toMillis());
+        // the operator's default, or what the tool asks for, but never longer than the call's own timeout
+        long ms = timeout == null ? p.settings.inputTimeout().toMillis()
+                : Math.min(Math.max(1, safeMillis(timeout)), callTimeoutMs);
         PendingInputs.Pending q;
         Mono<Void> m;
         synchronized (this) {
             if (closed) {
                 return Mono.error(new IllegalStateException("the call " + toolCallId + " has ended; it cannot ask"));
             }
-            q = p.inputs.open(turn.turn.streamId(), ms);
+            if (questions != null) {
+                questions.removeIf(x -> !x.waiting());
+                if (questions.size() >= PendingInputs.MAX_PER_CALL) {
+                    return Mono.error(new IllegalStateException("the call " + toolCallId + " already has "
+                            + PendingInputs.MAX_PER_CALL + " questions waiting for an answer (at most "
+                            + PendingInputs.MAX_PER_CALL + " per call)"));
+                }
+            }
+            String principal = turn.principalId();
+            q = p.inputs.open(turn.turn.streamId(), principal, ms, schema);
             if (q == null) {
-                return Mono.error(new IllegalStateException("too many questions wait for an answer (at most "
-                        + PendingInputs.MAX_PENDING + ")"));
+                return Mono.error(new IllegalStateException(p.inputs.refusal(turn.turn.streamId(), principal)));
             }
             if (questions == null) {
                 questions = new ArrayList<>(2);
             }
-            questions.removeIf(x -> !x.waiting());
             questions.add(q);
             asked = true;
             long expiresAt = p.timer.now(TimeUnit.MILLISECONDS) + ms;
@@ -168,6 +182,14 @@ final class CallEvents {
             m.subscribe(null, q::fail);
         }
         return q.answer.asMono();
+    }
+
+    private static long safeMillis(Duration d) {
+        try {
+            return d.toMillis();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /** Whether the call asked the user anything (its result then depends on the answer: never cached). */

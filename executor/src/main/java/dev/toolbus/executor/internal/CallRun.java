@@ -585,7 +585,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             synchronized (this) {
                 c = events;
                 if (c == null) {
-                    c = new CallEvents(p, turn, call.toolCallId(), def.name(), this::extendDeadline);
+                    c = new CallEvents(p, turn, call.toolCallId(), def.name(), callTimeoutMs(), this::extendDeadline);
                     events = c;
                 }
             }
@@ -601,9 +601,13 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private void extendDeadline(long untilMs) {
         HandlerRun r = running;
         if (r != null) {
-            long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-            r.extendDeadline(untilMs + timeoutMs, p.timer);
+            r.extendDeadline(untilMs + callTimeoutMs(), p.timer);
         }
+    }
+
+    /** The call's timeout: the tool's own, else the executor's. */
+    private long callTimeoutMs() {
+        return def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
     }
 
     private CallEvents eventsIfAny() {

@@ -20,6 +20,7 @@ final class ControlMetrics {
     private final Map<InputAnswer.Outcome, Counter> answers = new EnumMap<>(InputAnswer.Outcome.class);
     private final Counter unknownApproval;
     private final Counter unknownInput;
+    private final Counter invalidInput;
 
     ControlMetrics(MeterRegistry r) {
         cancelEventApplied = cancels(r, "event", "applied");
@@ -38,6 +39,8 @@ final class ControlMetrics {
                     .tag("outcome", o.name().toLowerCase(java.util.Locale.ROOT))
                     .description("Questions tools asked").register(r));
         }
+        invalidInput = Counter.builder(ToolMetrics.CONTROL_INPUTS).tag("outcome", "invalid")
+                .description("Questions tools asked").register(r);
         unknownApproval = Counter.builder(ToolMetrics.CONTROL_UNKNOWN).tag("kind", "approval")
                 .description("Answers to ids nobody waits for").register(r);
         unknownInput = Counter.builder(ToolMetrics.CONTROL_UNKNOWN).tag("kind", "input")
@@ -71,6 +74,11 @@ final class ControlMetrics {
 
     void answered(InputAnswer.Outcome o) {
         answers.get(o).increment();
+    }
+
+    /** An answer whose content broke the question's schema (the question still waits). */
+    void invalid() {
+        invalidInput.increment();
     }
 
     void unknown(boolean approval) {

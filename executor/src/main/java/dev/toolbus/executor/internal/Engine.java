@@ -13,6 +13,7 @@ import dev.toolbus.metrics.ExecutorHealth;
 import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
+import dev.toolbus.protocol.InputResponseEvent;
 import dev.toolbus.protocol.ErrorInfo;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.InboundEvent;
@@ -175,8 +176,10 @@ public final class Engine {
             return turnState.forCaller(t, () -> execute(t));
         }
         if (event instanceof ControlEvent c) {
-            return control(c).flatMapMany(o -> o == ControlOutcome.UNKNOWN_REQUEST
-                    ? Flux.just(unknownRequest(c)) : Flux.empty());
+            return control(c).flatMapMany(o -> {
+                ErrorEvent error = controlError(c, o);
+                return error == null ? Flux.empty() : Flux.just(error);
+            });
         }
         if (event instanceof ListSkillsEvent s) {
             return answerSkillsOrError(s).flux();
@@ -201,6 +204,17 @@ public final class Engine {
 
     public Mono<ControlOutcome> control(ControlEvent event) {
         return Mono.fromSupplier(() -> router.route(event));
+    }
+
+    /** The error answering a control event with this outcome, or {@code null} when it needs none. */
+    public ErrorEvent controlError(ControlEvent event, ControlOutcome outcome) {
+        return switch (outcome) {
+            case UNKNOWN_REQUEST -> unknownRequest(event);
+            case INVALID_ANSWER -> new ErrorEvent(event.streamId(), null, ErrorCode.BAD_EVENT,
+                    event instanceof InputResponseEvent i ? pipeline.inputs.invalidText(i)
+                            : "the answer does not match what was asked");
+            case APPLIED, NOTHING_TO_DO -> null;
+        };
     }
 
     /** The error answering a control event whose id nobody waits for. */

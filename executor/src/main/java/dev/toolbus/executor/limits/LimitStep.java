@@ -205,6 +205,7 @@ public final class LimitStep {
         final LimitRule rule;
         final LimitMetrics.Rule meters;
         private final String[] tools;
+        private final boolean qualifiedEntries;
         private final String[] plugins;
         private final String[] sources;
         private final String[] users;
@@ -216,6 +217,7 @@ public final class LimitStep {
             this.rule = rule;
             this.meters = meters;
             tools = rule.tools().toArray(String[]::new);
+            qualifiedEntries = rule.tools().stream().anyMatch(t -> t.indexOf(':') >= 0);
             plugins = rule.plugins().toArray(String[]::new);
             sources = rule.sources().toArray(String[]::new);
             users = rule.users().toArray(String[]::new);
@@ -225,8 +227,7 @@ public final class LimitStep {
         }
 
         boolean matches(ToolDefinition def, ToolSource source, String streamId, CallContext ctx) {
-            if (tools.length > 0 && !any(tools, def.name()) && (def.originalName() == null
-                    || !any(tools, def.originalName()))) {
+            if (tools.length > 0 && !namesTool(def)) {
                 return false;
             }
             if (plugins.length > 0 && !any(plugins, def.pluginId())) {
@@ -242,6 +243,18 @@ public final class LimitStep {
             return (users.length == 0 || any(users, ctx.userId()))
                     && (streams.length == 0 || any(streams, streamId))
                     && (agents.length == 0 || any(agents, ctx.agentId()));
+        }
+
+        /**
+         * Whether the {@code tools} list names the tool: by its registered name, the name its source
+         * gave it, or {@code <plugin>:<name>} (built only when an entry has a {@code :}).
+         */
+        private boolean namesTool(ToolDefinition def) {
+            if (any(tools, def.name()) || def.originalName() != null && any(tools, def.originalName())) {
+                return true;
+            }
+            return qualifiedEntries && def.pluginId() != null
+                    && any(tools, def.pluginId() + ":" + (def.originalName() != null ? def.originalName() : def.name()));
         }
 
         /** The bucket and cap key of a call: the rule, and the user, stream or agent when per is set. */

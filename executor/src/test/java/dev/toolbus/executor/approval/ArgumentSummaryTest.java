@@ -82,4 +82,16 @@ class ArgumentSummaryTest {
         assertThat(cut).isEqualTo("😀😀…");
         assertThat(cut.codePoints().allMatch(Character::isValidCodePoint)).isTrue();
     }
+
+    /** Issue 21, low: bidi and other control characters reached the human approval prompt raw. */
+    @Test
+    void charactersThatMisleadAReaderAreShownAsCodePoints() throws Exception {
+        String args = "{\"file\":\"invoice\u202Etxt.exe\",\"note\":\"a\u2066b\u2069\u200Bc\u0085d\u2028e\u007F\","
+                + "\"tag\":\"x\uDB40\uDC41y\",\"emoji\":\"\uD83D\uDC68\u200D\uD83D\uDC69\"}";
+        String summary = ArgumentSummary.of(json(args));
+        assertThat(summary).contains("invoice[U+202E]txt.exe", "a[U+2066]b[U+2069][U+200B]c[U+0085]d[U+2028]e[U+007F]",
+                "x[U+E0041]y", "\uD83D\uDC68\u200D\uD83D\uDC69");
+        assertThat(summary.codePoints().filter(cp -> cp != 0x200D && (Character.getType(cp) == Character.FORMAT
+                || Character.isISOControl(cp) || cp == 0x2028))).isEmpty();
+    }
 }

@@ -45,10 +45,57 @@ class RiskRulesTest {
     }
 
     @Test
-    void declarationWinsOverEverything() {
+    void aDeclarationStandsWhereConfigurationSaysNothing() {
         ApprovalSettings s = ApprovalSettings.builder().high(List.of("get_time")).build();
-        assertThat(new RiskRules(s).classify(tool("get_time"), Risk.LOW)).isEqualTo(Risk.LOW);
         assertThat(new RiskRules(s).classify(tool("wipe"), Risk.HIGH)).isEqualTo(Risk.HIGH);
+        assertThat(new RiskRules(s).classify(tool("delete_all"), Risk.LOW)).isEqualTo(Risk.LOW);
+        assertThat(new RiskRules(s).classify(
+                ToolDefinition.builder("get_rm").metadata(RiskRules.DESTRUCTIVE_HINT, true).build(), Risk.LOW))
+                .as("a declaration before the annotations").isEqualTo(Risk.LOW);
+    }
+
+    /** Issue 21 M3: a plugin's own {@code risk: low} beat approval.high, security.dangerousTools and the known-high names. */
+    @Test
+    void aDeclarationRaisesButNeverLowersWhatConfigurationGives() {
+        ApprovalSettings s = ApprovalSettings.builder().high(List.of("get_time")).medium(List.of("notes"))
+                .low(List.of("lookup")).dangerousTools(List.of("drop_table")).build();
+        RiskRules r = new RiskRules(s);
+        assertThat(r.classify(tool("get_time"), Risk.LOW)).as("approval.high").isEqualTo(Risk.HIGH);
+        assertThat(r.classify(tool("notes"), Risk.LOW)).as("approval.medium").isEqualTo(Risk.MEDIUM);
+        assertThat(r.classify(tool("drop_table"), Risk.LOW)).as("security.dangerousTools").isEqualTo(Risk.HIGH);
+        assertThat(r.classify(tool("kick_member"), Risk.LOW)).as("a known-high name").isEqualTo(Risk.HIGH);
+        assertThat(r.classify(ToolDefinition.builder("x").dangerous(true).build(), Risk.MEDIUM)).isEqualTo(Risk.HIGH);
+        assertThat(r.classify(tool("notes"), Risk.HIGH)).as("raised").isEqualTo(Risk.HIGH);
+        assertThat(r.classify(tool("lookup"), Risk.MEDIUM)).as("raised above approval.low").isEqualTo(Risk.MEDIUM);
+        assertThat(r.classify(tool("lookup"), Risk.LOW)).isEqualTo(Risk.LOW);
+    }
+
+    /**
+     * Issue 21 M4: an MCP tool renamed {@code ext__wipe} on a clash escaped {@code approval.high: [wipe]}.
+     * Every list matches the registered name, the source's name and {@code <plugin>:<name>} alike.
+     */
+    @Test
+    void everyListMatchesTheRegisteredTheOriginalAndTheQualifiedName() {
+        ToolDefinition renamed = ToolDefinition.builder("ext__wipe").originalName("wipe").pluginId("ext").build();
+        for (String entry : List.of("wipe", "ext__wipe", "ext:wipe", "EXT:Wipe", "wi*", "ext:w*")) {
+            ApprovalSettings s = ApprovalSettings.builder().high(List.of(entry)).build();
+            assertThat(risk(s, renamed)).as("approval.high: [%s]", entry).isEqualTo(Risk.HIGH);
+            assertThat(new RiskRules(s).classify(renamed, Risk.LOW)).as("declared low, high: [%s]", entry)
+                    .isEqualTo(Risk.HIGH);
+            assertThat(risk(ApprovalSettings.builder().dangerousTools(List.of(entry)).build(), renamed))
+                    .as("dangerousTools: [%s]", entry).isEqualTo(Risk.HIGH);
+            assertThat(risk(ApprovalSettings.builder().low(List.of(entry)).build(), renamed))
+                    .as("approval.low: [%s]", entry).isEqualTo(Risk.LOW);
+            assertThat(new RiskRules(ApprovalSettings.builder().bypass(List.of(entry)).build()).bypassed(renamed))
+                    .as("bypass: [%s]", entry).isTrue();
+        }
+        assertThat(risk(ApprovalSettings.builder().high(List.of("other:wipe", "*:wipe")).build(), renamed))
+                .as("another server's qualified name").isEqualTo(Risk.HIGH);
+        assertThat(risk(ApprovalSettings.builder().high(List.of("other:wipe")).build(), renamed))
+                .isEqualTo(Risk.MEDIUM);
+        assertThat(risk(ApprovalSettings.defaults(),
+                ToolDefinition.builder("ext__write_file").originalName("write_file").pluginId("ext").build()))
+                .as("a known-high original name").isEqualTo(Risk.HIGH);
     }
 
     @Test

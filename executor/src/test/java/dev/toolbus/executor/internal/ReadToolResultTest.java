@@ -239,18 +239,26 @@ class ReadToolResultTest {
         }
     }
 
+    /**
+     * The name is reserved (issue 21): a plugin's tool cannot take it, so the executor registers its
+     * own and keeps cut texts for it. (Before, a plugin's tool of that name was left in place and
+     * nothing was kept: {@code "The rest was not kept."}.)
+     */
     @Test
-    void aPluginToolOfTheSameNameIsLeftAlone_thenNothingIsKeptAndTheMarkerSaysSo() {
+    void aPluginToolOfTheSameNameIsRefused_andTheExecutorsOwnReadsOn() {
         ToolRegistry r = ToolRegistry.create();
         r.register(longTool("long", null), ToolSource.PLUGIN);
         ToolSpec own = longTool(ReadToolResult.NAME, null);
-        r.register(own, ToolSource.PLUGIN);
+        assertThat(r.register(own, ToolSource.PLUGIN)).isFalse();
+        assertThat(r.diagnostics()).extracting(ToolRegistry.Diagnostic::message).singleElement().asString()
+                .contains("is reserved for toolbus's own tool");
         try (ToolExecutor ex = ToolExecutor.builder().registry(r)
                 .settings(ExecutionSettings.builder().maxResultChars(1_000).build()).build()) {
-            assertThat(r.find(ReadToolResult.NAME).tool()).as("the plugin's tool stays").isSameAs(own);
+            assertThat(r.find(ReadToolResult.NAME).tool()).isNotSameAs(own);
+            assertThat(r.find(ReadToolResult.NAME).source()).isEqualTo(ToolSource.CORE);
             String content = run(ex, "s", "call_1", "long", "{}").content();
-            assertThat(content).endsWith("were cut. The rest was not kept.]").doesNotContain(ReadToolResult.NAME);
-            assertThat(TestEngines.engine(ex).fullResults().size()).isZero();
+            assertThat(content).contains(ReadToolResult.NAME).doesNotContain("The rest was not kept.");
+            assertThat(TestEngines.engine(ex).fullResults().size()).isOne();
         }
     }
 

@@ -39,6 +39,26 @@ class LimitStepTest {
         assertThat(LimitStep.Rule.bounded(null)).isEmpty();
     }
 
+    /** Issue 21 M4: a limit's tools list names a renamed tool by any of its names, the plugin-qualified one included. */
+    @Test
+    void aRuleNamesARenamedToolByItsRegisteredOriginalOrQualifiedName() {
+        ToolDefinition renamed = ToolDefinition.builder("ext__wipe").description("w").originalName("wipe")
+                .pluginId("ext").build();
+        ToolDefinition other = ToolDefinition.builder("wipe_all").description("w").pluginId("other").build();
+        ToolCallsEvent turn = new ToolCallsEvent("s", "t", List.of(TestTools.call("c1", "ext__wipe", "{}")),
+                dev.toolbus.protocol.CallContext.EMPTY, null);
+        for (String entry : List.of("wipe", "ext__wipe", "ext:wipe", "EXT:WIPE", "ext:*")) {
+            Limits limits = Limits.builder().rule(LimitRule.builder("r").tools(List.of(entry)).maxCallsPerTool(5))
+                    .build();
+            LimitStep gate = LimitStep.create(() -> limits, null, ToolRegistry.create(), System::nanoTime,
+                    Schedulers.immediate(), new SimpleMeterRegistry(), DescriptionLocale.EN, 100);
+            assertThat(gate.admit(turn, 0, renamed, ToolSource.MCP)).as("tools: [%s]", entry)
+                    .isNotSameAs(LimitAdmission.NONE);
+            assertThat(gate.admit(turn, 0, other, ToolSource.MCP)).as("tools: [%s], another tool", entry)
+                    .isSameAs(LimitAdmission.NONE);
+        }
+    }
+
     @Test
     void aCallNoRuleMatchesAllocatesNothing() {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

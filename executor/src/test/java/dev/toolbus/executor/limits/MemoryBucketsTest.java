@@ -52,4 +52,30 @@ class MemoryBucketsTest {
         take("fresh", 1, 1000, 1);
         assertThat(buckets.size()).isEqualTo(1);
     }
+
+    /**
+     * Issue 21, low: a flood of user ids could reset a victim's bucket (the cache evicted it to make
+     * room, and the victim's next call found a full one). Only full buckets are forgotten now; while
+     * every bucket held is still refilling, new keys wait.
+     */
+    @Test
+    void aFloodOfNewKeysNeverResetsADrainedBucket() {
+        assertThat(take("victim", 1, 60_000, 1)).isZero();
+        assertThat(take("victim", 1, 60_000, 1)).isPositive();
+        long refused = 0;
+        for (int i = 0; i < 10_000; i++) {
+            advanceMs(1);
+            if (take("flood-" + i, 1, 60_000, 1) > 0) {
+                refused++;
+            }
+        }
+        assertThat(buckets.size()).isLessThanOrEqualTo(50);
+        assertThat(refused).as("new keys beyond the 50 held wait").isEqualTo(10_000 - 49);
+        assertThat(take("victim", 1, 60_000, 1)).as("the victim's bucket is still drained").isPositive();
+        long wait = take("one-more", 1, 60_000, 1);
+        // the victim's read just now keeps its bucket longer: the first flood bucket (taken at 1 ms) goes first
+        assertThat(wait).as("until the oldest bucket is full again").isEqualTo(60_000 + 1 - 10_000);
+        advanceMs(wait);
+        assertThat(take("one-more", 1, 60_000, 1)).isZero();
+    }
 }

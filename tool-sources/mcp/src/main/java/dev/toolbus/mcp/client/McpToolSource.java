@@ -78,7 +78,12 @@ public final class McpToolSource implements AutoCloseable {
     private final List<McpConnection> connections;
     private final Settings settings;
     private final ObjectMapper mapper;
-    private final List<Diagnostic> diagnostics = new CopyOnWriteArrayList<>();
+    /** Diagnostics kept, the oldest dropped first. */
+    static final int MAX_DIAGNOSTICS = 10_000;
+    /** Diagnostics of one server's list logged one by one; the rest are counted in one line. */
+    static final int MAX_LOGGED = 50;
+
+    private final java.util.ArrayDeque<Diagnostic> diagnostics = new java.util.ArrayDeque<>();
     private final List<ToolSpec> tools = new CopyOnWriteArrayList<>();
 
     private McpToolSource(Builder b) {
@@ -122,47 +127,76 @@ public final class McpToolSource implements AutoCloseable {
                             report(new Diagnostic(Diagnostic.Kind.SERVER_FAILED, c.config().name(), null, null, msg));
                             return Mono.empty();
                         }))
-                .doOnNext(e -> e.getValue().forEach(t -> register(registry, e.getKey(), t)))
+                .doOnNext(e -> register(registry, e.getKey(), e.getValue()))
                 .then(Mono.just(this));
     }
 
-    private void register(ToolRegistry registry, McpConnection c, McpSchema.Tool tool) {
+    /**
+     * Names and registers one server's tools in one step: each name is checked against the registry
+     * and the names given earlier in the list by one look-up each, so the cost grows with the number
+     * of tools, not its square.
+     */
+    private void register(ToolRegistry registry, McpConnection c, List<McpSchema.Tool> list) {
         String server = c.config().name();
-        String original = tool.name();
-        String name = sanitize(original);
-        if (!name.equals(original)) {
-            report(new Diagnostic(Diagnostic.Kind.RENAMED, server, original, name,
-                    "MCP tool '" + original + "' of server '" + server + "' is registered as '" + name
-                            + "' (toolbus names are letters, digits and _ . : -)"));
-        }
-        if (registry.clash(name) != null) {
-            String prefixed = sanitize(server + "__" + name);
-            if (registry.clash(prefixed) != null) {
-                report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
-                        + "' of server '" + server + "' is skipped: both '" + name + "' and '" + prefixed + "' are taken"));
-                return;
+        List<Diagnostic> found = new ArrayList<>();
+        Map<String, McpSchema.Tool> byName = new LinkedHashMap<>();
+        List<ToolSpec> specs = new ArrayList<>(list.size());
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        for (McpSchema.Tool tool : list) {
+            String original = tool.name();
+            String name = sanitize(original);
+            if (!name.equals(original)) {
+                found.add(new Diagnostic(Diagnostic.Kind.RENAMED, server, original, name,
+                        "MCP tool '" + original + "' of server '" + server + "' is registered as '" + name
+                                + "' (toolbus names are letters, digits and _ . : -)"));
             }
-            report(new Diagnostic(Diagnostic.Kind.RENAMED, server, original, prefixed, "MCP tool '" + original
-                    + "' of server '" + server + "' is registered as '" + prefixed + "': '" + name
-                    + "' is already provided by another tool"));
-            name = prefixed;
+            if (isTaken(registry, taken, name)) {
+                String prefixed = sanitize(server + "__" + name);
+                if (isTaken(registry, taken, prefixed)) {
+                    found.add(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
+                            + "' of server '" + server + "' is skipped: both '" + name + "' and '" + prefixed
+                            + "' are taken"));
+                    continue;
+                }
+                found.add(new Diagnostic(Diagnostic.Kind.RENAMED, server, original, prefixed, "MCP tool '" + original
+                        + "' of server '" + server + "' is registered as '" + prefixed + "': '" + name
+                        + (ToolRegistry.isReserved(name) ? "' is reserved for toolbus's own tool"
+                                : "' is already provided by another tool")));
+                name = prefixed;
+            }
+            ToolDefinition def;
+            try {
+                def = definition(name, c.config(), tool);
+            } catch (IllegalArgumentException e) {
+                found.add(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
+                        + "' of server '" + server + "' is skipped: " + e.getMessage()));
+                continue;
+            }
+            taken.add(name.toLowerCase(java.util.Locale.ROOT));
+            ToolHandler handler = (args, ctx) -> c.call(original, toMap(args.node()), ctx);
+            specs.add(new ToolSpec(def, handler));
+            byName.put(name, tool);
         }
-        ToolDefinition def;
-        try {
-            def = definition(name, c.config(), tool);
-        } catch (IllegalArgumentException e) {
-            report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
-                    + "' of server '" + server + "' is skipped: " + e.getMessage()));
-            return;
+        registry.registerAll(specs, ToolSource.MCP);
+        List<ToolSpec> registered = new ArrayList<>(specs.size());
+        for (ToolSpec spec : specs) {
+            ToolRegistry.Entry e = registry.find(spec.name());
+            if (e != null && e.tool() == spec) {
+                registered.add(spec);
+            } else {
+                found.add(new Diagnostic(Diagnostic.Kind.SKIPPED, server, byName.get(spec.name()).name(), null,
+                        "MCP tool '" + byName.get(spec.name()).name() + "' of server '" + server
+                                + "' lost a name clash on '" + spec.name() + "'"));
+            }
         }
-        ToolHandler handler = (args, ctx) -> c.call(original, toMap(args.node()), ctx);
-        ToolSpec spec = new ToolSpec(def, handler);
-        if (registry.register(spec, ToolSource.MCP)) {
-            tools.add(spec);
-        } else {
-            report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
-                    + "' of server '" + server + "' lost a name clash on '" + name + "'"));
-        }
+        tools.addAll(registered);
+        report(found);
+    }
+
+    /** Whether a name is reserved, or taken (ignoring case) by a registered tool or one named earlier in the list. */
+    private static boolean isTaken(ToolRegistry registry, java.util.Set<String> taken, String name) {
+        return ToolRegistry.isReserved(name) || registry.clash(name) != null
+                || taken.contains(name.toLowerCase(java.util.Locale.ROOT));
     }
 
     private ToolDefinition definition(String name, McpServerConfig config, McpSchema.Tool tool) {
@@ -201,8 +235,28 @@ public final class McpToolSource implements AutoCloseable {
     }
 
     private void report(Diagnostic d) {
-        diagnostics.add(d);
-        log.warn(d.message());
+        report(List.of(d));
+    }
+
+    /** Keeps the diagnostics (the newest {@value #MAX_DIAGNOSTICS}) and logs the first few of them. */
+    private void report(List<Diagnostic> found) {
+        if (found.isEmpty()) {
+            return;
+        }
+        for (int i = 0; i < found.size() && i < MAX_LOGGED; i++) {
+            log.warn(found.get(i).message());
+        }
+        if (found.size() > MAX_LOGGED) {
+            log.warn("… and {} more MCP tool diagnostics like these (McpToolSource.diagnostics() keeps the newest {})",
+                    found.size() - MAX_LOGGED, MAX_DIAGNOSTICS);
+        }
+        synchronized (diagnostics) {
+            diagnostics.addAll(found.size() > MAX_DIAGNOSTICS ? found.subList(found.size() - MAX_DIAGNOSTICS,
+                    found.size()) : found);
+            while (diagnostics.size() > MAX_DIAGNOSTICS) {
+                diagnostics.removeFirst();
+            }
+        }
     }
 
     /** The tools registered so far. */
@@ -212,7 +266,9 @@ public final class McpToolSource implements AutoCloseable {
 
     /** Problems and renames so far, oldest first: bad or disabled entries, failed servers, clashes. */
     public List<Diagnostic> diagnostics() {
-        return List.copyOf(diagnostics);
+        synchronized (diagnostics) {
+            return List.copyOf(diagnostics);
+        }
     }
 
     /** The configured (enabled) servers' names, in order. */

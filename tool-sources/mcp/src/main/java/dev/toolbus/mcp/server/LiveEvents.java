@@ -15,6 +15,7 @@ import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.SendMessageEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
 import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.spi.ControlOutcome;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -159,8 +160,15 @@ final class LiveEvents {
         // never from inside the turn's event delivery: the executor must not be re-entered there
         executor.control(new InputResponseEvent(r.streamId(), r.inputId(), action, content))
                 .subscribeOn(Schedulers.parallel())
-                .subscribe(outcome -> log.debug("input_response for {}: {}", r.inputId(), outcome),
-                        e -> log.warn("input_response for {} failed: {}", r.inputId(), e.toString()));
+                .subscribe(outcome -> {
+                    log.debug("input_response for {}: {}", r.inputId(), outcome);
+                    if (outcome == ControlOutcome.INVALID_ANSWER) {
+                        // the client's content breaks the schema it was sent: MCP has no second ask
+                        log.warn("MCP client answered elicitation {} with content that breaks its schema;"
+                                + " the question is cancelled", r.inputId());
+                        answer(r, InputAction.CANCEL, null);
+                    }
+                }, e -> log.warn("input_response for {} failed: {}", r.inputId(), e.toString()));
     }
 
     /** The message's text parts joined; other parts as {@code [type mime]}. */

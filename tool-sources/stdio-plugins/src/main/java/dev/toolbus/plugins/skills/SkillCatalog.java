@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class SkillCatalog {
 
     /** The tool's name. */
-    public static final String TOOL_NAME = "load_skill";
+    public static final String TOOL_NAME = dev.toolbus.tool.BuiltInTools.LOAD_SKILL;
 
     private static final Logger log = LoggerFactory.getLogger(SkillCatalog.class);
 
