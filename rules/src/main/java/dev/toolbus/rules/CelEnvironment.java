@@ -81,12 +81,12 @@ final class CelEnvironment {
     }
 
     /**
-     * Compiles and type-checks a condition.
+     * Compiles and type-checks a condition, for CEL's runtime and for {@link DirectCondition}.
      *
      * @throws IllegalArgumentException with the compiler's message when it does not parse or
      *     type-check, or its type is not {@code bool}
      */
-    static CelRuntime.Program compile(String when) {
+    static Compiled compile(String when) {
         CelAbstractSyntaxTree ast;
         try {
             ast = COMPILER.compile(when).getAst();
@@ -111,10 +111,20 @@ final class CelEnvironment {
                     + (type.equals(SimpleType.DYN) ? " (compare the value, e.g. args.flag == true)" : ""));
         }
         try {
-            return RUNTIME.createProgram(ast);
+            return new Compiled(RUNTIME.createProgram(ast), DirectCondition.compile(ast));
         } catch (CelEvaluationException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * A compiled condition.
+     *
+     * @param program CEL's program, which decides whenever the direct form cannot
+     * @param direct the condition evaluated without CEL's interpreter, or {@code null} when it uses
+     *     something {@link DirectCondition} does not evaluate
+     */
+    record Compiled(CelRuntime.Program program, DirectCondition direct) {
     }
 
     private static StructType struct(String name, ImmutableMap<String, CelType> fields) {

@@ -2,7 +2,6 @@ package dev.toolbus.rules;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.cel.runtime.CelRuntime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -117,9 +116,9 @@ public final class RuleSet {
         if (applicable.isEmpty()) {
             return ToolRules.EMPTY;
         }
-        MapValue value = new MapValue.Fixed(Map.of("name", tool.name(), "source", tool.source(),
-                "plugin", tool.pluginId() == null ? "" : tool.pluginId(), "risk", tool.risk(),
-                "side_effecting", tool.sideEffecting(), "dangerous", tool.dangerous(), "groups", List.copyOf(gs)));
+        MapValue.Struct value = new MapValue.Struct(ToolRules.LAYOUT, tool.name(), tool.source(),
+                tool.pluginId() == null ? "" : tool.pluginId(), tool.risk(), tool.sideEffecting(), tool.dangerous(),
+                List.copyOf(gs));
         return new ToolRules(applicable.toArray(new CompiledRule[0]), value);
     }
 
@@ -225,7 +224,7 @@ public final class RuleSet {
                                 + " is not a configured group; it matches only tools that declare it");
                     }
                 }
-                CelRuntime.Program program;
+                CelEnvironment.Compiled program;
                 try {
                     program = CelEnvironment.compile(r.when());
                 } catch (IllegalArgumentException e) {
