@@ -73,12 +73,17 @@ public final class ToolRegistry {
         Objects.requireNonNull(tool, "tool");
         Objects.requireNonNull(source, "source");
         java.util.List<String> problems = dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema());
+        String which = "input";
+        if (problems.isEmpty() && tool.definition().hasOutputSchema()) {
+            problems = dev.toolbus.internal.JsonSchemas.problems(tool.definition().outputSchema());
+            which = "output";
+        }
         synchronized (lock) {
             String name = tool.name();
             if (!problems.isEmpty()) {
                 Entry refused = new Entry(tool, source);
                 Diagnostic d = new Diagnostic(name, source, pluginOf(refused), null, null, "tool '" + name + "' from "
-                        + describe(refused) + " is skipped: its input schema is not a valid JSON Schema ("
+                        + describe(refused) + " is skipped: its " + which + " schema is not a valid JSON Schema ("
                         + String.join("; ", problems.subList(0, Math.min(3, problems.size()))) + ")");
                 report(d);
                 return false;
@@ -199,7 +204,9 @@ public final class ToolRegistry {
         synchronized (lock) {
             Entry existing = entries.get(tool.name());
             inPlace = existing != null && existing.source() == source
-                    && dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema()).isEmpty();
+                    && dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema()).isEmpty()
+                    && (!tool.definition().hasOutputSchema()
+                            || dev.toolbus.internal.JsonSchemas.problems(tool.definition().outputSchema()).isEmpty());
             if (inPlace) {
                 Map<String, Entry> next = new LinkedHashMap<>(entries);
                 next.put(tool.name(), new Entry(tool, source));

@@ -1,6 +1,8 @@
 package dev.toolbus.rules;
 
 import dev.cel.runtime.CelVariableResolver;
+import dev.toolbus.protocol.Caller;
+import dev.toolbus.spi.CallRules;
 import java.util.AbstractMap;
 import java.util.Map;
 import java.util.Optional;
@@ -15,14 +17,19 @@ import java.util.Set;
 final class CallVariables implements CelVariableResolver {
 
     private static final Optional<Object> NONE = Optional.empty();
+    /** The fields of {@code caller}, in order. */
+    static final MapValue.Layout CALLER = new MapValue.Layout("type", "id");
 
-    private final RuleCall call;
+    /** The {@code caller} of a direct call. */
+    private static final MapValue.Struct DIRECT = new MapValue.Struct(CALLER, "direct", "");
+
+    private final CallInputs call;
     private final MapValue.Struct tool;
     private Object args;
     private MapValue turn;
     private MapValue byTool;
 
-    CallVariables(RuleCall call, MapValue.Struct tool) {
+    CallVariables(CallInputs call, MapValue.Struct tool) {
         this.call = call;
         this.tool = tool;
     }
@@ -39,7 +46,7 @@ final class CallVariables implements CelVariableResolver {
         };
     }
 
-    RuleCall call() {
+    CallInputs call() {
         return call;
     }
 
@@ -53,7 +60,7 @@ final class CallVariables implements CelVariableResolver {
     }
 
     MapValue.Struct ctx() {
-        return call.context().value();
+        return call.ctx();
     }
 
     MapValue.Struct tool() {
@@ -61,7 +68,8 @@ final class CallVariables implements CelVariableResolver {
     }
 
     MapValue callerValue() {
-        return call.caller().value();
+        Caller c = call.caller();
+        return c == Caller.DIRECT ? DIRECT : new MapValue.Struct(CALLER, c.type().wireName(), c.id());
     }
 
     MapValue turn() {
@@ -96,7 +104,7 @@ final class CallVariables implements CelVariableResolver {
             if (!(key instanceof String k)) {
                 return null;
             }
-            TurnCounts t = vars.call.turn();
+            CallRules.Counts t = vars.call.turn();
             return switch (k) {
                 case "calls" -> t.calls();
                 case "side_effecting_calls" -> t.sideEffectingCalls();

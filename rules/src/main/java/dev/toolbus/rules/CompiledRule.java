@@ -11,6 +11,8 @@ final class CompiledRule {
     final CelRuntime.Program program;
     /** The condition without CEL's interpreter, or {@code null}: then {@link #program} always decides. */
     final DirectCondition direct;
+    /** Whether its condition may read {@code tool.risk}. */
+    final boolean readsRisk;
     final RuleDecision decision;
 
     CompiledRule(Rule rule, List<ToolPattern> tools, CelEnvironment.Compiled compiled) {
@@ -18,6 +20,7 @@ final class CompiledRule {
         this.tools = tools;
         this.program = compiled.program();
         this.direct = compiled.direct();
+        this.readsRisk = compiled.readsRisk();
         this.decision = switch (rule.then()) {
             case ALLOW -> new RuleDecision(RuleOutcome.ALLOW, rule.name(), "", false);
             case DENY -> new RuleDecision(RuleOutcome.DENY, rule.name(), rule.message().isEmpty()
@@ -29,7 +32,7 @@ final class CompiledRule {
 
     /** This rule evaluated by CEL's program alone (for tests). */
     CompiledRule withoutDirect() {
-        return new CompiledRule(rule, tools, new CelEnvironment.Compiled(program, null));
+        return new CompiledRule(rule, tools, new CelEnvironment.Compiled(program, null, readsRisk));
     }
 
     /** The answer when the condition could not be evaluated: deny, naming the rule and what failed. */

@@ -153,7 +153,7 @@ final class DirectCondition {
                 default -> null;
             };
             case "caller" -> switch (field) {
-                case "type" -> v -> v.call().caller().type();
+                case "type" -> v -> v.call().caller().type().wireName();
                 case "id" -> v -> v.call().caller().id();
                 default -> null;
             };

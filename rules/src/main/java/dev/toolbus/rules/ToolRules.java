@@ -54,7 +54,14 @@ public final class ToolRules {
         if (rules.length == 0) {
             return RuleDecision.NONE;
         }
-        Objects.requireNonNull(call, "call");
+        return evaluate((CallInputs) Objects.requireNonNull(call, "call"), metrics);
+    }
+
+    /** {@link #evaluate(RuleCall, RuleMetrics)} over any call's inputs. */
+    RuleDecision evaluate(CallInputs call, RuleMetrics metrics) {
+        if (rules.length == 0) {
+            return RuleDecision.NONE;
+        }
         Objects.requireNonNull(metrics, "metrics");
         CallVariables vars = new CallVariables(call, tool);
         for (CompiledRule r : rules) {

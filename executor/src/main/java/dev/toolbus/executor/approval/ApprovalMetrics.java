@@ -14,6 +14,7 @@ final class ApprovalMetrics {
     final Counter bySessionGrant;
     final Counter askMode;
     final Counter cancelled;
+    final Counter programmatic;
 
     ApprovalMetrics(MeterRegistry registry) {
         asked = counter(registry, "asked");
@@ -23,6 +24,7 @@ final class ApprovalMetrics {
         bySessionGrant = counter(registry, "by_session_grant");
         askMode = counter(registry, "ask_mode");
         cancelled = counter(registry, "cancelled");
+        programmatic = counter(registry, "programmatic");
     }
 
     private static Counter counter(MeterRegistry registry, String outcome) {

@@ -59,6 +59,7 @@ public final class ApprovalSettings {
     private final Risk sessionMaxRisk;
     private final Map<String, ApprovalMode> agents;
     private final List<String> dangerousTools;
+    private final boolean askProgrammatic;
     private final List<String> warnings;
 
     private ApprovalSettings(Builder b) {
@@ -72,6 +73,7 @@ public final class ApprovalSettings {
         this.sessionMaxRisk = b.sessionMaxRisk;
         this.agents = Map.copyOf(b.agents);
         this.dangerousTools = b.dangerousTools;
+        this.askProgrammatic = b.askProgrammatic;
         this.warnings = List.copyOf(b.warnings);
     }
 
@@ -98,6 +100,7 @@ public final class ApprovalSettings {
         b.sessionMaxRisk = sessionMaxRisk;
         b.agents.putAll(agents);
         b.dangerousTools = dangerousTools;
+        b.askProgrammatic = askProgrammatic;
         return b;
     }
 
@@ -152,6 +155,15 @@ public final class ApprovalSettings {
     }
 
     /**
+     * Whether a call made by code the model runs (a programmatic caller) that needs approval waits for
+     * it ({@code approval.programmatic: ask}); by default ({@code false}) it ends {@code NOT_APPROVED} at
+     * once, because code cannot wait for a person.
+     */
+    public boolean askProgrammatic() {
+        return askProgrammatic;
+    }
+
+    /**
      * The problems a lenient reader found while reading these settings (the config's reader records its
      * fallbacks here; a reload with any keeps the last good settings). The builder's setters never add
      * one: they throw.
@@ -181,20 +193,22 @@ public final class ApprovalSettings {
         return o instanceof ApprovalSettings s && mode == s.mode && timeout.equals(s.timeout) && low.equals(s.low)
                 && medium.equals(s.medium) && high.equals(s.high) && bypass.equals(s.bypass)
                 && sessionGrants == s.sessionGrants && sessionMaxRisk == s.sessionMaxRisk && agents.equals(s.agents)
-                && dangerousTools.equals(s.dangerousTools) && warnings.equals(s.warnings);
+                && dangerousTools.equals(s.dangerousTools) && askProgrammatic == s.askProgrammatic
+                && warnings.equals(s.warnings);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(mode, timeout, low, medium, high, bypass, sessionGrants, sessionMaxRisk, agents,
-                dangerousTools, warnings);
+                dangerousTools, askProgrammatic, warnings);
     }
 
     @Override
     public String toString() {
         return "ApprovalSettings[mode=" + mode + ", timeout=" + timeout + ", low=" + low + ", medium=" + medium
                 + ", high=" + high + ", bypass=" + bypass + ", sessionGrants=" + sessionGrants + ", sessionMaxRisk="
-                + sessionMaxRisk + ", agents=" + agents + ", dangerousTools=" + dangerousTools + ", warnings="
+                + sessionMaxRisk + ", agents=" + agents + ", dangerousTools=" + dangerousTools + ", askProgrammatic="
+                + askProgrammatic + ", warnings="
                 + warnings + "]";
     }
 
@@ -213,9 +227,19 @@ public final class ApprovalSettings {
         private Risk sessionMaxRisk = Risk.MEDIUM;
         private final Map<String, ApprovalMode> agents = new LinkedHashMap<>();
         private List<String> dangerousTools = List.of();
+        private boolean askProgrammatic;
         private final List<String> warnings = new ArrayList<>();
 
         private Builder() {
+        }
+
+        /**
+         * Whether a programmatic call that needs approval waits for it (default {@code false}: it ends
+         * {@code NOT_APPROVED} at once).
+         */
+        public Builder askProgrammatic(boolean value) {
+            askProgrammatic = value;
+            return this;
         }
 
         /** The default mode (default off). */

@@ -28,6 +28,7 @@ import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.registry.ToolExport;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.spi.CallGate;
+import dev.toolbus.spi.CallRules;
 import dev.toolbus.spi.ControlOutcome;
 import dev.toolbus.spi.RateLimitStore;
 import dev.toolbus.spi.SkillProvider;
@@ -102,7 +103,7 @@ public final class Engine {
                 : o.approval != null ? ApprovalStep.create(o.approval, settings.locale(), meters, clock) : null;
         ReadToolResult.register(registry, settings.locale());
         this.pipeline = new Pipeline(settings, registry, o.policy, timer, blocking, clock, meters,
-                CallLog.create(o.callLogSize), o.instanceId, gate, o.limits, o.rateLimitStore);
+                CallLog.create(o.callLogSize), o.instanceId, gate, o.limits, o.rateLimitStore, o.rules);
         if (o.timer == null && o.nanoClock == null) {
             pipeline.recordClock = RecordClock.system(timer);
         }
@@ -471,6 +472,13 @@ public final class Engine {
         TurnLedgerSettings turnLedgerSettings = TurnLedgerSettings.DEFAULTS;
         TurnLedger turnLedger;
         ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+        CallRules rules;
+
+        /** The rules over the call; {@code null}: none (each tool's own allowed callers still apply). */
+        public Options rules(CallRules v) {
+            rules = v;
+            return this;
+        }
 
         /** The registry the engine runs (and registers its built-in tools in). */
         public Options registry(ToolRegistry v) {
