@@ -42,7 +42,7 @@ public final class Caller {
     public static Caller programmatic(String id) {
         String v = id == null ? "" : id.strip();
         if (v.length() > MAX_ID_CHARS) {
-            throw new IllegalArgumentException("a caller id is longer than " + MAX_ID_CHARS + " characters");
+            throw new IllegalArgumentException("caller.id is longer than " + MAX_ID_CHARS + " characters");
         }
         return new Caller(CallerType.PROGRAMMATIC, v);
     }

@@ -41,7 +41,7 @@ public record GatedCall(GatedTurn turn, int index, ToolCall call, ToolDefinition
 
     /** Who makes the call. */
     public Caller caller() {
-        return Caller.DIRECT;
+        return call.caller();
     }
 
     /** A gated call no rule asked for. */

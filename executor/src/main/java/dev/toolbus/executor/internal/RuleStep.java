@@ -85,7 +85,7 @@ final class RuleStep implements CallRules.Call {
 
     /** The call's caller. */
     static Caller callerOf(ToolCall call) {
-        return Caller.DIRECT;
+        return call.caller();
     }
 
     private static String names(Set<CallerType> types) {
