@@ -539,7 +539,7 @@ public final class ConfigLoader {
             List<PolicyConfig.Group> groups = GroupsSection.read(this, root);
             PolicyConfig.Security security = SecuritySection.read(this, root);
             Config.Tools tools = ToolsSection.read(this, root);
-            dev.toolbus.rules.RuleSet rules = RulesSection.read(this, root, groups);
+            dev.toolbus.rules.RuleSet rules = RulesSection.read(this, root, groups, security.dangerousTools());
             policy = false;
             ExecutionSettings execution = ExecutionSection.read(this, root);
             Config.Bus bus = BusSection.read(this, root);

@@ -53,6 +53,11 @@ public final class LiveRules implements CallRules {
         return current().allowedCallers(tool);
     }
 
+    @Override
+    public boolean dangerous(ToolDefinition tool) {
+        return current().dangerous(tool);
+    }
+
     private RuleSet current() {
         return Objects.requireNonNull(rules.get(), "the rules supplier returned null");
     }

@@ -89,7 +89,7 @@ public final class RuleSet {
             risk |= r.readsRisk;
         }
         this.readsRisk = risk;
-        this.byDefinition = compiled.isEmpty() && callerOverrides.isEmpty() ? null
+        this.byDefinition = compiled.isEmpty() && callerOverrides.isEmpty() && dangerous.isEmpty() ? null
                 : Caffeine.newBuilder().weakKeys().maximumSize(MAX_CACHED_TOOLS).build();
     }
 
@@ -164,6 +164,11 @@ public final class RuleSet {
             return tool.allowedCallers();
         }
         return perTool(tool, null).callers;
+    }
+
+    /** Whether the tool counts as dangerous: its declaration or {@link #dangerousTools()}. */
+    public boolean dangerous(ToolDefinition tool) {
+        return tool.dangerous() || (!dangerous.isEmpty() && perTool(tool, null).dangerous);
     }
 
     private PerTool perTool(ToolDefinition def, ToolSource source) {
