@@ -132,4 +132,51 @@ class ToolExecutorCallersTest {
         run(ex, turn("s", "t2", call("c2", "both", "{}")));
         assertThat(seen).containsExactly(Caller.programmatic("srvtoolu_1"), Caller.DIRECT);
     }
+
+    @Test
+    void listings_showAllowedCallers_inTheFormatsThatHaveTheField() {
+        ToolExecutor ex = builder().build();
+        java.util.Map<String, String> openAi = new java.util.HashMap<>();
+        for (var t : ex.listTools(new dev.toolbus.protocol.ListToolsEvent("s", "r", null,
+                dev.toolbus.protocol.ListToolsEvent.Format.OPENAI)).tools()) {
+            openAi.put(t.path("function").path("name").asText(), t.path("allowed_callers").toString());
+        }
+        assertThat(openAi).containsEntry("both", "[\"direct\",\"programmatic\"]")
+                .containsEntry("code_only", "[\"programmatic\"]")
+                // the default (direct only) is left out, so listings of ordinary tools do not change
+                .containsEntry("direct_only", "");
+        java.util.Map<String, String> anthropic = new java.util.HashMap<>();
+        for (var t : ex.listTools(new dev.toolbus.protocol.ListToolsEvent("s", "r", null,
+                dev.toolbus.protocol.ListToolsEvent.Format.ANTHROPIC)).tools()) {
+            anthropic.put(t.path("name").asText(), t.path("allowed_callers").toString());
+        }
+        assertThat(anthropic).containsEntry("both", "[\"direct\",\"code_execution_20250825\"]")
+                .containsEntry("direct_only", "");
+        for (var t : ex.listTools(new dev.toolbus.protocol.ListToolsEvent("s", "r", null,
+                dev.toolbus.protocol.ListToolsEvent.Format.MCP)).tools()) {
+            assertThat(t.has("allowed_callers")).isFalse();
+        }
+    }
+
+    @Test
+    void listings_showTheOperatorsOverride() {
+        dev.toolbus.spi.CallRules override = new dev.toolbus.spi.CallRules() {
+            @Override
+            public Verdict decide(Call call) {
+                return Verdict.NONE;
+            }
+
+            @Override
+            public java.util.Set<CallerType> allowedCallers(ToolDefinition tool) {
+                return tool.name().equals("direct_only") ? java.util.EnumSet.allOf(CallerType.class)
+                        : tool.allowedCallers();
+            }
+        };
+        ToolExecutor ex = builder().rules(override).build();
+        var tools = ex.listTools(new dev.toolbus.protocol.ListToolsEvent("s", "r", null,
+                dev.toolbus.protocol.ListToolsEvent.Format.ANTHROPIC)).tools();
+        assertThat(tools.stream().filter(t -> t.path("name").asText().equals("direct_only")).findFirst().orElseThrow()
+                .path("allowed_callers").toString()).isEqualTo("[\"direct\",\"code_execution_20250825\"]");
+        assertThat(only(run(ex, fromCode("direct_only"))).content()).isEqualTo("direct_only ran");
+    }
 }

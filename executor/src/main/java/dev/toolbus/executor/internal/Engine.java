@@ -265,7 +265,9 @@ public final class Engine {
     private ToolsEvent export(ListToolsEvent request, List<ToolRegistry.Entry> entries) {
         List<JsonNode> out = new ArrayList<>(entries.size());
         for (ToolRegistry.Entry e : entries) {
-            out.add(ToolExport.export(e.tool().definition(), request.format(), pipeline.settings.locale()));
+            ToolDefinition d = e.tool().definition();
+            out.add(ToolExport.export(d, request.format(), pipeline.settings.locale(),
+                    pipeline.rules == null ? d.allowedCallers() : pipeline.rules.allowedCallers(d)));
         }
         return ToolsEvent.builder().streamId(request.streamId()).requestId(request.requestId())
                 .format(request.format().wireName()).tools(out).trace(request.trace()).build();
