@@ -6,11 +6,16 @@ import { Turn } from './turn.js';
 const CALLBACKS = { approval_request: 'onApprovalRequest', input_request: 'onInputRequest', send_message: 'onSendMessage', tool_progress: 'onProgress', error: 'onError' };
 
 /** Accepts a toolbus call, an OpenAI tool_calls item, an OpenAI Responses function_call or an Anthropic tool_use block. */
+// A `caller` (Anthropic's {type: 'code_execution_20250825', tool_id}, OpenAI's {type: 'program', caller_id}
+// or toolbus's {type: 'programmatic', id}) is passed on unchanged; toolbus reads each of these shapes.
 function callItem(call) {
   if (!call || typeof call !== 'object') throw new TypeError('a call must be an object');
-  if (call.type === 'tool_use') return { tool_call_id: call.id, name: call.name, arguments: call.input ?? {} };
-  if (call.type === 'function_call' && call.call_id) return { tool_call_id: call.call_id, name: call.name, arguments: call.arguments };
-  return call;
+  let item;
+  if (call.type === 'tool_use') item = { tool_call_id: call.id, name: call.name, arguments: call.input ?? {} };
+  else if (call.type === 'function_call' && call.call_id) item = { tool_call_id: call.call_id, name: call.name, arguments: call.arguments };
+  else return call;
+  if (call.caller != null) item.caller = call.caller;
+  return item;
 }
 
 /**

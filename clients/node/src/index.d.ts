@@ -33,12 +33,22 @@ export interface ErrorEvent extends Traced { type: 'error'; stream_id?: string; 
 export type ToolbusEvent = ToolResultEvent | UserMessageEvent | TurnCompletedEvent | ToolProgressEvent | SendMessageEvent
   | ApprovalRequestEvent | InputRequestEvent | ErrorEvent;
 
+/**
+ * Who made a call: toolbus's shape, Anthropic's tool_use `caller` (code_execution_*) or OpenAI's
+ * function_call `caller` (program). Absent: direct.
+ */
+export type Caller =
+  | { type: 'direct' }
+  | { type: 'programmatic'; id?: string }
+  | { type: `code_execution_${string}`; tool_id?: string }
+  | { type: 'program'; caller_id?: string };
+
 /** A toolbus call, an OpenAI tool_calls item, an OpenAI Responses function_call or an Anthropic tool_use block. */
 export type Call =
-  | { tool_call_id?: string; name: string; arguments?: Record<string, unknown> | string }
-  | { id: string; type: 'function'; function: { name: string; arguments: string } }
-  | { type: 'function_call'; call_id: string; name: string; arguments: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+  | { tool_call_id?: string; name: string; arguments?: Record<string, unknown> | string; caller?: Caller }
+  | { id: string; type: 'function'; function: { name: string; arguments: string }; caller?: Caller }
+  | { type: 'function_call'; call_id: string; name: string; arguments: string; caller?: Caller }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller?: Caller };
 
 export interface Callbacks {
   onApprovalRequest?: (e: ApprovalRequestEvent) => unknown;

@@ -39,14 +39,24 @@ class _Pending:
 
 
 def _call_item(call: Call) -> JsonObject:
-    """Accepts a toolbus call, an OpenAI ``tool_calls`` item or an Anthropic ``tool_use`` block."""
+    """Accepts a toolbus call, an OpenAI ``tool_calls`` item or an Anthropic ``tool_use`` block.
+
+    A ``caller`` (who made the call: Anthropic's ``{"type": "code_execution_20250825", "tool_id": ...}``,
+    OpenAI's ``{"type": "program", "caller_id": ...}`` or toolbus's ``{"type": "programmatic", "id": ...}``)
+    is passed on unchanged; toolbus reads each of these shapes.
+    """
     if not isinstance(call, Mapping):
         raise TypeError(f"a call must be a dict, got {type(call).__name__}")
+    item: JsonObject
     if call.get("type") == "tool_use":
-        return {"tool_call_id": call.get("id"), "name": call.get("name"), "arguments": call.get("input") or {}}
-    if call.get("type") == "function_call" and "call_id" in call:  # OpenAI Responses output item
-        return {"tool_call_id": call["call_id"], "name": call.get("name"), "arguments": call.get("arguments")}
-    return dict(call)
+        item = {"tool_call_id": call.get("id"), "name": call.get("name"), "arguments": call.get("input") or {}}
+    elif call.get("type") == "function_call" and "call_id" in call:  # OpenAI Responses output item
+        item = {"tool_call_id": call["call_id"], "name": call.get("name"), "arguments": call.get("arguments")}
+    else:
+        return dict(call)
+    if call.get("caller") is not None:
+        item["caller"] = call["caller"]
+    return item
 
 
 class Client:

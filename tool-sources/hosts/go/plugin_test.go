@@ -224,3 +224,37 @@ func TestServe_configAtActivationAndOnConfigure(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestServe_declaresAllowedCallersAndOutputSchema(t *testing.T) {
+	s := start(t, func(p *PluginContext) error {
+		def := BuildToolDef("sum", "adds")
+		def.AllowedCallers = []string{"direct", "programmatic"}
+		def.OutputSchema = map[string]any{"type": "object", "required": []string{"sum"}}
+		p.RegisterTool(&SimplePluginTool{Def: def, ExecFn: func(ctx context.Context, input string) (*ToolResult, error) {
+			return NewResultBuilder().Content("3").Build(), nil
+		}})
+		p.RegisterTool(&SimplePluginTool{Def: BuildToolDef("plain", "plain"), ExecFn: func(ctx context.Context, input string) (*ToolResult, error) {
+			return NewResultBuilder().Content("p").Build(), nil
+		}})
+		return nil
+	})
+	s.send(`{"id":1,"method":"activate","params":{"pluginId":"t"}}`)
+	tools := s.read()["tools"].([]any)
+	byName := map[string]map[string]any{}
+	for _, t := range tools {
+		m := t.(map[string]any)
+		byName[m["name"].(string)] = m
+	}
+	if got := fmt.Sprint(byName["sum"]["allowedCallers"]); got != "[direct programmatic]" {
+		t.Fatalf("allowedCallers: %v", got)
+	}
+	if got := fmt.Sprint(byName["sum"]["outputSchema"]); got != "map[required:[sum] type:object]" {
+		t.Fatalf("outputSchema: %v", got)
+	}
+	if _, ok := byName["plain"]["allowedCallers"]; ok {
+		t.Fatalf("plain declares no callers: %v", byName["plain"])
+	}
+	if _, ok := byName["plain"]["outputSchema"]; ok {
+		t.Fatalf("plain declares no output schema: %v", byName["plain"])
+	}
+}

@@ -324,7 +324,14 @@ func (s *server) activate(activate ActivateFunc, req request) {
 	for _, t := range pctx.tools {
 		d := t.Definition()
 		s.tools[d.Name] = t
-		decls = append(decls, map[string]any{"name": d.Name, "description": d.Description, "inputSchema": d.ToJSONSchema()})
+		decl := map[string]any{"name": d.Name, "description": d.Description, "inputSchema": d.ToJSONSchema()}
+		if len(d.AllowedCallers) > 0 {
+			decl["allowedCallers"] = d.AllowedCallers
+		}
+		if d.OutputSchema != nil {
+			decl["outputSchema"] = d.OutputSchema
+		}
+		decls = append(decls, decl)
 	}
 	s.write(map[string]any{"id": req.ID, "tools": decls})
 }

@@ -20,11 +20,15 @@ type ToolParamDef struct {
 }
 
 // ToolDef is what the model sees of a tool. InputSchema, when set, wins over Parameters.
+// AllowedCallers says who may call it ("direct", "programmatic"; empty: direct only), OutputSchema
+// the JSON Schema of its structured result (a result whose data does not match is INVALID_OUTPUT).
 type ToolDef struct {
-	Name        string         `json:"name"`
-	Description string         `json:"description"`
-	Parameters  []ToolParamDef `json:"parameters,omitempty"`
-	InputSchema map[string]any `json:"inputSchema,omitempty"`
+	Name           string         `json:"name"`
+	Description    string         `json:"description"`
+	Parameters     []ToolParamDef `json:"parameters,omitempty"`
+	InputSchema    map[string]any `json:"inputSchema,omitempty"`
+	AllowedCallers []string       `json:"allowedCallers,omitempty"`
+	OutputSchema   map[string]any `json:"outputSchema,omitempty"`
 }
 
 // BuildToolDef declares a tool whose JSON Schema is generated from its parameters.

@@ -10,7 +10,8 @@ const folder = resolve(process.argv[2] ?? '.');
 const log = makeLogger('chatai');
 const HANDLER_KEYS = ['handler', 'run', 'execute', 'func'];
 const ATTRIBUTES = ['optional', 'dangerous', 'sideEffecting', 'risk', 'groups', 'requiredPermission', 'channels',
-  'timeoutMs', 'visibility', 'cacheable', 'maxResultChars'];
+  'timeoutMs', 'visibility', 'cacheable', 'maxResultChars',
+  'allowedCallers', 'outputSchema'];
 
 let tools = new Map();
 

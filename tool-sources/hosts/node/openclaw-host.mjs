@@ -32,7 +32,8 @@ function pluginConfig(params) {
 
 // toolbus attributes a tool object may carry besides OpenClaw's own keys
 const ATTRIBUTES = ['dangerous', 'sideEffecting', 'risk', 'groups', 'requiredPermission', 'channels', 'timeoutMs',
-  'visibility', 'cacheable', 'maxResultChars'];
+  'visibility', 'cacheable', 'maxResultChars',
+  'allowedCallers', 'outputSchema'];
 
 const tools = new Map();
 let api = null;

@@ -15,7 +15,8 @@ import { contentAnswer, makeLogger, serve } from './stdio.mjs';
 export { PluginError } from './stdio.mjs';
 
 const ATTRIBUTES = ['optional', 'dangerous', 'sideEffecting', 'risk', 'groups', 'requiredPermission', 'channels',
-  'timeoutMs', 'visibility', 'cacheable', 'maxResultChars'];
+  'timeoutMs', 'visibility', 'cacheable', 'maxResultChars',
+  'allowedCallers', 'outputSchema'];
 
 export function createPlugin() {
   const tools = new Map();

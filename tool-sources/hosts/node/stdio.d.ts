@@ -31,6 +31,10 @@ export interface ToolDeclaration {
   visibility?: 'visible' | 'deferred' | 'hidden';
   cacheable?: boolean;
   maxResultChars?: number;
+  /** Who may call it: 'direct' (the default), 'programmatic' (code the model runs). */
+  allowedCallers?: Array<'direct' | 'programmatic'>;
+  /** A JSON Schema of the structured result; data that does not match ends INVALID_OUTPUT. */
+  outputSchema?: JsonObject;
 }
 
 /** Who is asking (`execute_tool`'s `context`); empty fields are left out. */

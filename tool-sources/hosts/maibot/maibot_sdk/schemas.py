@@ -14,7 +14,8 @@ TYPE_ALIASES = {"integer": "integer", "int": "integer", "number": "number", "flo
 ATTRIBUTES = {"timeout_ms": "timeoutMs", "visibility": "visibility", "dangerous": "dangerous",
               "side_effecting": "sideEffecting", "risk": "risk", "groups": "groups",
               "required_permission": "requiredPermission", "channels": "channels", "optional": "optional",
-              "cacheable": "cacheable", "read_only": "cacheable", "max_result_chars": "maxResultChars"}
+              "cacheable": "cacheable", "read_only": "cacheable", "max_result_chars": "maxResultChars",
+              "allowed_callers": "allowedCallers", "output_schema": "outputSchema"}
 
 
 def _host_type(value: Any) -> str:

@@ -45,6 +45,21 @@ class PythonSdkTest(unittest.TestCase):
         self.assertEqual(declared["dump_log"]["maxResultChars"], 4000)
         self.child.activate()
 
+    def test_allowed_callers_and_output_schema_are_declared(self):
+        sys.path.insert(0, os.path.join(ROOT, "tool-sources", "hosts", "python"))
+        import toolbus_plugin
+
+        schema = {"type": "object", "required": ["sum"], "properties": {"sum": {"type": "integer"}}}
+
+        @toolbus_plugin.tool(name="sum_up", allowed_callers=["direct", "programmatic"], output_schema=schema)
+        def sum_up(a: int, b: int) -> dict:
+            return {"sum": a + b}
+
+        declared = {t["name"]: t for t in toolbus_plugin.tools()}
+        self.assertEqual(declared["sum_up"]["allowedCallers"], ["direct", "programmatic"])
+        self.assertEqual(declared["sum_up"]["outputSchema"], schema)
+        self.child.activate()
+
     def test_calls_errors_and_send(self):
         self.child.activate()
         self.child.call(2, "weather_now", {"city": "Oslo"})

@@ -29,7 +29,8 @@ _TYPES = {str: "string", int: "integer", float: "number", bool: "boolean", list:
 _ATTRIBUTES = {"optional": "optional", "dangerous": "dangerous", "side_effecting": "sideEffecting",
                "risk": "risk", "groups": "groups", "required_permission": "requiredPermission",
                "channels": "channels", "timeout_ms": "timeoutMs", "visibility": "visibility",
-               "cacheable": "cacheable", "max_result_chars": "maxResultChars"}
+               "cacheable": "cacheable", "max_result_chars": "maxResultChars",
+               "allowed_callers": "allowedCallers", "output_schema": "outputSchema"}
 
 _registry: Dict[str, Tuple[JsonObject, Callable[..., Any]]] = {}
 
@@ -75,7 +76,8 @@ def tool(name: Optional[str] = None, description: Optional[str] = None, paramete
     """Registers a function as a tool. The schema comes from its signature (``params`` maps parameter
     names to descriptions) unless ``parameters`` gives a JSON Schema; the description defaults to the
     docstring. ``attributes``: optional, dangerous, side_effecting, risk, groups, required_permission,
-    channels, timeout_ms, visibility, cacheable, max_result_chars."""
+    channels, timeout_ms, visibility, cacheable, max_result_chars, allowed_callers (e.g.
+    ``["direct", "programmatic"]``), output_schema (a JSON Schema of the structured result)."""
     unknown = set(attributes) - set(_ATTRIBUTES)
     if unknown:
         raise TypeError(f"unknown tool attributes: {sorted(unknown)}")

@@ -304,6 +304,7 @@ public final class ToolbusAssembly {
                         .settings(settings).codec(codec).meterRegistry(m).instanceId(instanceId)
                         .approval(approval == null ? live.approval() : new ApprovalOverride(live.approval(), approval))
                         .limits(live.limits())
+                        .rules(dev.toolbus.rules.LiveRules.of(live.rules(), m))
                         .idempotency(config.bus().idempotency().settings());
                 if (observations != null) {
                     b.observationRegistry(observations);

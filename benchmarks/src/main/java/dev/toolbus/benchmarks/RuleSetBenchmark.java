@@ -2,7 +2,7 @@ package dev.toolbus.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolbus.rules.Caller;
+import dev.toolbus.protocol.Caller;
 import dev.toolbus.rules.Rule;
 import dev.toolbus.rules.RuleAction;
 import dev.toolbus.rules.RuleCall;

@@ -51,6 +51,7 @@ public class ToolbusExecutorBenchmark {
     private ToolExecutor cacheOff;
     private ToolExecutor cacheHit;
     private ToolExecutor media;
+    private ToolExecutor rulesTen;
     private List<ToolCallsEvent> turns;
 
     static ToolDefinition echoDefinition(String name) {
@@ -75,7 +76,27 @@ public class ToolbusExecutorBenchmark {
         return new ToolSpec(echoDefinition(Workload.TOOL), handler);
     }
 
+    /**
+     * Ten rules that all name the called tool and none of which is true for its calls (so all ten are
+     * evaluated): {@link RuleSetBenchmark#CONDITIONS} with the amount read as optional, since the echo
+     * calls have none (a missing key would deny the call).
+     */
+    static dev.toolbus.rules.RuleSet tenRulesOnTheTool() {
+        dev.toolbus.rules.RuleSet.Builder b = dev.toolbus.rules.RuleSet.builder();
+        int i = 0;
+        for (String c : RuleSetBenchmark.CONDITIONS) {
+            String when = c.replace("args.amount", "args.?amount.orValue(0)");
+            b.rule(dev.toolbus.rules.Rule.builder("rule-" + i).tools(Workload.TOOL).when(when)
+                    .then(i++ % 2 == 0 ? dev.toolbus.rules.RuleAction.ASK : dev.toolbus.rules.RuleAction.DENY).build());
+        }
+        return b.build();
+    }
+
     static ToolExecutor executor(ToolSpec tool, int maxParallel, boolean cache) {
+        return executor(tool, maxParallel, cache, null);
+    }
+
+    static ToolExecutor executor(ToolSpec tool, int maxParallel, boolean cache, dev.toolbus.rules.RuleSet rules) {
         ExecutionSettings settings = ExecutionSettings.builder()
                 .maxParallel(maxParallel)
                 .timeout(Workload.TIMEOUT)
@@ -83,11 +104,15 @@ public class ToolbusExecutorBenchmark {
                 .cacheResults(cache)
                 .cacheTtl(Duration.ofMinutes(10))
                 .build();
-        return ToolExecutor.builder()
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ToolExecutor.Builder b = ToolExecutor.builder()
                 .tool(tool)
                 .settings(settings)
-                .meterRegistry(new SimpleMeterRegistry())
-                .build();
+                .meterRegistry(meters);
+        if (rules != null) {
+            b.rules(dev.toolbus.rules.LiveRules.of(rules, meters));
+        }
+        return b.build();
     }
 
     @Setup(Level.Trial)
@@ -96,16 +121,18 @@ public class ToolbusExecutorBenchmark {
         cacheOff = executor(echoTool(), maxParallel, false);
         cacheHit = executor(echoTool(), maxParallel, true);
         media = executor(echoWithImageTool(), maxParallel, false);
+        rulesTen = executor(echoTool(), maxParallel, false, tenRulesOnTheTool());
         // Check every path once, so a broken executor cannot pass for a fast one, and warm the cache.
         verify(cacheOff, false, false);
         verify(cacheHit, false, false);
         verify(cacheHit, true, false);
         verify(media, false, true);
+        verify(rulesTen, false, false);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        for (ToolExecutor e : new ToolExecutor[] {cacheOff, cacheHit, media}) {
+        for (ToolExecutor e : new ToolExecutor[] {cacheOff, cacheHit, media, rulesTen}) {
             if (e != null) {
                 e.closeGracefully().block(Duration.ofSeconds(30));
             }
@@ -119,6 +146,16 @@ public class ToolbusExecutorBenchmark {
     }
 
     /** Cache on, same arguments every time, cache warm: every call is a hit. */
+    /**
+     * {@link #cacheOff} with ten rules over the call ({@code toolbus-rules} through the executor's
+     * {@code CallRules} SPI) that all name the tool and are all evaluated, none true: the difference to
+     * {@code cacheOff} is what the rules add per call.
+     */
+    @Benchmark
+    public long rulesTen(Blackhole bh) {
+        return runBatch(rulesTen, turns, bh);
+    }
+
     @Benchmark
     public long cacheHit(Blackhole bh) {
         return runBatch(cacheHit, turns, bh);

@@ -36,7 +36,8 @@ public final class ApprovalSection {
 
     static final String KEY = "approval";
     private static final Set<String> KEYS = Set.of("mode", "timeoutMs", "low", "medium", "high", "bypass",
-            "sessionGrants", "sessionMaxRisk", "agents", "maxWaitingBytes", "maxWaitingBytesPerPrincipal");
+            "sessionGrants", "sessionMaxRisk", "agents", "maxWaitingBytes", "maxWaitingBytesPerPrincipal",
+            "programmatic");
 
     private ApprovalSection() {
     }
@@ -110,6 +111,16 @@ public final class ApprovalSection {
                 ApprovalSettings.MIN_WAITING_BYTES, 1L << 40));
         b.maxWaitingBytesPerPrincipal(r.integer(m, "maxWaitingBytesPerPrincipal", KEY,
                 ApprovalSettings.DEFAULT_MAX_WAITING_BYTES_PER_PRINCIPAL, ApprovalSettings.MIN_WAITING_BYTES, 1L << 40));
+        if (m.containsKey("programmatic")) {
+            Object p = m.get("programmatic");
+            String s = p == null ? "" : String.valueOf(p).strip().toLowerCase(java.util.Locale.ROOT);
+            switch (s) {
+                case "ask" -> b.askProgrammatic(true);
+                case "deny" -> b.askProgrammatic(false);
+                default -> loose.add("programmatic '" + p + "' is not ask or deny; using deny (a call from code "
+                        + "that needs approval ends NOT_APPROVED)");
+            }
+        }
         b.dangerousTools(dangerousTools);
         List<String> own = new ArrayList<>(r.warnings.subList(before, r.warnings.size()));
         for (String w : loose) {
@@ -181,6 +192,7 @@ public final class ApprovalSection {
         m.put("bypass", a.bypass());
         m.put("sessionGrants", a.sessionGrants());
         m.put("sessionMaxRisk", a.sessionMaxRisk().wireName());
+        m.put("programmatic", a.askProgrammatic() ? "ask" : "deny");
         Map<String, Object> agents = new java.util.TreeMap<>();
         a.agents().forEach((id, mode) -> agents.put(id, Map.of("mode", mode.wireName())));
         m.put("agents", agents);

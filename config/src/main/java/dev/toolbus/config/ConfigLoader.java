@@ -539,7 +539,7 @@ public final class ConfigLoader {
             List<PolicyConfig.Group> groups = GroupsSection.read(this, root);
             PolicyConfig.Security security = SecuritySection.read(this, root);
             ToolsConfig tools = ToolsSection.read(this, root);
-            dev.toolbus.rules.RuleSet rules = RulesSection.read(this, root, groups);
+            dev.toolbus.rules.RuleSet rules = RulesSection.read(this, root, groups, security.dangerousTools());
             policy = false;
             ExecutionSettings execution = ExecutionSection.read(this, root);
             BusConfig bus = BusSection.read(this, root);

@@ -68,6 +68,12 @@ final class EffectiveYaml {
         PolicyConfig.Search s = c.tools().search();
         tools.put("search", map("requireDiscovery", s.requireDiscovery(), "discoveryTtl", s.discoveryTtl().toMillis(),
                 "maxStreams", s.maxStreams(), "maxResults", s.maxResults()));
+        if (!c.rules().callerOverrides().isEmpty()) {
+            Map<String, Object> callers = new LinkedHashMap<>();
+            c.rules().callerOverrides().forEach((k, v) -> callers.put(k,
+                    v.stream().map(dev.toolbus.protocol.CallerType::wireName).toList()));
+            tools.put(RulesSection.CALLERS_KEY, callers);
+        }
         m.put("tools", tools);
         m.put(RulesSection.KEY, RulesSection.effective(c.rules()));
         ExecutionSettings e = c.execution();

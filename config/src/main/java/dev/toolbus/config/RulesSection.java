@@ -1,6 +1,7 @@
 package dev.toolbus.config;
 
 import dev.toolbus.policy.PolicyConfig;
+import dev.toolbus.protocol.CallerType;
 import dev.toolbus.rules.InvalidRulesException;
 import dev.toolbus.rules.Rule;
 import dev.toolbus.rules.RuleAction;
@@ -38,8 +39,69 @@ final class RulesSection {
     private RulesSection() {
     }
 
+    /** {@code tools.allowedCallers}: the operator's override of who may call the tools a pattern names. */
+    static final String CALLERS_KEY = "allowedCallers";
+
+    /** The rules and the operator's {@code allowed_callers} overrides, with the dangerous tools they read. */
+    static RuleSet read(ConfigLoader.Reader in, Map<String, Object> root, List<PolicyConfig.Group> groups,
+                        List<String> dangerousTools) {
+        Map<String, java.util.Set<CallerType>> callers = callers(in, root);
+        RuleSet rules = readRules(in, root, groups, dangerousTools, callers);
+        if (rules == RuleSet.NONE && !callers.isEmpty()) {
+            RuleSet.Builder b = RuleSet.builder().dangerousTools(dangerousTools);
+            callers.forEach(b::allowedCallers);
+            return b.build();
+        }
+        return rules;
+    }
+
+    /**
+     * {@code tools.allowedCallers}: a mapping of tool patterns (names, globs, plugin ids,
+     * {@code group:<name>}) to lists of {@code direct} / {@code programmatic}. An entry that cannot be
+     * read is a policy error (the tools it names keep their declarations).
+     */
     @SuppressWarnings("unchecked")
-    static RuleSet read(ConfigLoader.Reader in, Map<String, Object> root, List<PolicyConfig.Group> groups) {
+    private static Map<String, java.util.Set<CallerType>> callers(ConfigLoader.Reader in, Map<String, Object> root) {
+        Map<String, java.util.Set<CallerType>> out = new LinkedHashMap<>();
+        if (!(root.get("tools") instanceof Map<?, ?> tools) || !tools.containsKey(CALLERS_KEY)) {
+            return out;
+        }
+        String path = "tools." + CALLERS_KEY;
+        Object v = tools.get(CALLERS_KEY);
+        if (v == null) {
+            return out;
+        }
+        if (!(v instanceof Map<?, ?> m)) {
+            in.fallback(path, "must be a mapping of tool patterns to [direct, programmatic], got "
+                    + ConfigLoader.Reader.describe(v));
+            return out;
+        }
+        ((Map<String, Object>) m).forEach((pattern, list) -> {
+            String p = path + "." + pattern;
+            List<Object> items = list instanceof List<?> l ? (List<Object>) l : list == null ? List.of() : List.of(list);
+            java.util.Set<CallerType> types = java.util.EnumSet.noneOf(CallerType.class);
+            boolean ok = !items.isEmpty() && !String.valueOf(pattern).isBlank();
+            for (Object item : items) {
+                try {
+                    types.add(CallerType.parse(item == null ? null : String.valueOf(item)));
+                } catch (IllegalArgumentException e) {
+                    ok = false;
+                }
+            }
+            if (!ok) {
+                in.fallback(p, "must be a non-empty list of direct and programmatic, got "
+                        + ConfigLoader.Reader.describe(list) + "; the tools it names keep their own allowed callers");
+                return;
+            }
+            out.put(String.valueOf(pattern).strip(), types);
+        });
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static RuleSet readRules(ConfigLoader.Reader in, Map<String, Object> root,
+                                     List<PolicyConfig.Group> groups, List<String> dangerousTools,
+                                     Map<String, java.util.Set<CallerType>> callers) {
         if (!root.containsKey(KEY)) {
             return RuleSet.NONE;
         }
@@ -75,7 +137,8 @@ final class RulesSection {
         if (rules.isEmpty() && !bad) {
             return RuleSet.NONE;
         }
-        RuleSet.Builder b = RuleSet.builder().rules(rules);
+        RuleSet.Builder b = RuleSet.builder().rules(rules).dangerousTools(dangerousTools);
+        callers.forEach(b::allowedCallers);
         for (PolicyConfig.Group g : groups) {
             b.group(g.name(), g.tools());
         }

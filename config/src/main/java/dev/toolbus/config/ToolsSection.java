@@ -55,7 +55,7 @@ final class ToolsSection {
     @SuppressWarnings("unchecked")
     static ToolsConfig read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> t = in.section(root, "tools", "", Set.of("allow", "alsoAllow", "deny", "profile", "profiles",
-                "byProvider", "agents", "search"));
+                "byProvider", "agents", "search", RulesSection.CALLERS_KEY));
         PolicyConfig.Rules global = rules(in, t, "tools", true);
         Map<String, PolicyConfig.Rules> profiles = rulesMap(in, t, "profiles", "tools", false, false);
         Map<String, PolicyConfig.Rules> byProvider = rulesMap(in, t, "byProvider", "tools", true, true);

@@ -209,4 +209,49 @@ class RulesSectionTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("rules[0]: rule 'r': when: undefined field 'nam'");
     }
+
+    @Test
+    void allowedCallers_overrideTheDeclaration_byNameOrPattern() {
+        ConfigLoader.Loaded l = parse("""
+                tools:
+                  allowedCallers:
+                    search_*: [direct, programmatic]
+                    run_code: programmatic
+                """);
+        assertThat(l.policyErrors()).isEmpty();
+        RuleSet rules = l.config().rules();
+        assertThat(rules.isEmpty()).isTrue();
+        dev.toolbus.tool.ToolDefinition search = dev.toolbus.tool.ToolDefinition.builder("search_web").description("d")
+                .build();
+        dev.toolbus.tool.ToolDefinition run = dev.toolbus.tool.ToolDefinition.builder("run_code").description("d").build();
+        dev.toolbus.tool.ToolDefinition other = dev.toolbus.tool.ToolDefinition.builder("echo").description("d").build();
+        assertThat(rules.allowedCallers(search)).containsExactly(dev.toolbus.protocol.CallerType.DIRECT,
+                dev.toolbus.protocol.CallerType.PROGRAMMATIC);
+        assertThat(rules.allowedCallers(run)).containsExactly(dev.toolbus.protocol.CallerType.PROGRAMMATIC);
+        assertThat(rules.allowedCallers(other)).containsExactly(dev.toolbus.protocol.CallerType.DIRECT);
+    }
+
+    @Test
+    void aBadAllowedCallersEntry_isAPolicyError() {
+        ConfigLoader.Loaded l = parse("""
+                tools:
+                  allowedCallers:
+                    search_*: [direct, robots]
+                    echo: []
+                """);
+        assertThat(l.policyErrors()).hasSize(2);
+        assertThat(l.policyErrors().get(0)).contains("tools.allowedCallers.search_*")
+                .contains("must be a non-empty list of direct and programmatic");
+        assertThat(l.config().rules().callerOverrides()).isEmpty();
+    }
+
+    @Test
+    void approvalProgrammatic_askOrDeny() {
+        assertThat(parse("approval:\n  programmatic: ask\n").config().approval().askProgrammatic()).isTrue();
+        assertThat(parse("approval:\n  programmatic: deny\n").config().approval().askProgrammatic()).isFalse();
+        assertThat(Config.defaults().approval().askProgrammatic()).isFalse();
+        ConfigLoader.Loaded bad = parse("approval:\n  programmatic: maybe\n");
+        assertThat(bad.config().approval().askProgrammatic()).isFalse();
+        assertThat(bad.warnings()).anyMatch(w -> w.contains("programmatic 'maybe' is not ask or deny"));
+    }
 }

@@ -18,6 +18,7 @@ import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolsEvent;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.spi.CallGate;
+import dev.toolbus.spi.CallRules;
 import dev.toolbus.spi.ControlOutcome;
 import dev.toolbus.spi.RateLimitStore;
 import dev.toolbus.spi.SkillProvider;
@@ -312,6 +313,18 @@ public interface ToolExecutor extends AutoCloseable {
         public Builder callGate(CallGate gate) {
             options.callGate(Objects.requireNonNull(gate, "gate"));
             this.callGateGiven = true;
+            return this;
+        }
+
+        /**
+         * The rules over the call: decisions that read a call's arguments, session, turn and caller,
+         * after the policy and the argument checks, before approval (give
+         * {@code dev.toolbus.rules.LiveRules.of(liveConfig.rules(), meters)} from {@code toolbus-rules};
+         * it reads the rules in force per call). They also answer who may call each tool
+         * ({@code allowed_callers}). Without rules, each tool's own {@code allowed_callers} apply.
+         */
+        public Builder rules(CallRules rules) {
+            options.rules(Objects.requireNonNull(rules, "rules"));
             return this;
         }
 

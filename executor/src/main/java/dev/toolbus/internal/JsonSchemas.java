@@ -159,6 +159,24 @@ public final class JsonSchemas {
         return out.toString();
     }
 
+    /**
+     * {@link #describe(Error, JsonNode)} with the path under a named root: {@code data.total: must be >= 0},
+     * {@code data: required property 'id' not found}.
+     */
+    public static String describeUnder(String rootName, Error e, JsonNode root) {
+        String path = readable(e.getInstanceLocation() == null ? "" : e.getInstanceLocation().toString());
+        String msg = bound(e, root);
+        if (msg == null) {
+            msg = e.getMessage() == null ? "is invalid" : e.getMessage();
+            // the library's message repeats the location first ("$.total: …"); keep only the rule
+            int colon = msg.indexOf(": ");
+            if (colon > 0 && msg.startsWith("$")) {
+                msg = msg.substring(colon + 2);
+            }
+        }
+        return (path.isEmpty() ? rootName : rootName + "." + path) + ": " + msg;
+    }
+
     /** A message the model can act on: the argument's path and the rule, e.g. {@code limit: must be >= 1}. */
     public static String describe(Error e) {
         return describe(e, null);

@@ -35,7 +35,8 @@ public final class ToolMetrics {
      * Counter of calls by approval outcome, tag outcome: {@code asked} (put in an approval request),
      * {@code approved}, {@code denied}, {@code expired}, {@code by_session_grant} (ran without asking
      * thanks to a grant), {@code ask_mode} (answered {@code NOT_APPROVED} in {@code ask} mode),
-     * {@code cancelled} (its turn was cancelled while it waited).
+     * {@code cancelled} (its turn was cancelled while it waited), {@code programmatic} (a call made by code
+     * the model runs that needed approval, answered {@code NOT_APPROVED} at once).
      */
     public static final String CONTROL_APPROVALS = "toolbus.control.approvals";
     /**

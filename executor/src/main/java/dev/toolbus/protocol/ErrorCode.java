@@ -34,5 +34,12 @@ public enum ErrorCode {
      */
     RATE_LIMITED,
     /** A limit rule's per-turn cap: too many calls of one tool, or of its tools, in one turn. */
-    LIMIT_EXCEEDED
+    LIMIT_EXCEEDED,
+    /**
+     * A rule over the call denied it (or could not be evaluated, failing closed), or its caller is not
+     * one the tool allows ({@code allowed_callers}); the message says which.
+     */
+    NOT_ALLOWED,
+    /** The tool's result {@code data} does not match its declared output schema; the message names the path. */
+    INVALID_OUTPUT
 }

@@ -195,6 +195,13 @@ public final class EventCodec {
                 } else if (c.argumentsJson() != null) {
                     cn.put("arguments", c.argumentsJson());
                 }
+                if (c.caller().isProgrammatic()) {
+                    ObjectNode who = cn.putObject("caller");
+                    who.put("type", "programmatic");
+                    if (!c.caller().id().isEmpty()) {
+                        who.put("id", c.caller().id());
+                    }
+                }
             }
             putContext(n, t.context());
             if (t.message() != null) {

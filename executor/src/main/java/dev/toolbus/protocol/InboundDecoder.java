@@ -164,15 +164,21 @@ final class InboundDecoder {
                     turnIdRaw);
         }
         String name = nameNode == null || nameNode.isNull() ? "" : nameNode.textValue().strip();
+        Caller caller;
+        try {
+            caller = Caller.fromJson(c.get("caller"));
+        } catch (IllegalArgumentException e) {
+            throw new EventDecodeException(where + "." + e.getMessage(), streamId, turnIdRaw);
+        }
         JsonNode args = source.get("arguments");
         if (args == null || args.isNull() || (args.isTextual() && args.textValue().isBlank())) {
-            return ToolCall.of(id, name, mapper.createObjectNode());
+            return new ToolCall(id, name, mapper.createObjectNode(), null, caller);
         }
         if (args.isTextual()) {
-            return ToolCall.ofJson(id, name, args.textValue());
+            return new ToolCall(id, name, null, args.textValue(), caller);
         }
         // objects are the normal case; anything else is kept so the executor answers INVALID_ARGUMENTS
-        return ToolCall.of(id, name, args);
+        return new ToolCall(id, name, args, null, caller);
     }
 
     /** The call's explicit id ({@code tool_call_id}, else {@code id}, else {@code call_id}), or null. */

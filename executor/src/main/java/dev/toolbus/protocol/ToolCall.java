@@ -12,12 +12,24 @@ import java.util.Objects;
  * @param name the tool name (may be empty: answered {@code UNKNOWN_TOOL})
  * @param arguments the arguments as JSON, or {@code null} when given as a string
  * @param argumentsJson the raw argument string, or {@code null} when given as JSON
+ * @param caller who makes the call ({@code caller} on the wire; {@code null} for {@link Caller#DIRECT})
  */
-public record ToolCall(String toolCallId, String name, JsonNode arguments, String argumentsJson) {
+public record ToolCall(String toolCallId, String name, JsonNode arguments, String argumentsJson, Caller caller) {
 
     public ToolCall {
         Objects.requireNonNull(toolCallId, "toolCallId");
         name = name == null ? "" : name;
+        caller = caller == null ? Caller.DIRECT : caller;
+    }
+
+    /** A direct call. */
+    public ToolCall(String toolCallId, String name, JsonNode arguments, String argumentsJson) {
+        this(toolCallId, name, arguments, argumentsJson, Caller.DIRECT);
+    }
+
+    /** This call made by {@code who}. */
+    public ToolCall withCaller(Caller who) {
+        return new ToolCall(toolCallId, name, arguments, argumentsJson, who);
     }
 
     /** A call with JSON-object arguments. */

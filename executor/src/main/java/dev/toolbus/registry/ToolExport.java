@@ -1,6 +1,7 @@
 package dev.toolbus.registry;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.protocol.CallerType;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.text.DescriptionLocale;
@@ -17,14 +18,40 @@ public final class ToolExport {
     private ToolExport() {
     }
 
-    /** One definition in the given format. */
+    /** One definition in the given format, with the callers it declares. */
     public static ObjectNode export(ToolDefinition def, ListToolsEvent.Format format, DescriptionLocale locale) {
-        return switch (format) {
+        return export(def, format, locale, def.allowedCallers());
+    }
+
+    /**
+     * One definition in the given format. A tool that allows more than direct calls carries its
+     * {@code allowed_callers} where the format has the field: OpenAI {@code ["direct","programmatic"]}
+     * beside {@code type}, Anthropic {@code ["direct","code_execution_20250825"]}; MCP has none. A tool
+     * with an output schema carries it in MCP ({@code outputSchema}, when it describes an object).
+     *
+     * @param callers who may call it (its declaration, or the operator's override)
+     */
+    public static ObjectNode export(ToolDefinition def, ListToolsEvent.Format format, DescriptionLocale locale,
+                                    java.util.Set<CallerType> callers) {
+        ObjectNode n = switch (format) {
             case OPENAI -> openAi(def, locale);
             case ANTHROPIC -> anthropic(def, locale);
             case MCP -> mcp(def, locale);
         };
+        if (format != ListToolsEvent.Format.MCP && !callers.equals(DIRECT_ONLY)) {
+            com.fasterxml.jackson.databind.node.ArrayNode a = n.putArray("allowed_callers");
+            for (CallerType t : callers) {
+                a.add(t == CallerType.DIRECT ? "direct"
+                        : format == ListToolsEvent.Format.ANTHROPIC ? ANTHROPIC_PROGRAMMATIC : "programmatic");
+            }
+        }
+        return n;
     }
+
+    /** The Anthropic caller type a programmatic caller is listed as (the code execution tool's version). */
+    public static final String ANTHROPIC_PROGRAMMATIC = "code_execution_20250825";
+
+    private static final java.util.Set<CallerType> DIRECT_ONLY = java.util.EnumSet.of(CallerType.DIRECT);
 
     /** {@code {"type":"function","function":{"name","description","parameters"}}}. */
     public static ObjectNode openAi(ToolDefinition def, DescriptionLocale locale) {
@@ -52,6 +79,12 @@ public final class ToolExport {
         n.put("name", def.name());
         n.put("description", def.description(locale));
         n.set("inputSchema", def.inputSchema(locale).deepCopy());
+        if (def.hasOutputSchema()) {
+            ObjectNode out = def.outputSchema();
+            if ("object".equals(out.path("type").asText())) {
+                n.set("outputSchema", out);
+            }
+        }
         return n;
     }
 }

@@ -84,11 +84,16 @@ public final class ToolRegistry {
     private boolean add(ToolSpec tool, ToolSource source, Working w) {
         Objects.requireNonNull(tool, "tool");
         java.util.List<String> problems = dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema());
+        String which = "input";
+        if (problems.isEmpty() && tool.definition().hasOutputSchema()) {
+            problems = dev.toolbus.internal.JsonSchemas.problems(tool.definition().outputSchema());
+            which = "output";
+        }
         String name = tool.name();
         if (!problems.isEmpty()) {
             Entry refused = new Entry(tool, source);
             Diagnostic d = new Diagnostic(name, source, pluginOf(refused), null, null, "tool '" + name + "' from "
-                    + describe(refused) + " is skipped: its input schema is not a valid JSON Schema ("
+                    + describe(refused) + " is skipped: its " + which + " schema is not a valid JSON Schema ("
                     + String.join("; ", problems.subList(0, Math.min(3, problems.size()))) + ")");
             report(d);
             return false;
@@ -203,7 +208,9 @@ public final class ToolRegistry {
         synchronized (lock) {
             Entry existing = snapshot.byName().get(tool.name());
             inPlace = existing != null && existing.source() == source
-                    && dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema()).isEmpty();
+                    && dev.toolbus.internal.JsonSchemas.problems(tool.definition().inputSchema()).isEmpty()
+                    && (!tool.definition().hasOutputSchema()
+                            || dev.toolbus.internal.JsonSchemas.problems(tool.definition().outputSchema()).isEmpty());
             if (inPlace) {
                 Working w = new Working(snapshot);
                 w.put(new Entry(tool, source));

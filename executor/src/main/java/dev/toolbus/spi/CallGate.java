@@ -22,6 +22,23 @@ public interface CallGate {
     Mono<ErrorInfo> admit(GatedCall call);
 
     /**
+     * Whether this gate asks a person for the calls a rule over the call asks for
+     * ({@link GatedCall#ruleAsk()}). The executor refuses such a call {@code NOT_ALLOWED} at a gate that
+     * does not (a rule that asks never lets a call run unasked). The approval step does.
+     */
+    default boolean asksForRules() {
+        return false;
+    }
+
+    /**
+     * The risk this gate gives a tool (the rules' {@code tool.risk}), or {@code null} when it does not
+     * classify tools (the executor then uses the approval step's classification under default settings).
+     */
+    default dev.toolbus.protocol.Risk risk(dev.toolbus.tool.ToolDefinition tool) {
+        return null;
+    }
+
+    /**
      * Every call of the turn has passed {@link #admit} or ended before it (called once per turn, after
      * its calls started, on the thread that started them): a gate that bundles the turn's calls into
      * one request publishes it now.

@@ -1,6 +1,7 @@
 package dev.toolbus.spi;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.protocol.Caller;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.tool.ToolDefinition;
 import java.util.function.Consumer;
@@ -14,16 +15,43 @@ import java.util.function.Consumer;
  * @param definition the resolved tool
  * @param arguments the validated arguments (context fields filled in); do not modify
  * @param note records what the gate did for the call log ({@code CallRecord.approval}); last note wins
+ * @param ruleAsk when a rule over the call asks for a person's approval ({@link CallRules}), which rule and
+ *     the text to show, whatever the gate's own settings say; else {@code null}. Only a gate that
+ *     {@link CallGate#asksForRules() asks for rules} sees one
  */
 public record GatedCall(GatedTurn turn, int index, ToolCall call, ToolDefinition definition, ObjectNode arguments,
-                        Consumer<String> note) {
+                        Consumer<String> note, RuleAsk ruleAsk) {
 
     public GatedCall {
         note = note == null ? n -> { } : note;
     }
 
+    /**
+     * A rule's request for a person's approval.
+     *
+     * @param rule the rule's name
+     * @param message the text to show in the approval request
+     */
+    public record RuleAsk(String rule, String message) {
+        public RuleAsk {
+            rule = rule == null ? "" : rule;
+            message = message == null ? "" : message;
+        }
+    }
+
+    /** Who makes the call. */
+    public Caller caller() {
+        return call.caller();
+    }
+
+    /** A gated call no rule asked for. */
+    public GatedCall(GatedTurn turn, int index, ToolCall call, ToolDefinition definition, ObjectNode arguments,
+                     Consumer<String> note) {
+        this(turn, index, call, definition, arguments, note, null);
+    }
+
     /** A gated call whose notes go nowhere. */
     public GatedCall(GatedTurn turn, int index, ToolCall call, ToolDefinition definition, ObjectNode arguments) {
-        this(turn, index, call, definition, arguments, null);
+        this(turn, index, call, definition, arguments, null, null);
     }
 }

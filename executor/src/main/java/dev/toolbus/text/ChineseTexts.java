@@ -252,6 +252,9 @@ final class ChineseTexts implements Texts {
             b.append('\n').append('[').append(i + 1).append("] ").append(l.tool())
                     .append(" 风险: ").append(l.risk().wireName())
                     .append('\n').append("参数: ").append(l.argumentsSummary());
+            if (!l.reason().isEmpty()) {
+                b.append('\n').append("原因: ").append(l.reason());
+            }
         }
         b.append('\n').append("回复：确认 / 取消 / 允许本对话");
         return b.toString();
@@ -280,6 +283,31 @@ final class ChineseTexts implements Texts {
     @Override
     public String askModeRunsNothing() {
         return "工具未执行：ask 模式不执行工具";
+    }
+
+    @Override
+    public String programmaticCannotWait(String tool) {
+        return "工具 " + tool + " 未执行：需要人工审批，而代码发起的调用无法等待审批。请直接调用。";
+    }
+
+    @Override
+    public String ruleAskWithoutApproval(String tool, String rule) {
+        return "工具 " + tool + " 未执行：规则 '" + rule + "' 要求人工审批，而此处未开启审批。";
+    }
+
+    @Override
+    public String callerNotAllowed(String tool, String caller, String allowed) {
+        return "工具 " + tool + " 不允许 " + caller + " 调用方调用；允许的调用方：" + allowed + "。";
+    }
+
+    @Override
+    public String invalidOutput(String tool, String problem) {
+        return "工具 " + tool + " 的结果不符合其输出 schema：" + problem;
+    }
+
+    @Override
+    public String noOutputData(String tool) {
+        return "工具 " + tool + " 的结果没有 data，但该工具声明了输出 schema。";
     }
 
     // cut results

@@ -274,6 +274,9 @@ final class EnglishTexts implements Texts {
             b.append('\n').append('[').append(i + 1).append("] ").append(l.tool())
                     .append(" risk: ").append(l.risk().wireName())
                     .append('\n').append("arguments: ").append(l.argumentsSummary());
+            if (!l.reason().isEmpty()) {
+                b.append('\n').append("reason: ").append(l.reason());
+            }
         }
         b.append('\n').append("Reply: confirm / cancel / allow for this conversation");
         return b.toString();
@@ -303,6 +306,33 @@ final class EnglishTexts implements Texts {
     @Override
     public String askModeRunsNothing() {
         return "Tool not executed: ask mode runs no tools.";
+    }
+
+    @Override
+    public String programmaticCannotWait(String tool) {
+        return "Tool " + tool + " not executed: it needs a person's approval, and a call made from code cannot wait "
+                + "for one. Call it directly instead.";
+    }
+
+    @Override
+    public String ruleAskWithoutApproval(String tool, String rule) {
+        return "Tool " + tool + " not executed: the rule '" + rule + "' asks for a person's approval, and approval "
+                + "is off here.";
+    }
+
+    @Override
+    public String callerNotAllowed(String tool, String caller, String allowed) {
+        return "Tool " + tool + " cannot be called by a " + caller + " caller; it allows: " + allowed + ".";
+    }
+
+    @Override
+    public String invalidOutput(String tool, String problem) {
+        return "The result of tool " + tool + " does not match its output schema: " + problem;
+    }
+
+    @Override
+    public String noOutputData(String tool) {
+        return "The result of tool " + tool + " has no data, though the tool declares an output schema.";
     }
 
     // cut results

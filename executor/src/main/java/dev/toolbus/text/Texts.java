@@ -176,11 +176,20 @@ public interface Texts {
      * @param risk its risk
      * @param argumentsSummary its arguments, summarised
      */
-    record ApprovalLine(String tool, Risk risk, String argumentsSummary) {
+    record ApprovalLine(String tool, Risk risk, String argumentsSummary, String reason) {
+        /**
+         * @param reason why it asks, when a rule over the call asked ({@code ""}: the approval settings did)
+         */
         public ApprovalLine {
             Objects.requireNonNull(tool, "tool");
             Objects.requireNonNull(risk, "risk");
             Objects.requireNonNull(argumentsSummary, "argumentsSummary");
+            reason = reason == null ? "" : reason;
+        }
+
+        /** A line the approval settings asked for. */
+        public ApprovalLine(String tool, Risk risk, String argumentsSummary) {
+            this(tool, risk, argumentsSummary, "");
         }
     }
 
@@ -192,6 +201,7 @@ public interface Texts {
      * arguments: {"target":"disk"}
      * Reply: confirm / cancel / allow for this conversation
      * </pre>
+     * A call a rule asked for has a {@code reason: …} line after its arguments.
      */
     String approvalPrompt(List<ApprovalLine> calls);
 
@@ -212,6 +222,33 @@ public interface Texts {
 
     /** The mode is {@code ask}: nothing runs ({@code NOT_APPROVED}). */
     String askModeRunsNothing();
+
+    /**
+     * A call made by code the model runs needs approval, and code cannot wait for a person
+     * ({@code NOT_APPROVED}, unless {@code approval.programmatic: ask}).
+     */
+    String programmaticCannotWait(String tool);
+
+    // rules over the call and callers
+
+    /** A rule asked for approval where there is no approval step, or its mode is {@code off} ({@code NOT_ALLOWED}). */
+    String ruleAskWithoutApproval(String tool, String rule);
+
+    /**
+     * The caller is not one the tool allows ({@code NOT_ALLOWED}).
+     *
+     * @param caller {@code direct} or {@code programmatic}
+     * @param allowed the callers it allows, e.g. {@code direct}
+     */
+    String callerNotAllowed(String tool, String caller, String allowed);
+
+    // output schemas
+
+    /** The result's data does not match the tool's output schema ({@code INVALID_OUTPUT}); {@code problem} names the path. */
+    String invalidOutput(String tool, String problem);
+
+    /** The result has no data though the tool declares an output schema ({@code INVALID_OUTPUT}). */
+    String noOutputData(String tool);
 
     // cut results
 

@@ -1,5 +1,6 @@
 package dev.toolbus.tool;
 
+import dev.toolbus.protocol.CallerType;
 import dev.toolbus.protocol.Risk;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -93,4 +94,17 @@ public @interface Tool {
 
     /** Channels the tool is limited to; empty for every channel. */
     String[] channels() default {};
+
+    /**
+     * Who may call the tool: the model directly (the default) and, with
+     * {@code allowedCallers = {CallerType.DIRECT, CallerType.PROGRAMMATIC}}, code the model runs.
+     */
+    CallerType[] allowedCallers() default {CallerType.DIRECT};
+
+    /**
+     * The JSON Schema of the results' {@code data}, as JSON text. Empty (the default): a method that
+     * returns a record (or a {@code Mono} of one) gets the schema of that record's JSON; any other
+     * method declares none.
+     */
+    String outputSchema() default "";
 }

@@ -1,6 +1,7 @@
 package dev.toolbus.tool;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.protocol.CallerType;
 import dev.toolbus.protocol.Risk;
 import dev.toolbus.text.DescriptionLocale;
 import java.time.Duration;
@@ -60,6 +61,8 @@ public final class ToolDefinition {
     private final Set<String> groups;
     private final String requiredPermission;
     private final LegacyAction legacyAction;
+    private final Set<CallerType> allowedCallers;
+    private final ObjectNode outputSchema;
     private final Map<DescriptionLocale, ObjectNode> schemas = new EnumMap<>(DescriptionLocale.class);
     private final Map<DescriptionLocale, String> descriptions = new EnumMap<>(DescriptionLocale.class);
     private final Map<DescriptionLocale, String> detailed = new EnumMap<>(DescriptionLocale.class);
@@ -98,6 +101,8 @@ public final class ToolDefinition {
         this.groups = Collections.unmodifiableSet(new LinkedHashSet<>(b.groups));
         this.requiredPermission = b.requiredPermission;
         this.legacyAction = b.legacyAction;
+        this.allowedCallers = Collections.unmodifiableSet(java.util.EnumSet.copyOf(b.allowedCallers));
+        this.outputSchema = b.outputSchema == null ? null : b.outputSchema.deepCopy();
         for (DescriptionLocale l : DescriptionLocale.values()) {
             schemas.put(l, ToolSchemas.model(this, l));
             descriptions.put(l, ToolDescriptions.description(name, briefDescription, description, l));
@@ -301,6 +306,27 @@ public final class ToolDefinition {
         return requiredPermission;
     }
 
+    /**
+     * Who may call the tool: {@link CallerType#DIRECT} only unless it says more (a call from code the
+     * model runs is then refused {@code NOT_ALLOWED}). An operator can override it per tool in config.
+     */
+    public Set<CallerType> allowedCallers() {
+        return allowedCallers;
+    }
+
+    /**
+     * The JSON Schema its results' {@code data} follows, or {@code null} when it declares none. A result
+     * whose data does not validate becomes an {@code INVALID_OUTPUT} error.
+     */
+    public ObjectNode outputSchema() {
+        return outputSchema == null ? null : outputSchema.deepCopy();
+    }
+
+    /** Whether it declares an output schema. */
+    public boolean hasOutputSchema() {
+        return outputSchema != null;
+    }
+
     /** The legacy {@code @Action} this tool was converted from, or {@code null}. */
     public LegacyAction legacyAction() {
         return legacyAction;
@@ -336,6 +362,8 @@ public final class ToolDefinition {
         b.groups.addAll(groups);
         b.requiredPermission = requiredPermission;
         b.legacyAction = legacyAction;
+        b.allowedCallers = java.util.EnumSet.copyOf(allowedCallers);
+        b.outputSchema = outputSchema;
         return b;
     }
 
@@ -411,6 +439,8 @@ public final class ToolDefinition {
         private final Set<String> groups = new LinkedHashSet<>();
         private String requiredPermission;
         private LegacyAction legacyAction;
+        private java.util.EnumSet<CallerType> allowedCallers = java.util.EnumSet.of(CallerType.DIRECT);
+        private ObjectNode outputSchema;
 
         private Builder(String name) {
             Objects.requireNonNull(name, "name");
@@ -590,6 +620,42 @@ public final class ToolDefinition {
          */
         public Builder legacyAction(LegacyAction action) {
             this.legacyAction = action;
+            return this;
+        }
+
+        /**
+         * Who may call the tool (default: {@link CallerType#DIRECT} only). Give
+         * {@code allowedCallers(DIRECT, PROGRAMMATIC)} for a tool that code the model runs may call too.
+         *
+         * @throws IllegalArgumentException when none is given
+         */
+        public Builder allowedCallers(CallerType... types) {
+            return allowedCallers(List.of(types));
+        }
+
+        /**
+         * Who may call the tool (default: {@link CallerType#DIRECT} only).
+         *
+         * @throws IllegalArgumentException when the collection is empty
+         */
+        public Builder allowedCallers(java.util.Collection<CallerType> types) {
+            if (types.isEmpty()) {
+                throw new IllegalArgumentException("tool '" + name + "': allowedCallers needs at least one caller");
+            }
+            java.util.EnumSet<CallerType> set = java.util.EnumSet.noneOf(CallerType.class);
+            for (CallerType t : types) {
+                set.add(Objects.requireNonNull(t, "caller type"));
+            }
+            this.allowedCallers = set;
+            return this;
+        }
+
+        /**
+         * The JSON Schema of the results' {@code data} ({@code null}: none). The registry refuses a
+         * definition whose output schema is itself invalid.
+         */
+        public Builder outputSchema(ObjectNode schema) {
+            this.outputSchema = schema == null ? null : schema.deepCopy();
             return this;
         }
 

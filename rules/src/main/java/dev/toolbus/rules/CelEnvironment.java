@@ -81,12 +81,12 @@ final class CelEnvironment {
     }
 
     /**
-     * Compiles and type-checks a condition.
+     * Compiles and type-checks a condition, for CEL's runtime and for {@link DirectCondition}.
      *
      * @throws IllegalArgumentException with the compiler's message when it does not parse or
      *     type-check, or its type is not {@code bool}
      */
-    static CelRuntime.Program compile(String when) {
+    static Compiled compile(String when) {
         CelAbstractSyntaxTree ast;
         try {
             ast = COMPILER.compile(when).getAst();
@@ -111,9 +111,71 @@ final class CelEnvironment {
                     + (type.equals(SimpleType.DYN) ? " (compare the value, e.g. args.flag == true)" : ""));
         }
         try {
-            return RUNTIME.createProgram(ast);
+            return new Compiled(RUNTIME.createProgram(ast), DirectCondition.compile(ast), readsRisk(ast.getExpr()));
         } catch (CelEvaluationException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A compiled condition.
+     *
+     * @param program CEL's program, which decides whenever the direct form cannot
+     * @param direct the condition evaluated without CEL's interpreter, or {@code null} when it uses
+     *     something {@link DirectCondition} does not evaluate
+     * @param readsRisk whether it may read {@code tool.risk} (then the executor classifies the call's
+     *     risk before the rules run)
+     */
+    record Compiled(CelRuntime.Program program, DirectCondition direct, boolean readsRisk) {
+    }
+
+    /** Whether an expression reads {@code tool.risk}, or {@code tool} as a whole. */
+    static boolean readsRisk(dev.cel.common.ast.CelExpr e) {
+        switch (e.getKind()) {
+            case IDENT:
+                return e.ident().name().equals("tool");
+            case SELECT: {
+                dev.cel.common.ast.CelExpr op = e.select().operand();
+                if (op.getKind() == dev.cel.common.ast.CelExpr.ExprKind.Kind.IDENT
+                        && op.ident().name().equals("tool")) {
+                    return e.select().field().equals("risk");
+                }
+                return readsRisk(op);
+            }
+            case CALL: {
+                if (e.call().target().isPresent() && readsRisk(e.call().target().get())) {
+                    return true;
+                }
+                for (dev.cel.common.ast.CelExpr a : e.call().args()) {
+                    if (readsRisk(a)) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            case LIST: {
+                for (dev.cel.common.ast.CelExpr a : e.list().elements()) {
+                    if (readsRisk(a)) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            case MAP: {
+                for (dev.cel.common.ast.CelExpr.CelMap.Entry en : e.map().entries()) {
+                    if (readsRisk(en.key()) || readsRisk(en.value())) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            case COMPREHENSION: {
+                dev.cel.common.ast.CelExpr.CelComprehension c = e.comprehension();
+                return readsRisk(c.iterRange()) || readsRisk(c.accuInit()) || readsRisk(c.loopCondition())
+                        || readsRisk(c.loopStep()) || readsRisk(c.result());
+            }
+            default:
+                return false;
         }
     }
 

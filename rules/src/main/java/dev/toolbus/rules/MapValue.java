@@ -152,4 +152,72 @@ abstract class MapValue extends StructValue<String, MapValue> implements Map<Str
             return fields.entrySet();
         }
     }
+
+    /**
+     * A map of fixed keys in a fixed order (the {@code ctx} and {@code tool} values): CEL reads a field
+     * by name, a {@link DirectCondition} by its position, found once when the condition is compiled.
+     */
+    static final class Struct extends MapValue {
+        private final Layout layout;
+        private final Object[] values;
+
+        Struct(Layout layout, Object... values) {
+            if (values.length != layout.names.length) {
+                throw new IllegalArgumentException("expected " + layout.names.length + " values");
+            }
+            this.layout = layout;
+            this.values = values;
+        }
+
+        /** The value at a position of the layout. */
+        Object at(int i) {
+            return values[i];
+        }
+
+        @Override
+        public Object get(Object key) {
+            Integer i = layout.index.get(key);
+            return i == null ? null : values[i];
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return layout.index.containsKey(key);
+        }
+
+        @Override
+        public int size() {
+            return values.length;
+        }
+
+        @Override
+        public Set<Entry<String, Object>> entrySet() {
+            java.util.LinkedHashMap<String, Object> m = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < values.length; i++) {
+                m.put(layout.names[i], values[i]);
+            }
+            return java.util.Collections.unmodifiableMap(m).entrySet();
+        }
+    }
+
+    /** The keys of a {@link Struct}, in order. */
+    static final class Layout {
+        final String[] names;
+        final Map<String, Integer> index;
+
+        Layout(String... names) {
+            this.names = names.clone();
+            Map<String, Integer> m = new java.util.HashMap<>();
+            for (int i = 0; i < names.length; i++) {
+                m.put(names[i], i);
+            }
+            this.index = Map.copyOf(m);
+        }
+
+        /** The position of a key, or -1. */
+        int indexOf(String name) {
+            Integer i = index.get(name);
+            return i == null ? -1 : i;
+        }
+    }
 }

@@ -2,6 +2,8 @@ package dev.toolbus.rules;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.toolbus.protocol.Caller;
+import dev.toolbus.spi.CallRules;
 import java.util.Objects;
 
 /**
@@ -13,9 +15,10 @@ import java.util.Objects;
  * @param turn the calls so far in the turn ({@code turn}); {@code null} for {@link TurnCounts#NONE}
  * @param caller who calls ({@code caller}); {@code null} for {@link Caller#DIRECT}
  */
-public record RuleCall(JsonNode args, RuleContext context, TurnCounts turn, Caller caller) {
+public record RuleCall(JsonNode args, RuleContext context, CallRules.Counts turn, Caller caller)
+        implements CallInputs {
 
-    private static final JsonNode NO_ARGS = JsonNodeFactory.instance.objectNode();
+    static final JsonNode NO_ARGS = JsonNodeFactory.instance.objectNode();
 
     /** @throws IllegalArgumentException when {@code args} is not a JSON object */
     public RuleCall {
@@ -26,5 +29,10 @@ public record RuleCall(JsonNode args, RuleContext context, TurnCounts turn, Call
         context = Objects.requireNonNullElse(context, RuleContext.EMPTY);
         turn = Objects.requireNonNullElse(turn, TurnCounts.NONE);
         caller = Objects.requireNonNullElse(caller, Caller.DIRECT);
+    }
+
+    @Override
+    public MapValue.Struct ctx() {
+        return context.value();
     }
 }

@@ -2,7 +2,6 @@ package dev.toolbus.rules;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The session a call comes from, as the {@code ctx} variable shows it: every field a string,
@@ -20,10 +19,14 @@ public final class RuleContext {
     /** The permission ladder, lowest first. */
     public static final List<String> LEVELS = List.of("member", "admin", "owner", "master");
 
+    /** The fields of {@code ctx}, in order. */
+    static final MapValue.Layout LAYOUT = new MapValue.Layout("user", "permission", "group", "platform", "channel",
+            "agent", "stream");
+
     /** A context with nothing known. */
     public static final RuleContext EMPTY = builder().build();
 
-    private final MapValue value;
+    private final MapValue.Struct value;
 
     private RuleContext(Builder b) {
         String channel = b.channel;
@@ -31,8 +34,8 @@ public final class RuleContext {
             channel = b.stream.substring(0, b.stream.indexOf(':'));
         }
         String level = b.permission.toLowerCase(Locale.ROOT);
-        this.value = new MapValue.Fixed(Map.of("user", b.user, "permission", LEVELS.contains(level) ? level : "member", "group", b.group,
-                "platform", b.platform, "channel", channel, "agent", b.agent, "stream", b.stream));
+        this.value = new MapValue.Struct(LAYOUT, b.user, LEVELS.contains(level) ? level : "member", b.group, b.platform,
+                channel, b.agent, b.stream);
     }
 
     public static Builder builder() {
@@ -46,7 +49,7 @@ public final class RuleContext {
     }
 
     /** The {@code ctx} variable's value. */
-    MapValue value() {
+    MapValue.Struct value() {
         return value;
     }
 

@@ -2,7 +2,11 @@ package dev.toolbus.rules;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.cel.runtime.CelRuntime;
+import dev.toolbus.protocol.CallerType;
+import dev.toolbus.protocol.Risk;
+import dev.toolbus.spi.CallRules;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -50,8 +54,15 @@ public final class RuleSet {
     private final List<CompiledRule> compiled;
     private final Map<String, List<ToolPattern>> groupMembers;
     private final Cache<ToolFacts, ToolRules> byTool;
+    private final Map<String, Set<CallerType>> callers;
+    private final List<CallerOverride> callerOverrides;
+    private final List<String> dangerousTools;
+    private final List<ToolPattern> dangerous;
+    private final boolean readsRisk;
+    /** Per registered definition (by identity): its rules by risk and its allowed callers. */
+    private final Cache<ToolDefinition, PerTool> byDefinition;
 
-    private RuleSet(List<Rule> rules, Map<String, List<String>> groups, List<String> warnings,
+    private RuleSet(Builder b, List<Rule> rules, Map<String, List<String>> groups, List<String> warnings,
                     List<CompiledRule> compiled, Map<String, List<ToolPattern>> groupMembers) {
         this.rules = rules;
         this.groups = groups;
@@ -59,6 +70,27 @@ public final class RuleSet {
         this.compiled = compiled;
         this.groupMembers = groupMembers;
         this.byTool = compiled.isEmpty() ? null : Caffeine.newBuilder().maximumSize(MAX_CACHED_TOOLS).build();
+        this.callers = Collections.unmodifiableMap(new LinkedHashMap<>(b.callers));
+        List<CallerOverride> overrides = new ArrayList<>();
+        // exact names first, then the other patterns in the order written
+        for (boolean exact : new boolean[] {true, false}) {
+            b.callers.forEach((pattern, types) -> {
+                ToolPattern p = ToolPattern.compile(pattern);
+                if (p != null && (p.kind() == ToolPattern.Kind.EXACT) == exact) {
+                    overrides.add(new CallerOverride(p, types));
+                }
+            });
+        }
+        this.callerOverrides = List.copyOf(overrides);
+        this.dangerousTools = List.copyOf(b.dangerousTools);
+        this.dangerous = ToolPattern.compileAll(b.dangerousTools);
+        boolean risk = false;
+        for (CompiledRule r : compiled) {
+            risk |= r.readsRisk;
+        }
+        this.readsRisk = risk;
+        this.byDefinition = compiled.isEmpty() && callerOverrides.isEmpty() && dangerous.isEmpty() ? null
+                : Caffeine.newBuilder().weakKeys().maximumSize(MAX_CACHED_TOOLS).build();
     }
 
     public static Builder builder() {
@@ -85,6 +117,113 @@ public final class RuleSet {
         return rules.isEmpty();
     }
 
+    /** The operator's {@code allowed_callers} overrides: tool pattern to callers, as written. */
+    public Map<String, Set<CallerType>> callerOverrides() {
+        return callers;
+    }
+
+    /** The patterns of tools that count as dangerous besides those that declare it ({@code security.dangerousTools}). */
+    public List<String> dangerousTools() {
+        return dangerousTools;
+    }
+
+    /**
+     * Decides one executor call: the rules that name its tool, in order (see {@link ToolRules#evaluate});
+     * {@link CallRules.Verdict#NONE} when none decides. Never throws for a rule that fails: that rule
+     * denies. {@link LiveRules} calls this with the rules in force.
+     */
+    public CallRules.Verdict decide(CallRules.Call call, RuleMetrics metrics) {
+        if (compiled.isEmpty()) {
+            return CallRules.Verdict.NONE;
+        }
+        PerTool pt = perTool(call.tool(), call.source());
+        Risk risk = readsRisk ? call.risk() : Risk.MEDIUM;
+        ToolRules tr = pt.rules(risk.ordinal());
+        if (tr == null) {
+            tr = compute(facts(call.tool(), call.source(), risk, pt.dangerous));
+            pt.rules(risk.ordinal(), tr);
+        }
+        if (tr.isEmpty()) {
+            return CallRules.Verdict.NONE;
+        }
+        RuleDecision d = tr.evaluate(new ExecutorCall(call), metrics);
+        return switch (d.outcome()) {
+            case NONE -> CallRules.Verdict.NONE;
+            case ALLOW -> new CallRules.Verdict(CallRules.Outcome.ALLOW, d.rule(), "");
+            case DENY -> new CallRules.Verdict(CallRules.Outcome.DENY, d.rule(), d.message());
+            case ASK -> new CallRules.Verdict(CallRules.Outcome.ASK, d.rule(), d.message());
+        };
+    }
+
+    /**
+     * Who may call the tool: the first override whose pattern names it (an exact name before any glob,
+     * group or plugin id; then in the order written), else the tool's own declaration.
+     */
+    public Set<CallerType> allowedCallers(ToolDefinition tool) {
+        if (callerOverrides.isEmpty()) {
+            return tool.allowedCallers();
+        }
+        return perTool(tool, null).callers;
+    }
+
+    /** Whether the tool counts as dangerous: its declaration or {@link #dangerousTools()}. */
+    public boolean dangerous(ToolDefinition tool) {
+        return tool.dangerous() || (!dangerous.isEmpty() && perTool(tool, null).dangerous);
+    }
+
+    private PerTool perTool(ToolDefinition def, ToolSource source) {
+        PerTool pt = byDefinition.getIfPresent(def);
+        if (pt == null) {
+            pt = byDefinition.get(def, d -> newPerTool(d, source));
+        }
+        return pt;
+    }
+
+    private PerTool newPerTool(ToolDefinition def, ToolSource source) {
+        ToolFacts bare = facts(def, source, Risk.MEDIUM, false);
+        Set<String> gs = groupsOf(bare);
+        ToolPattern.Names names = ToolPattern.Names.of(bare, gs);
+        boolean danger = def.dangerous() || ToolPattern.any(dangerous, names);
+        Set<CallerType> who = def.allowedCallers();
+        for (CallerOverride o : callerOverrides) {
+            if (o.pattern.matches(names)) {
+                who = o.types;
+                break;
+            }
+        }
+        return new PerTool(danger, who);
+    }
+
+    private static ToolFacts facts(ToolDefinition def, ToolSource source, Risk risk, boolean dangerous) {
+        return ToolFacts.builder(def.name()).originalName(def.originalName()).pluginId(def.pluginId())
+                .source(source == null ? "core" : source.name()).risk(risk.wireName())
+                .sideEffecting(def.sideEffecting()).dangerous(dangerous).groups(def.groups()).build();
+    }
+
+    /** What is kept per registered definition. */
+    private static final class PerTool {
+        final boolean dangerous;
+        final Set<CallerType> callers;
+        private final ToolRules[] byRisk = new ToolRules[Risk.values().length];
+
+        PerTool(boolean dangerous, Set<CallerType> callers) {
+            this.dangerous = dangerous;
+            this.callers = callers;
+        }
+
+        synchronized ToolRules rules(int risk) {
+            return byRisk[risk];
+        }
+
+        synchronized void rules(int risk, ToolRules r) {
+            byRisk[risk] = r;
+        }
+    }
+
+    /** One {@code allowed_callers} override. */
+    private record CallerOverride(ToolPattern pattern, Set<CallerType> types) {
+    }
+
     /** The rules that can match this tool, in order (kept per tool; cheap to call per call). */
     public ToolRules forTool(ToolFacts tool) {
         Objects.requireNonNull(tool, "tool");
@@ -99,7 +238,8 @@ public final class RuleSet {
         return forTool(tool).evaluate(call, metrics);
     }
 
-    private ToolRules compute(ToolFacts tool) {
+    /** The groups a tool declares and the configured groups that list it. */
+    private Set<String> groupsOf(ToolFacts tool) {
         ToolPattern.Names bare = ToolPattern.Names.of(tool, Set.of());
         Set<String> gs = new LinkedHashSet<>(tool.groups());
         for (Map.Entry<String, List<ToolPattern>> e : groupMembers.entrySet()) {
@@ -107,6 +247,11 @@ public final class RuleSet {
                 gs.add(e.getKey());
             }
         }
+        return gs;
+    }
+
+    private ToolRules compute(ToolFacts tool) {
+        Set<String> gs = groupsOf(tool);
         ToolPattern.Names names = ToolPattern.Names.of(tool, Set.copyOf(gs));
         List<CompiledRule> applicable = new ArrayList<>();
         for (CompiledRule r : compiled) {
@@ -117,21 +262,22 @@ public final class RuleSet {
         if (applicable.isEmpty()) {
             return ToolRules.EMPTY;
         }
-        MapValue value = new MapValue.Fixed(Map.of("name", tool.name(), "source", tool.source(),
-                "plugin", tool.pluginId() == null ? "" : tool.pluginId(), "risk", tool.risk(),
-                "side_effecting", tool.sideEffecting(), "dangerous", tool.dangerous(), "groups", List.copyOf(gs)));
+        MapValue.Struct value = new MapValue.Struct(ToolRules.LAYOUT, tool.name(), tool.source(),
+                tool.pluginId() == null ? "" : tool.pluginId(), tool.risk(), tool.sideEffecting(), tool.dangerous(),
+                List.copyOf(gs));
         return new ToolRules(applicable.toArray(new CompiledRule[0]), value);
     }
 
-    /** Equal when the rules and groups are (the compiled form follows from them). */
+    /** Equal when the rules, groups, caller overrides and dangerous patterns are (the compiled form follows). */
     @Override
     public boolean equals(Object o) {
-        return o == this || o instanceof RuleSet s && rules.equals(s.rules) && groups.equals(s.groups);
+        return o == this || o instanceof RuleSet s && rules.equals(s.rules) && groups.equals(s.groups)
+                && callers.equals(s.callers) && dangerousTools.equals(s.dangerousTools);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(rules, groups);
+        return Objects.hash(rules, groups, callers, dangerousTools);
     }
 
     @Override
@@ -147,8 +293,37 @@ public final class RuleSet {
     public static final class Builder {
         private final List<Rule> rules = new ArrayList<>();
         private final Map<String, List<String>> groups = new LinkedHashMap<>();
+        private final Map<String, Set<CallerType>> callers = new LinkedHashMap<>();
+        private final List<String> dangerousTools = new ArrayList<>();
 
         private Builder() {
+        }
+
+        /**
+         * An operator's {@code allowed_callers} for the tools a pattern names (a name, a glob, a plugin
+         * id, {@code group:<name>}, {@code group:plugins}, as in a rule's {@code tools}), replacing what
+         * they declare. An exact name wins over the other patterns; among those the first added wins.
+         *
+         * @throws IllegalArgumentException when the pattern is blank or {@code types} is empty
+         */
+        public Builder allowedCallers(String pattern, Collection<CallerType> types) {
+            Objects.requireNonNull(pattern, "pattern");
+            if (pattern.isBlank()) {
+                throw new IllegalArgumentException("an allowed_callers pattern is blank");
+            }
+            if (types.isEmpty()) {
+                throw new IllegalArgumentException("allowed_callers of '" + pattern + "' is empty");
+            }
+            callers.put(pattern.strip(), Collections.unmodifiableSet(java.util.EnumSet.copyOf(types)));
+            return this;
+        }
+
+        /** Patterns of tools that count as dangerous ({@code tool.dangerous}) besides those that declare it. */
+        public Builder dangerousTools(Collection<String> patterns) {
+            for (String p : patterns) {
+                dangerousTools.add(Objects.requireNonNull(p, "pattern"));
+            }
+            return this;
         }
 
         /** Adds a rule (after those added before). */
@@ -225,7 +400,7 @@ public final class RuleSet {
                                 + " is not a configured group; it matches only tools that declare it");
                     }
                 }
-                CelRuntime.Program program;
+                CelEnvironment.Compiled program;
                 try {
                     program = CelEnvironment.compile(r.when());
                 } catch (IllegalArgumentException e) {
@@ -238,7 +413,7 @@ public final class RuleSet {
                 throw new InvalidRulesException(problems);
             }
             Map<String, List<String>> gs = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
-            return new RuleSet(List.copyOf(rules), gs, List.copyOf(warnings), List.copyOf(compiled),
+            return new RuleSet(this, List.copyOf(rules), gs, List.copyOf(warnings), List.copyOf(compiled),
                     Collections.unmodifiableMap(members));
         }
     }

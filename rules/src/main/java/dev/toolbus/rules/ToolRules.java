@@ -3,7 +3,6 @@ package dev.toolbus.rules;
 import dev.cel.runtime.CelEvaluationException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -14,12 +13,17 @@ import java.util.Objects;
  */
 public final class ToolRules {
 
-    static final ToolRules EMPTY = new ToolRules(new CompiledRule[0], new MapValue.Fixed(Map.of()));
+    /** The fields of {@code tool}, in order. */
+    static final MapValue.Layout LAYOUT = new MapValue.Layout("name", "source", "plugin", "risk", "side_effecting",
+            "dangerous", "groups");
+
+    static final ToolRules EMPTY = new ToolRules(new CompiledRule[0],
+            new MapValue.Struct(LAYOUT, "", "core", "", "medium", false, false, List.of()));
 
     private final CompiledRule[] rules;
-    private final MapValue tool;
+    private final MapValue.Struct tool;
 
-    ToolRules(CompiledRule[] rules, MapValue tool) {
+    ToolRules(CompiledRule[] rules, MapValue.Struct tool) {
         this.rules = rules;
         this.tool = tool;
     }
@@ -50,19 +54,35 @@ public final class ToolRules {
         if (rules.length == 0) {
             return RuleDecision.NONE;
         }
-        Objects.requireNonNull(call, "call");
+        return evaluate((CallInputs) Objects.requireNonNull(call, "call"), metrics);
+    }
+
+    /** {@link #evaluate(RuleCall, RuleMetrics)} over any call's inputs. */
+    RuleDecision evaluate(CallInputs call, RuleMetrics metrics) {
+        if (rules.length == 0) {
+            return RuleDecision.NONE;
+        }
         Objects.requireNonNull(metrics, "metrics");
         CallVariables vars = new CallVariables(call, tool);
         for (CompiledRule r : rules) {
-            Object v;
-            try {
-                v = r.program.eval(vars);
-            } catch (CelEvaluationException e) {
-                metrics.failed(r.rule.name());
-                return r.failure(e.getMessage());
-            } catch (RuntimeException e) {
-                metrics.failed(r.rule.name());
-                return r.failure(e.toString());
+            Object v = null;
+            if (r.direct != null) {
+                try {
+                    v = r.direct.test(vars) ? Boolean.TRUE : Boolean.FALSE;
+                } catch (DirectCondition.Fallback f) {
+                    // CEL's program decides below
+                }
+            }
+            if (v == null) {
+                try {
+                    v = r.program.eval(vars);
+                } catch (CelEvaluationException e) {
+                    metrics.failed(r.rule.name());
+                    return r.failure(e.getMessage());
+                } catch (RuntimeException e) {
+                    metrics.failed(r.rule.name());
+                    return r.failure(e.toString());
+                }
             }
             if (v instanceof Boolean b) {
                 if (b) {
@@ -75,6 +95,20 @@ public final class ToolRules {
             }
         }
         return RuleDecision.NONE;
+    }
+
+    /** The {@code tool} variable's value. */
+    MapValue.Struct toolValue() {
+        return tool;
+    }
+
+    /** These rules evaluated by CEL's program alone (for tests). */
+    ToolRules withoutDirect() {
+        CompiledRule[] plain = new CompiledRule[rules.length];
+        for (int i = 0; i < rules.length; i++) {
+            plain[i] = rules[i].withoutDirect();
+        }
+        return new ToolRules(plain, tool);
     }
 
     @Override

@@ -1,31 +1,21 @@
 package dev.toolbus.rules;
 
+import dev.toolbus.spi.CallRules;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The calls made so far in the call's turn, as the {@code turn} variable shows them. The engine counts
- * the calls of the turn that passed every check before this one (the policy, the rules, approval)
- * and started, in the order of the turn's calls; this call itself is not counted.
+ * The calls made so far in the call's turn, as the {@code turn} variable shows them: the calls of the
+ * turn before this one that passed the policy, their argument checks and the rules (they may still
+ * wait for approval), in the order of the turn's calls; this call itself is not counted. The executor
+ * gives its own {@link CallRules.Counts}; this adds fixed counts for tests and tools.
  *
  * <p>{@code turn.by_tool[name]} is {@code 0} for a tool not called yet in the turn.
  */
-public interface TurnCounts {
+public interface TurnCounts extends CallRules.Counts {
 
     /** No calls yet: the first call of a turn. */
     TurnCounts NONE = of(0, 0, 0, Map.of());
-
-    /** {@code turn.calls}: every call so far. */
-    long calls();
-
-    /** {@code turn.side_effecting_calls}: calls of side-effecting tools so far. */
-    long sideEffectingCalls();
-
-    /** {@code turn.dangerous_calls}: calls of dangerous tools so far. */
-    long dangerousCalls();
-
-    /** {@code turn.by_tool}: calls so far by tool name (as registered); tools not called may be absent. */
-    Map<String, Long> byTool();
 
     /**
      * Fixed counts.

@@ -1,5 +1,6 @@
 package dev.toolbus.rules;
 
+import dev.toolbus.protocol.Caller;
 import static dev.toolbus.rules.Fixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -190,7 +190,7 @@ class RuleSetTest {
         assertThat(RuleAction.parse("block")).isNull();
         assertThatThrownBy(() -> ToolFacts.builder("t").risk("extreme")).hasMessageContaining("risk");
         assertThatThrownBy(() -> ToolFacts.builder("t").source("web")).hasMessageContaining("source");
-        assertThatThrownBy(() -> new Caller("robot", "")).hasMessageContaining("direct or programmatic");
+        assertThatThrownBy(() -> dev.toolbus.protocol.CallerType.parse("robot")).hasMessageContaining("direct or programmatic");
         assertThatThrownBy(() -> new RuleCall(Fixtures.json("[1]"), null, null, null))
                 .hasMessageContaining("JSON object");
         assertThatThrownBy(() -> TurnCounts.of(-1, 0, 0, java.util.Map.of())).hasMessageContaining("negative");

@@ -1,5 +1,6 @@
 package dev.toolbus.rules;
 
+import dev.toolbus.protocol.Caller;
 import static dev.toolbus.rules.Fixtures.call;
 import static dev.toolbus.rules.Fixtures.holds;
 import static dev.toolbus.rules.Fixtures.json;

@@ -15,6 +15,7 @@ final class ApprovalMetrics {
     final Counter askMode;
     final Counter cancelled;
     final Counter rejected;
+    final Counter programmatic;
 
     ApprovalMetrics(MeterRegistry registry) {
         asked = counter(registry, "asked");
@@ -25,6 +26,7 @@ final class ApprovalMetrics {
         askMode = counter(registry, "ask_mode");
         cancelled = counter(registry, "cancelled");
         rejected = counter(registry, "rejected");
+        programmatic = counter(registry, "programmatic");
     }
 
     private static Counter counter(MeterRegistry registry, String outcome) {

@@ -83,6 +83,11 @@ final class ApprovalRules {
         return new Verdict(Kind.ASK, risk, false);
     }
 
+    /** The tool's risk under the settings in force. */
+    Risk classify(ToolDefinition def) {
+        return current().rules.classify(def, def.risk());
+    }
+
     /** Grants the tool for the user in the stream if the settings allow a grant of this risk; whether it did. */
     boolean grant(String streamId, String userId, String tool, Risk risk) {
         if (!grantable(settings(), risk)) {

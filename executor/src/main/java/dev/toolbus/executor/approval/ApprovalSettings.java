@@ -71,6 +71,7 @@ public final class ApprovalSettings {
     private final List<String> dangerousTools;
     private final long maxWaitingBytes;
     private final long maxWaitingBytesPerPrincipal;
+    private final boolean askProgrammatic;
     private final List<String> warnings;
 
     private ApprovalSettings(Builder b) {
@@ -86,6 +87,7 @@ public final class ApprovalSettings {
         this.dangerousTools = b.dangerousTools;
         this.maxWaitingBytes = b.maxWaitingBytes;
         this.maxWaitingBytesPerPrincipal = b.maxWaitingBytesPerPrincipal;
+        this.askProgrammatic = b.askProgrammatic;
         this.warnings = List.copyOf(b.warnings);
     }
 
@@ -114,6 +116,7 @@ public final class ApprovalSettings {
         b.dangerousTools = dangerousTools;
         b.maxWaitingBytes = maxWaitingBytes;
         b.maxWaitingBytesPerPrincipal = maxWaitingBytesPerPrincipal;
+        b.askProgrammatic = askProgrammatic;
         return b;
     }
 
@@ -185,6 +188,15 @@ public final class ApprovalSettings {
     }
 
     /**
+     * Whether a call made by code the model runs (a programmatic caller) that needs approval waits for
+     * it ({@code approval.programmatic: ask}); by default ({@code false}) it ends {@code NOT_APPROVED} at
+     * once, because code cannot wait for a person.
+     */
+    public boolean askProgrammatic() {
+        return askProgrammatic;
+    }
+
+    /**
      * The problems a lenient reader found while reading these settings (the config's reader records its
      * fallbacks here; a reload with any keeps the last good settings). The builder's setters never add
      * one: they throw.
@@ -215,13 +227,14 @@ public final class ApprovalSettings {
                 && medium.equals(s.medium) && high.equals(s.high) && bypass.equals(s.bypass)
                 && sessionGrants == s.sessionGrants && sessionMaxRisk == s.sessionMaxRisk && agents.equals(s.agents)
                 && dangerousTools.equals(s.dangerousTools) && maxWaitingBytes == s.maxWaitingBytes
-                && maxWaitingBytesPerPrincipal == s.maxWaitingBytesPerPrincipal && warnings.equals(s.warnings);
+                && maxWaitingBytesPerPrincipal == s.maxWaitingBytesPerPrincipal && askProgrammatic == s.askProgrammatic
+                && warnings.equals(s.warnings);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(mode, timeout, low, medium, high, bypass, sessionGrants, sessionMaxRisk, agents,
-                dangerousTools, maxWaitingBytes, maxWaitingBytesPerPrincipal, warnings);
+                dangerousTools, maxWaitingBytes, maxWaitingBytesPerPrincipal, askProgrammatic, warnings);
     }
 
     @Override
@@ -229,7 +242,8 @@ public final class ApprovalSettings {
         return "ApprovalSettings[mode=" + mode + ", timeout=" + timeout + ", low=" + low + ", medium=" + medium
                 + ", high=" + high + ", bypass=" + bypass + ", sessionGrants=" + sessionGrants + ", sessionMaxRisk="
                 + sessionMaxRisk + ", agents=" + agents + ", dangerousTools=" + dangerousTools + ", maxWaitingBytes="
-                + maxWaitingBytes + ", maxWaitingBytesPerPrincipal=" + maxWaitingBytesPerPrincipal + ", warnings="
+                + maxWaitingBytes + ", maxWaitingBytesPerPrincipal=" + maxWaitingBytesPerPrincipal + ", askProgrammatic="
+                + askProgrammatic + ", warnings="
                 + warnings + "]";
     }
 
@@ -250,9 +264,19 @@ public final class ApprovalSettings {
         private List<String> dangerousTools = List.of();
         private long maxWaitingBytes = DEFAULT_MAX_WAITING_BYTES;
         private long maxWaitingBytesPerPrincipal = DEFAULT_MAX_WAITING_BYTES_PER_PRINCIPAL;
+        private boolean askProgrammatic;
         private final List<String> warnings = new ArrayList<>();
 
         private Builder() {
+        }
+
+        /**
+         * Whether a programmatic call that needs approval waits for it (default {@code false}: it ends
+         * {@code NOT_APPROVED} at once).
+         */
+        public Builder askProgrammatic(boolean value) {
+            askProgrammatic = value;
+            return this;
         }
 
         /** The default mode (default off). */

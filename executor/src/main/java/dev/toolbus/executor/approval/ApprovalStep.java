@@ -3,6 +3,7 @@ package dev.toolbus.executor.approval;
 import dev.toolbus.protocol.ApprovalResponseEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorInfo;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.spi.CallGate;
 import dev.toolbus.spi.ControlOutcome;
@@ -70,6 +71,9 @@ public final class ApprovalStep implements CallGate {
     public Mono<ErrorInfo> admit(GatedCall call) {
         ToolDefinition def = call.definition();
         ToolCallsEvent t = call.turn().event();
+        if (call.ruleAsk() != null) {
+            return admitAskedByRule(call, def, t);
+        }
         ApprovalRules.Verdict v = rules.check(def, def.risk(), t.streamId(), t.context());
         switch (v.kind()) {
             case RUN -> {
@@ -85,15 +89,72 @@ public final class ApprovalStep implements CallGate {
                 return Mono.just(new ErrorInfo(ErrorCode.NOT_APPROVED, texts.askModeRunsNothing()));
             }
             default -> {
-                call.note().accept("asked");
-                Batch b = forming.computeIfAbsent(call.turn(), k -> new Batch(k, forming));
-                Waiting w = new Waiting(b, call.note());
-                b.add(new PendingApprovals.Entry(call.call().toolCallId(), def.name(), v.risk(),
-                        ArgumentSummary.of(call.arguments()), w));
-                return w.sink.asMono().doOnCancel(w::withdraw);
+                if (call.caller().isProgrammatic() && !rules.settings().askProgrammatic()) {
+                    return programmatic(call, def);
+                }
+                return ask(call, def, v.risk(), "");
             }
         }
     }
+
+    /**
+     * A call a rule over the call asks for: asked at high risk whatever the mode, bypass list and
+     * session grants say; under mode {@code off} refused {@code NOT_ALLOWED} (a rule that asks never
+     * lets a call run unasked), under mode {@code ask} {@code NOT_APPROVED} like every call there.
+     */
+    private Mono<ErrorInfo> admitAskedByRule(GatedCall call, ToolDefinition def, ToolCallsEvent t) {
+        ApprovalSettings s = rules.settings();
+        ApprovalMode mode = s.modeFor(t.context());
+        if (mode == ApprovalMode.OFF) {
+            call.note().accept("rule_ask_off");
+            return Mono.just(new ErrorInfo(ErrorCode.NOT_ALLOWED,
+                    texts.ruleAskWithoutApproval(def.name(), call.ruleAsk().rule())));
+        }
+        if (mode == ApprovalMode.ASK) {
+            metrics.askMode.increment();
+            call.note().accept("ask_mode");
+            return Mono.just(new ErrorInfo(ErrorCode.NOT_APPROVED, texts.askModeRunsNothing()));
+        }
+        if (call.caller().isProgrammatic() && !s.askProgrammatic()) {
+            return programmatic(call, def);
+        }
+        return ask(call, def, Risk.HIGH, call.ruleAsk().message());
+    }
+
+    /** A programmatic call that needs approval: code cannot wait for a person. */
+    private Mono<ErrorInfo> programmatic(GatedCall call, ToolDefinition def) {
+        metrics.programmatic.increment();
+        call.note().accept("programmatic");
+        return Mono.just(new ErrorInfo(ErrorCode.NOT_APPROVED, texts.programmaticCannotWait(def.name())));
+    }
+
+    /** Joins the turn's request (sent when every call of the turn has passed). */
+    private Mono<ErrorInfo> ask(GatedCall call, ToolDefinition def, Risk risk, String reason) {
+        call.note().accept("asked");
+        Batch b = forming.computeIfAbsent(call.turn(), k -> new Batch(k, forming));
+        Waiting w = new Waiting(b, call.note());
+        b.add(new PendingApprovals.Entry(call.call().toolCallId(), def.name(), risk,
+                ArgumentSummary.of(call.arguments()), reason, w));
+        return w.sink.asMono().doOnCancel(w::withdraw);
+    }
+
+    @Override
+    public boolean asksForRules() {
+        return true;
+    }
+
+    /** The tool's risk under the settings in force. */
+    @Override
+    public Risk risk(ToolDefinition tool) {
+        return rules.classify(tool);
+    }
+
+    /** A tool's risk under the default approval settings (declared, dangerous, MCP hints, name). */
+    public static Risk defaultRisk(ToolDefinition tool) {
+        return DEFAULT_RISKS.classify(tool, tool.risk());
+    }
+
+    private static final RiskRules DEFAULT_RISKS = new RiskRules(ApprovalSettings.defaults());
 
     @Override
     public void turnAdmitted(GatedTurn turn) {

@@ -47,9 +47,14 @@ final class PendingApprovals {
      * @param name the tool
      * @param risk its risk
      * @param argumentsSummary its arguments, redacted and bounded
+     * @param reason why it asks when a rule over the call asked, else {@code ""}
      * @param waiter resumes or ends the call
      */
-    record Entry(String toolCallId, String name, Risk risk, String argumentsSummary, Waiter waiter) {
+    record Entry(String toolCallId, String name, Risk risk, String argumentsSummary, String reason, Waiter waiter) {
+        /** A call the approval settings asked for. */
+        Entry(String toolCallId, String name, Risk risk, String argumentsSummary, Waiter waiter) {
+            this(toolCallId, name, risk, argumentsSummary, "", waiter);
+        }
     }
 
     /** What became of an answer. */
@@ -158,7 +163,7 @@ final class PendingApprovals {
         List<Texts.ApprovalLine> lines = new ArrayList<>(entries.size());
         for (Entry e : entries) {
             calls.add(new ApprovalRequestEvent.Call(e.toolCallId(), e.name(), e.risk(), e.argumentsSummary()));
-            lines.add(new Texts.ApprovalLine(e.name(), e.risk(), e.argumentsSummary()));
+            lines.add(new Texts.ApprovalLine(e.name(), e.risk(), e.argumentsSummary(), e.reason()));
         }
         long expiresAt = timer.now(TimeUnit.MILLISECONDS) + timeoutMs;
         ApprovalRequestEvent event = ApprovalRequestEvent.builder().streamId(streamId).turnId(turnId).approvalId(id)

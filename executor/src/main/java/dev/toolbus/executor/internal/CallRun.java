@@ -130,8 +130,14 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             return;
         }
         args = ToolArguments.of(filled);
+        RuleStep.Decision ruled = RuleStep.decide(p, turn, call, def, source, filled);
+        if (ruled.refusal() != null) {
+            fail(name, ruled.refusal());
+            return;
+        }
         if (p.gate != null) {
-            Mono<ErrorInfo> verdict = p.gate.admit(new GatedCall(turn, index, call, def, filled, this::noteApproval));
+            Mono<ErrorInfo> verdict = p.gate.admit(new GatedCall(turn, index, call, def, filled, this::noteApproval,
+                    ruled.ask()));
             if (verdict != null) {
                 awaitGate(verdict, filled);
                 return;
@@ -423,6 +429,11 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     }
 
     private void success(ToolResult result) {
+        String invalid = plan.output == null || result.isError() ? null : invalidOutput(result);
+        if (invalid != null) {
+            failure(new CallFailure(ErrorCode.INVALID_OUTPUT, invalid));
+            return;
+        }
         if (flight != null) {
             CallEvents ch = eventsIfAny();
             if (ch != null && ch.asked()) {
@@ -433,6 +444,22 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             }
         }
         emit(result, false);
+    }
+
+    /** What is wrong with a successful result's data by the tool's output schema, or {@code null}. */
+    private String invalidOutput(ToolResult result) {
+        Object data = result.data();
+        if (data == null) {
+            return p.texts.noOutputData(def.name());
+        }
+        JsonNode node;
+        try {
+            node = data instanceof JsonNode n ? n : Json.mapper().valueToTree(data);
+        } catch (IllegalArgumentException e) {
+            return null; // emit() answers TOOL_FAILED: the data cannot be written as JSON
+        }
+        String problems = plan.output.problems(node);
+        return problems == null ? null : p.texts.invalidOutput(def.name(), problems);
     }
 
     private void failure(CallFailure f) {

@@ -29,6 +29,7 @@ import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.registry.ToolExport;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.spi.CallGate;
+import dev.toolbus.spi.CallRules;
 import dev.toolbus.spi.ControlOutcome;
 import dev.toolbus.spi.RateLimitStore;
 import dev.toolbus.spi.SkillProvider;
@@ -103,7 +104,7 @@ public final class Engine {
                 : o.approval != null ? ApprovalStep.create(o.approval, settings.locale(), meters, clock) : null;
         ReadToolResult.register(registry, settings.locale());
         this.pipeline = new Pipeline(settings, registry, o.policy, timer, blocking, clock, meters,
-                CallLog.create(o.callLogSize), o.instanceId, gate, o.limits, o.rateLimitStore);
+                CallLog.create(o.callLogSize), o.instanceId, gate, o.limits, o.rateLimitStore, o.rules);
         if (o.timer == null && o.nanoClock == null) {
             pipeline.recordClock = RecordClock.system(timer);
         }
@@ -278,7 +279,9 @@ public final class Engine {
     private ToolsEvent export(ListToolsEvent request, List<ToolRegistry.Entry> entries) {
         List<JsonNode> out = new ArrayList<>(entries.size());
         for (ToolRegistry.Entry e : entries) {
-            out.add(ToolExport.export(e.tool().definition(), request.format(), pipeline.settings.locale()));
+            ToolDefinition d = e.tool().definition();
+            out.add(ToolExport.export(d, request.format(), pipeline.settings.locale(),
+                    pipeline.rules == null ? d.allowedCallers() : pipeline.rules.allowedCallers(d)));
         }
         return ToolsEvent.builder().streamId(request.streamId()).requestId(request.requestId())
                 .format(request.format().wireName()).tools(out).trace(request.trace()).build();
@@ -486,6 +489,13 @@ public final class Engine {
         TurnLedgerSettings turnLedgerSettings = TurnLedgerSettings.DEFAULTS;
         TurnLedger turnLedger;
         ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+        CallRules rules;
+
+        /** The rules over the call; {@code null}: none (each tool's own allowed callers still apply). */
+        public Options rules(CallRules v) {
+            rules = v;
+            return this;
+        }
 
         /** The registry the engine runs (and registers its built-in tools in). */
         public Options registry(ToolRegistry v) {

@@ -35,6 +35,8 @@ final class Pipeline {
     final AtomicInteger inflight = new AtomicInteger();
     final String instanceId;
     final CallGate gate;
+    /** The rules over the call, or {@code null} (then only each tool's own allowed callers apply). */
+    final dev.toolbus.spi.CallRules rules;
     final ControlMetrics control;
     final PendingInputs inputs;
     final RunningCalls running;
@@ -52,13 +54,13 @@ final class Pipeline {
     Pipeline(ExecutionSettings settings, ToolRegistry registry, ToolPolicy policy, Scheduler timer, Scheduler blocking,
              LongSupplier nanoClock, io.micrometer.core.instrument.MeterRegistry meters, CallLog callLog,
              String instanceId, CallGate gate) {
-        this(settings, registry, policy, timer, blocking, nanoClock, meters, callLog, instanceId, gate, null, null);
+        this(settings, registry, policy, timer, blocking, nanoClock, meters, callLog, instanceId, gate, null, null, null);
     }
 
     Pipeline(ExecutionSettings settings, ToolRegistry registry, ToolPolicy policy, Scheduler timer, Scheduler blocking,
              LongSupplier nanoClock, io.micrometer.core.instrument.MeterRegistry meters, CallLog callLog,
              String instanceId, CallGate gate, java.util.function.Supplier<dev.toolbus.executor.limits.Limits> limits,
-             dev.toolbus.spi.RateLimitStore sharedBuckets) {
+             dev.toolbus.spi.RateLimitStore sharedBuckets, dev.toolbus.spi.CallRules rules) {
         this.settings = settings;
         this.registry = registry;
         this.policy = policy;
@@ -87,6 +89,7 @@ final class Pipeline {
         };
         this.instanceId = instanceId;
         this.gate = gate;
+        this.rules = rules;
         this.control = new ControlMetrics(meters);
         this.inputs = new PendingInputs(instanceId, timer, control);
         this.limits = limits == null ? null : LimitStep.create(limits, sharedBuckets, registry, nanoClock, timer, meters,

@@ -36,7 +36,7 @@ final class ToolPlans {
         if (p != null) {
             return p;
         }
-        p = new ToolPlan(ArgumentRules.of(def), metrics.tool(def.name()), cacheable(def));
+        p = new ToolPlan(ArgumentRules.of(def), metrics.tool(def.name()), cacheable(def), OutputCheck.of(def));
         if (!registered(def)) {
             // removed or replaced meanwhile: used for this call only
             return p;

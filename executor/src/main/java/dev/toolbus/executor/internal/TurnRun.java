@@ -6,6 +6,7 @@ import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.protocol.UserMessageEvent;
+import dev.toolbus.spi.CallRules;
 import dev.toolbus.spi.GatedTurn;
 import dev.toolbus.tool.ToolContext;
 import java.util.HashSet;
@@ -26,7 +27,7 @@ import reactor.core.scheduler.Scheduler;
  * {@code approval_request}) bypass call order: {@link #live} publishes them at once. A control cancel
  * ({@link #cancelCalls}) ends unfinished calls {@code CANCELLED}; the turn then completes as usual.
  */
-final class TurnRun implements GatedTurn {
+final class TurnRun implements GatedTurn, CallRules.Counts {
 
     /**
      * Where a turn's events go. {@link #next} and {@link #live} only queue (they run no code of the
@@ -79,6 +80,14 @@ final class TurnRun implements GatedTurn {
     private boolean finishedNormally;
     /** The observation an {@code execute()} subscriber runs in, the parent of an untraced turn's; or null. */
     private Object parentObservation;
+    /**
+     * The calls past the rules so far ({@link CallRules.Counts}); touched only by the thread that starts
+     * the turn's calls (a call is decided and counted while it starts), and only when there are rules.
+     */
+    private long ruledCalls;
+    private long ruledSideEffecting;
+    private long ruledDangerous;
+    private java.util.Map<String, Long> ruledByTool;
 
     TurnRun(ToolCallsEvent turn, Pipeline pipeline, Sink sink, Consumer<TurnRun> onDone) {
         this.turn = turn;
@@ -88,6 +97,41 @@ final class TurnRun implements GatedTurn {
         int n = turn.calls().size();
         this.calls = new CallRun[n];
         this.startNanos = pipeline.nanoClock.getAsLong();
+    }
+
+    /** Counts a call that passed the rules (see {@link CallRules.Counts}). */
+    void countRuled(String tool, boolean sideEffecting, boolean dangerous) {
+        ruledCalls++;
+        if (sideEffecting) {
+            ruledSideEffecting++;
+        }
+        if (dangerous) {
+            ruledDangerous++;
+        }
+        if (ruledByTool == null) {
+            ruledByTool = new java.util.HashMap<>(4);
+        }
+        ruledByTool.merge(tool, 1L, Long::sum);
+    }
+
+    @Override
+    public long calls() {
+        return ruledCalls;
+    }
+
+    @Override
+    public long sideEffectingCalls() {
+        return ruledSideEffecting;
+    }
+
+    @Override
+    public long dangerousCalls() {
+        return ruledDangerous;
+    }
+
+    @Override
+    public java.util.Map<String, Long> byTool() {
+        return ruledByTool == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(ruledByTool);
     }
 
     /** Sets the parent observation of the turn's (before it is submitted); ignored unless an {@code Observation}. */

@@ -49,6 +49,20 @@ final class AnnotatedTools {
         return TREES.valueToTree(value);
     }
 
+    /** {@code @Tool.outputSchema}: a JSON object. */
+    private static ObjectNode outputSchema(String text) {
+        JsonNode n;
+        try {
+            n = Json.mapper().readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("outputSchema is not JSON: " + e.getOriginalMessage());
+        }
+        if (!(n instanceof ObjectNode o)) {
+            throw new IllegalArgumentException("outputSchema must be a JSON object");
+        }
+        return o;
+    }
+
     private static final TypeReference<LinkedHashMap<String, Object>> LINKED_MAP = new TypeReference<>() {
     };
 
@@ -102,6 +116,12 @@ final class AnnotatedTools {
                 .channels(List.of(t.channels()))
                 .pluginId(pluginId)
                 .metadata(metadata(t.metadata()));
+        b.allowedCallers(List.of(t.allowedCallers()));
+        if (!t.outputSchema().isBlank()) {
+            b.outputSchema(outputSchema(t.outputSchema()));
+        } else {
+            b.outputSchema(RecordSchemas.ofReturn(m.getGenericReturnType()));
+        }
         if (t.risk().length > 1) {
             throw new IllegalArgumentException("tool '" + t.name() + "' declares more than one risk");
         }

@@ -216,6 +216,10 @@ public final class McpToolSource implements AutoCloseable {
                 .sideEffecting(!McpToolHints.readOnly(tool.annotations()))
                 .metadata("mcp_server", config.name())
                 .metadata("mcp_tool", tool.name());
+        if (tool.outputSchema() != null && !tool.outputSchema().isEmpty()) {
+            // the server's declared outputSchema: results whose structuredContent does not match are INVALID_OUTPUT
+            b.outputSchema(mapper.valueToTree(tool.outputSchema()));
+        }
         // the hints the server declared, as Booleans: approval's risk rules read them
         return McpToolHints.record(b, tool.annotations()).build();
     }

@@ -170,8 +170,14 @@ public final class McpToolServer {
             try {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> schema = mapper.convertValue(t.path("inputSchema"), LinkedHashMap.class);
-                out.add(McpSchema.Tool.builder(toolName).description(t.path("description").asText(""))
-                        .inputSchema(schema).annotations(annotations(toolName)).build());
+                McpSchema.Tool.Builder tb = McpSchema.Tool.builder(toolName).description(t.path("description").asText(""))
+                        .inputSchema(schema).annotations(annotations(toolName));
+                if (t.has("outputSchema")) {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> output = mapper.convertValue(t.path("outputSchema"), LinkedHashMap.class);
+                    tb.outputSchema(output);
+                }
+                out.add(tb.build());
             } catch (IllegalArgumentException e) {
                 log.warn("tool '{}' is not served over MCP: {}", toolName, e.getMessage());
             }

@@ -98,6 +98,21 @@ class McpToolSourceStdioTest {
     }
 
     @Test
+    @Order(2)
+    void aServersOutputSchema_isKept_andItsStructuredContentIsTheValidatedData() {
+        assertThat(executor.registry().find("total").tool().definition().outputSchema().toString())
+                .isEqualTo("{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":"
+                        + "{\"type\":\"integer\",\"minimum\":0}}}");
+        ToolResultEvent ok = Turns.result(Turns.run(executor, "total", "{\"n\":7}"));
+        assertThat(ok.isError()).as(ok.content()).isFalse();
+        assertThat(ok.data().toString()).contains("\"total\":7");
+        // the serving side validated first: its INVALID_OUTPUT arrives as the MCP tool's error
+        ToolResultEvent bad = Turns.result(Turns.run(executor, "total", "{\"n\":-1}"));
+        assertThat(bad.isError()).isTrue();
+        assertThat(bad.content()).contains("data.total: must be >= 0");
+    }
+
+    @Test
     @Order(3)
     void call_imageBecomesMediaFollowUp() {
         List<OutboundEvent> events = Turns.run(executor, "draw", "{\"color\":\"green\",\"size\":4}");

@@ -261,8 +261,45 @@ final class Wire {
         if (risk != null && !risk.isNull()) {
             b.risk(risk(risk));
         }
+        callersAndOutput(t, b);
         ToolDeclarations.apply(t, b);
         return b.build();
+    }
+
+    /**
+     * {@code allowed_callers} ({@code ["direct", "programmatic"]}; Anthropic's {@code code_execution_*}
+     * reads as programmatic; absent: direct only) and {@code output_schema} (a JSON Schema object). A
+     * value that cannot be read skips the tool (its caller list would otherwise be guessed).
+     */
+    static void callersAndOutput(JsonNode t, ToolDefinition.Builder b) {
+        for (String key : new String[] {"allowed_callers", "allowedCallers"}) {
+            JsonNode c = t.get(key);
+            if (c == null || c.isNull()) {
+                continue;
+            }
+            if (!c.isArray() || c.isEmpty()) {
+                throw new IllegalArgumentException(key + " must be a non-empty list of direct and programmatic");
+            }
+            List<dev.toolbus.protocol.CallerType> types = new ArrayList<>();
+            for (JsonNode v : c) {
+                String s = v.asText("");
+                types.add(s.startsWith("code_execution") ? dev.toolbus.protocol.CallerType.PROGRAMMATIC
+                        : dev.toolbus.protocol.CallerType.parse(s));
+            }
+            b.allowedCallers(types);
+            break;
+        }
+        for (String key : new String[] {"output_schema", "outputSchema"}) {
+            JsonNode o = t.get(key);
+            if (o == null || o.isNull()) {
+                continue;
+            }
+            if (!o.isObject()) {
+                throw new IllegalArgumentException(key + " must be a JSON Schema object");
+            }
+            b.outputSchema(((ObjectNode) o).deepCopy());
+            break;
+        }
     }
 
     /**

@@ -75,4 +75,31 @@ class ToolDeclarationsTest {
                 + "{\"name\":\"b\",\"maxResultChars\":\"many\"},{\"name\":\"c\",\"maxResultChars\":2.5},{\"name\":\"d\"}]}"));
         assertThat(tools).extracting(ToolDefinition::name).containsExactly("d");
     }
+
+    @Test
+    void allowedCallers_andOutputSchema_areDeclared() {
+        ToolDefinition def = Wire.tool(MANIFEST, json("{\"name\":\"t\",\"allowed_callers\":[\"direct\","
+                + "\"code_execution_20250825\"],\"output_schema\":{\"type\":\"object\",\"required\":[\"n\"]}}"));
+        assertThat(def.allowedCallers()).containsExactly(dev.toolbus.protocol.CallerType.DIRECT,
+                dev.toolbus.protocol.CallerType.PROGRAMMATIC);
+        assertThat(def.outputSchema().toString()).isEqualTo("{\"type\":\"object\",\"required\":[\"n\"]}");
+        ToolDefinition camel = Wire.tool(MANIFEST, json("{\"name\":\"t\",\"allowedCallers\":[\"programmatic\"]}"));
+        assertThat(camel.allowedCallers()).containsExactly(dev.toolbus.protocol.CallerType.PROGRAMMATIC);
+        ToolDefinition plain = Wire.tool(MANIFEST, json("{\"name\":\"t\"}"));
+        assertThat(plain.allowedCallers()).containsExactly(dev.toolbus.protocol.CallerType.DIRECT);
+        assertThat(plain.hasOutputSchema()).isFalse();
+    }
+
+    @Test
+    void unreadableCallersOrOutputSchema_skipTheTool() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Wire.tool(MANIFEST,
+                json("{\"name\":\"t\",\"allowed_callers\":[\"robots\"]}")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("robots");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Wire.tool(MANIFEST,
+                json("{\"name\":\"t\",\"allowed_callers\":[]}")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("non-empty");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Wire.tool(MANIFEST,
+                json("{\"name\":\"t\",\"output_schema\":\"object\"}")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("output_schema");
+    }
 }
