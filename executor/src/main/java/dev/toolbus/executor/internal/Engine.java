@@ -107,7 +107,8 @@ public final class Engine {
             pipeline.recordClock = RecordClock.system(timer);
         }
         if (!o.observationRegistry.isNoop()) {
-            pipeline.tracing = new TurnTracing(o.observationRegistry);
+            pipeline.tracing = new TurnTracing(o.observationRegistry, new GenAiMeters(meters), clock,
+                    settings.locale());
         }
         this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control);
         this.codec = o.codec;
