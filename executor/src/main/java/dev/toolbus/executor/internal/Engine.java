@@ -201,7 +201,15 @@ public final class Engine {
     }
 
     public Mono<ControlOutcome> control(ControlEvent event) {
-        return Mono.fromSupplier(() -> router.route(event));
+        TurnTracing tracing = pipeline.tracing;
+        if (tracing == TurnTracing.OFF) {
+            return Mono.fromSupplier(() -> router.route(event));
+        }
+        // observed: a span of the caller's trace (the event's traceparent), else of the subscriber's observation
+        return Mono.deferContextual(context -> Mono.fromSupplier(() -> tracing.control(event,
+                event.trace() != null || context.isEmpty() ? null : context.getOrDefault(
+                        io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor.KEY, null),
+                () -> router.route(event))));
     }
 
     /** The error answering a control event whose id nobody waits for. */

@@ -1,12 +1,15 @@
 package dev.toolbus.executor.internal;
 
+import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.TraceContext;
+import dev.toolbus.spi.ControlOutcome;
 import dev.toolbus.text.DescriptionLocale;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.TracingObservationHandler;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Tracing of an executor's turns: a {@link TurnObservation} per turn when the registry observes or the
@@ -64,6 +67,17 @@ final class TurnTracing {
             failed(t);
             return null;
         }
+    }
+
+    /**
+     * Routes a control event inside its observation ({@link ControlObservation}); {@code parent} is the
+     * observation the {@code control()} subscriber runs in, or {@code null}.
+     */
+    ControlOutcome control(ControlEvent event, Object parent, Supplier<ControlOutcome> route) {
+        if (!observing) {
+            return route.get();
+        }
+        return ControlObservation.observe(event, registry, parent instanceof Observation p ? p : null, route);
     }
 
     /** Runs an observation's stop (after recording its outcome); a handler that throws is logged, once. */
