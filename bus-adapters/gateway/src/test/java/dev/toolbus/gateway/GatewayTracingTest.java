@@ -73,7 +73,7 @@ class GatewayTracingTest {
             for (String id : List.of(turnId + "-1", turnId + "-2")) {
                 for (SpanData s : tracing.finished()) {
                     if (id.equals(s.getAttributes().get(io.opentelemetry.api.common.AttributeKey.stringKey(
-                            "tool_call_id")))) {
+                            "gen_ai.tool.call.id")))) {
                         out.add(s);
                     }
                 }
