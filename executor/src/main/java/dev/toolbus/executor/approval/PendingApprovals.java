@@ -142,7 +142,8 @@ final class PendingApprovals {
             lines.add(new Texts.ApprovalLine(e.name(), e.risk(), e.argumentsSummary()));
         }
         long expiresAt = timer.now(TimeUnit.MILLISECONDS) + timeoutMs;
-        ApprovalRequestEvent event = new ApprovalRequestEvent(streamId, turnId, id, expiresAt, calls, texts.approvalPrompt(lines));
+        ApprovalRequestEvent event = ApprovalRequestEvent.builder().streamId(streamId).turnId(turnId).approvalId(id)
+                .expiresAtMs(expiresAt).calls(calls).text(texts.approvalPrompt(lines)).build();
         Request r = new Request(id, streamId, turnId, userId, timeoutMs, entries, event);
         metrics.asked.increment(entries.size());
         open.put(id, r);
