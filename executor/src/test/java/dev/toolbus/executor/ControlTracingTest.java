@@ -122,4 +122,45 @@ class ControlTracingTest {
             assertThat(((ToolResultEvent) events.join().get(0)).error().code().name()).isEqualTo("CANCELLED");
         }
     }
+
+    @Test
+    void aControlEventsTraceparentParentsItsSpan_overTheSubscribersObservation() {
+        try (OtelTracing tracing = new OtelTracing();
+             ToolExecutor ex = ToolExecutor.builder().observationRegistry(tracing.registry).build()) {
+            Observation other = Observation.start("app.other", tracing.registry);
+            ex.control(control("{\"type\":\"cancel\",\"stream_id\":\"s1\",\"traceparent\":\""
+                    + CLIENT.traceparent() + "\",\"tracestate\":\"bot=core\"}"))
+                    .contextWrite(c -> c.put(ObservationThreadLocalAccessor.KEY, other)).block(Duration.ofSeconds(10));
+            ex.control(control("{\"type\":\"input_response\",\"stream_id\":\"s1\",\"input_id\":\"in-9\","
+                    + "\"action\":\"accept\",\"content\":{},\"traceparent\":\"" + CLIENT.traceparent() + "\"}"))
+                    .block(Duration.ofSeconds(10));
+            other.stop();
+            for (String name : List.of("toolbus cancel", "toolbus input_response")) {
+                SpanData s = tracing.named(name).get(0);
+                assertThat(s.getTraceId()).as(name).isEqualTo(ToolExecutorTracingTest.TRACE_ID);
+                assertThat(s.getParentSpanId()).as(name).isEqualTo(ToolExecutorTracingTest.CLIENT_SPAN);
+            }
+        }
+    }
+
+    @Test
+    void onABusTheControlJoinsTheCallersTrace_andAnUnknownAnswersErrorCarriesIt() throws Exception {
+        dev.toolbus.bus.InMemoryBus bus = dev.toolbus.bus.InMemoryBus.create();
+        try (OtelTracing tracing = new OtelTracing();
+             ToolExecutor ex = ToolExecutor.builder().observationRegistry(tracing.registry).build()) {
+            var error = bus.events().next().toFuture();
+            ex.attach(bus);
+            bus.send("{\"type\":\"approval_response\",\"stream_id\":\"s7\",\"approval_id\":\"ap-gone\","
+                    + "\"decision\":\"approve\",\"traceparent\":\"" + CLIENT.traceparent() + "\",\"tracestate\":\"bot=core\"}");
+            OutboundEvent e = error.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(e).isInstanceOf(dev.toolbus.protocol.ErrorEvent.class);
+            assertThat(((dev.toolbus.protocol.ErrorEvent) e).code().name()).isEqualTo("UNKNOWN_REQUEST");
+            assertThat(e.trace()).isEqualTo(CLIENT);
+            Awaitility.await().atMost(Duration.ofSeconds(5))
+                    .until(() -> !tracing.named("toolbus approval_response").isEmpty());
+            SpanData s = tracing.named("toolbus approval_response").get(0);
+            assertThat(s.getParentSpanId()).isEqualTo(ToolExecutorTracingTest.CLIENT_SPAN);
+            assertThat(attr(s, "outcome")).isEqualTo("unknown_request");
+        }
+    }
 }

@@ -212,9 +212,10 @@ public final class Engine {
                 () -> router.route(event))));
     }
 
-    /** The error answering a control event whose id nobody waits for. */
+    /** The error answering a control event whose id nobody waits for (with the event's trace context). */
     static ErrorEvent unknownRequest(ControlEvent event) {
-        return new ErrorEvent(event.streamId(), null, ErrorCode.UNKNOWN_REQUEST, ControlRouter.unknownText(event));
+        ErrorEvent e = new ErrorEvent(event.streamId(), null, ErrorCode.UNKNOWN_REQUEST, ControlRouter.unknownText(event));
+        return event.trace() == null ? e : e.withTrace(event.trace());
     }
 
     public String instanceId() {
