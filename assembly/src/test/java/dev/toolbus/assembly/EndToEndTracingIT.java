@@ -19,9 +19,7 @@ import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
-import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.StreamMessage;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
@@ -42,12 +40,14 @@ import reactor.core.publisher.Mono;
 
 /**
  * One bot-core turn traced end to end, on the spans the OpenTelemetry SDK exports (its in-memory
- * exporter behind the Micrometer bridge): the turn goes over a real Redis to a toolbus assembled from a
- * {@code toolbus.yaml} with a stdio plugin (a real Python process on the Python SDK) and an MCP server
- * (toolbus's own, over streamable HTTP), and its results come back over Redis. The bot core's span,
- * toolbus's turn and one {@code execute_tool} span per call with the GenAI attributes are one trace; the
- * plugin reports the trace context it was called in, a child of its call's span; every result on Redis
- * names its call's span; {@code gen_ai.execute_tool.duration} counts both calls.
+ * exporter behind the Micrometer bridge). The bot core is the Python client ({@code clients/python}, a
+ * real {@code python3} process on its Redis transport) continuing the bot core's span: its turn goes over
+ * a real Redis to a toolbus assembled from a {@code toolbus.yaml} with a stdio plugin (a real Python
+ * process on the plugin SDK) and an MCP server (toolbus's own, over streamable HTTP), and the results come
+ * back over Redis to the client. The bot core's span, toolbus's turn and one {@code execute_tool} span per
+ * call with the GenAI attributes are one trace; the plugin reports the trace context it was called in, a
+ * child of its call's span; every result the client receives names its call's span; the client's traced
+ * {@code cancel} is a span of the same trace; {@code gen_ai.execute_tool.duration} counts both calls.
  */
 class EndToEndTracingIT {
 
@@ -85,6 +85,58 @@ class EndToEndTracingIT {
         Files.writeString(dir.resolve("plugin.json"), "{\"id\":\"lookup\",\"command\":\"python3\",\"args\":[\"-u\","
                 + "\"lookup.py\"],\"env\":{\"PYTHONPATH\":" + Json.mapper().writeValueAsString(sdk) + "}}");
         return plugins;
+    }
+
+    /** The Python interpreter that runs the client: Debian's, which sees python3-redis (scripts/test.sh installs it). */
+    static final String CLIENT_PYTHON = System.getenv().getOrDefault("TOOLBUS_CLIENT_PYTHON", "/usr/bin/python3");
+
+    /**
+     * The bot core: the Python client on Redis runs one turn in the trace context given on its command
+     * line, then cancels what is left of its stream in the same context (a cancel naming the finished
+     * turn would be settled by the Redis bus without reaching the executor), and prints the raw events of the turn.
+     */
+    static Path botCore(Path dir) throws Exception {
+        return Files.writeString(Files.createDirectories(dir).resolve("bot_core.py"), """
+                import asyncio
+                import json
+                import sys
+
+                from toolbus import Client, RedisOptions
+
+
+                async def main(url, calls, results, stream, traceparent):
+                    options = RedisOptions(calls_stream=calls, results_key=results)
+                    async with Client(url, transport=options, timeout=90) as tb:
+                        turn = await tb.run_turn(stream, [
+                            {"tool_call_id": "c1", "name": "lookup", "arguments": {"word": "trace"}},
+                            {"type": "tool_use", "id": "c2", "name": "remote_echo", "input": {"text": "hi"}}],
+                            turn_id="t1", traceparent=traceparent, tracestate="core=1")
+                        await tb.cancel(stream, reason="answered", traceparent=traceparent, tracestate="core=1")
+                    print(json.dumps([e.raw for e in turn.events]))
+
+
+                asyncio.run(main(*sys.argv[1:]))
+                """);
+    }
+
+    /** Runs the bot core to its end; its stdout (the events as a JSON array). */
+    static JsonNode runBotCore(Path script, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(CLIENT_PYTHON, "-u", script.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(script.resolveSibling("bot_core.err").toFile());
+        pb.environment().put("PYTHONPATH", repoRoot().resolve("clients/python").toString());
+        Process p = pb.start();
+        String out;
+        try (var in = p.getInputStream()) {
+            out = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } finally {
+            if (!p.waitFor(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
+        assertThat(p.exitValue()).as("the bot core (%s) exited with %s; stdout: %s; stderr: %s", CLIENT_PYTHON,
+                p.exitValue(), out, Files.readString(script.resolveSibling("bot_core.err"))).isZero();
+        return Json.mapper().readTree(out);
     }
 
     /** The MCP server's one tool. */
@@ -157,30 +209,18 @@ class EndToEndTracingIT {
                 await().atMost(WAIT).until(() -> toolbus.registry().find("lookup") != null
                         && toolbus.registry().find("remote_echo") != null);
 
-                // the bot core's span: the LLM turn whose tool calls it sends
+                // the bot core's span (the LLM turn whose tool calls it sends), continued by the client
                 Observation botCore = Observation.start("bot.core.turn", tracing.registry);
                 TracingObservationHandler.TracingContext botTracing = botCore.getContext()
                         .get(TracingObservationHandler.TracingContext.class);
                 io.micrometer.tracing.TraceContext bot = botTracing.getSpan().context();
                 String traceparent = "00-" + bot.traceId() + "-" + bot.spanId() + "-01";
-                redis.sync().xadd(ns + ":calls", Map.of("event", "{\"type\":\"tool_calls\",\"stream_id\":\""
-                        + stream + "\",\"turn_id\":\"t1\",\"calls\":["
-                        + "{\"tool_call_id\":\"c1\",\"name\":\"lookup\",\"arguments\":{\"word\":\"trace\"}},"
-                        + "{\"tool_call_id\":\"c2\",\"name\":\"remote_echo\",\"arguments\":{\"text\":\"hi\"}}],"
-                        + "\"traceparent\":\"" + traceparent + "\",\"tracestate\":\"core=1\"}"));
-
                 List<JsonNode> events = new ArrayList<>();
-                await().atMost(WAIT).until(() -> {
-                    events.clear();
-                    for (StreamMessage<String, String> m : redis.sync().xrange(ns + ":results:" + stream,
-                            Range.create("-", "+"))) {
-                        events.add(Json.mapper().readTree(m.getBody().get("event")));
-                    }
-                    return events.stream().anyMatch(e -> e.path("type").asText().equals("turn_completed"));
-                });
+                runBotCore(botCore(tmp.resolve("bot")), redisUrl, ns + ":calls", ns + ":results:{stream_id}", stream,
+                        traceparent).forEach(events::add);
                 botCore.stop();
                 await().atMost(Duration.ofSeconds(10)).until(() -> tracing.named("toolbus turn").size() == 1
-                        && tracing.named("bot.core.turn").size() == 1);
+                        && tracing.named("toolbus cancel").size() == 1 && tracing.named("bot.core.turn").size() == 1);
                 List<SpanData> spans = tracing.finished();
                 System.out.println(tree(spans));
 
@@ -208,7 +248,14 @@ class EndToEndTracingIT {
                 assertThat(attr(echo, "gen_ai.tool.call.id")).isEqualTo("c2");
                 assertThat(attr(echo, "gen_ai.tool.type")).isEqualTo("extension");
 
-                // the results on Redis: each names its call's span, turn_completed the turn's
+                // the client's cancel of the stream after the turn: a span of the bot core's, nothing left to cancel
+                SpanData cancel = one(spans, "toolbus cancel");
+                assertThat(cancel.getParentSpanId()).isEqualTo(root.getSpanId());
+                assertThat(cancel.getKind()).isEqualTo(SpanKind.CONSUMER);
+                assertThat(attr(cancel, "outcome")).isEqualTo("nothing_to_do");
+                assertThat(attr(cancel, "stream_id")).isEqualTo(stream);
+
+                // the results the client received over Redis: each names its call's span, turn_completed the turn's
                 assertThat(events).extracting(e -> e.path("type").asText())
                         .containsExactly("tool_result", "tool_result", "turn_completed");
                 assertThat(events.get(0).path("traceparent").asText())
