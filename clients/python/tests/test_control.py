@@ -2,6 +2,7 @@
 messages sent to the chat, and a tool's question answered from a callback."""
 
 import asyncio
+import dataclasses
 import json
 import os
 import tempfile
@@ -10,7 +11,8 @@ import unittest
 
 from support import TOKEN, Server, eventually, require_jar
 
-from toolbus import Client, KafkaOptions, RedisOptions, SendMessage, StdioOptions, ToolResult
+from toolbus import Client, KafkaOptions, RedisOptions, SendMessage, StdioOptions, ToolResult, TransportError
+from toolbus.transports.http import HttpTransport
 
 REQUIRE_ALL = os.environ.get("TOOLBUS_REQUIRE_ALL_TRANSPORTS") == "1"
 # the servers run with approval mode auto for the wipe cases; echo, greet and ask_city are medium risk,
@@ -132,6 +134,35 @@ class ControlCases:
         for e in turn.events:
             self.assertRegex(e.traceparent or "", "^00-%s-[0-9a-f]{16}-01$" % trace_id, e.type)
             self.assertEqual(e.tracestate, "core=1")
+
+    async def test_a_control_events_trace_context_reaches_toolbus(self):
+        # an answer nobody waits for is refused with an UNKNOWN_REQUEST error that carries the answer's
+        # trace context back: it reached toolbus (over HTTP the 404 answers the POST itself)
+        traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        errors, refused = [], []
+
+        async def approve(req):
+            stray = dataclasses.replace(req, approval_id="ap-nobody-waits")
+            try:
+                await tb.respond_approval(stray, "approve", traceparent=traceparent, tracestate="ui=1")
+            except TransportError as e:
+                refused.append(e)
+            await tb.respond_approval(req, "approve", traceparent=traceparent)
+
+        async with self.client(on_approval_request=approve, on_error=errors.append) as tb:
+            turn = await tb.run_turn(self.stream("traced-answer"), [
+                {"tool_call_id": "w", "name": "wipe", "arguments": {"target": "tmp"}}])
+            over_http = isinstance(tb.transport, HttpTransport)
+            if not over_http:
+                await eventually(lambda: errors, timeout=10)
+        self.assertEqual(turn.result("w").content, "wiped tmp")
+        if over_http:
+            self.assertEqual([str(e)[:8] for e in refused], ["HTTP 404"])
+            self.assertEqual(errors, [])
+        else:
+            self.assertEqual(refused, [])
+            self.assertEqual([(e.code, e.traceparent, e.tracestate) for e in errors],
+                             [("UNKNOWN_REQUEST", traceparent, "ui=1")])
 
     async def test_a_question_answered_from_a_callback(self):
         async with self.client(on_input_request=lambda req: req.accept({"city": "Paris"})) as tb:
