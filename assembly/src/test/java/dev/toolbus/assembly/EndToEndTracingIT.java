@@ -47,7 +47,7 @@ import reactor.core.publisher.Mono;
  * back over Redis to the client. The bot core's span, toolbus's turn and one {@code execute_tool} span per
  * call with the GenAI attributes are one trace; the plugin reports the trace context it was called in, a
  * child of its call's span; every result the client receives names its call's span; the client's traced
- * {@code cancel} is a span of the same trace; {@code gen_ai.execute_tool.duration} counts both calls.
+ * answer to the turn's {@code approval_request} and its {@code cancel} are spans of the same trace; {@code gen_ai.execute_tool.duration} counts both calls.
  */
 class EndToEndTracingIT {
 
@@ -92,7 +92,7 @@ class EndToEndTracingIT {
 
     /**
      * The bot core: the Python client on Redis runs one turn in the trace context given on its command
-     * line, then cancels what is left of its stream in the same context (a cancel naming the finished
+     * line, approves its calls in that context when asked, then cancels what is left of its stream in the same context (a cancel naming the finished
      * turn would be settled by the Redis bus without reaching the executor), and prints the raw events of the turn.
      */
     static Path botCore(Path dir) throws Exception {
@@ -106,7 +106,11 @@ class EndToEndTracingIT {
 
                 async def main(url, calls, results, stream, traceparent):
                     options = RedisOptions(calls_stream=calls, results_key=results)
-                    async with Client(url, transport=options, timeout=90) as tb:
+
+                    async def approve(request):  # the user's yes, answered in the same trace
+                        await tb.respond_approval(request, "approve", traceparent=traceparent, tracestate="core=1")
+
+                    async with Client(url, transport=options, timeout=90, on_approval_request=approve) as tb:
                         turn = await tb.run_turn(stream, [
                             {"tool_call_id": "c1", "name": "lookup", "arguments": {"word": "trace"}},
                             {"type": "tool_use", "id": "c2", "name": "remote_echo", "input": {"text": "hi"}}],
@@ -193,6 +197,7 @@ class EndToEndTracingIT {
                   deadLetter: "%s:dead"
                   group: e2e
                 gateway: {enabled: false}
+                approval: {mode: confirm_all}
                 """.formatted(redisUrl, ns, ns, ns), n -> null).config();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         RedisClient redisClient = RedisClient.create(redisUrl);
@@ -220,7 +225,8 @@ class EndToEndTracingIT {
                         traceparent).forEach(events::add);
                 botCore.stop();
                 await().atMost(Duration.ofSeconds(10)).until(() -> tracing.named("toolbus turn").size() == 1
-                        && tracing.named("toolbus cancel").size() == 1 && tracing.named("bot.core.turn").size() == 1);
+                        && tracing.named("toolbus cancel").size() == 1 && tracing.named("toolbus approval_response").size() == 1
+                        && tracing.named("bot.core.turn").size() == 1);
                 List<SpanData> spans = tracing.finished();
                 System.out.println(tree(spans));
 
@@ -248,6 +254,13 @@ class EndToEndTracingIT {
                 assertThat(attr(echo, "gen_ai.tool.call.id")).isEqualTo("c2");
                 assertThat(attr(echo, "gen_ai.tool.type")).isEqualTo("extension");
 
+                // the client's yes to the approval_request: a span of the bot core's trace
+                SpanData approval = one(spans, "toolbus approval_response");
+                assertThat(approval.getParentSpanId()).isEqualTo(root.getSpanId());
+                assertThat(approval.getKind()).isEqualTo(SpanKind.CONSUMER);
+                assertThat(attr(approval, "decision")).isEqualTo("approve");
+                assertThat(attr(approval, "outcome")).isEqualTo("applied");
+
                 // the client's cancel of the stream after the turn: a span of the bot core's, nothing left to cancel
                 SpanData cancel = one(spans, "toolbus cancel");
                 assertThat(cancel.getParentSpanId()).isEqualTo(root.getSpanId());
@@ -255,9 +268,14 @@ class EndToEndTracingIT {
                 assertThat(attr(cancel, "outcome")).isEqualTo("nothing_to_do");
                 assertThat(attr(cancel, "stream_id")).isEqualTo(stream);
 
-                // the results the client received over Redis: each names its call's span, turn_completed the turn's
+                // the events the client received over Redis: the approval_request and turn_completed name the
+                // turn's span, each result its call's
                 assertThat(events).extracting(e -> e.path("type").asText())
-                        .containsExactly("tool_result", "tool_result", "turn_completed");
+                        .containsExactly("approval_request", "tool_result", "tool_result", "turn_completed");
+                JsonNode asked = events.remove(0);
+                assertThat(asked.path("traceparent").asText())
+                        .isEqualTo("00-" + bot.traceId() + "-" + turn.getSpanId() + "-01");
+                assertThat(asked.path("tracestate").asText()).isEqualTo("core=1");
                 assertThat(events.get(0).path("traceparent").asText())
                         .isEqualTo("00-" + bot.traceId() + "-" + lookup.getSpanId() + "-01");
                 assertThat(events.get(1).path("traceparent").asText())
