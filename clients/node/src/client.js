@@ -13,11 +13,6 @@ function callItem(call) {
   return call;
 }
 
-/**
- * A connection to toolbus over one transport, chosen by the URL: http(s):// (gateway HTTP + SSE),
- * ws(s):// (gateway WebSocket /v1/ws), redis:// (Redis Streams), kafka://host:port[,host:port], or
- * stdio: (a sidecar started with `command`).
- */
 /** `event` with the W3C trace context fields (`tracestate` only beside a `traceparent`). */
 function traced(event, { traceparent, tracestate }) {
   if (traceparent) {
@@ -27,6 +22,11 @@ function traced(event, { traceparent, tracestate }) {
   return event;
 }
 
+/**
+ * A connection to toolbus over one transport, chosen by the URL: http(s):// (gateway HTTP + SSE),
+ * ws(s):// (gateway WebSocket /v1/ws), redis:// (Redis Streams), kafka://host:port[,host:port], or
+ * stdio: (a sidecar started with `command`).
+ */
 export class Client {
   constructor(url, options = {}) {
     this.url = url;
