@@ -9,6 +9,10 @@ export TOOLBUS_ROOT="$ROOT"
 source scripts/lib/services.sh
 trap stop_services EXIT
 start_services
+# assembly's EndToEndTracingIT runs the Python client on Redis as its bot core, under Debian's python3
+# shellcheck source=lib/debian.sh
+source scripts/lib/debian.sh
+/usr/bin/python3 -c 'import redis' >/dev/null 2>&1 || apt_install python3-redis
 # the plugin hosts and SDKs (Python, Node, Go) first: seconds, and the Java tests start those hosts too
 bash scripts/test-hosts.sh
 # The MCP conformance suite and the Node >= 22 it needs (tool-sources/mcp's ConformanceSuiteTest runs it).

@@ -18,6 +18,15 @@ function callItem(call) {
   return item;
 }
 
+/** `event` with the W3C trace context fields (`tracestate` only beside a `traceparent`). */
+function traced(event, { traceparent, tracestate }) {
+  if (traceparent) {
+    event.traceparent = traceparent;
+    if (tracestate) event.tracestate = tracestate;
+  }
+  return event;
+}
+
 /**
  * A connection to toolbus over one transport, chosen by the URL: http(s):// (gateway HTTP + SSE),
  * ws(s):// (gateway WebSocket /v1/ws), redis:// (Redis Streams), kafka://host:port[,host:port], or
@@ -80,10 +89,7 @@ export class Client {
     const event = { type: 'tool_calls', stream_id: streamId, turn_id: turnId, calls: calls.map(callItem) };
     if (options.context) event.context = { ...options.context };
     if (options.message !== undefined) event.message = options.message;
-    if (options.traceparent) {
-      event.traceparent = options.traceparent;
-      if (options.tracestate) event.tracestate = options.tracestate;
-    }
+    traced(event, options);
     const key = `${streamId}\u0000${turnId}`;
     if (this.pending.has(key)) throw new TypeError(`turn ${turnId} of ${streamId} is already running on this client`);
     const callbacks = {};
@@ -106,27 +112,32 @@ export class Client {
     }
   }
 
-  /** Cancels one call, every unfinished call of a turn, or (no turnId) every turn of the stream. */
-  cancel(streamId, { turnId, toolCallId, reason } = {}) {
+  /**
+   * Cancels one call, every unfinished call of a turn, or (no turnId) every turn of the stream.
+   * `traceparent` / `tracestate` (W3C Trace Context of the sender's span): toolbus's span of the cancel
+   * joins that trace.
+   */
+  cancel(streamId, { turnId, toolCallId, reason, traceparent, tracestate } = {}) {
     const e = { type: 'cancel', stream_id: streamId };
     if (turnId) e.turn_id = turnId;
     if (toolCallId) e.tool_call_id = toolCallId;
     if (reason) e.reason = reason;
-    return this.transport.sendControl(e);
+    return this.transport.sendControl(traced(e, { traceparent, tracestate }));
   }
 
-  /** Answers an approval_request: 'approve', 'deny' or 'approve_session'. */
-  respondApproval(request, decision) {
+  /** Answers an approval_request: 'approve', 'deny' or 'approve_session' (with the answering span's trace context). */
+  respondApproval(request, decision, { traceparent, tracestate } = {}) {
     if (!['approve', 'deny', 'approve_session'].includes(decision)) throw new TypeError('decision must be approve, deny or approve_session');
-    return this.transport.sendControl({ type: 'approval_response', stream_id: request.stream_id, approval_id: request.approval_id, decision });
+    return this.transport.sendControl(traced({ type: 'approval_response', stream_id: request.stream_id,
+      approval_id: request.approval_id, decision }, { traceparent, tracestate }));
   }
 
-  /** Answers an input_request: 'accept' (with content), 'decline' or 'cancel'. */
-  respondInput(request, action, content) {
+  /** Answers an input_request: 'accept' (with content), 'decline' or 'cancel' (with the answering span's trace context). */
+  respondInput(request, action, content, { traceparent, tracestate } = {}) {
     if (!['accept', 'decline', 'cancel'].includes(action)) throw new TypeError('action must be accept, decline or cancel');
     const e = { type: 'input_response', stream_id: request.stream_id, input_id: request.input_id, action };
     if (content !== undefined) e.content = content;
-    return this.transport.sendControl(e);
+    return this.transport.sendControl(traced(e, { traceparent, tracestate }));
   }
 
   /**

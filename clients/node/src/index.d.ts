@@ -108,9 +108,10 @@ export class Client {
   connect(): Promise<this>;
   close(): Promise<void>;
   runTurn(streamId: string, calls: Call[], options?: RunTurnOptions): Promise<Turn>;
-  cancel(streamId: string, target?: { turnId?: string; toolCallId?: string; reason?: string }): Promise<void>;
-  respondApproval(request: ApprovalRequestEvent, decision: 'approve' | 'deny' | 'approve_session'): Promise<void>;
-  respondInput(request: InputRequestEvent, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>): Promise<void>;
+  /** `traceparent` / `tracestate`: the W3C trace context of the sender's span (toolbus's span of the control joins it). */
+  cancel(streamId: string, target?: { turnId?: string; toolCallId?: string; reason?: string; traceparent?: string; tracestate?: string }): Promise<void>;
+  respondApproval(request: ApprovalRequestEvent, decision: 'approve' | 'deny' | 'approve_session', trace?: { traceparent?: string; tracestate?: string }): Promise<void>;
+  respondInput(request: InputRequestEvent, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>, trace?: { traceparent?: string; tracestate?: string }): Promise<void>;
   listTools(streamId: string, options?: { context?: Record<string, string>; format?: 'openai' | 'anthropic' | 'mcp'; text?: string; timeoutMs?: number }): Promise<Array<Record<string, unknown>>>;
   listSkills(streamId: string, options?: { text?: string; selected?: string[]; context?: Record<string, string>; timeoutMs?: number }): Promise<SkillsEvent>;
 }

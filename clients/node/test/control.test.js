@@ -131,6 +131,41 @@ function controlCases(name, open) {
     } finally { await done(); }
   });
 
+  test("a control event's trace context reaches toolbus: answers nobody waits for come back with it", async () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const errors = [];
+    const refused = [];
+    let client;
+    const { tb, turn: opts, done } = await open({
+      onError: (e) => errors.push(e),
+      onApprovalRequest: async (req) => {
+        const stray = [
+          () => client.respondApproval({ ...req, approval_id: 'ap-nobody-waits' }, 'approve', { traceparent, tracestate: 'ui=1' }),
+          () => client.respondInput({ stream_id: req.stream_id, input_id: 'in-nobody-waits' }, 'accept', { city: 'Oslo' },
+            { traceparent, tracestate: 'ui=1' })];
+        for (const answer of stray) {
+          try { await answer(); } catch (err) { refused.push(err); } // over HTTP the 404 answers the POST itself
+        }
+        await client.respondApproval(req, 'approve', { traceparent });
+      },
+    });
+    client = tb;
+    try {
+      const turn = await tb.runTurn(stream('traced-answer'), WIPE, { ...opts, timeoutMs: 60000 });
+      assert.equal(turn.result('w').content, 'wiped tmp');
+      if (name === 'http') {
+        assert.deepEqual(refused.map((e) => String(e.message).slice(0, 8)), ['HTTP 404', 'HTTP 404']);
+        assert.deepEqual(errors, []);
+      } else {
+        await until(() => errors.length === 2, 10000);
+        assert.deepEqual(refused, []);
+        assert.deepEqual(errors.map((e) => [e.code, e.traceparent, e.tracestate]),
+          [['UNKNOWN_REQUEST', traceparent, 'ui=1'], ['UNKNOWN_REQUEST', traceparent, 'ui=1']]);
+        assert.deepEqual(['ap-nobody-waits', 'in-nobody-waits'].map((id) => errors.filter((e) => e.message.includes(id)).length), [1, 1]);
+      }
+    } finally { await done(); }
+  });
+
   test('an input_request answered from a callback', async () => {
     const asked = [];
     const { tb, turn: opts, done } = await open({ onInputRequest: (req) => { asked.push(req); return req.accept({ city: 'Paris' }); } });
@@ -255,9 +290,17 @@ describe('gateway control', () => {
 
 describe('stdio sidecar control (one client, callbacks per turn)', () => {
   let tb;
-  before(async () => { tb = await new Client('stdio:', { command: serverCommand('--bus', 'stdio', '--approval-mode', 'auto') }).connect(); });
+  // an error of no turn (an answer nobody waits for) goes to the client's onError: the running case's
+  let onError = null;
+  before(async () => {
+    tb = await new Client('stdio:', { command: serverCommand('--bus', 'stdio', '--approval-mode', 'auto'),
+      onError: (e) => onError?.(e) }).connect();
+  });
   after(async () => { await tb.close(); });
-  controlCases('stdio', async (callbacks) => ({ tb, turn: callbacks, done: async () => {} }));
+  controlCases('stdio', async (callbacks) => {
+    onError = callbacks.onError ?? null;
+    return { tb, turn: callbacks, done: async () => { onError = null; } };
+  });
 });
 
 const redisSkip = !process.env.TOOLBUS_REDIS_URL && !REQUIRE_ALL && 'TOOLBUS_REDIS_URL not set (scripts/lib/services.sh starts Redis)';
@@ -324,20 +367,25 @@ describe('kafka control', { skip: kafkaSkip }, () => {
   const options = { callsTopic: `${prefix}.calls`, resultsTopic: `${prefix}.results` };
   const url = () => `kafka://${process.env.TOOLBUS_KAFKA_BOOTSTRAP}`;
   let server;
-  // one client for the cases (a Kafka consumer group takes seconds to join), callbacks per turn
+  // one client for the cases (a Kafka consumer group takes seconds to join), callbacks per turn; an error
+  // of no turn goes to the client's onError: the running case's
   let shared;
+  let onError = null;
   before(async () => {
     const config = writeConfig(`bus:\n  type: kafka\n  url: ${process.env.TOOLBUS_KAFKA_BOOTSTRAP}\n  calls: '${options.callsTopic}'\n`
       + `  results: '${options.resultsTopic}'\n  group: ${prefix}\ngateway:\n  enabled: false\napproval:\n  mode: auto\n`);
     server = await startBrokerServer('--config', config);
-    shared = await new Client(url(), options).connect();
+    shared = await new Client(url(), { ...options, onError: (e) => onError?.(e) }).connect();
   });
   after(async () => {
     await shared?.close();
     await server.stop();
   });
 
-  controlCases('kafka', async (callbacks) => ({ tb: shared, turn: callbacks, done: async () => {} }));
+  controlCases('kafka', async (callbacks) => {
+    onError = callbacks.onError ?? null;
+    return { tb: shared, turn: callbacks, done: async () => { onError = null; } };
+  });
 
   test('events produced to the results topic again are dropped', async () => {
     const { Kafka, logLevel } = await import('kafkajs');

@@ -2,6 +2,7 @@
 messages sent to the chat, and a tool's question answered from a callback."""
 
 import asyncio
+import dataclasses
 import json
 import os
 import tempfile
@@ -10,7 +11,9 @@ import unittest
 
 from support import TOKEN, Server, eventually, require_jar
 
-from toolbus import Client, KafkaOptions, RedisOptions, SendMessage, StdioOptions, ToolResult
+from toolbus import (Client, InputRequest, KafkaOptions, RedisOptions, SendMessage, StdioOptions, ToolResult,
+                     TransportError)
+from toolbus.transports.http import HttpTransport
 
 REQUIRE_ALL = os.environ.get("TOOLBUS_REQUIRE_ALL_TRANSPORTS") == "1"
 # the servers run with approval mode auto for the wipe cases; echo, greet and ask_city are medium risk,
@@ -132,6 +135,42 @@ class ControlCases:
         for e in turn.events:
             self.assertRegex(e.traceparent or "", "^00-%s-[0-9a-f]{16}-01$" % trace_id, e.type)
             self.assertEqual(e.tracestate, "core=1")
+
+    async def test_a_control_events_trace_context_reaches_toolbus(self):
+        # answers nobody waits for are refused with UNKNOWN_REQUEST errors that carry the answers'
+        # trace context back: it reached toolbus (over HTTP the 404 answers the POST itself)
+        traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        errors, refused = [], []
+
+        async def approve(req):
+            question = InputRequest(type="input_request", stream_id=req.stream_id, turn_id=None, raw={},
+                                    input_id="in-nobody-waits")
+            for stray in (tb.respond_approval(dataclasses.replace(req, approval_id="ap-nobody-waits"), "approve",
+                                              traceparent=traceparent, tracestate="ui=1"),
+                          tb.respond_input(question, "accept", {"city": "Oslo"}, traceparent=traceparent,
+                                           tracestate="ui=1")):
+                try:
+                    await stray
+                except TransportError as e:
+                    refused.append(e)
+            await tb.respond_approval(req, "approve", traceparent=traceparent)
+
+        async with self.client(on_approval_request=approve, on_error=errors.append) as tb:
+            turn = await tb.run_turn(self.stream("traced-answer"), [
+                {"tool_call_id": "w", "name": "wipe", "arguments": {"target": "tmp"}}])
+            over_http = isinstance(tb.transport, HttpTransport)
+            if not over_http:
+                await eventually(lambda: len(errors) == 2, timeout=10)
+        self.assertEqual(turn.result("w").content, "wiped tmp")
+        if over_http:
+            self.assertEqual([str(e)[:8] for e in refused], ["HTTP 404", "HTTP 404"])
+            self.assertEqual(errors, [])
+        else:
+            self.assertEqual(refused, [])
+            self.assertEqual([(e.code, e.traceparent, e.tracestate) for e in errors],
+                             [("UNKNOWN_REQUEST", traceparent, "ui=1")] * 2)
+            self.assertEqual(sorted(w for e in errors for w in ("ap-nobody-waits", "in-nobody-waits") if w in e.message),
+                             ["ap-nobody-waits", "in-nobody-waits"])
 
     async def test_a_question_answered_from_a_callback(self):
         async with self.client(on_input_request=lambda req: req.accept({"city": "Paris"})) as tb:

@@ -15,7 +15,7 @@ from toolbus import events
 SURFACE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "surface.md")
 CELL = re.compile(r"^`([^`]+)`$")
 # methods whose keyword parameters are part of the surface (with the constructor's)
-METHODS_WITH_OPTIONS = ("run_turn", "cancel", "respond_input", "list_tools", "list_skills")
+METHODS_WITH_OPTIONS = ("run_turn", "cancel", "respond_approval", "respond_input", "list_tools", "list_skills")
 INSTANCES = {"Client": lambda: toolbus.Client("http://127.0.0.1:1"), "Turn": lambda: toolbus.Turn("s", "t")}
 
 

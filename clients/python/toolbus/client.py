@@ -59,6 +59,15 @@ def _call_item(call: Call) -> JsonObject:
     return item
 
 
+def _traced(event: JsonObject, traceparent: Optional[str], tracestate: Optional[str]) -> JsonObject:
+    """``event`` with the W3C trace context fields (``tracestate`` only beside a ``traceparent``)."""
+    if traceparent is not None:
+        event["traceparent"] = traceparent
+        if tracestate is not None:
+            event["tracestate"] = tracestate
+    return event
+
+
 class Client:
     """A connection to toolbus over one transport, chosen by the URL.
 
@@ -199,10 +208,7 @@ class Client:
             event["context"] = dict(context)
         if message is not None:
             event["message"] = message
-        if traceparent is not None:
-            event["traceparent"] = traceparent
-            if tracestate is not None:
-                event["tracestate"] = tracestate
+        _traced(event, traceparent, tracestate)
         key = (stream_id, turn_id)
         if key in self._pending:
             raise ValueError(f"turn {turn_id} of stream {stream_id} is already running on this client")
@@ -226,8 +232,12 @@ class Client:
             transport.release(stream_id)
 
     async def cancel(self, stream_id: str, turn_id: Optional[str] = None, tool_call_id: Optional[str] = None,
-                     reason: Optional[str] = None) -> None:
-        """Cancels one call, every unfinished call of a turn, or (no ``turn_id``) every turn of the stream."""
+                     reason: Optional[str] = None, *, traceparent: Optional[str] = None,
+                     tracestate: Optional[str] = None) -> None:
+        """Cancels one call, every unfinished call of a turn, or (no ``turn_id``) every turn of the stream.
+
+        ``traceparent`` / ``tracestate`` (W3C Trace Context of the sender's span): toolbus's span of the
+        cancel joins that trace."""
         event: JsonObject = {"type": "cancel", "stream_id": stream_id}
         if turn_id is not None:
             event["turn_id"] = turn_id
@@ -235,24 +245,31 @@ class Client:
             event["tool_call_id"] = tool_call_id
         if reason:
             event["reason"] = reason
-        await self._connected().send_control(event)
+        await self._connected().send_control(_traced(event, traceparent, tracestate))
 
-    async def respond_approval(self, request: ApprovalRequest, decision: str) -> None:
-        """Answers an ``approval_request``: ``approve``, ``deny`` or ``approve_session``."""
+    async def respond_approval(self, request: ApprovalRequest, decision: str, *, traceparent: Optional[str] = None,
+                               tracestate: Optional[str] = None) -> None:
+        """Answers an ``approval_request``: ``approve``, ``deny`` or ``approve_session``.
+
+        ``traceparent`` / ``tracestate``: the trace context of the answering span, as for ``cancel``."""
         if decision not in ("approve", "deny", "approve_session"):
             raise ValueError("decision must be approve, deny or approve_session")
-        await self._connected().send_control({"type": "approval_response", "stream_id": request.stream_id,
-                                              "approval_id": request.approval_id, "decision": decision})
+        await self._connected().send_control(_traced(
+            {"type": "approval_response", "stream_id": request.stream_id, "approval_id": request.approval_id,
+             "decision": decision}, traceparent, tracestate))
 
-    async def respond_input(self, request: InputRequest, action: str, content: Optional[JsonObject] = None) -> None:
-        """Answers an ``input_request``: ``accept`` (with ``content``), ``decline`` or ``cancel``."""
+    async def respond_input(self, request: InputRequest, action: str, content: Optional[JsonObject] = None, *,
+                            traceparent: Optional[str] = None, tracestate: Optional[str] = None) -> None:
+        """Answers an ``input_request``: ``accept`` (with ``content``), ``decline`` or ``cancel``.
+
+        ``traceparent`` / ``tracestate``: the trace context of the answering span, as for ``cancel``."""
         if action not in ("accept", "decline", "cancel"):
             raise ValueError("action must be accept, decline or cancel")
         event: JsonObject = {"type": "input_response", "stream_id": request.stream_id, "input_id": request.input_id,
                              "action": action}
         if content is not None:
             event["content"] = content
-        await self._connected().send_control(event)
+        await self._connected().send_control(_traced(event, traceparent, tracestate))
 
     async def list_tools(self, stream_id: str, context: Optional[Mapping[str, str]] = None, format: str = "openai",
                          timeout: float = 30.0, text: Optional[str] = None) -> List[JsonObject]:

@@ -89,16 +89,18 @@ type executeParams struct {
 	ToolName string `json:"toolName"`
 	Input    string `json:"input"`
 	Context  struct {
-		StreamID   string          `json:"streamId"`
-		TurnID     string          `json:"turnId"`
-		ToolCallID string          `json:"toolCallId"`
-		UserID     string          `json:"userId"`
-		GroupID    string          `json:"groupId"`
-		Platform   string          `json:"platform"`
-		Permission string          `json:"permission"`
-		Channel    string          `json:"channel"`
-		Attempt    int             `json:"attempt"`
-		Message    json.RawMessage `json:"message"`
+		StreamID    string          `json:"streamId"`
+		TurnID      string          `json:"turnId"`
+		ToolCallID  string          `json:"toolCallId"`
+		UserID      string          `json:"userId"`
+		GroupID     string          `json:"groupId"`
+		Platform    string          `json:"platform"`
+		Permission  string          `json:"permission"`
+		Channel     string          `json:"channel"`
+		Attempt     int             `json:"attempt"`
+		Message     json.RawMessage `json:"message"`
+		Traceparent string          `json:"traceparent"`
+		Tracestate  string          `json:"tracestate"`
 	} `json:"context"`
 }
 
@@ -106,6 +108,7 @@ type executeParams struct {
 type Call struct {
 	id     json.RawMessage
 	server *server
+	trace  *Trace
 	mu     sync.Mutex
 	reason string
 }
@@ -349,6 +352,9 @@ func (s *server) execute(req request) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	call := &Call{id: req.ID, server: s}
+	if t, ok := ParseTrace(p.Context.Traceparent, p.Context.Tracestate); ok {
+		call.trace = &t
+	}
 	ctx = context.WithValue(ctx, callKey{}, call)
 	key := string(req.ID)
 	s.mu.Lock()
@@ -392,9 +398,13 @@ func run(ctx context.Context, tool PluginTool, p executeParams) (r *ToolResult, 
 	}()
 	if v2, ok := tool.(PluginToolV2); ok {
 		c := p.Context
-		return v2.ExecuteV2(ctx, ToolCallContext{Input: p.Input, StreamID: c.StreamID, TurnID: c.TurnID,
+		tc := ToolCallContext{Input: p.Input, StreamID: c.StreamID, TurnID: c.TurnID,
 			ToolCallID: c.ToolCallID, UserID: c.UserID, GroupID: c.GroupID, Platform: c.Platform,
-			Permission: c.Permission, Channel: c.Channel, Attempt: c.Attempt, Message: c.Message})
+			Permission: c.Permission, Channel: c.Channel, Attempt: c.Attempt, Message: c.Message}
+		if t, ok := TraceFrom(ctx); ok {
+			tc.Trace = &t
+		}
+		return v2.ExecuteV2(ctx, tc)
 	}
 	return tool.Execute(ctx, p.Input)
 }

@@ -91,6 +91,8 @@ type ToolCallContext struct {
 	Channel    string
 	Attempt    int
 	Message    json.RawMessage
+	// Trace is the call's W3C trace context (its span), or nil when toolbus sent none.
+	Trace *Trace
 }
 
 // PluginToolV2 is a tool that wants the full call context.

@@ -117,8 +117,10 @@ function toolContext(call) {
     userId: c.userId,
     groupId: c.groupId,
     signal: call.signal,
-    // toolbus's addition: the folder's configuration (toolbus.yaml plugins.<id>.config, else plugin.json's)
+    // toolbus's additions: the folder's configuration (toolbus.yaml plugins.<id>.config, else plugin.json's),
+    // and the call's W3C trace context (null without one) to pass on to the services the tool calls
     config,
+    trace: call.trace,
     getEvent: () => event,
     isMaster: () => c.permission === 'master',
     getApi: () => unsupported,

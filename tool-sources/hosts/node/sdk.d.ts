@@ -1,8 +1,8 @@
 // Types of the toolbus plugin SDK: createPlugin().registerTool({...}), then run().
-import type { AskReply, CallContext, ContentPart, JsonObject, Logger, ToolDeclaration } from './stdio.js';
+import type { AskReply, CallContext, ContentPart, JsonObject, Logger, ToolDeclaration, TraceContext } from './stdio.js';
 
-export type { AskReply, CallContext, ContentPart, JsonObject, Logger, ToolDeclaration } from './stdio.js';
-export { PluginError } from './stdio.js';
+export type { AskReply, CallContext, ContentPart, JsonObject, Logger, ToolDeclaration, TraceContext } from './stdio.js';
+export { PluginError, currentTrace, parseTrace } from './stdio.js';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -10,6 +10,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Who is asking: stream, turn and call ids, the user, permission, channel, trace context. */
   context: CallContext;
+  /** The call's W3C trace context (its span), or null: pass `trace.headers()` on to the services the tool calls. */
+  trace: TraceContext | null;
   /** Sends a chat message now (a string, or content parts); true when the host accepted it. */
   send(message: string | ContentPart[]): Promise<boolean>;
   /** Asks the user; resolves with the answer (`action`, `content`) or `ok: false`. */

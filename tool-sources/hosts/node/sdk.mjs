@@ -6,13 +6,15 @@
 //     async execute(args, ctx) { return String(args.a + args.b); } });
 //   plugin.run();
 //
-// `ctx` carries `signal` (aborted on cancel or timeout), `context` (the caller), `send(textOrParts)`,
-// `ask(message, schema, timeoutMs)`, `progress(n, total, message)` and `config` (the plugin's configuration:
-// toolbus.yaml plugins.<id>.config, else plugin.json's config; also `plugin.config`, kept current). A string result is the text,
-// `{ content: [...] }` is read as OpenClaw/MCP content parts, any other value is structured data.
+// `ctx` carries `signal` (aborted on cancel or timeout), `context` (the caller), `trace` (the call's W3C
+// trace context, or null), `send(textOrParts)`, `ask(message, schema, timeoutMs)`, `progress(n, total, message)`
+// and `config` (the plugin's configuration: toolbus.yaml plugins.<id>.config, else plugin.json's config; also
+// `plugin.config`, kept current). `currentTrace()` is the running call's trace context anywhere in its async
+// context. A string result is the text, `{ content: [...] }` is read as OpenClaw/MCP content parts, any other
+// value is structured data.
 import { contentAnswer, makeLogger, serve } from './stdio.mjs';
 
-export { PluginError } from './stdio.mjs';
+export { PluginError, currentTrace, parseTrace } from './stdio.mjs';
 
 const ATTRIBUTES = ['optional', 'dangerous', 'sideEffecting', 'risk', 'groups', 'requiredPermission', 'channels',
   'timeoutMs', 'visibility', 'cacheable', 'maxResultChars',
@@ -52,6 +54,7 @@ export function createPlugin() {
           const ctx = {
             signal: call.signal,
             context: call.context,
+            trace: call.trace,
             send: (m) => call.send(typeof m === 'string' ? [{ type: 'text', text: m }] : m),
             ask: (message, schema, timeoutMs) => call.ask(message, schema, timeoutMs),
             progress: (n, total, message) => call.progress(n, total, message),

@@ -2,6 +2,8 @@
 // host's own stand-ins. A module the plugin does have installed always wins.
 const SHIMS = {
   '@sinclair/typebox': new URL('./typebox.mjs', import.meta.url).href,
+  // a framework plugin that imports the SDK (currentTrace) without installing it gets the host's own
+  'toolbus-plugin': new URL('./sdk.mjs', import.meta.url).href,
 };
 
 export async function resolve(specifier, context, next) {

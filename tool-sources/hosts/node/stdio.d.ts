@@ -59,6 +59,23 @@ export interface CallContext {
   [key: string]: unknown;
 }
 
+/**
+ * The W3C trace context of a call: the span toolbus runs it in. Pass `headers()` on as HTTP headers so
+ * the trace goes on; with OpenTelemetry, `propagation.extract(context.active(), trace.headers())` is the
+ * parent of the tool's own spans.
+ */
+export interface TraceContext {
+  readonly traceparent: string;
+  readonly tracestate?: string;
+  /** 32 hex digits. */
+  readonly traceId: string;
+  /** The call span's id, 16 hex digits. */
+  readonly spanId: string;
+  readonly sampled: boolean;
+  /** `{ traceparent, tracestate? }`. */
+  headers(): { traceparent: string; tracestate?: string };
+}
+
 /** The answer to an `ask`: the user's action, or `ok: false` with an error. */
 export interface AskReply {
   action?: 'accept' | 'decline' | 'cancel' | 'expired';
@@ -82,6 +99,8 @@ export interface Call {
   readonly context: CallContext;
   /** Aborted on cancel and timeout; `signal.reason.message` says why (`timeout`, `cancelled`, …). */
   readonly signal: AbortSignal;
+  /** The call's trace context (from `context.traceparent`/`tracestate`), or null without a valid one. */
+  readonly trace: TraceContext | null;
   readonly done: boolean;
   /** Sends a chat message now; true when the host accepted it. */
   send(content: ContentPart[]): Promise<boolean>;
@@ -111,6 +130,15 @@ export class PluginError extends Error {}
 
 /** Serves the protocol until stdin ends or `deactivate` arrives, then exits the process. */
 export function serve(host: Host, io?: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream }): void;
+
+/** A trace context from wire values; null when `traceparent` is not a W3C one. */
+export function parseTrace(traceparent: unknown, tracestate?: unknown): TraceContext | null;
+
+/** The call running in this async context (inside a host's `execute` and what it awaits), or undefined. */
+export function currentCall(): Call | undefined;
+
+/** The trace context of the call running in this async context, or null outside a call or without one. */
+export function currentTrace(): TraceContext | null;
 
 /** Logs to stderr (stdout is the protocol channel), one line per call, prefixed with the level and `prefix`. */
 export function makeLogger(prefix: string): Logger;

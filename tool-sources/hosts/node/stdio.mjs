@@ -1,8 +1,54 @@
 // The toolbus stdio protocol (docs/plugins.md §3) for Node hosts and plugins: NDJSON on stdin and
 // stdout, calls run concurrently, cancel aborts a call's AbortSignal, progress/send/ask while it runs.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createInterface } from 'node:readline';
 
 const STOP_GRACE_MS = 1000;
+
+// The running call of each async context. Kept on globalThis so that every copy of this module in a
+// process (a host's, and one a plugin installed in its own node_modules) sees the same calls.
+const CALLS = Symbol.for('toolbus.plugin.currentCall');
+const currentCalls = globalThis[CALLS] ?? (globalThis[CALLS] = new AsyncLocalStorage());
+
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const MAX_TRACESTATE_CHARS = 512;
+
+/**
+ * A W3C trace context from wire values, or null when `traceparent` is missing or not a W3C one (version
+ * ff, all-zero ids, upper case); a `tracestate` that is not printable ASCII of at most 512 characters is
+ * dropped. The result is frozen: `traceparent`, `tracestate` (or undefined), `traceId`, `spanId`,
+ * `sampled`, and `headers()` for the HTTP headers (or an OpenTelemetry `propagation.extract` carrier).
+ */
+export function parseTrace(traceparent, tracestate) {
+  if (typeof traceparent !== 'string' || traceparent.length > 256 || !TRACEPARENT.test(traceparent.slice(0, 55))) {
+    return null;
+  }
+  // version 00 has exactly these fields; a later one may append more after a dash
+  if (traceparent.length > 55 && (traceparent.startsWith('00') || traceparent[55] !== '-')) return null;
+  if (traceparent.startsWith('ff') || /^0+$/.test(traceparent.slice(3, 35)) || /^0+$/.test(traceparent.slice(36, 52))) {
+    return null;
+  }
+  const state = typeof tracestate === 'string' && tracestate.length > 0 && tracestate.length <= MAX_TRACESTATE_CHARS
+    && /^[\x20-\x7e]*$/.test(tracestate) ? tracestate : undefined;
+  return Object.freeze({
+    traceparent,
+    tracestate: state,
+    traceId: traceparent.slice(3, 35),
+    spanId: traceparent.slice(36, 52),
+    sampled: (parseInt(traceparent.slice(53, 55), 16) & 1) === 1,
+    headers: () => (state ? { traceparent, tracestate: state } : { traceparent }),
+  });
+}
+
+/** The call running in this async context (a host's `execute` and everything it awaits), or undefined. */
+export function currentCall() {
+  return currentCalls.getStore();
+}
+
+/** The trace context of the call running in this async context, or null outside a call or without one. */
+export function currentTrace() {
+  return currentCalls.getStore()?.trace ?? null;
+}
 
 /** Logs go to stderr: stdout is the protocol channel. */
 export function makeLogger(prefix) {
@@ -63,6 +109,12 @@ export function serve(host, { input = process.stdin, output = process.stdout } =
       return this.controller.signal;
     }
 
+    /** The call's W3C trace context (toolbus's span of this call), or null when toolbus sent none. */
+    get trace() {
+      if (this.parsedTrace === undefined) this.parsedTrace = parseTrace(this.context.traceparent, this.context.tracestate);
+      return this.parsedTrace;
+    }
+
     /** Sends a chat message now; true when the host accepted it. */
     async send(content) {
       if (this.done) return false;
@@ -101,7 +153,7 @@ export function serve(host, { input = process.stdin, output = process.stdout } =
     let answer;
     try {
       await activated;
-      answer = (await host.execute(call)) ?? {};
+      answer = (await currentCalls.run(call, () => host.execute(call))) ?? {};
     } catch (e) {
       answer = { error: errorText(e) };
     }

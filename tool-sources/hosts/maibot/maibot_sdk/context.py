@@ -1,9 +1,9 @@
-"""``self.ctx`` of a plugin: logger, send (to the chat of the running call) and config."""
+"""``self.ctx`` of a plugin: logger, send (to the chat of the running call), trace and config."""
 
 import logging
 from typing import Any, Dict, List, Optional
 
-from toolbus_plugin.runtime import current_call
+from toolbus_plugin.runtime import Trace, current_call, current_trace
 
 
 class SendApi:
@@ -40,3 +40,10 @@ class PluginContext:
         self.plugin_id = plugin_id
         self.logger = logging.getLogger(f"plugin.{plugin_id}")
         self.send = SendApi(self.logger)
+
+    @property
+    def trace(self) -> Optional[Trace]:
+        """toolbus's addition: the W3C trace context of the tool call that is running (its span), to pass
+        on to the services the tool calls (``self.ctx.trace.headers()``); None outside a call or when
+        toolbus sent none."""
+        return current_trace()

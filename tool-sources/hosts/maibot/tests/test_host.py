@@ -158,6 +158,33 @@ class CallsTest(unittest.TestCase):
         self.assertTrue(self.child.read()["error"].startswith("input is not JSON"))
 
 
+class TraceTest(unittest.TestCase):
+    """``self.ctx.trace``: the running call's W3C trace context, in async and plain handlers."""
+
+    TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+    def setUp(self):
+        self.child = start(os.path.join(HERE, "plugins", "traced"))
+        self.assertEqual(len(self.child.activate()["tools"]), 2)
+
+    def tearDown(self):
+        self.assertEqual(self.child.close(), 0)
+
+    def test_handlers_see_their_calls_trace_context(self):
+        context = {"streamId": "s1", "traceparent": self.TRACEPARENT, "tracestate": "core=1"}
+        self.child.call(2, "trace_async", {}, context)
+        self.assertEqual(self.child.read(), {"id": 2, "result": {
+            "trace": {"traceparent": self.TRACEPARENT, "tracestate": "core=1"}, "span_id": "00f067aa0ba902b7"}})
+        self.child.call(3, "trace_sync", {}, dict(context, tracestate=None))
+        self.assertEqual(self.child.read(), {"id": 3, "result": {"trace": {"traceparent": self.TRACEPARENT}}})
+
+    def test_a_call_without_trace_context_has_none(self):
+        self.child.call(2, "trace_async", {}, {"streamId": "s1"})
+        self.assertEqual(self.child.read(), {"id": 2, "result": {"trace": None, "span_id": None}})
+        self.child.call(3, "trace_sync", {}, {"traceparent": "garbage"})
+        self.assertEqual(self.child.read(), {"id": 3, "result": {"trace": None}})
+
+
 class BadPluginTest(unittest.TestCase):
     def check(self, folder, fragment):
         child = start(os.path.join(HERE, "plugins", folder))

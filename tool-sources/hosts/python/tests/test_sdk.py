@@ -75,3 +75,54 @@ class PythonSdkTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+
+class TraceContextTest(unittest.TestCase):
+    """A call's W3C trace context reaches plugin code as ``ctx.trace`` and ``current_trace()``."""
+
+    def setUp(self):
+        self.child = Child([sys.executable, "-u", os.path.join(HERE, "plugins", "traced.py")],
+                           env={"PYTHONPATH": os.path.join(ROOT, "tool-sources", "hosts", "python")})
+        self.child.activate()
+
+    def tearDown(self):
+        self.assertEqual(self.child.close(), 0)
+
+    def test_the_calls_trace_is_seen_by_the_handler_its_tasks_and_its_thread(self):
+        expected = {"headers": {"traceparent": TRACEPARENT, "tracestate": "core=1"},
+                    "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736", "span_id": "00f067aa0ba902b7", "sampled": True}
+        context = {"streamId": "s", "traceparent": TRACEPARENT, "tracestate": "core=1"}
+        self.child.call(2, "trace_async", {}, context)
+        self.assertEqual(self.child.read(), {"id": 2, "result": {"ctx": expected, "task": expected}})
+        self.child.call(3, "trace_in_thread", {}, context)
+        self.assertEqual(self.child.read(), {"id": 3, "result": {"current": expected}})
+
+    def test_a_call_without_a_valid_trace_has_none(self):
+        self.child.call(2, "trace_async", {}, {"streamId": "s"})
+        self.assertEqual(self.child.read(), {"id": 2, "result": {"ctx": None, "task": None}})
+        self.child.call(3, "trace_in_thread", {}, {"traceparent": "00-" + "0" * 32 + "-00f067aa0ba902b7-01"})
+        self.assertEqual(self.child.read(), {"id": 3, "result": {"current": None}})
+        # an unsampled context without tracestate keeps its flag and sends no tracestate header
+        self.child.call(4, "trace_in_thread", {}, {"traceparent": TRACEPARENT[:-2] + "00", "tracestate": "bad\u00e9"})
+        self.assertEqual(self.child.read()["result"]["current"],
+                         {"headers": {"traceparent": TRACEPARENT[:-2] + "00"},
+                          "trace_id": "4bf92f3577b34da6a3ce929d0e0e4736", "span_id": "00f067aa0ba902b7",
+                          "sampled": False})
+
+
+class TraceParseTest(unittest.TestCase):
+    def test_only_w3c_traceparents_are_read(self):
+        sys.path.insert(0, os.path.join(ROOT, "tool-sources", "hosts", "python"))
+        from toolbus_plugin import Trace
+
+        self.assertEqual(Trace.parse(TRACEPARENT, "a=1").headers(), {"traceparent": TRACEPARENT, "tracestate": "a=1"})
+        for bad in (None, 42, "", TRACEPARENT.upper(), TRACEPARENT + "-x", "ff" + TRACEPARENT[2:],
+                    "00-" + "0" * 32 + TRACEPARENT[35:], TRACEPARENT[:36] + "0" * 16 + "-01", TRACEPARENT[:-1]):
+            self.assertIsNone(Trace.parse(bad), bad)
+        # a later version may append fields after a dash
+        self.assertIsNotNone(Trace.parse("01" + TRACEPARENT[2:] + "-more"))
+        self.assertIsNone(Trace.parse("01" + TRACEPARENT[2:] + "more"))
+        self.assertIsNone(Trace.parse(TRACEPARENT, "x" * 513).tracestate)

@@ -9,7 +9,8 @@
     run()
 
 A parameter named ``ctx`` receives the running call (``await ctx.send_text(...)``, ``ctx.progress``,
-``await ctx.ask(...)``, ``ctx.cancelled``, ``ctx.context``); it is not part of the schema."""
+``await ctx.ask(...)``, ``ctx.cancelled``, ``ctx.context``, ``ctx.trace``); it is not part of the schema.
+``current_trace()`` is the running call's W3C trace context anywhere in its task or thread."""
 
 import asyncio
 import inspect
@@ -18,9 +19,9 @@ import os
 import typing
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
-from .runtime import Call, JsonObject, PluginError, Runtime, setup_logging
+from .runtime import Call, JsonObject, PluginError, Runtime, Trace, current_trace, setup_logging
 
-__all__ = ["Call", "JsonObject", "PluginError", "config", "run", "tool", "tools"]
+__all__ = ["Call", "JsonObject", "PluginError", "Trace", "config", "current_trace", "run", "tool", "tools"]
 __version__ = "0.1.0"
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -7,6 +7,7 @@ import itertools
 import json
 import logging
 import os
+import re
 import sys
 import threading
 from typing import IO, Any, Awaitable, Callable, Dict, List, Optional, Union
@@ -28,6 +29,75 @@ class PluginError(Exception):
     """Raised by a handler to answer its call with an error message."""
 
 
+_TRACEPARENT = re.compile(r"[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}")
+_NO_TRACE_ID = "0" * 32
+_NO_SPAN_ID = "0" * 16
+MAX_TRACESTATE_CHARS = 512
+
+
+class Trace:
+    """The W3C Trace Context of a call: the span toolbus runs the call in (its ``execute_tool`` span).
+
+    Pass it on to what the tool calls, so the trace goes on there: ``headers()`` are the
+    ``traceparent``/``tracestate`` HTTP headers, and with OpenTelemetry installed
+    ``opentelemetry.propagate.extract(trace.headers())`` is the parent context for the tool's own spans."""
+
+    __slots__ = ("traceparent", "tracestate")
+
+    def __init__(self, traceparent: str, tracestate: Optional[str] = None):
+        self.traceparent = traceparent
+        self.tracestate = tracestate
+
+    @staticmethod
+    def parse(traceparent: Any, tracestate: Any = None) -> "Optional[Trace]":
+        """The context of wire values, or None when ``traceparent`` is missing or not a W3C one (version
+        ``ff``, all-zero ids); a ``tracestate`` that is not printable ASCII of at most 512 characters is dropped."""
+        if not isinstance(traceparent, str) or len(traceparent) > 256:
+            return None
+        if not _TRACEPARENT.fullmatch(traceparent[:55]):
+            return None
+        if len(traceparent) > 55 and (traceparent[:2] == "00" or traceparent[55] != "-"):
+            # version 00 has exactly these fields; a later one may append more after a dash
+            return None
+        if traceparent[:2] == "ff" or traceparent[3:35] == _NO_TRACE_ID or traceparent[36:52] == _NO_SPAN_ID:
+            return None
+        state = tracestate if isinstance(tracestate, str) and 0 < len(tracestate) <= MAX_TRACESTATE_CHARS \
+            and all(" " <= c <= "~" for c in tracestate) else None
+        return Trace(traceparent, state)
+
+    @property
+    def trace_id(self) -> str:
+        """The trace's id (32 hex digits)."""
+        return self.traceparent[3:35]
+
+    @property
+    def span_id(self) -> str:
+        """The id of the call's span (16 hex digits): the parent of the spans the tool makes."""
+        return self.traceparent[36:52]
+
+    @property
+    def sampled(self) -> bool:
+        """Whether the caller records this trace (the sampled flag)."""
+        return int(self.traceparent[53:55], 16) & 1 == 1
+
+    def headers(self) -> Dict[str, str]:
+        """``{"traceparent": …, "tracestate": …}`` (tracestate only when there is one): the HTTP headers or
+        message fields that carry the trace on, and a carrier for OpenTelemetry's ``extract``."""
+        out = {"traceparent": self.traceparent}
+        if self.tracestate:
+            out["tracestate"] = self.tracestate
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Trace) and (self.traceparent, self.tracestate) == (other.traceparent, other.tracestate)
+
+    def __hash__(self) -> int:
+        return hash((self.traceparent, self.tracestate))
+
+    def __repr__(self) -> str:
+        return f"Trace({self.traceparent!r}, {self.tracestate!r})"
+
+
 class Call:
     """One execute_tool request while it runs."""
 
@@ -46,6 +116,11 @@ class Call:
     def cancelled(self) -> bool:
         """Whether the host asked to stop this call."""
         return self.cancel_reason is not None
+
+    @property
+    def trace(self) -> Optional[Trace]:
+        """The call's W3C trace context (toolbus's span of this call), or None when toolbus sent none."""
+        return Trace.parse(self.context.get("traceparent"), self.context.get("tracestate"))
 
     async def send(self, content: List[JsonObject]) -> bool:
         """Sends a chat message now (a send_message event); True when the host accepted it."""
@@ -74,6 +149,13 @@ class Call:
         if message is not None:
             params["message"] = str(message)
         self.runtime.write({"method": "progress", "params": params})
+
+
+def current_trace() -> Optional[Trace]:
+    """The trace context of the call running in this task or thread (asyncio tasks and
+    ``asyncio.to_thread`` carry it), or None outside a call or when toolbus sent none."""
+    call = current_call.get()
+    return None if call is None else call.trace
 
 
 Activate = Callable[[JsonObject], Awaitable[List[JsonObject]]]

@@ -19,6 +19,15 @@ public final class ToolMetrics {
     public static final String RETRIES = "toolbus.tool.retries";
     /** Counter of cache lookups, tag result. */
     public static final String CACHE_REQUESTS = "toolbus.cache.requests";
+    /**
+     * Timer of tool calls by the OpenTelemetry GenAI semantic conventions (seconds, a histogram with the
+     * conventions' GenAI duration buckets, 10 ms to 81.92 s), recorded only while calls are observed (an
+     * {@code ObservationRegistry} other than {@code NOOP}): the same time as the call's
+     * {@code execute_tool} span. Tags {@code gen_ai.operation.name} ({@code execute_tool}),
+     * {@code gen_ai.tool.name}, {@code gen_ai.tool.type}, and {@code error.type} (the error code in lower
+     * case) on failed calls only.
+     */
+    public static final String EXECUTE_TOOL_DURATION = "gen_ai.execute_tool.duration";
     /** Counter of completed turns. */
     public static final String TURNS = "toolbus.turns";
     /** Counter of cancel requests, tags source ({@code event}, {@code subscriber}) and outcome ({@code applied}, {@code nothing_to_do}). */

@@ -18,6 +18,7 @@ public final class CancelEvent implements ControlEvent {
     private final String turnId;
     private final String toolCallId;
     private final String reason;
+    private final TraceContext trace;
 
     private CancelEvent(Builder b) {
         String streamId = b.streamId;
@@ -33,6 +34,7 @@ public final class CancelEvent implements ControlEvent {
         this.turnId = turnId;
         this.toolCallId = toolCallId;
         this.reason = reason;
+        this.trace = b.trace;
     }
 
     /** Starts a builder. */
@@ -47,6 +49,7 @@ public final class CancelEvent implements ControlEvent {
         b.turnId = turnId;
         b.toolCallId = toolCallId;
         b.reason = reason;
+        b.trace = trace;
         return b;
     }
 
@@ -90,21 +93,32 @@ public final class CancelEvent implements ControlEvent {
         return reason;
     }
 
+    /** The W3C trace context of the caller's span ({@code traceparent}, {@code tracestate}), or {@code null}. */
+    @Override
+    public TraceContext trace() {
+        return trace;
+    }
+
+    /** This cancel with {@code trace} as its trace context. */
+    public CancelEvent withTrace(TraceContext trace) {
+        return toBuilder().trace(trace).build();
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof CancelEvent e && streamId.equals(e.streamId) && Objects.equals(turnId, e.turnId)
-                && Objects.equals(toolCallId, e.toolCallId) && reason.equals(e.reason);
+                && Objects.equals(toolCallId, e.toolCallId) && reason.equals(e.reason) && Objects.equals(trace, e.trace);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(streamId, turnId, toolCallId, reason);
+        return Objects.hash(streamId, turnId, toolCallId, reason, trace);
     }
 
     @Override
     public String toString() {
         return "CancelEvent[streamId=" + streamId + ", turnId=" + turnId + ", toolCallId=" + toolCallId + ", reason="
-                + reason + "]";
+                + reason + ", trace=" + trace + "]";
     }
 
     /**
@@ -115,6 +129,7 @@ public final class CancelEvent implements ControlEvent {
         private String turnId;
         private String toolCallId;
         private String reason;
+        private TraceContext trace;
 
         private Builder() {
         }
@@ -140,6 +155,12 @@ public final class CancelEvent implements ControlEvent {
         /** Why, for logs ({@code null}: empty). */
         public Builder reason(String reason) {
             this.reason = reason;
+            return this;
+        }
+
+        /** The caller's W3C trace context ({@code null}: none). */
+        public Builder trace(TraceContext trace) {
+            this.trace = trace;
             return this;
         }
 

@@ -23,7 +23,8 @@ final class ControlDecoder {
             throw new EventDecodeException("cancel.reason must be a string, got " + kind(reason), streamId, turnId);
         }
         return CancelEvent.builder().streamId(streamId).turnId(turnId).toolCallId(callId)
-                .reason(reason == null || reason.isNull() ? "" : reason.textValue()).build();
+                .reason(reason == null || reason.isNull() ? "" : reason.textValue()).trace(InboundDecoder.trace(root))
+                .build();
     }
 
     static ApprovalResponseEvent approval(ObjectNode root, String streamId, String turnIdRaw) {
@@ -35,7 +36,7 @@ final class ControlDecoder {
             throw new EventDecodeException("approval_response.decision must be approve, deny or approve_session, got '"
                     + word + "'", streamId, turnIdRaw);
         }
-        return new ApprovalResponseEvent(streamId, id, d);
+        return new ApprovalResponseEvent(streamId, id, d, InboundDecoder.trace(root));
     }
 
     static InputResponseEvent input(ObjectNode root, String streamId, String turnIdRaw) {
@@ -52,7 +53,8 @@ final class ControlDecoder {
             throw new EventDecodeException("input_response.content must be an object, got " + kind(content),
                     streamId, turnIdRaw);
         }
-        return new InputResponseEvent(streamId, id, a, content == null || content.isNull() ? null : content);
+        return new InputResponseEvent(streamId, id, a, content == null || content.isNull() ? null : content,
+                InboundDecoder.trace(root));
     }
 
     private static String optionalId(ObjectNode root, String key, String type, String streamId, String turnIdRaw) {

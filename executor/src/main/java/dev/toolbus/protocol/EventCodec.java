@@ -240,11 +240,13 @@ public final class EventCodec {
             putIfNotNull(n, "turn_id", c.turnId());
             putIfNotNull(n, "tool_call_id", c.toolCallId());
             putIfPresent(n, "reason", c.reason());
+            putTrace(n, c.trace());
         } else if (event instanceof ApprovalResponseEvent a) {
             n.put("type", "approval_response");
             n.put("stream_id", a.streamId());
             n.put("approval_id", a.approvalId());
             n.put("decision", a.decision().wireName());
+            putTrace(n, a.trace());
         } else if (event instanceof InputResponseEvent i) {
             n.put("type", "input_response");
             n.put("stream_id", i.streamId());
@@ -253,6 +255,7 @@ public final class EventCodec {
             if (i.content() != null) {
                 n.set("content", i.content());
             }
+            putTrace(n, i.trace());
         }
         return n.toString();
     }

@@ -82,12 +82,12 @@ class ToolExecutorTracingTest {
                 assertThat(c.getTraceId()).isEqualTo(TRACE_ID);
                 assertThat(c.getParentSpanId()).isEqualTo(turn.getSpanId());
             }
-            assertThat(attr(c1, "tool")).isEqualTo("add");
+            assertThat(attr(c1, "gen_ai.tool.name")).isEqualTo("add");
             assertThat(attr(c1, "outcome")).isEqualTo("ok");
             assertThat(attr(c1, "cached")).isEqualTo("false");
             assertThat(attr(c1, "attempts")).isEqualTo("1");
-            assertThat(attr(c1, "tool_call_id")).isEqualTo("c1");
-            assertThat(attr(c3, "tool")).isEqualTo("unknown");
+            assertThat(attr(c1, "gen_ai.tool.call.id")).isEqualTo("c1");
+            assertThat(attr(c3, "gen_ai.tool.name")).isEqualTo("unknown");
             assertThat(attr(c3, "outcome")).isEqualTo("unknown_tool");
             assertThat(attr(c3, "attempts")).isEqualTo("0");
 

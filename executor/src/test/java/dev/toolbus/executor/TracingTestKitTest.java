@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The turn and call observations seen through the Micrometer tracing test kit ({@link SimpleTracer}
  * and its span assertions): a turn that comes with a bot core's {@code traceparent} is one span of that
- * trace, each call a span under it with {@code tool}, {@code outcome}, {@code attempts} and
- * {@code cached}, and every event names the span it belongs to.
+ * trace, each call a span under it with {@code gen_ai.tool.name}, {@code outcome}, {@code attempts}
+ * and {@code cached}, and every event names the span it belongs to.
  */
 class TracingTestKitTest {
 
@@ -99,16 +99,20 @@ class TracingTestKitTest {
                     .hasASpanWithName("toolbus turn", s -> s.hasTag("turn_id", "t1").hasTag("outcome", "ok"))
                     .hasASpanWithName("toolbus turn", s -> s.hasTag("turn_id", "t2").hasTag("outcome", "error")
                             .hasTag("error_count", "1"))
-                    .hasASpanWithName("execute_tool add", s -> s.hasTag("tool_call_id", "c1").hasTag("tool", "add")
+                    .hasASpanWithName("execute_tool add", s -> s.hasTag("gen_ai.tool.call.id", "c1")
+                            .hasTag("gen_ai.tool.name", "add").hasTag("gen_ai.operation.name", "execute_tool")
+                            .hasTag("gen_ai.tool.type", "function").hasTag("gen_ai.tool.description", "adds")
+                            .doesNotHaveTagWithKey("error.type")
                             .hasTag("outcome", "ok").hasTag("attempts", "1").hasTag("cached", "false"))
-                    .hasASpanWithName("execute_tool add", s -> s.hasTag("tool_call_id", "c2")
+                    .hasASpanWithName("execute_tool add", s -> s.hasTag("gen_ai.tool.call.id", "c2")
                             .hasTag("outcome", "ok").hasTag("attempts", "0").hasTag("cached", "true"))
-                    .hasASpanWithName("execute_tool unknown", s -> s.hasTag("tool", "unknown")
-                            .hasTag("outcome", "unknown_tool").hasTag("attempts", "0"));
+                    .hasASpanWithName("execute_tool unknown", s -> s.hasTag("gen_ai.tool.name", "unknown")
+                            .hasTag("outcome", "unknown_tool").hasTag("attempts", "0")
+                            .hasTag("error.type", "unknown_tool").thenThrowable().isNotNull());
 
             SimpleSpan turn2 = tracer.getSpans().stream().filter(s -> "t2".equals(s.getTags().get("turn_id")))
                     .findFirst().orElseThrow();
-            SimpleSpan c2 = tracer.getSpans().stream().filter(s -> "c2".equals(s.getTags().get("tool_call_id")))
+            SimpleSpan c2 = tracer.getSpans().stream().filter(s -> "c2".equals(s.getTags().get("gen_ai.tool.call.id")))
                     .findFirst().orElseThrow();
             SimpleSpan c3 = named(tracer, "execute_tool unknown");
             TracingAssertions.assertThat(c2).hasParentIdEqualTo(turn2.getSpanId());

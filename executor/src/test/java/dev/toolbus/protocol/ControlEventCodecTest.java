@@ -34,6 +34,37 @@ class ControlEventCodecTest {
     }
 
     @Test
+    void everyControlEventReadsItsTraceContext_andAnInvalidOneIsIgnored() {
+        String tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        TraceContext trace = new TraceContext(tp, "ui=1");
+        String fields = ",\"traceparent\":\"" + tp + "\",\"tracestate\":\"ui=1\"}";
+        CancelEvent cancel = (CancelEvent) codec.decode("{\"type\":\"cancel\",\"stream_id\":\"s\",\"turn_id\":\"t1\"" + fields);
+        ApprovalResponseEvent approval = (ApprovalResponseEvent) codec.decode("{\"type\":\"approval_response\","
+                + "\"stream_id\":\"s\",\"approval_id\":\"ap-1\",\"decision\":\"deny\"" + fields);
+        InputResponseEvent input = (InputResponseEvent) codec.decode("{\"type\":\"input_response\",\"stream_id\":\"s\","
+                + "\"input_id\":\"in-1\",\"action\":\"cancel\"" + fields);
+        assertThat(cancel).isEqualTo(CancelEvent.ofTurn("s", "t1").withTrace(trace));
+        assertThat(approval).isEqualTo(new ApprovalResponseEvent("s", "ap-1", ApprovalDecision.DENY, trace));
+        assertThat(input).isEqualTo(new InputResponseEvent("s", "in-1", InputAction.CANCEL, null).withTrace(trace));
+        for (ControlEvent e : List.of(cancel, approval, input)) {
+            assertThat(e.trace()).isEqualTo(trace);
+            assertThat(codec.encode(e)).contains(",\"traceparent\":\"" + tp + "\",\"tracestate\":\"ui=1\"");
+            assertThat(codec.decode(codec.encode(e))).isEqualTo(e);
+        }
+        assertThat(cancel.toBuilder().build()).isEqualTo(cancel);
+        assertThat(cancel).isNotEqualTo(CancelEvent.ofTurn("s", "t1"));
+
+        CancelEvent bad = (CancelEvent) codec.decode("{\"type\":\"cancel\",\"stream_id\":\"s\","
+                + "\"traceparent\":\"00-NOTHEX-00f067aa0ba902b7-01\",\"tracestate\":\"ui=1\"}");
+        assertThat(bad.trace()).isNull();
+        assertThat(bad).isEqualTo(CancelEvent.ofStream("s"));
+        ApprovalResponseEvent badState = (ApprovalResponseEvent) codec.decode("{\"type\":\"approval_response\","
+                + "\"stream_id\":\"s\",\"approval_id\":\"ap-1\",\"decision\":\"deny\",\"traceparent\":\"" + tp
+                + "\",\"tracestate\":\"caf\u00e9\"}");
+        assertThat(badState.trace()).isEqualTo(new TraceContext(tp, null));
+    }
+
+    @Test
     void approvalAndInputResponsesDecodeAndRoundTrip() {
         for (ApprovalDecision d : ApprovalDecision.values()) {
             ApprovalResponseEvent e = (ApprovalResponseEvent) codec.decode("{\"type\":\"approval_response\","

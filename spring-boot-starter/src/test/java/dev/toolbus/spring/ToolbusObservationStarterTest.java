@@ -92,7 +92,7 @@ class ToolbusObservationStarterTest {
                 .findFirst().orElseThrow();
         Observation.Context turn = recorder.stopped.stream().filter(c -> c.getName().equals("toolbus.turn"))
                 .findFirst().orElseThrow();
-        assertThat(call.getLowCardinalityKeyValue("tool").getValue()).isEqualTo("add");
+        assertThat(call.getLowCardinalityKeyValue("gen_ai.tool.name").getValue()).isEqualTo("add");
         assertThat(call.getLowCardinalityKeyValue("outcome").getValue()).isEqualTo("ok");
         assertThat(call.getParentObservation().getContextView()).isSameAs(turn);
         assertThat(turn.getHighCardinalityKeyValue("turn_id").getValue()).isEqualTo("t-obs");

@@ -60,6 +60,7 @@ public final class StdioBus implements ToolBus {
     private final EventCodec codec;
     private final ExecutorService readerThread;
     private final Sinks.One<Boolean> inputEnd = Sinks.one();
+    private volatile boolean inputEnded;
     private final Scheduler reader;
     private final ExecutorService writerThread;
     private final Scheduler writer;
@@ -114,6 +115,7 @@ public final class StdioBus implements ToolBus {
      * left to {@link #closeGracefully()}.
      */
     public void endInput() {
+        inputEnded = true;
         inputEnd.tryEmitValue(Boolean.TRUE);
     }
 
@@ -148,7 +150,10 @@ public final class StdioBus implements ToolBus {
             } catch (IOException e) {
                 sink.error(new UncheckedIOException("reading input events failed", e));
             }
-        }).subscribeOn(reader).takeUntilOther(inputEnd.asMono());
+        }).subscribeOn(reader)
+                // a read broken by the cancel of an ended input (an interrupted reader) is that end, not a failure
+                .onErrorResume(e -> inputEnded ? Mono.empty() : Mono.error(e))
+                .takeUntilOther(inputEnd.asMono());
     }
 
     /** Writes the events as lines, in order and together, flushing each line. */

@@ -251,7 +251,8 @@ final class HttpEndpoints {
      * for anything that is not a control event, {@code 403} for a stream outside the token's scope.
      */
     private Mono<Void> control(HttpServerRequest req, HttpServerResponse res, AccessTokens.Grant grant) {
-        return oneEvent(req, res, event -> {
+        return oneEvent(req, res, decoded -> {
+            InboundEvent event = TraceHeaders.onto(decoded, req.requestHeaders());
             if (!(event instanceof ControlEvent control)) {
                 return error(res, HttpResponseStatus.BAD_REQUEST, new ErrorEvent(event.streamId(), null,
                         ErrorCode.BAD_EVENT, "/v1/control takes cancel, approval_response or input_response; "
@@ -277,8 +278,9 @@ final class HttpEndpoints {
     static ErrorEvent unknownRequest(ControlEvent control) {
         String what = control instanceof ApprovalResponseEvent a ? "approval request '" + clip(a.approvalId()) + "'"
                 : control instanceof InputResponseEvent i ? "input request '" + clip(i.inputId()) + "'" : "request";
-        return new ErrorEvent(control.streamId(), null, ErrorCode.UNKNOWN_REQUEST, "no " + what
+        ErrorEvent e = new ErrorEvent(control.streamId(), null, ErrorCode.UNKNOWN_REQUEST, "no " + what
                 + " is waiting on this stream here: unknown, expired, already answered, or of another stream");
+        return control.trace() == null ? e : e.withTrace(control.trace());
     }
 
     /**

@@ -1,14 +1,18 @@
 package dev.toolbus.gateway;
 
+import dev.toolbus.protocol.ApprovalResponseEvent;
+import dev.toolbus.protocol.CancelEvent;
 import dev.toolbus.protocol.InboundEvent;
+import dev.toolbus.protocol.InputResponseEvent;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.TraceContext;
 import io.netty.handler.codec.http.HttpHeaders;
 
 /**
- * The W3C {@code traceparent}/{@code tracestate} HTTP headers of a {@code POST /v1/turns}, for events
- * that carry no trace context of their own (the event's fields win). Invalid headers are ignored.
+ * The W3C {@code traceparent}/{@code tracestate} HTTP headers of a {@code POST /v1/turns} or
+ * {@code POST /v1/control}, for events that carry no trace context of their own (the event's fields win).
+ * Invalid headers are ignored.
  */
 final class TraceHeaders {
 
@@ -32,6 +36,15 @@ final class TraceHeaders {
         }
         if (event instanceof ListToolsEvent l) {
             return new ListToolsEvent(l.streamId(), l.requestId(), l.context(), l.format(), l.text(), trace);
+        }
+        if (event instanceof CancelEvent c) {
+            return c.withTrace(trace);
+        }
+        if (event instanceof ApprovalResponseEvent a) {
+            return a.withTrace(trace);
+        }
+        if (event instanceof InputResponseEvent i) {
+            return i.withTrace(trace);
         }
         return event;
     }

@@ -73,7 +73,7 @@ class GatewayTracingTest {
             for (String id : List.of(turnId + "-1", turnId + "-2")) {
                 for (SpanData s : tracing.finished()) {
                     if (id.equals(s.getAttributes().get(io.opentelemetry.api.common.AttributeKey.stringKey(
-                            "tool_call_id")))) {
+                            "gen_ai.tool.call.id")))) {
                         out.add(s);
                     }
                 }
@@ -142,5 +142,24 @@ class GatewayTracingTest {
         assertThat(turnSpan.getTraceId()).isNotEqualTo(TRACE_ID);
         assertThat(turnSpan.getParentSpanContext().isValid()).isFalse();
         assertThat(events.get(2).get("traceparent").asText()).contains(turnSpan.getTraceId());
+    }
+
+    @Test
+    void aControlEventsTraceparent_fieldOrHeader_parentsItsSpan_andComesBackOnItsError() {
+        Http.Response field = http.post("/v1/control", TOKEN, "{\"type\":\"approval_response\",\"stream_id\":\"ctl\","
+                + "\"approval_id\":\"ap-none\",\"decision\":\"approve\",\"traceparent\":\"" + TRACEPARENT
+                + "\",\"tracestate\":\"client=1\"}");
+        assertThat(field.status()).isEqualTo(404);
+        assertThat(field.json().get("traceparent").asText()).isEqualTo(TRACEPARENT);
+        assertThat(field.json().get("tracestate").asText()).isEqualTo("client=1");
+        Http.Response header = http.post("/v1/control", TOKEN, "{\"type\":\"cancel\",\"stream_id\":\"ctl\"}",
+                h -> h.set("traceparent", TRACEPARENT));
+        assertThat(header.status()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !tracing.named("toolbus approval_response").isEmpty()
+                && !tracing.named("toolbus cancel").isEmpty());
+        for (SpanData s : List.of(tracing.named("toolbus approval_response").get(0), tracing.named("toolbus cancel").get(0))) {
+            assertThat(s.getTraceId()).isEqualTo(TRACE_ID);
+            assertThat(s.getParentSpanId()).isEqualTo(CLIENT_SPAN);
+        }
     }
 }

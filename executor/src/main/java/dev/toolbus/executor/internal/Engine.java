@@ -109,7 +109,8 @@ public final class Engine {
             pipeline.recordClock = RecordClock.system(timer);
         }
         if (!o.observationRegistry.isNoop()) {
-            pipeline.tracing = new TurnTracing(o.observationRegistry);
+            pipeline.tracing = new TurnTracing(o.observationRegistry, new GenAiMeters(meters), clock,
+                    settings.locale());
         }
         this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control);
         this.codec = o.codec;
@@ -204,7 +205,15 @@ public final class Engine {
     }
 
     public Mono<ControlOutcome> control(ControlEvent event) {
-        return Mono.fromSupplier(() -> router.route(event));
+        TurnTracing tracing = pipeline.tracing;
+        if (tracing == TurnTracing.OFF) {
+            return Mono.fromSupplier(() -> router.route(event));
+        }
+        // observed: a span of the caller's trace (the event's traceparent), else of the subscriber's observation
+        return Mono.deferContextual(context -> Mono.fromSupplier(() -> tracing.control(event,
+                event.trace() != null || context.isEmpty() ? null : context.getOrDefault(
+                        io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor.KEY, null),
+                () -> router.route(event))));
     }
 
     /** The error answering a control event with this outcome, or {@code null} when it needs none. */
@@ -218,9 +227,10 @@ public final class Engine {
         };
     }
 
-    /** The error answering a control event whose id nobody waits for. */
+    /** The error answering a control event whose id nobody waits for (with the event's trace context). */
     static ErrorEvent unknownRequest(ControlEvent event) {
-        return new ErrorEvent(event.streamId(), null, ErrorCode.UNKNOWN_REQUEST, ControlRouter.unknownText(event));
+        ErrorEvent e = new ErrorEvent(event.streamId(), null, ErrorCode.UNKNOWN_REQUEST, ControlRouter.unknownText(event));
+        return event.trace() == null ? e : e.withTrace(event.trace());
     }
 
     public String instanceId() {

@@ -1,5 +1,6 @@
 package dev.toolbus.executor.internal;
 
+import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.InputRequestEvent;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.SendMessageEvent;
@@ -22,31 +23,40 @@ import reactor.core.publisher.Mono;
 /**
  * The tracing of one turn: its observation ({@value #NAME}, a receiver whose carrier is the inbound
  * {@code traceparent}/{@code tracestate}, so a propagating tracing handler makes it a child of the bot
- * core's span), one {@link CallObservation} per call under it, and the trace context each outbound event
- * carries: the call's for the events of a call, the turn's for the others. Without an observing
- * registry there are no observations and every event carries the inbound context.
+ * core's span), one {@link CallObservation} ({@code execute_tool}) per call under it with its
+ * {@code gen_ai.execute_tool.duration}, and the trace context each outbound event carries: the call's
+ * for the events of a call, the turn's for the others. Without an observing registry there are no
+ * observations and every event carries the inbound context.
  *
  * <p>Observations start and stop outside the turn's lock (their handlers are the application's code).
  */
 final class TurnObservation {
 
     static final String NAME = "toolbus.turn";
-    private static final String UNKNOWN_TOOL = "unknown";
 
     private final ToolCallsEvent turn;
     private final Observation obs;
     private final TraceContext turnTrace;
     private final AtomicReferenceArray<Observation> callObs;
     private final TraceContext[] callTrace;
+    /** Per call, for {@code gen_ai.execute_tool.duration}: its tool tag, its type, when its span started. */
+    private final String[] callTool;
+    private final String[] callType;
+    private final long[] callStart;
+    private final TurnTracing tracing;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    TurnObservation(ToolCallsEvent turn, Observation obs, TraceContext turnTrace) {
+    TurnObservation(ToolCallsEvent turn, Observation obs, TraceContext turnTrace, TurnTracing tracing) {
         this.turn = turn;
+        this.tracing = tracing;
         this.obs = obs;
         this.turnTrace = turnTrace;
         int n = turn.calls().size();
         this.callObs = obs == null ? null : new AtomicReferenceArray<>(n);
         this.callTrace = obs == null ? null : new TraceContext[n];
+        this.callTool = obs == null ? null : new String[n];
+        this.callType = obs == null ? null : new String[n];
+        this.callStart = obs == null ? null : new long[n];
     }
 
     /**
@@ -75,16 +85,25 @@ final class TurnObservation {
                 .highCardinalityKeyValue("calls", Integer.toString(turn.calls().size()));
     }
 
-    /** Starts the call observations (before the calls start, holding no lock). */
-    void startCalls(TurnTracing tracing, ToolRegistry registry) {
+    /**
+     * Starts the call observations (before the calls start, holding no lock): each an
+     * {@code execute_tool} span with the tool's name, type and the description the model reads.
+     */
+    void startCalls(ToolRegistry registry) {
         if (obs == null) {
             return;
         }
         var calls = turn.calls();
         for (int i = 0; i < calls.size(); i++) {
             ToolCall c = calls.get(i);
-            String tool = !c.name().isEmpty() && registry.find(c.name()) != null ? c.name() : UNKNOWN_TOOL;
-            Observation o = tracing.call(obs, tool, c.toolCallId());
+            ToolRegistry.Entry e = c.name().isEmpty() ? null : registry.find(c.name());
+            String tool = e != null ? c.name() : CallObservation.UNKNOWN_TOOL;
+            String type = CallObservation.toolType(e);
+            String description = e == null ? null : e.tool().definition().description(tracing.locale);
+            callTool[i] = tool;
+            callType[i] = type;
+            callStart[i] = tracing.nanoClock.getAsLong();
+            Observation o = tracing.call(obs, tool, type, description, c.toolCallId());
             callTrace[i] = TurnTracing.outbound(o, turnTrace);
             if (o != null) {
                 callObs.set(i, o);
@@ -92,7 +111,7 @@ final class TurnObservation {
         }
     }
 
-    /** The call's result arrived: stops its observation (holding no lock); idempotent. */
+    /** The call's result arrived: stops its observation and records its duration (holding no lock); idempotent. */
     void callEnded(int index, ToolResultEvent result) {
         if (obs == null) {
             return;
@@ -100,6 +119,16 @@ final class TurnObservation {
         Observation o = callObs.getAndSet(index, null);
         if (o != null) {
             TurnTracing.guard(() -> CallObservation.stop(o, result));
+            measured(index, result.isError() ? result.error().code() : null);
+        }
+    }
+
+    /** Records {@code gen_ai.execute_tool.duration} of call {@code index} (the time of its span); {@code error} null: ok. */
+    private void measured(int index, ErrorCode error) {
+        GenAiMeters meters = tracing.meters;
+        if (meters != null) {
+            long nanos = tracing.nanoClock.getAsLong() - callStart[index];
+            TurnTracing.guard(() -> meters.record(callTool[index], callType[index], error, nanos));
         }
     }
 
@@ -123,6 +152,7 @@ final class TurnObservation {
             Observation o = callObs.getAndSet(i, null);
             if (o != null) {
                 TurnTracing.guard(() -> CallObservation.abandon(o));
+                measured(i, ErrorCode.CANCELLED);
             }
         }
         TurnTracing.guard(() -> obs.lowCardinalityKeyValue("outcome",

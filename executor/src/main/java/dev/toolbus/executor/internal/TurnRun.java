@@ -166,7 +166,7 @@ final class TurnRun implements GatedTurn, CallRules.Counts {
         TurnObservation tr = trace;
         if (tr != null) {
             // before any call can end (a cancel may end one as soon as the calls exist)
-            tr.startCalls(pipeline.tracing, pipeline.registry);
+            tr.startCalls(pipeline.registry);
         }
         synchronized (this) {
             for (int i = 0; i < list.size(); i++) {

@@ -1,25 +1,40 @@
 package dev.toolbus.executor.internal;
 
+import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.TraceContext;
+import dev.toolbus.spi.ControlOutcome;
+import dev.toolbus.text.DescriptionLocale;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.handler.TracingObservationHandler;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Tracing of an executor's turns: a {@link TurnObservation} per turn when the registry observes or the
- * turn carries a trace context, else nothing (a plain call then pays one null check).
+ * turn carries a trace context, else nothing (a plain call then pays one null check). While observing,
+ * each call's {@code gen_ai.execute_tool.duration} is recorded as its span ends.
  */
 final class TurnTracing {
 
-    static final TurnTracing OFF = new TurnTracing(ObservationRegistry.NOOP);
+    static final TurnTracing OFF = new TurnTracing(ObservationRegistry.NOOP, null, System::nanoTime,
+            DescriptionLocale.EN);
 
     private final ObservationRegistry registry;
     private final boolean observing;
+    /** {@code gen_ai.execute_tool.duration}, recorded as an observed call ends; {@code null} when off. */
+    final GenAiMeters meters;
+    final LongSupplier nanoClock;
+    /** The locale of the tool descriptions the spans carry (the ones the model reads). */
+    final DescriptionLocale locale;
 
-    TurnTracing(ObservationRegistry registry) {
+    TurnTracing(ObservationRegistry registry, GenAiMeters meters, LongSupplier nanoClock, DescriptionLocale locale) {
         this.registry = registry;
         this.observing = !registry.isNoop();
+        this.meters = meters;
+        this.nanoClock = nanoClock;
+        this.locale = locale;
     }
 
     /**
@@ -28,29 +43,41 @@ final class TurnTracing {
      */
     TurnObservation start(ToolCallsEvent turn, Object parent) {
         if (!observing) {
-            return turn.trace() == null ? null : new TurnObservation(turn, null, turn.trace());
+            return turn.trace() == null ? null : new TurnObservation(turn, null, turn.trace(), this);
         }
         Observation obs;
         try {
             obs = TurnObservation.observation(turn, registry, parent instanceof Observation p ? p : null).start();
         } catch (Throwable t) {
             failed(t);
-            return turn.trace() == null ? null : new TurnObservation(turn, null, turn.trace());
+            return turn.trace() == null ? null : new TurnObservation(turn, null, turn.trace(), this);
         }
-        return new TurnObservation(turn, obs, outbound(obs, turn.trace()));
+        return new TurnObservation(turn, obs, outbound(obs, turn.trace()), this);
     }
 
     /** A child observation of {@code parent} for one call (started), or {@code null} when not observing or it failed. */
-    Observation call(Observation parent, String tool, String toolCallId) {
+    Observation call(Observation parent, String tool, String type, String description, String toolCallId) {
         if (parent == null) {
             return null;
         }
         try {
-            return CallObservation.observation(tool, toolCallId, registry).parentObservation(parent).start();
+            return CallObservation.observation(tool, type, description, toolCallId, registry)
+                    .parentObservation(parent).start();
         } catch (Throwable t) {
             failed(t);
             return null;
         }
+    }
+
+    /**
+     * Routes a control event inside its observation ({@link ControlObservation}); {@code parent} is the
+     * observation the {@code control()} subscriber runs in, or {@code null}.
+     */
+    ControlOutcome control(ControlEvent event, Object parent, Supplier<ControlOutcome> route) {
+        if (!observing) {
+            return route.get();
+        }
+        return ControlObservation.observe(event, registry, parent instanceof Observation p ? p : null, route);
     }
 
     /** Runs an observation's stop (after recording its outcome); a handler that throws is logged, once. */

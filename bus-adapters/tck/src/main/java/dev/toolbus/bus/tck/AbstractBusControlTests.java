@@ -10,6 +10,7 @@ import dev.toolbus.executor.approval.ApprovalSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.ControlIds;
 import dev.toolbus.tool.method.Tools;
+import io.opentelemetry.api.common.AttributeKey;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * owns gets exactly one {@code UNKNOWN_REQUEST}, approval and session grants hold, a tool's message
  * arrives before its result. Where the broker may give a control event to either instance (Redis), the
  * turn's owner stops reading first, so the other instance reads the event and must pass it on; where
- * control events are keyed to their turn's owner (Kafka), the owner reads them itself.
+ * control events are keyed to their turn's owner (Kafka), the owner reads them itself. Both instances
+ * trace on the OpenTelemetry SDK: an answer passed on keeps its sender's trace context.
  */
 public abstract class AbstractBusControlTests extends AbstractBusTests {
 
@@ -36,6 +38,8 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
     protected final Map<String, ToolBus> buses = new ConcurrentHashMap<>();
     /** Both instances' approval settings: off except in the approval tests (echo is medium and would ask). */
     private final AtomicReference<ApprovalSettings> approval = new AtomicReference<>(ApprovalSettings.defaults());
+    /** Both instances' spans. */
+    private OtelTracing tracing;
 
     /**
      * The turn's owner stops taking inputs, so the next control event of its conversation is read by
@@ -58,6 +62,7 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
 
     @BeforeEach
     void startTwoInstances() {
+        tracing = closeLater(new OtelTracing()); // closed after the instances
         startInstance("ia");
         startInstance("ib");
         broker.awaitMembers(2);
@@ -69,6 +74,7 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
                 .tool(ControlTools.wipe(id, ranOn)).tool(ControlTools.greet(id, ranOn))
                 .tool(Tools.function("echo", "Returns its arguments", json -> json))
                 .approval(approval::get)
+                .observationRegistry(tracing.registry)
                 .build();
         ToolBus bus = broker.bus(BusOptions.named(id).instanceId(id).build());
         closeLater(executor);
@@ -196,6 +202,26 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
         assertThat(events.get(1).path("content").asText()).isEqualTo("wiped disk");
         assertThat(ranOn.get("t1")).isEqualTo(owner);
         await().atMost(Duration.ofSeconds(10)).until(broker::settled);
+    }
+
+    @Test
+    void anAnswerPassedOnToTheInstanceThatAsked_isASpanOfItsSendersTrace() {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String senderSpan = "00f067aa0ba902b7";
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
+        broker.send("s-tr", wipe("s-tr", "t1"));
+        JsonNode request = approvalRequestOwnerStopsReading("s-tr", "t1");
+        broker.send("s-tr", "{\"type\":\"approval_response\",\"stream_id\":\"s-tr\",\"approval_id\":\""
+                + request.path("approval_id").asText() + "\",\"decision\":\"approve\",\"traceparent\":\"00-" + traceId
+                + "-" + senderSpan + "-01\",\"tracestate\":\"ui=1\"}");
+        assertThat(Events.types(awaitTurn("s-tr", "t1"))).containsExactly("approval_request", "tool_result", "turn_completed");
+        await().atMost(WAIT).until(() -> !tracing.named("toolbus approval_response").isEmpty());
+        assertThat(tracing.named("toolbus approval_response")).singleElement().satisfies(s -> {
+            assertThat(s.getTraceId()).isEqualTo(traceId);
+            assertThat(s.getParentSpanId()).isEqualTo(senderSpan);
+            assertThat(s.getAttributes().get(AttributeKey.stringKey("outcome"))).isEqualTo("applied");
+            assertThat(s.getAttributes().get(AttributeKey.stringKey("decision"))).isEqualTo("approve");
+        });
     }
 
     @Test

@@ -68,12 +68,15 @@ public abstract class AbstractBusTracingTests extends AbstractBusTests {
         assertThat(turn.getTraceId()).isEqualTo(TRACE_ID);
         assertThat(turn.getParentSpanId()).isEqualTo(CLIENT_SPAN);
         List<SpanData> calls = new ArrayList<>(tracing.named("execute_tool echo"));
-        calls.sort((a, b) -> attr(a, "tool_call_id").compareTo(attr(b, "tool_call_id")));
+        calls.sort((a, b) -> attr(a, "gen_ai.tool.call.id").compareTo(attr(b, "gen_ai.tool.call.id")));
         assertThat(calls).hasSize(2).allSatisfy(c -> {
             assertThat(c.getTraceId()).isEqualTo(TRACE_ID);
             assertThat(c.getParentSpanId()).isEqualTo(turn.getSpanId());
             assertThat(attr(c, "outcome")).isEqualTo("ok");
+            assertThat(attr(c, "gen_ai.operation.name")).isEqualTo("execute_tool");
+            assertThat(attr(c, "gen_ai.tool.name")).isEqualTo("echo");
         });
+        assertThat(calls).extracting(c -> attr(c, "gen_ai.tool.call.id")).containsExactly("c1", "c2");
 
         List<JsonNode> events = broker.events("rs").stream().map(Events::json).toList();
         assertThat(Events.types(events)).containsExactly("tool_result", "tool_result", "turn_completed");
