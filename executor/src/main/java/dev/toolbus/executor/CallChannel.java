@@ -1,6 +1,5 @@
 package dev.toolbus.executor;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.InputRequestEvent;
 import dev.toolbus.protocol.SendMessageEvent;
@@ -134,7 +133,8 @@ final class CallChannel {
         return m;
     }
 
-    Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
+    Mono<InputAnswer> ask(dev.toolbus.tool.InputQuestion question) {
+        Duration timeout = question.timeout();
         long ms = timeout == null ? p.settings.inputTimeout().toMillis() : Math.max(1, timeout.toMillis());
         PendingInputs.Pending q;
         Mono<Void> m;
@@ -156,7 +156,9 @@ final class CallChannel {
             long expiresAt = p.timer.now(TimeUnit.MILLISECONDS) + ms;
             extendDeadline.accept(expiresAt);
             InputRequestEvent e = new InputRequestEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId, q.id,
-                    expiresAt, message, schema);
+                    expiresAt, question.message(), question.schema(), null,
+                    question.mode() == dev.toolbus.tool.InputQuestion.Mode.URL ? "url" : null, question.url(),
+                    question.key());
             m = turn.live(e);
         }
         if (m == null) {

@@ -565,7 +565,12 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     @Override
     public Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
-        return channel().ask(message, schema, timeout);
+        return channel().ask(dev.toolbus.tool.InputQuestion.builder(message).schema(schema).timeout(timeout).build());
+    }
+
+    @Override
+    public Mono<InputAnswer> ask(dev.toolbus.tool.InputQuestion question) {
+        return channel().ask(question);
     }
 
     private CallChannel channel() {
