@@ -200,8 +200,8 @@ final class ModernCall implements CallPeer {
                 req.context(), null, req.meta().trace());
         Flux<ObjectNode> messages = a.flux(() -> detached(a));
         if (asTask) {
-            // the task exists (readable) before the handler runs
-            return Mono.defer(() -> promote(a, req.meta().caps(), false)).then(Mono.fromRunnable(() -> run(turn)))
+            // the task exists (readable) before the handler runs; the client hears of it once the call runs
+            return Mono.defer(() -> promote(a, req.meta().caps(), false, () -> run(turn)))
                     .thenMany(messages)
                     .onErrorResume(IllegalStateException.class, e -> Flux.just(ModernError.internal(
                             "no task can be created now: " + e.getMessage()).response(req.id())));
@@ -229,7 +229,7 @@ final class ModernCall implements CallPeer {
             return;
         }
         Disposable t = Mono.delay(ctx.taskAfter, Schedulers.parallel())
-                .flatMap(x -> promote(a, a.meta.caps(), true))
+                .flatMap(x -> promote(a, a.meta.caps(), true, () -> { }))
                 .subscribe(null, e -> log.warn("MCP call {} could not become a task: {}", callId, e.toString()));
         synchronized (this) {
             if (taskTimer != null) {
@@ -244,8 +244,9 @@ final class ModernCall implements CallPeer {
      *
      * @param onlyIfRunning the optional case: nothing happens when the call ended, is waiting for an
      *     answer, or is no longer attached to {@code a}
+     * @param beforeAnswer runs once the task is stored, before the client is answered
      */
-    private Mono<Void> promote(Attachment a, ClientCaps taskCaps, boolean onlyIfRunning) {
+    private Mono<Void> promote(Attachment a, ClientCaps taskCaps, boolean onlyIfRunning, Runnable beforeAnswer) {
         McpTask t;
         synchronized (this) {
             if (onlyIfRunning && (done || attached != a || !pending.isEmpty() || task != null)) {
@@ -264,6 +265,7 @@ final class ModernCall implements CallPeer {
         ctx.byTask.put(t.taskId(), this);
         return ctx.tasks.create(t)
                 .doOnSuccess(x -> {
+                    beforeAnswer.run();
                     startWriter(t.taskId());
                     ttlTimer = Mono.delay(ctx.taskTtl, Schedulers.parallel()).subscribe(y -> expire());
                     a.respond(Wire.response(a.requestId, ctx.createTaskResult(t)));
@@ -765,10 +767,8 @@ final class ModernCall implements CallPeer {
             outcomeError = error;
             if (task != null) {
                 Instant now = ctx.clock.instant();
+                // the inlined result is a 2026-07-28 CallToolResult, resultType included
                 ObjectNode taskResult = result == null ? null : result.deepCopy();
-                if (taskResult != null) {
-                    taskResult.remove(Wire.RESULT_TYPE);
-                }
                 write(task.ended(status, status == McpTask.Status.COMPLETED ? taskResult : null,
                         status == McpTask.Status.FAILED ? error : null, task.statusMessage(), now));
                 if (writes != null) {
