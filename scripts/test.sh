@@ -11,8 +11,12 @@ trap stop_services EXIT
 start_services
 # the plugin hosts and SDKs (Python, Node, Go) first: seconds, and the Java tests start those hosts too
 bash scripts/test-hosts.sh
-# The MCP conformance suite and the Node >= 22 it needs (tool-sources/mcp's ConformanceSuiteTest runs it).
-if command -v npm >/dev/null; then bash scripts/lib/mcp-conformance.sh install >/dev/null; fi
+# The MCP conformance suite and the Node >= 22 it needs (tool-sources/mcp's ConformanceSuiteTest runs it),
+# and the TypeScript SDKs the MCP tests drive (NodeModernClientTest, NodeLegacyTasksTest, McpTwoErasIT, …).
+if command -v npm >/dev/null; then
+  bash scripts/lib/mcp-conformance.sh install >/dev/null
+  bash scripts/lib/mcp-node.sh install >/dev/null
+fi
 # install, not only verify: the Java example of docs/examples builds against the installed artifacts
 mvn -B -ntp install "$@"
 bash scripts/java-example.sh
