@@ -83,7 +83,7 @@ public final class McpToolSource implements AutoCloseable {
 
     private McpToolSource(Builder b) {
         this.settings = new Settings(b.requestTimeout, b.initTimeout, b.connectTimeout, b.minBackoff, b.maxBackoff,
-                b.maxLineBytes, b.closeGrace, b.stderr);
+                b.maxLineBytes, b.closeGrace, b.stderr, b.probeTimeout);
         this.mapper = b.objectMapper;
         McpJsonMapper json = new JacksonMcpJsonMapper(mapper);
         List<McpConnection> list = new ArrayList<>();
@@ -222,6 +222,15 @@ public final class McpToolSource implements AutoCloseable {
         return Collections.unmodifiableList(out);
     }
 
+    /**
+     * The MCP era toolbus speaks with a server: as configured, or as discovered at its first connect;
+     * {@code null} before that or for an unknown server.
+     */
+    public McpServerConfig.Protocol protocol(String server) {
+        return connections.stream().filter(c -> c.config().name().equals(server)).findFirst()
+                .map(McpConnection::protocol).orElse(null);
+    }
+
     /** The process id of a stdio server's running child, or -1 (for tests and diagnostics). */
     public long pid(String server) {
         return connections.stream().filter(c -> c.config().name().equals(server)).findFirst().map(McpConnection::pid)
@@ -269,7 +278,8 @@ public final class McpToolSource implements AutoCloseable {
 
     /** Connection settings shared by the servers of one source. */
     record Settings(Duration requestTimeout, Duration initTimeout, Duration connectTimeout, Duration minBackoff,
-                    Duration maxBackoff, int maxLineBytes, Duration closeGrace, BiConsumer<String, String> stderr) {
+                    Duration maxBackoff, int maxLineBytes, Duration closeGrace, BiConsumer<String, String> stderr,
+                    Duration probeTimeout) {
     }
 
     /** Builder of {@link McpToolSource}. Setters validate eagerly. */
@@ -285,6 +295,7 @@ public final class McpToolSource implements AutoCloseable {
         private int maxLineBytes = 16 * 1024 * 1024;
         private Duration closeGrace = Duration.ofSeconds(2);
         private BiConsumer<String, String> stderr = McpConnection.logStderr();
+        private Duration probeTimeout = Duration.ofSeconds(5);
 
         private Builder() {
         }
@@ -375,6 +386,15 @@ public final class McpToolSource implements AutoCloseable {
         /** How long a stdio server gets to exit after its stdin closes, and again after SIGTERM (default 2 s). */
         public Builder closeGrace(Duration grace) {
             this.closeGrace = positive(grace, "closeGrace");
+            return this;
+        }
+
+        /**
+         * How long the era probe ({@code server/discover}) of a server whose {@code protocol} is
+         * {@code auto} waits for an answer before taking the server for a 2025 one (default 5 s).
+         */
+        public Builder probeTimeout(Duration timeout) {
+            this.probeTimeout = positive(timeout, "probeTimeout");
             return this;
         }
 
