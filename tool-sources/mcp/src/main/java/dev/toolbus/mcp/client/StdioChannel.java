@@ -51,8 +51,8 @@ final class StdioChannel implements ModernChannel {
 
     private void exited() {
         dead.tryEmitEmpty();
-        open.values().forEach(s -> s.tryEmitError(new IllegalStateException("MCP server '" + config.name()
-                + "' exited")));
+        open.values().forEach(s -> s.tryEmitError(new dev.toolbus.mcp.McpCallException("MCP server '" + config.name()
+                + "' stopped during the call; the next call restarts it")));
         open.clear();
     }
 

@@ -62,9 +62,11 @@ final class LegacyTasks {
                 case "tools/call" -> call(r, params, principal, outbox, who);
                 case "tasks/get" -> task(params, principal).map(t -> ok(r, calls.taskJson(t, false)));
                 case "tasks/cancel" -> task(params, principal).flatMap(t -> {
-                    calls.cancel(t, "cancelled by the MCP client (tasks/cancel)");
+                    // the call first: once cancelled it leaves the running ones at once
                     ModernCall c = calls.byTask.get(t.taskId());
-                    Mono<McpTask> end = c == null ? Mono.just(t) : c.ended().timeout(Duration.ofSeconds(5), Mono.just(t));
+                    calls.cancel(t, "cancelled by the MCP client (tasks/cancel)");
+                    Mono<McpTask> end = c == null ? calls.tasks.get(t.taskId(), principal).defaultIfEmpty(t)
+                            : c.ended().timeout(Duration.ofSeconds(5), Mono.just(t));
                     return end.map(x -> ok(r, calls.taskJson(x, false)));
                 });
                 case "tasks/result" -> task(params, principal).flatMap(t -> result(r, t, outbox));
