@@ -1,27 +1,15 @@
 #!/usr/bin/env bash
 # Tests of the plugin hosts and SDKs in tool-sources/hosts, each against real host processes: the
-# MaiBot host and the Python SDK (unittest), the OpenClaw and ChatAI hosts and the Node SDK
-# (node --test), the Go SDK (go vet + go test), and the Go example of docs/plugins.md §5.3. Installs
-# Debian's golang-go when no Go toolchain is found. Called by scripts/test.sh; runs alone as well.
+# MaiBot host and the Python SDK (unittest), the OpenClaw and ChatAI hosts and the Node SDK and its
+# package (node --test), the Go SDK (go vet + go test), and the Go example of docs/plugins.md §5.3.
+# Needs no server jar: the install tests that run plugins under `toolbus serve` are
+# scripts/test-packages.sh. Installs Debian's golang-go when no Go toolchain is found. Called by
+# scripts/test.sh; runs alone as well.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HOSTS=tool-sources/hosts
-
-ensure_go() {
-  command -v go >/dev/null 2>&1 && return 0
-  if [ -x /usr/lib/go/bin/go ]; then
-    export PATH="$PATH:/usr/lib/go/bin"
-    return 0
-  fi
-  echo "[hosts] installing golang-go (apt-get)" >&2
-  local sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q golang-go >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get update -q >/dev/null 2>&1 || true
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q golang-go >/dev/null
-  fi
-  command -v go >/dev/null 2>&1 || export PATH="$PATH:/usr/lib/go/bin"
-}
+# shellcheck source=lib/debian.sh
+source scripts/lib/debian.sh
 
 echo "[hosts] python: MaiBot host and SDK" >&2
 python3 -m unittest discover -s "$HOSTS/maibot/tests" -t "$HOSTS/maibot/tests"

@@ -17,9 +17,13 @@ if command -v npm >/dev/null; then
   bash scripts/lib/mcp-conformance.sh install >/dev/null
   bash scripts/lib/mcp-node.sh install >/dev/null
 fi
-# install, not only verify: the Java example of docs/examples builds against the installed artifacts
+# install, not only verify: the Java example of docs/examples builds against the installed artifacts;
+# verify runs distribution/'s DistributionIT on the built toolbus-VERSION.tar.gz
 mvn -B -ntp install "$@"
 bash scripts/java-example.sh
+# The plugin SDKs installed as packages (pip into fresh venvs, npm into fresh projects, a Go module
+# requiring the SDK), each running a plugin under the server jar just built.
+bash scripts/test-packages.sh
 # The Python and Node clients, against the server jar just built, on every transport.
 bash scripts/client-tests.sh
 # One very short iteration of every JMH benchmark, so a broken benchmark fails CI (its numbers mean

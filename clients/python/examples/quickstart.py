@@ -25,7 +25,7 @@ async def main():
     async with Client(os.environ.get("TOOLBUS_URL", "http://127.0.0.1:8765"),
                       token=os.environ.get("TOOLBUS_TOKEN"),
                       on_send_message=lambda m: print("to the chat:", m.text),
-                      on_progress=lambda p: print("progress: %s/%s" % (p.progress, p.total))) as tb:
+                      on_progress=lambda p: print(f"progress: {p.progress}/{p.total}")) as tb:
         turn = await tb.run_turn("quickstart:py", assistant["tool_calls"], context={"user_id": "42"})
     messages += turn.to_openai()  # tool messages in call order, then a user message with the image
     for m in messages[2:]:

@@ -2,6 +2,7 @@
 messages sent to the chat, and a tool's question answered from a callback."""
 
 import asyncio
+import json
 import os
 import tempfile
 import time
@@ -9,7 +10,7 @@ import unittest
 
 from support import TOKEN, Server, eventually, require_jar
 
-from toolbus import Client, SendMessage, ToolResult
+from toolbus import Client, KafkaOptions, RedisOptions, SendMessage, StdioOptions, ToolResult
 
 REQUIRE_ALL = os.environ.get("TOOLBUS_REQUIRE_ALL_TRANSPORTS") == "1"
 # the servers run with approval mode auto for the wipe cases; echo, greet and ask_city are medium risk,
@@ -182,7 +183,7 @@ class StdioControlTest(ControlCases, unittest.IsolatedAsyncioTestCase):
 
     def client(self, **callbacks):
         command = Server("--bus", "stdio", "--approval-mode", "auto", gateway=False).command()
-        return Client("stdio:", command=command, **callbacks)
+        return Client("stdio:", transport=StdioOptions(command), **callbacks)
 
 
 @unittest.skipUnless(_have("redis") and (REQUIRE_ALL or os.environ.get("TOOLBUS_REDIS_URL")),
@@ -207,7 +208,73 @@ class RedisControlTest(ControlCases, unittest.IsolatedAsyncioTestCase):
         cls.server.stop()
 
     def client(self, **callbacks):
-        return Client(self.redis_url, calls_stream=self.calls, results_key=self.results, **callbacks)
+        return Client(self.redis_url, transport=RedisOptions(calls_stream=self.calls, results_key=self.results),
+                      **callbacks)
+
+
+@unittest.skipUnless(_have("kafka") and (REQUIRE_ALL or os.environ.get("TOOLBUS_KAFKA_BOOTSTRAP")),
+                     "needs the kafka-python package and TOOLBUS_KAFKA_BOOTSTRAP (scripts/lib/services.sh starts Kafka)")
+class KafkaControlTest(ControlCases, unittest.IsolatedAsyncioTestCase):
+    @classmethod
+    def setUpClass(cls):
+        require_jar(cls)
+        cls.bootstrap = os.environ["TOOLBUS_KAFKA_BOOTSTRAP"]
+        cls.prefix = "pyctl%d" % os.getpid()
+        cls.options = KafkaOptions(calls_topic=cls.prefix + ".calls", results_topic=cls.prefix + ".results")
+        config = os.path.join(tempfile.mkdtemp(prefix="toolbus-py-"), "toolbus.yaml")
+        with open(config, "w") as f:
+            f.write("bus:\n  type: kafka\n  url: %s\n  calls: '%s'\n  results: '%s'\n  group: %s\n"
+                    "gateway:\n  enabled: false\napproval:\n  mode: auto\n"
+                    % (cls.bootstrap, cls.options.calls_topic, cls.options.results_topic, cls.prefix))
+        cls.server = Server("--config", config, gateway=False).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def client(self, **callbacks):
+        return Client("kafka://" + self.bootstrap, transport=self.options, timeout=60, **callbacks)
+
+    async def test_events_produced_to_the_results_topic_again_are_dropped(self):
+        from kafka import KafkaProducer
+        stream = self.stream("dup")
+        producer = KafkaProducer(bootstrap_servers=self.bootstrap)
+        try:
+            async with self.client() as tb:
+                first = await tb.run_turn(stream, [{"tool_call_id": "c1", "name": "echo", "arguments": {"text": "once"}}],
+                                          turn_id="dup-1", context=NO_APPROVAL)
+                self.assertEqual(len(first.results), 1)
+                before = tb.duplicates_dropped
+                second = asyncio.ensure_future(tb.run_turn(stream, [
+                    {"tool_call_id": "c9", "name": "sleep", "arguments": {"ms": 1000}}], turn_id="dup-2",
+                    context=NO_APPROVAL))
+                await eventually(lambda: (stream, "dup-2") in tb._pending)
+                # the first turn's events again, as a redelivery after a consumer restart would bring them
+                def redeliver():
+                    for e in first.events:
+                        producer.send(self.options.results_topic, key=stream.encode(), value=json.dumps(e.raw).encode())
+                    producer.flush(30)
+                await asyncio.get_running_loop().run_in_executor(None, redeliver)
+                turn = await asyncio.wait_for(second, 60)
+                self.assertEqual([r.tool_call_id for r in turn.results], ["c9"])
+                await eventually(lambda: tb.duplicates_dropped >= before + len(first.events), timeout=30)
+                self.assertEqual(len(first.results), 1)
+        finally:
+            producer.close(10)
+
+    async def test_a_client_does_not_answer_the_approvals_of_streams_it_does_not_run(self):
+        answered = []
+
+        async def approve(req):
+            answered.append(req)
+            await req.approve()
+
+        async with self.client(on_approval_request=approve):  # a bystander on the same results topic
+            async with self.client(on_approval_request=lambda req: req.deny()) as tb:
+                turn = await tb.run_turn(self.stream("own"), [
+                    {"tool_call_id": "w", "name": "wipe", "arguments": {"target": "tmp"}}])
+        self.assertEqual(turn.result("w").error_code, "NOT_APPROVED")
+        self.assertEqual(answered, [])
 
 
 if __name__ == "__main__":

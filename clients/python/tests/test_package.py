@@ -1,6 +1,6 @@
 """``pip install ./clients/python`` works: the package installs (no index, no build isolation: the
-standard library and Debian's setuptools only), imports from where it was installed, and declares the
-``websockets`` and ``redis`` extras."""
+standard library and Debian's setuptools only), imports from where it was installed with its ``py.typed``
+marker, and declares the ``websockets``, ``redis`` and ``kafka`` extras."""
 
 import os
 import shutil
@@ -30,10 +30,12 @@ class PipInstallTest(unittest.TestCase):
                                   "--no-build-isolation", "--target", target, source],
                                  capture_output=True, text=True, timeout=300)
             self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
-            probe = ("import importlib.metadata as m, toolbus, toolbus.transports.http, toolbus.transports.stdio;"
+            probe = ("import importlib.metadata as m, os, toolbus, toolbus.transports.http, toolbus.transports.stdio,"
+                     " toolbus.transports.kafka;"
                      "print(toolbus.__file__); print(m.version('toolbus-client'));"
                      "print(sorted(m.metadata('toolbus-client').get_all('Provides-Extra')));"
-                     "print(sorted(r for r in m.requires('toolbus-client')))")
+                     "print(sorted(r for r in m.requires('toolbus-client')));"
+                     "print(os.path.isfile(os.path.join(os.path.dirname(toolbus.__file__), 'py.typed')))")
             env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
             env["PYTHONPATH"] = target
             ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=target,
@@ -46,6 +48,9 @@ class PipInstallTest(unittest.TestCase):
             self.assertIn("'redis'", lines[2])
             self.assertIn("websockets (>=10) ; extra == 'websockets'", lines[3])
             self.assertIn("redis (>=4.2) ; extra == 'redis'", lines[3])
+            self.assertIn("'kafka'", lines[2])
+            self.assertIn("kafka-python (>=2.0.2) ; extra == 'kafka'", lines[3])
+            self.assertEqual(lines[4], "True")
         finally:
             shutil.rmtree(target, ignore_errors=True)
             shutil.rmtree(os.path.dirname(source), ignore_errors=True)

@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 from support import TOKEN, Server, require_jar
-from toolbus import Client, SkillsEvent
+from toolbus import Client, SkillsEvent, StdioOptions
 
 
 def _skills_dir():
@@ -59,5 +59,5 @@ class StdioSkillsTest(SkillsFlow, unittest.IsolatedAsyncioTestCase):
 
     async def test_list_skills_load_skill_list_skills(self):
         command = Server("--bus", "stdio", "--skills", _skills_dir(), gateway=False).command()
-        async with Client("stdio:", command=command) as tb:
+        async with Client("stdio:", transport=StdioOptions(command)) as tb:
             await self.check_flow(tb, "py:stdio:skills")

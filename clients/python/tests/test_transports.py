@@ -9,7 +9,8 @@ import unittest
 import provider_shapes
 from support import JAR, TOKEN, CuttableProxy, Server, eventually, require_jar
 
-from toolbus import AuthenticationError, BadEventError, Client, ToolResult, TransportError
+from toolbus import (AuthenticationError, BadEventError, Client, KafkaOptions, RedisOptions, StdioOptions, ToolResult,
+                     TransportError, WebSocketOptions)
 
 THREE_CALLS = [
     {"id": "c1", "type": "function", "function": {"name": "add", "arguments": "{\"a\": 2, \"b\": 40}"}},
@@ -171,7 +172,8 @@ class WebSocketTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
     async def test_without_reconnect_a_dropped_websocket_fails_the_turn(self):
         proxy = await CuttableProxy(self.server.port).start()
         try:
-            async with Client("ws://127.0.0.1:%d/v1/ws" % proxy.port, token=TOKEN, reconnect=False) as tb:
+            async with Client("ws://127.0.0.1:%d/v1/ws" % proxy.port, token=TOKEN,
+                              transport=WebSocketOptions(reconnect=False)) as tb:
                 run = asyncio.ensure_future(tb.run_turn("py:ws:noreconnect", [
                     {"tool_call_id": "fast", "name": "echo", "arguments": {"text": "x"}},
                     {"tool_call_id": "slow", "name": "sleep", "arguments": {"ms": 5000}}]))
@@ -189,7 +191,7 @@ class StdioTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
 
     async def test_three_call_turn_on_the_sidecar(self):
         command = Server(gateway=False, *["--bus", "stdio"]).command()
-        async with Client("stdio:", command=command) as tb:
+        async with Client("stdio:", transport=StdioOptions(command)) as tb:
             turn = await tb.run_turn("py:stdio:1", THREE_CALLS)
         self.check_turn(turn)
 
@@ -215,7 +217,7 @@ class RedisTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
         cls.server.stop()
 
     def client(self):
-        return Client(self.redis_url, calls_stream=self.calls, results_key=self.results)
+        return Client(self.redis_url, transport=RedisOptions(calls_stream=self.calls, results_key=self.results))
 
     async def test_three_call_turn_over_redis(self):
         async with self.client() as tb:
@@ -259,6 +261,50 @@ class RedisTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
             self.assertEqual([x.tool_call_id for x in second.results], ["c9"])
             await eventually(lambda: tb.duplicates_dropped >= before + len(entries))
             self.assertEqual(len(turn.results), 1)
+
+
+def kafka_server(prefix, extra=""):
+    """``toolbus serve`` on the test broker, with topics and group of its own."""
+    config = os.path.join(tempfile.mkdtemp(prefix="toolbus-py-"), "toolbus.yaml")
+    with open(config, "w") as f:
+        f.write("bus:\n  type: kafka\n  url: %s\n  calls: '%s.calls'\n  results: '%s.results'\n  group: %s\n"
+                "gateway:\n  enabled: false\n%s" % (os.environ["TOOLBUS_KAFKA_BOOTSTRAP"], prefix, prefix, prefix, extra))
+    return Server("--config", config, gateway=False).start()
+
+
+@unittest.skipUnless(_have("kafka") and (REQUIRE_ALL or os.environ.get("TOOLBUS_KAFKA_BOOTSTRAP")),
+                     "needs the kafka-python package and TOOLBUS_KAFKA_BOOTSTRAP (scripts/lib/services.sh starts Kafka)")
+class KafkaTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
+    @classmethod
+    def setUpClass(cls):
+        require_jar(cls)
+        cls.prefix = "pyclient%d" % os.getpid()
+        cls.server = kafka_server(cls.prefix)
+        cls.url = "kafka://" + os.environ["TOOLBUS_KAFKA_BOOTSTRAP"]
+        cls.options = KafkaOptions(calls_topic=cls.prefix + ".calls", results_topic=cls.prefix + ".results")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    async def test_three_call_turn_over_kafka(self):
+        async with Client(self.url, transport=self.options) as tb:
+            turn = await tb.run_turn("py:kafka:%d" % os.getpid(), THREE_CALLS, timeout=60)
+        self.check_turn(turn)
+
+    async def test_a_missing_results_topic_is_a_clear_transport_error(self):
+        options = KafkaOptions(calls_topic=self.prefix + ".calls", results_topic=self.prefix + ".nothing",
+                               topic_wait=1.0)
+        with self.assertRaises(TransportError) as raised:
+            async with Client(self.url, transport=options):
+                pass
+        self.assertIn("topic %s.nothing does not exist" % self.prefix, str(raised.exception))
+
+    async def test_an_unreachable_broker_is_a_transport_error(self):
+        with self.assertRaises(TransportError) as raised:
+            async with Client("kafka://127.0.0.1:1", transport=self.options):
+                pass
+        self.assertIn("cannot use Kafka at 127.0.0.1:1", str(raised.exception))
 
 
 if __name__ == "__main__":

@@ -6,17 +6,22 @@
         messages += turn.to_openai()
 """
 
-from .client import Client
+from .client import Call, Callback, Client
 from .errors import (AuthenticationError, BadEventError, ForbiddenError, RejectedError, ToolbusError,
                      TransportError, TurnTimeoutError, UnknownRequestError)
-from .events import (ApprovalRequest, ErrorEvent, Event, InputRequest, SendMessage, SkillsEvent, ToolProgress,
-                     ToolResult, ToolsEvent, TurnCompleted, UserMessage, parse_event)
+from .events import (ApprovalRequest, ErrorEvent, Event, InputRequest, JsonObject, SendMessage, SkillsEvent,
+                     ToolProgress, ToolResult, ToolsEvent, TurnCompleted, UserMessage, parse_event)
+from .messages import anthropic, gemini, openai_chat, openai_responses
+from .options import HttpOptions, KafkaOptions, RedisOptions, StdioOptions, TransportOptions, WebSocketOptions
 from .turn import Turn
 
 __all__ = [
     "Client", "Turn", "parse_event",
+    "HttpOptions", "WebSocketOptions", "RedisOptions", "KafkaOptions", "StdioOptions", "TransportOptions",
+    "Call", "Callback", "JsonObject",
     "Event", "ToolResult", "UserMessage", "TurnCompleted", "ToolProgress", "SendMessage", "ApprovalRequest",
     "InputRequest", "ErrorEvent", "ToolsEvent", "SkillsEvent",
+    "openai_chat", "openai_responses", "anthropic", "gemini",
     "ToolbusError", "TransportError", "AuthenticationError", "ForbiddenError", "BadEventError", "RejectedError",
     "TurnTimeoutError", "UnknownRequestError",
 ]

@@ -2,6 +2,7 @@
 
 import hashlib
 from collections import OrderedDict
+from typing import Hashable, Tuple
 
 
 class SeenKeys:
@@ -11,21 +12,21 @@ class SeenKeys:
     entries whatever the ids and progress messages hold.
     """
 
-    def __init__(self, capacity=10000):
+    def __init__(self, capacity: int = 10000):
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
         self._capacity = capacity
-        self._keys = OrderedDict()
+        self._keys: "OrderedDict[bytes, None]" = OrderedDict()
 
-    def add(self, key):
-        key = hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).digest()
-        if key in self._keys:
-            self._keys.move_to_end(key)
+    def add(self, key: Tuple[Hashable, ...]) -> bool:
+        digest = hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).digest()
+        if digest in self._keys:
+            self._keys.move_to_end(digest)
             return False
-        self._keys[key] = None
+        self._keys[digest] = None
         if len(self._keys) > self._capacity:
             self._keys.popitem(last=False)
         return True
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._keys)

@@ -4,6 +4,8 @@ Failures of single tool calls are not exceptions: they arrive as ``ToolResult``s
 ``is_error`` set. These exceptions are for what stops a turn from being run or answered.
 """
 
+from typing import Any, Dict, Optional
+
 
 class ToolbusError(Exception):
     """Base class of every error this package raises."""
@@ -24,7 +26,7 @@ class ForbiddenError(ToolbusError):
 class BadEventError(ToolbusError):
     """toolbus could not decode the event that was sent (a ``BAD_EVENT`` error)."""
 
-    def __init__(self, message, event=None):
+    def __init__(self, message: str, event: Optional[Dict[str, Any]] = None):
         super().__init__(message)
         self.event = event
 
@@ -40,6 +42,6 @@ class TurnTimeoutError(ToolbusError):
 class UnknownRequestError(ToolbusError):
     """An approval or input answer named an id that toolbus does not wait for (``UNKNOWN_REQUEST``)."""
 
-    def __init__(self, message, event=None):
+    def __init__(self, message: str, event: Optional[Dict[str, Any]] = None):
         super().__init__(message)
         self.event = event

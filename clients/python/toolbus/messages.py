@@ -6,19 +6,24 @@ sequence of OpenAI and Gemini, and Anthropic wants the ``tool_result`` blocks fi
 message that answers the tool calls.
 """
 
+from typing import Any, Dict, List, Sequence
 
-def _data_url(part):
-    return "data:%s;base64,%s" % (part.get("mime_type", "application/octet-stream"), part.get("data", ""))
+from .events import JsonObject, ToolResult, UserMessage
+
+
+def _data_url(part: Dict[str, Any]) -> str:
+    return f"data:{part.get('mime_type', 'application/octet-stream')};base64,{part.get('data', '')}"
 
 
 _OPENAI_AUDIO = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
 
 
-def openai_chat(results, media):
+def openai_chat(results: Sequence[ToolResult], media: Sequence[UserMessage]) -> List[JsonObject]:
     """OpenAI Chat Completions: ``role: tool`` messages, then one ``role: user`` message per media item."""
-    out = [{"role": "tool", "tool_call_id": r.tool_call_id, "content": r.content} for r in results]
+    out: List[JsonObject] = [{"role": "tool", "tool_call_id": r.tool_call_id, "content": r.content}
+                             for r in results]
     for m in media:
-        parts = []
+        parts: List[JsonObject] = []
         for p in m.content:
             kind = p.get("type")
             if kind == "text":
@@ -33,11 +38,12 @@ def openai_chat(results, media):
     return out
 
 
-def openai_responses(results, media):
+def openai_responses(results: Sequence[ToolResult], media: Sequence[UserMessage]) -> List[JsonObject]:
     """OpenAI Responses API input items: ``function_call_output`` items, then user messages."""
-    out = [{"type": "function_call_output", "call_id": r.tool_call_id, "output": r.content} for r in results]
+    out: List[JsonObject] = [{"type": "function_call_output", "call_id": r.tool_call_id, "output": r.content}
+                             for r in results]
     for m in media:
-        parts = []
+        parts: List[JsonObject] = []
         for p in m.content:
             kind = p.get("type")
             if kind == "text":
@@ -49,11 +55,11 @@ def openai_responses(results, media):
     return out
 
 
-def anthropic(results, media):
+def anthropic(results: Sequence[ToolResult], media: Sequence[UserMessage]) -> List[JsonObject]:
     """Anthropic Messages: one user message, ``tool_result`` blocks first, then the media blocks."""
-    blocks = []
+    blocks: List[JsonObject] = []
     for r in results:
-        block = {"type": "tool_result", "tool_use_id": r.tool_call_id, "content": r.content}
+        block: JsonObject = {"type": "tool_result", "tool_use_id": r.tool_call_id, "content": r.content}
         if r.is_error:
             block["is_error"] = True
         blocks.append(block)
@@ -69,13 +75,13 @@ def anthropic(results, media):
     return [{"role": "user", "content": blocks}] if blocks else []
 
 
-def gemini(results, media):
+def gemini(results: Sequence[ToolResult], media: Sequence[UserMessage]) -> List[JsonObject]:
     """Gemini ``contents``: one user turn of ``functionResponse`` parts, then one with the media parts."""
-    out = []
+    out: List[JsonObject] = []
     if results:
-        parts = []
+        parts: List[JsonObject] = []
         for r in results:
-            response = {"content": r.content}
+            response: JsonObject = {"content": r.content}
             if r.is_error:
                 response = {"error": r.content}
             parts.append({"functionResponse": {"id": r.tool_call_id, "name": r.name, "response": response}})

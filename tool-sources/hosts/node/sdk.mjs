@@ -1,6 +1,6 @@
 // Write toolbus stdio plugins in Node (no npm packages), registerTool-style:
 //
-//   import { createPlugin } from '.../tool-sources/hosts/node/sdk.mjs';
+//   import { createPlugin } from 'toolbus-plugin';   // npm install ./tool-sources/hosts/node
 //   const plugin = createPlugin();
 //   plugin.registerTool({ name: 'add', description: 'Adds', parameters: {...},
 //     async execute(args, ctx) { return String(args.a + args.b); } });
@@ -11,6 +11,8 @@
 // toolbus.yaml plugins.<id>.config, else plugin.json's config; also `plugin.config`, kept current). A string result is the text,
 // `{ content: [...] }` is read as OpenClaw/MCP content parts, any other value is structured data.
 import { contentAnswer, makeLogger, serve } from './stdio.mjs';
+
+export { PluginError } from './stdio.mjs';
 
 const ATTRIBUTES = ['optional', 'dangerous', 'sideEffecting', 'risk', 'groups', 'requiredPermission', 'channels',
   'timeoutMs', 'visibility', 'cacheable', 'maxResultChars'];

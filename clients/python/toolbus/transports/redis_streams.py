@@ -8,13 +8,15 @@ last before it sent the turn, so no event of that turn is missed.
 
 import asyncio
 import json
+from typing import Any, Dict
 
 from ..errors import TransportError
+from ..options import RedisOptions
+from . import Deliver
 
 
 class RedisTransport:
-    def __init__(self, url, deliver, calls_stream="toolbus:calls", results_key="toolbus:results:{stream_id}",
-                 block_ms=500):
+    def __init__(self, url: str, deliver: Deliver, options: RedisOptions = RedisOptions(), block_ms: int = 500):
         try:
             import redis.asyncio  # noqa: F401
         except ImportError as e:  # pragma: no cover - depends on the installation
@@ -22,23 +24,23 @@ class RedisTransport:
                                  "(pip install 'toolbus-client[redis]', or Debian's python3-redis)") from e
         self._url = url
         self._deliver = deliver
-        self._calls = calls_stream
-        self._template = results_key
+        self._calls = options.calls_stream
+        self._template = options.results_key
         self._block_ms = block_ms
-        self._redis = None
-        self._readers = {}
-        self._cursors = {}
-        self._users = {}
+        self._redis: Any = None
+        self._readers: "Dict[str, asyncio.Future[None]]" = {}
+        self._cursors: Dict[str, Any] = {}
+        self._users: Dict[str, int] = {}
 
-    async def start(self):
+    async def start(self) -> None:
         import redis.asyncio as aioredis
         self._redis = aioredis.from_url(self._url, decode_responses=False)
         try:
             await self._redis.ping()
         except Exception as e:  # noqa: BLE001 - any connection failure
-            raise TransportError("cannot reach Redis at %s: %s" % (self._url, e)) from e
+            raise TransportError(f"cannot reach Redis at {self._url}: {e}") from e
 
-    async def close(self):
+    async def close(self) -> None:
         for t in list(self._readers.values()):
             t.cancel()
         for t in list(self._readers.values()):
@@ -51,18 +53,18 @@ class RedisTransport:
             await self._redis.close()
             await self._redis.connection_pool.disconnect()
 
-    async def send_turn(self, event):
+    async def send_turn(self, event: Dict[str, Any]) -> None:
         await self._follow(event["stream_id"])
         await self._add(event)
 
-    async def send_control(self, event):
+    async def send_control(self, event: Dict[str, Any]) -> None:
         await self._add(event)
 
-    async def request(self, event):
+    async def request(self, event: Dict[str, Any]) -> None:
         await self._follow(event["stream_id"])
         await self._add(event)
 
-    def release(self, stream_id):
+    def release(self, stream_id: str) -> None:
         """The client has nothing more in flight on this conversation: stop reading its results."""
         n = self._users.get(stream_id, 0) - 1
         if n > 0:
@@ -74,14 +76,14 @@ class RedisTransport:
         if task is not None:
             task.cancel()
 
-    async def _add(self, event):
+    async def _add(self, event: Dict[str, Any]) -> None:
         body = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
         try:
             await self._redis.xadd(self._calls, {"event": body})
         except Exception as e:  # noqa: BLE001
-            raise TransportError("XADD to %s failed: %s" % (self._calls, e)) from e
+            raise TransportError(f"XADD to {self._calls} failed: {e}") from e
 
-    async def _follow(self, stream_id):
+    async def _follow(self, stream_id: str) -> None:
         self._users[stream_id] = self._users.get(stream_id, 0) + 1
         if stream_id in self._readers:
             return
@@ -94,7 +96,7 @@ class RedisTransport:
         self._cursors[stream_id] = last[0][0] if last else b"0-0"
         self._readers[stream_id] = asyncio.ensure_future(self._read(stream_id, key))
 
-    async def _read(self, stream_id, key):
+    async def _read(self, stream_id: str, key: str) -> None:
         delay = 0.05
         while True:
             try:

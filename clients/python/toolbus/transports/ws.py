@@ -6,12 +6,19 @@ the turns still in flight again under their own ids; the client drops the duplic
 
 import asyncio
 import json
+from typing import Any, Callable, Dict, List, Optional
 
-from ..errors import AuthenticationError, TransportError
+from ..errors import AuthenticationError, ToolbusError, TransportError
+from ..options import WebSocketOptions
+from . import Deliver
+
+MAX_RECONNECT_ATTEMPTS = 20
 
 
 class WebSocketTransport:
-    def __init__(self, url, token, deliver, in_flight, reconnect=True, max_reconnect_attempts=20):
+    def __init__(self, url: str, token: Optional[str], deliver: Deliver,
+                 in_flight: Callable[[], List[Dict[str, Any]]], options: WebSocketOptions = WebSocketOptions(),
+                 max_reconnect_attempts: int = MAX_RECONNECT_ATTEMPTS):
         try:
             import websockets  # noqa: F401
         except ImportError as e:  # pragma: no cover - depends on the installation
@@ -21,21 +28,21 @@ class WebSocketTransport:
         self._token = token
         self._deliver = deliver
         self._in_flight = in_flight
-        self._reconnect = reconnect
+        self._reconnect = options.reconnect
         self._max_attempts = max_reconnect_attempts
-        self._ws = None
-        self._reader = None
+        self._ws: Any = None
+        self._reader: "Optional[asyncio.Future[None]]" = None
         self._closing = False
         self._connected = asyncio.Event()
         # set when the connection will not come back (reconnecting gave up, or close); wakes waiting sends
-        self._lost = None
+        self._lost: Optional[ToolbusError] = None
         self.reconnects = 0
 
-    async def start(self):
+    async def start(self) -> None:
         await self._connect()
         self._reader = asyncio.ensure_future(self._read_loop())
 
-    async def close(self):
+    async def close(self) -> None:
         self._closing = True
         self._give_up(TransportError("the client was closed"))
         if self._ws is not None:
@@ -47,16 +54,19 @@ class WebSocketTransport:
             except BaseException:  # noqa: BLE001
                 pass
 
-    async def send_turn(self, event):
+    async def send_turn(self, event: Dict[str, Any]) -> None:
         await self._send(event)
 
-    async def send_control(self, event):
+    async def send_control(self, event: Dict[str, Any]) -> None:
         await self._send(event)
 
-    async def request(self, event):
+    async def request(self, event: Dict[str, Any]) -> None:
         await self._send(event)
 
-    async def _send(self, event):
+    def release(self, stream_id: str) -> None:
+        """One connection carries every conversation: nothing to stop following."""
+
+    async def _send(self, event: Dict[str, Any]) -> None:
         text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
         for _ in range(self._max_attempts + 1):
             await self._connected.wait()
@@ -71,22 +81,23 @@ class WebSocketTransport:
                     raise TransportError("the WebSocket to toolbus is closed")
         raise TransportError("could not send to toolbus: the WebSocket keeps dropping")
 
-    async def _connect(self):
-        import websockets
-        headers = {"Authorization": "Bearer %s" % self._token} if self._token else {}
+    async def _connect(self) -> None:
+        from websockets.client import connect
+        from websockets.exceptions import InvalidStatusCode, WebSocketException
+        headers = {"Authorization": f"Bearer {self._token}"} if self._token else {}
         try:
-            self._ws = await websockets.connect(self._url, extra_headers=headers, max_size=64 * 1024 * 1024,
-                                                ping_interval=20, open_timeout=10)
-        except websockets.exceptions.InvalidStatusCode as e:
+            self._ws = await connect(self._url, extra_headers=headers, max_size=64 * 1024 * 1024, ping_interval=20,
+                                     open_timeout=10)
+        except InvalidStatusCode as e:
             if e.status_code == 401:
                 raise AuthenticationError("toolbus refused the token (401)") from e
-            raise TransportError("WebSocket upgrade refused: HTTP %d" % e.status_code) from e
-        except (OSError, EOFError, asyncio.TimeoutError, websockets.exceptions.WebSocketException) as e:
+            raise TransportError(f"WebSocket upgrade refused: HTTP {e.status_code}") from e
+        except (OSError, EOFError, asyncio.TimeoutError, WebSocketException) as e:
             # a refused or reset connection, or a handshake cut short (InvalidMessage): try again later
-            raise TransportError("cannot reach toolbus at %s: %s" % (self._url, e)) from e
+            raise TransportError(f"cannot reach toolbus at {self._url}: {e}") from e
         self._connected.set()
 
-    async def _read_loop(self):
+    async def _read_loop(self) -> None:
         while not self._closing:
             try:
                 async for frame in self._ws:
@@ -110,12 +121,12 @@ class WebSocketTransport:
                 self._deliver({"type": "_transport_lost", "reason": "the WebSocket to toolbus closed"})
                 return
 
-    def _give_up(self, error):
+    def _give_up(self, error: ToolbusError) -> None:
         if self._lost is None:
             self._lost = error
         self._connected.set()
 
-    async def _reconnect_with_backoff(self):
+    async def _reconnect_with_backoff(self) -> bool:
         delay = 0.05
         for _ in range(self._max_attempts):
             await asyncio.sleep(delay)

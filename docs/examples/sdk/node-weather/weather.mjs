@@ -1,4 +1,5 @@
-// A plugin written with toolbus's Node SDK (tool-sources/hosts/node/sdk.mjs).
+// A plugin written with toolbus's Node SDK. It imports sdk.mjs by its path in the checkout, so it runs
+// without an install; an installed package is imported as 'toolbus-plugin' (tool-sources/hosts/node/README.md).
 import { createPlugin } from '../../../../tool-sources/hosts/node/sdk.mjs';
 
 const plugin = createPlugin();

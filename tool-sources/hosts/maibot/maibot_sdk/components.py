@@ -1,9 +1,12 @@
 """The @Tool and legacy @Action decorators."""
 
 import warnings
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Dict, List, Optional, TypeVar
 
-from .types import ActivationType, ChatMode, build_parameters_schema, build_tool_detailed_description
+from .types import (ActivationType, ChatMode, Schema, ToolParameterInfo, build_parameters_schema,
+                    build_tool_detailed_description)
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 COMPONENT_ATTRIBUTE = "__maibot_component_info__"
 
@@ -11,8 +14,9 @@ COMPONENT_ATTRIBUTE = "__maibot_component_info__"
 class ToolComponentInfo:
     """What a decorator records about one tool component."""
 
-    def __init__(self, name: str, description: str, detailed_description: str, parameters: list,
-                 parameters_raw: dict, invoke_method: str, metadata: dict):
+    def __init__(self, name: str, description: str, detailed_description: str,
+                 parameters: List[ToolParameterInfo], parameters_raw: Schema, invoke_method: str,
+                 metadata: Dict[str, Any]):
         self.name = name
         self.description = description
         self.brief_description = description
@@ -23,13 +27,13 @@ class ToolComponentInfo:
         self.metadata = metadata
         self.enabled = True
 
-    def get_parameters_schema(self) -> Optional[dict]:
+    def get_parameters_schema(self) -> Optional[Schema]:
         """The SDK form of the parameter schema, or None."""
         if self.parameters_raw:
             return build_parameters_schema(self.parameters_raw)
         return build_parameters_schema(self.parameters)
 
-    def dump(self) -> dict:
+    def dump(self) -> Dict[str, Any]:
         """The component as the SDK sends it to its host (metadata nested, as SDK 2.6 does)."""
         return {
             "description": self.description,
@@ -44,7 +48,7 @@ class ToolComponentInfo:
 
 
 def Tool(name: str, description: str = "", brief_description: str = "", detailed_description: str = "",
-         parameters: Any = None, **metadata) -> Callable:
+         parameters: Any = None, **metadata: Any) -> Callable[[F], F]:
     """Declares a method as a tool the model may call."""
     brief = str(brief_description or description or f"工具 {name}").strip()
     listed = list(parameters) if isinstance(parameters, list) else []
@@ -53,15 +57,15 @@ def Tool(name: str, description: str = "", brief_description: str = "", detailed
     detailed = build_tool_detailed_description(schema, str(detailed_description or "").strip())
     info = ToolComponentInfo(name, brief, detailed, listed, raw, "plugin.invoke_tool", dict(metadata))
 
-    def decorate(function: Callable) -> Callable:
+    def decorate(function: F) -> F:
         setattr(function, COMPONENT_ATTRIBUTE, info)
         return function
 
     return decorate
 
 
-def _action_schema(action_parameters: dict) -> dict:
-    properties = {}
+def _action_schema(action_parameters: Dict[str, Any]) -> Schema:
+    properties: Schema = {}
     for key, text in (action_parameters or {}).items():
         name = str(key).strip()
         if not name:
@@ -75,10 +79,10 @@ def _enum_value(value: Any) -> Any:
 
 
 def Action(name: str, description: str = "", activation_type: Any = ActivationType.ALWAYS,
-           activation_keywords: Optional[list] = None, activation_probability: float = 1.0,
-           chat_mode: Any = ChatMode.NORMAL, action_parameters: Optional[dict] = None,
-           action_require: Optional[list] = None, associated_types: Optional[list] = None,
-           parallel_action: bool = False, action_prompt: str = "", **metadata) -> Callable:
+           activation_keywords: Optional[List[Any]] = None, activation_probability: float = 1.0,
+           chat_mode: Any = ChatMode.NORMAL, action_parameters: Optional[Dict[str, Any]] = None,
+           action_require: Optional[List[Any]] = None, associated_types: Optional[List[Any]] = None,
+           parallel_action: bool = False, action_prompt: str = "", **metadata: Any) -> Callable[[F], F]:
     """The legacy Action decorator: registered as a tool whose parameters are all optional strings."""
     warnings.warn("`Action` 装饰器已废弃，将在内部按 Tool 组件注册；请优先改用 `Tool`。",
                   DeprecationWarning, stacklevel=2)
@@ -87,7 +91,7 @@ def Action(name: str, description: str = "", activation_type: Any = ActivationTy
     requires = list(action_require or [])
     types = list(associated_types or [])
     schema = _action_schema(action_parameters or {})
-    parts = []
+    parts: List[str] = []
     block = build_tool_detailed_description(schema or None)
     if block:
         parts.append(block)
@@ -118,7 +122,7 @@ def Action(name: str, description: str = "", activation_type: Any = ActivationTy
     })
     info = ToolComponentInfo(name, brief, "\n\n".join(parts).strip(), [], schema, "plugin.invoke_action", legacy)
 
-    def decorate(function: Callable) -> Callable:
+    def decorate(function: F) -> F:
         setattr(function, COMPONENT_ATTRIBUTE, info)
         return function
 

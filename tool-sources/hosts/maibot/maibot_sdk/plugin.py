@@ -1,13 +1,13 @@
 """The plugin base class."""
 
-from typing import Any
+from typing import Any, Dict
 
 
 class MaiBotPlugin:
     """Base class of a MaiBot plugin; the host sets ``ctx`` before ``on_load``."""
 
     ctx: Any = None
-    config: dict = {}
+    config: Dict[str, Any] = {}
 
     async def on_load(self) -> None:
         """Called once after the plugin is created."""
@@ -15,7 +15,7 @@ class MaiBotPlugin:
     async def on_unload(self) -> None:
         """Called once before the host exits."""
 
-    async def on_config_update(self, scope: str, config_data: dict, version: str) -> None:
+    async def on_config_update(self, scope: str, config_data: Dict[str, Any], version: str) -> None:
         """Called with the plugin's configuration."""
 
     def get_config(self, key: str, default: Any = None) -> Any:

@@ -2,9 +2,10 @@
 model receives from MaiBot's host for a component, plus toolbus's per-tool attributes."""
 
 from copy import deepcopy
-from typing import Any
+from typing import Any, Dict, List
 
-from .types import build_parameters_schema
+from .components import ToolComponentInfo
+from .types import Schema, ToolParameterInfo, build_parameters_schema
 
 TYPE_ALIASES = {"integer": "integer", "int": "integer", "number": "number", "float": "number",
                 "boolean": "boolean", "bool": "boolean", "array": "array", "object": "object"}
@@ -20,9 +21,9 @@ def _host_type(value: Any) -> str:
     return TYPE_ALIASES.get(str(value or "").strip().lower(), "string")
 
 
-def _parameter(p) -> dict:
+def _parameter(p: ToolParameterInfo) -> Schema:
     kind = _host_type(getattr(p.param_type, "value", p.param_type))
-    schema = {"type": kind, "description": p.description}
+    schema: Schema = {"type": kind, "description": p.description}
     if p.enum_values:
         schema["enum"] = list(p.enum_values)
     if p.default is not None:
@@ -39,7 +40,7 @@ def _parameter(p) -> dict:
     return schema
 
 
-def model_schema(info) -> dict:
+def model_schema(info: ToolComponentInfo) -> Schema:
     """The argument schema the model receives (always an object schema with ``required``)."""
     if info.parameters_raw:
         schema = build_parameters_schema(info.parameters_raw)
@@ -49,8 +50,8 @@ def model_schema(info) -> dict:
         if not isinstance(schema.get("required"), list):
             schema["required"] = []
         return schema
-    properties = {}
-    required = []
+    properties: Schema = {}
+    required: List[str] = []
     for p in info.parameters:
         properties[p.name] = _parameter(p)
         if p.required:
@@ -58,10 +59,10 @@ def model_schema(info) -> dict:
     return {"type": "object", "properties": properties, "required": required}
 
 
-def _attributes(metadata: dict) -> dict:
+def _attributes(metadata: Dict[str, Any]) -> Dict[str, Any]:
     flat = dict(metadata.get("metadata") or {}) if isinstance(metadata.get("metadata"), dict) else {}
     flat.update({k: v for k, v in metadata.items() if k != "metadata"})
-    out = {}
+    out: Dict[str, Any] = {}
     for key, target in ATTRIBUTES.items():
         if key in flat and flat[key] is not None:
             out[target] = flat[key]
@@ -78,7 +79,7 @@ def _attributes(metadata: dict) -> dict:
     return out
 
 
-def declaration(info) -> dict:
+def declaration(info: ToolComponentInfo) -> Schema:
     """The activate declaration of one component."""
     tool = {"name": info.name, "description": info.description or f"工具 {info.name}",
             "inputSchema": model_schema(info)}

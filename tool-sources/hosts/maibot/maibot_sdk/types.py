@@ -3,7 +3,10 @@
 from copy import deepcopy
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Optional
+from typing import Any, Dict, List, Optional
+
+#: A JSON Schema (or any JSON object) as a dict.
+Schema = Dict[str, Any]
 
 
 class ToolParamType(str, Enum):
@@ -47,17 +50,17 @@ class ToolParameterInfo:
     param_type: ToolParamType = ToolParamType.STRING
     description: str = ""
     required: bool = True
-    enum_values: Optional[list] = None
-    items_schema: Optional[dict] = None
-    properties: Optional[dict] = None
-    required_properties: list = field(default_factory=list)
+    enum_values: Optional[List[Any]] = None
+    items_schema: Optional[Schema] = None
+    properties: Optional[Schema] = None
+    required_properties: List[str] = field(default_factory=list)
     additional_properties: Any = None
     default: Any = None
 
-    def to_parameter_schema(self) -> dict:
+    def to_parameter_schema(self) -> Schema:
         """The parameter's JSON Schema as the SDK writes it."""
         param_type = ToolParamType(self.param_type)
-        schema = {"type": param_type.json_type(), "description": self.description}
+        schema: Schema = {"type": param_type.json_type(), "description": self.description}
         if self.enum_values:
             schema["enum"] = list(self.enum_values)
         if self.default is not None:
@@ -72,7 +75,7 @@ class ToolParameterInfo:
                 schema["additionalProperties"] = deepcopy(self.additional_properties)
         return schema
 
-    def dump(self) -> dict:
+    def dump(self) -> Schema:
         """The parameter as the SDK sends it to its host."""
         return {
             "name": self.name,
@@ -93,7 +96,7 @@ def _type_name(value: Any) -> str:
     return text or "string"
 
 
-def build_tool_detailed_description(parameters_schema: Optional[dict], fallback_description: str = "") -> str:
+def build_tool_detailed_description(parameters_schema: Optional[Schema], fallback_description: str = "") -> str:
     """The parameter block (参数说明：…) followed, after a blank line, by the fallback text."""
     fallback = str(fallback_description or "").strip()
     if not parameters_schema:
@@ -124,22 +127,22 @@ def build_tool_detailed_description(parameters_schema: Optional[dict], fallback_
     return "\n".join(lines).strip()
 
 
-def build_parameters_schema(parameters: Any) -> Optional[dict]:
+def build_parameters_schema(parameters: Any) -> Optional[Schema]:
     """The SDK form of a tool's parameters (a list or a dict), or None without parameters."""
     if isinstance(parameters, list):
         if not parameters:
             return None
-        schema = {"type": "object", "properties": {p.name: p.to_parameter_schema() for p in parameters}}
-        required = [p.name for p in parameters if p.required]
-        if required:
-            schema["required"] = required
+        schema: Schema = {"type": "object", "properties": {p.name: p.to_parameter_schema() for p in parameters}}
+        listed = [p.name for p in parameters if p.required]
+        if listed:
+            schema["required"] = listed
         return schema
     if isinstance(parameters, dict):
         if not parameters:
             return None
         if parameters.get("type") == "object" or "properties" in parameters:
             return dict(parameters)
-        properties = {}
+        properties: Schema = {}
         required = []
         for key, value in parameters.items():
             if not isinstance(value, dict):

@@ -16,11 +16,14 @@ import inspect
 import json
 import os
 import typing
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
-from .runtime import Call, PluginError, Runtime, setup_logging
+from .runtime import Call, JsonObject, PluginError, Runtime, setup_logging
 
-__all__ = ["Call", "PluginError", "tool", "run", "tools"]
+__all__ = ["Call", "JsonObject", "PluginError", "config", "run", "tool", "tools"]
+__version__ = "0.1.0"
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _TYPES = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
 _ATTRIBUTES = {"optional": "optional", "dangerous": "dangerous", "side_effecting": "sideEffecting",
@@ -28,10 +31,10 @@ _ATTRIBUTES = {"optional": "optional", "dangerous": "dangerous", "side_effecting
                "channels": "channels", "timeout_ms": "timeoutMs", "visibility": "visibility",
                "cacheable": "cacheable", "max_result_chars": "maxResultChars"}
 
-_registry: dict = {}
+_registry: Dict[str, Tuple[JsonObject, Callable[..., Any]]] = {}
 
 
-def _json_type(annotation: Any) -> dict:
+def _json_type(annotation: Any) -> JsonObject:
     origin = typing.get_origin(annotation)
     if origin is typing.Union:
         rest = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -42,16 +45,16 @@ def _json_type(annotation: Any) -> dict:
     if origin is dict:
         return {"type": "object"}
     if annotation in _TYPES:
-        schema = {"type": _TYPES[annotation]}
+        schema: JsonObject = {"type": _TYPES[annotation]}
         if annotation is list:
             schema["items"] = {"type": "string"}
         return schema
     return {"type": "string"}
 
 
-def _schema(function: Callable, descriptions: dict) -> dict:
-    properties = {}
-    required = []
+def _schema(function: Callable[..., Any], descriptions: Dict[str, str]) -> JsonObject:
+    properties: Dict[str, JsonObject] = {}
+    required: List[str] = []
     hints = typing.get_type_hints(function)
     for name, p in inspect.signature(function).parameters.items():
         if name in ("self", "ctx") or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
@@ -67,8 +70,8 @@ def _schema(function: Callable, descriptions: dict) -> dict:
     return {"type": "object", "properties": properties, "required": required}
 
 
-def tool(name: Optional[str] = None, description: Optional[str] = None, parameters: Optional[dict] = None,
-         params: Optional[dict] = None, **attributes) -> Callable:
+def tool(name: Optional[str] = None, description: Optional[str] = None, parameters: Optional[JsonObject] = None,
+         params: Optional[Dict[str, str]] = None, **attributes: Any) -> Callable[[F], F]:
     """Registers a function as a tool. The schema comes from its signature (``params`` maps parameter
     names to descriptions) unless ``parameters`` gives a JSON Schema; the description defaults to the
     docstring. ``attributes``: optional, dangerous, side_effecting, risk, groups, required_permission,
@@ -77,9 +80,9 @@ def tool(name: Optional[str] = None, description: Optional[str] = None, paramete
     if unknown:
         raise TypeError(f"unknown tool attributes: {sorted(unknown)}")
 
-    def register(function: Callable) -> Callable:
+    def register(function: F) -> F:
         tool_name = name or function.__name__
-        declaration = {
+        declaration: JsonObject = {
             "name": tool_name,
             "description": description if description is not None else inspect.cleandoc(function.__doc__ or ""),
             "inputSchema": parameters if parameters is not None else _schema(function, params or {}),
@@ -92,37 +95,38 @@ def tool(name: Optional[str] = None, description: Optional[str] = None, paramete
     return register
 
 
-def tools() -> list:
+def tools() -> List[JsonObject]:
     """The declarations registered so far."""
     return [d for d, _ in _registry.values()]
 
 
-_config: dict = {}
+_config: JsonObject = {}
 
 
-def _own_config() -> dict:
+def _own_config() -> JsonObject:
     raw = os.environ.get("TOOLBUS_PLUGIN_CONFIG")
-    return json.loads(raw) if raw else {}
+    value = json.loads(raw) if raw else {}
+    return value if isinstance(value, dict) else {}
 
 
-def config() -> dict:
+def config() -> JsonObject:
     """The plugin's configuration: toolbus.yaml's ``plugins.<id>.config``, else plugin.json's
     ``config``; kept current when toolbus.yaml changes (no restart)."""
     return _config
 
 
-async def _activate(params: dict) -> list:
+async def _activate(params: JsonObject) -> List[JsonObject]:
     global _config
     _config = params["config"] if isinstance(params.get("config"), dict) else _own_config()
     return tools()
 
 
-async def _configure(new_config, version: str) -> None:
+async def _configure(new_config: Optional[JsonObject], version: str) -> None:
     global _config
     _config = new_config if isinstance(new_config, dict) else _own_config()
 
 
-async def _execute(call: Call) -> dict:
+async def _execute(call: Call) -> JsonObject:
     entry = _registry.get(call.tool_name)
     if entry is None:
         raise PluginError(f"unknown tool: {call.tool_name}")

@@ -9,7 +9,7 @@ import logging
 import os
 import sys
 import threading
-from typing import Any, Awaitable, Callable, Optional
+from typing import IO, Any, Awaitable, Callable, Dict, List, Optional, Union
 
 log = logging.getLogger("toolbus.plugin")
 
@@ -18,7 +18,10 @@ STOP_GRACE_S = 1.0
 # lines read ahead of the loop; the reader thread waits when the loop is this far behind
 MAX_QUEUED_LINES = 256
 
-current_call: contextvars.ContextVar = contextvars.ContextVar("toolbus_current_call", default=None)
+#: A JSON object as the protocol carries it.
+JsonObject = Dict[str, Any]
+
+current_call: "contextvars.ContextVar[Optional[Call]]" = contextvars.ContextVar("toolbus_current_call", default=None)
 
 
 class PluginError(Exception):
@@ -28,13 +31,14 @@ class PluginError(Exception):
 class Call:
     """One execute_tool request while it runs."""
 
-    def __init__(self, runtime: "Runtime", request_id: Any, tool_name: str, arguments: dict, context: dict):
+    def __init__(self, runtime: "Runtime", request_id: Any, tool_name: str, arguments: JsonObject,
+                 context: JsonObject):
         self.runtime = runtime
         self.id = request_id
         self.tool_name = tool_name
         self.arguments = arguments
         self.context = context
-        self.task: Optional[asyncio.Task] = None
+        self.task: "Optional[asyncio.Task[None]]" = None
         self.cancel_reason: Optional[str] = None
         self.done = False
 
@@ -43,7 +47,7 @@ class Call:
         """Whether the host asked to stop this call."""
         return self.cancel_reason is not None
 
-    async def send(self, content: list) -> bool:
+    async def send(self, content: List[JsonObject]) -> bool:
         """Sends a chat message now (a send_message event); True when the host accepted it."""
         reply = await self.runtime.request("send", {"id": self.id, "content": content})
         return bool(reply.get("ok"))
@@ -52,9 +56,10 @@ class Call:
         """Sends a text message now."""
         return await self.send([{"type": "text", "text": str(text)}])
 
-    async def ask(self, message: str, schema: Optional[dict] = None, timeout_ms: Optional[int] = None) -> dict:
+    async def ask(self, message: str, schema: Optional[JsonObject] = None,
+                  timeout_ms: Optional[int] = None) -> JsonObject:
         """Asks the user; answers {"action": accept|decline|cancel|expired, "content": …} or {"ok": False, …}."""
-        params = {"id": self.id, "message": str(message)}
+        params: JsonObject = {"id": self.id, "message": str(message)}
         if schema is not None:
             params["schema"] = schema
         if timeout_ms is not None:
@@ -63,7 +68,7 @@ class Call:
 
     def progress(self, progress: float, total: Optional[float] = None, message: Optional[str] = None) -> None:
         """Reports progress (no reply)."""
-        params = {"id": self.id, "progress": progress}
+        params: JsonObject = {"id": self.id, "progress": progress}
         if total is not None:
             params["total"] = total
         if message is not None:
@@ -71,16 +76,18 @@ class Call:
         self.runtime.write({"method": "progress", "params": params})
 
 
-Activate = Callable[[dict], Awaitable[list]]
-Execute = Callable[[Call], Awaitable[dict]]
+Activate = Callable[[JsonObject], Awaitable[List[JsonObject]]]
+Execute = Callable[[Call], Awaitable[JsonObject]]
 Deactivate = Callable[[], Awaitable[None]]
+#: ``configure(config or None, version)``: the application's configuration of the plugin changed.
+Configure = Callable[[Optional[JsonObject], str], Awaitable[None]]
 
 
 class Runtime:
     """Reads requests, runs them, writes answers. ``execute`` returns the answer without its id."""
 
     def __init__(self, activate: Activate, execute: Execute, deactivate: Optional[Deactivate] = None,
-                 output=None, configure=None):
+                 output: Optional[IO[bytes]] = None, configure: Optional[Configure] = None):
         self._activate = activate
         self._execute = execute
         self._deactivate = deactivate
@@ -91,22 +98,22 @@ class Runtime:
             # a plugin's print() must not corrupt the protocol channel: it goes to stderr
             sys.stdout = sys.stderr
         self._write_lock = threading.Lock()
-        self._calls: dict = {}
-        self._pending: dict = {}
+        self._calls: Dict[Any, Call] = {}
+        self._pending: "Dict[Any, asyncio.Future[JsonObject]]" = {}
         self._rids = itertools.count(1)
         self._loop: Optional[asyncio.AbstractEventLoop] = None
 
-    def write(self, message: dict) -> None:
+    def write(self, message: JsonObject) -> None:
         """Writes one line (thread-safe)."""
         line = json.dumps(message, ensure_ascii=False, default=str, separators=(",", ":")) + "\n"
         with self._write_lock:
             self._out.write(line.encode("utf-8"))
             self._out.flush()
 
-    async def request(self, method: str, params: dict) -> dict:
+    async def request(self, method: str, params: JsonObject) -> JsonObject:
         """Sends a plugin→host request carrying a fresh rid and waits for its reply."""
         rid = f"r{next(self._rids)}"
-        future = asyncio.get_running_loop().create_future()
+        future: "asyncio.Future[JsonObject]" = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
         try:
             self.write({"method": method, "params": dict(params, rid=rid)})
@@ -130,7 +137,7 @@ class Runtime:
 
     async def _serve(self) -> None:
         self._loop = asyncio.get_running_loop()
-        lines: asyncio.Queue = asyncio.Queue(MAX_QUEUED_LINES)
+        lines: "asyncio.Queue[Optional[str]]" = asyncio.Queue(MAX_QUEUED_LINES)
         threading.Thread(target=self._read, args=(lines,), daemon=True, name="stdin").start()
         try:
             while True:
@@ -167,7 +174,7 @@ class Runtime:
                 except Exception:  # noqa: BLE001 - a failing unload must not hide the exit
                     log.exception("deactivate failed")
 
-    def _read(self, lines: asyncio.Queue) -> None:
+    def _read(self, lines: "asyncio.Queue[Optional[str]]") -> None:
         stdin = sys.stdin.buffer
         while True:
             raw = stdin.readline(MAX_LINE_BYTES)
@@ -181,13 +188,16 @@ class Runtime:
             self._hand_over(lines, raw.decode("utf-8", "replace"))
         self._hand_over(lines, None)
 
-    def _hand_over(self, lines: asyncio.Queue, item) -> None:
+    def _hand_over(self, lines: "asyncio.Queue[Optional[str]]", item: Optional[str]) -> None:
+        loop = self._loop
+        if loop is None:
+            return
         try:
-            asyncio.run_coroutine_threadsafe(lines.put(item), self._loop).result()
+            asyncio.run_coroutine_threadsafe(lines.put(item), loop).result()
         except Exception:  # noqa: BLE001 - the loop is gone: the process is exiting
             pass
 
-    async def _dispatch(self, message: dict) -> Optional[bool]:
+    async def _dispatch(self, message: JsonObject) -> Optional[bool]:
         method = message.get("method")
         params = message.get("params") or {}
         request_id = message.get("id")
@@ -223,7 +233,7 @@ class Runtime:
             self.write({"id": request_id, "error": f"unknown method: {method}"})
         return None
 
-    def _start_call(self, request_id: Any, params: dict) -> None:
+    def _start_call(self, request_id: Any, params: JsonObject) -> None:
         raw = params.get("input")
         try:
             arguments = json.loads(raw) if isinstance(raw, str) and raw.strip() else (raw or {})

@@ -63,8 +63,7 @@ final class ApprovalSection {
                         + "; the agent uses the default mode");
                 return;
             }
-            Map<String, Object> am = (Map<String, Object>) v;
-            r.unknown(am, p, Set.of("mode"));
+            Map<String, Object> am = r.keys((Map<String, Object>) v, p, Set.of("mode"));
             if (am.containsKey("mode")) {
                 Object mode = am.get("mode");
                 b.agent(id, Boolean.FALSE.equals(mode) ? "off" : mode);

@@ -29,6 +29,9 @@ import java.util.Objects;
  * @param dispatch tool dispatch by a small model (ChatAI's {@code dispatch}; off by default)
  * @param limits rate, concurrency and per-turn limits (applies live on reload)
  * @param plugins per-plugin configuration ({@code plugins.<id>.config}; applies live on reload)
+ * @param rules rules over the call ({@code rules}), compiled; applies live on reload. A section that
+ *     does not compile is a policy error ({@link ConfigLoader.Loaded#policyErrors()}) and is held here
+ *     as one rule that denies every call, so a config used despite its errors fails closed
  */
 public record Config(
         SourceMode mode,
@@ -43,7 +46,8 @@ public record Config(
         ApprovalSettings approval,
         Dispatch dispatch,
         dev.toolbus.limits.Limits limits,
-        Plugins plugins) {
+        Plugins plugins,
+        dev.toolbus.rules.RuleSet rules) {
 
     public Config {
         Objects.requireNonNull(mode, "mode");
@@ -58,7 +62,16 @@ public record Config(
         dispatch = dispatch == null ? Dispatch.DEFAULTS : dispatch;
         limits = limits == null ? dev.toolbus.limits.Limits.NONE : limits;
         plugins = plugins == null ? Plugins.NONE : plugins;
+        rules = rules == null ? dev.toolbus.rules.RuleSet.NONE : rules;
         groups = List.copyOf(groups);
+    }
+
+    /** A config without rules. */
+    public Config(SourceMode mode, Sources sources, List<PolicyConfig.Group> groups, PolicyConfig.Security security,
+                  Tools tools, ExecutionSettings execution, Bus bus, Gateway gateway, Documents documents,
+                  ApprovalSettings approval, Dispatch dispatch, dev.toolbus.limits.Limits limits, Plugins plugins) {
+        this(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch, limits,
+                plugins, dev.toolbus.rules.RuleSet.NONE);
     }
 
     /** A config without limits and a {@code plugins} section (the components before they were added). */
@@ -119,13 +132,19 @@ public record Config(
     /** This config with other approval settings. */
     public Config withApproval(ApprovalSettings next) {
         return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, next, dispatch,
-                limits, plugins);
+                limits, plugins, rules);
     }
 
     /** This config with other limits. */
     public Config withLimits(dev.toolbus.limits.Limits next) {
         return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch,
-                next, plugins);
+                next, plugins, rules);
+    }
+
+    /** This config with other rules. */
+    public Config withRules(dev.toolbus.rules.RuleSet next) {
+        return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch,
+                limits, plugins, next);
     }
 
     /** The policy part: mode, source switches, the union of every source's disabledTools, groups, security, tools. */

@@ -39,8 +39,10 @@ public final class ConfigLoader {
     /** Parsers that resolve aliases and merge keys. */
     private static final AnchorYamlFactory PARSERS = new AnchorYamlFactory();
 
-    private static final Set<String> TOP = Set.of("mode", "sources", "groups", "security", "tools", "execution", "bus",
-            "gateway", "documents", ApprovalSection.KEY, "dispatch", LimitsSection.KEY, "plugins");
+    /** The top-level keys of {@code toolbus.yaml}, one per section. */
+    public static final Set<String> SECTIONS = Set.of("mode", "sources", "groups", "security", "tools", "execution",
+            "bus", "gateway", "documents", ApprovalSection.KEY, "dispatch", LimitsSection.KEY, "plugins",
+            RulesSection.KEY);
 
     private ConfigLoader() {
     }
@@ -52,7 +54,8 @@ public final class ConfigLoader {
      * @param warnings one message per fallback, ignored key or problem of the rules, in file order
      * @param policyErrors the fallbacks in sections the tool policy reads ({@code mode}, {@code sources},
      *     {@code groups}, {@code security}, {@code tools}) that replaced a value of the wrong type or
-     *     shape by its default: falling back there could allow what the file meant to forbid, so
+     *     shape by its default, and every problem of {@code rules} (a rule that cannot be read or does
+     *     not compile): falling back there could allow what the file meant to forbid, so
      *     {@link ConfigWatcher} refuses such a file (at start and on reload) and keeps the last good one
      * @param empty whether the file held no YAML content at all (0 bytes, blanks or comments)
      */
@@ -129,6 +132,46 @@ public final class ConfigLoader {
         return new Loaded(r.config(tree), r.warnings, r.errors, empty);
     }
 
+    /**
+     * Reads a tree of plain values (maps with string keys, lists, strings, numbers, booleans, nulls)
+     * as a {@code toolbus.yaml} document whose keys may be written in any relaxed form, as Spring Boot
+     * properties and environment variables spell them: {@code maxParallel}, {@code max-parallel},
+     * {@code max_parallel} and {@code maxparallel} all read as {@code maxParallel}. A setting given as
+     * a string where a list is expected is split at commas ({@code deny: exec,shell}); a blank string
+     * where a mapping or list is expected reads as empty (how Spring flattens {@code {}} and
+     * {@code []}). Names chosen by the user (profiles, agents, plugin ids, provider keys, trigger
+     * names, plugin configs) are kept as given. Values are taken as they are: no {@code ${ENV}}
+     * expansion (the caller's property resolution has done it). Everything else is read exactly as
+     * {@link #parse} reads a file: the same fallbacks, the same warnings, unknown keys warned about.
+     *
+     * <pre>{@code
+     * Map<String, Object> tree = Map.of("execution", Map.of("max-parallel", "8"),
+     *         "tools", Map.of("deny", "exec,shell"));
+     * ConfigLoader.Loaded loaded = ConfigLoader.fromProperties(tree);
+     * }</pre>
+     */
+    public static Loaded fromProperties(Map<String, ?> tree) {
+        Objects.requireNonNull(tree, "tree");
+        Reader r = new Reader(name -> null, true);
+        return new Loaded(r.config(plain(tree)), r.warnings, r.errors, false);
+    }
+
+    /** A mutable copy with string keys, so that reading may rename keys. */
+    @SuppressWarnings("unchecked")
+    private static Object plain(Object v) {
+        if (v instanceof Map<?, ?> m) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            ((Map<Object, Object>) m).forEach((k, x) -> out.put(String.valueOf(k), plain(x)));
+            return out;
+        }
+        if (v instanceof List<?> l) {
+            List<Object> out = new ArrayList<>(l.size());
+            l.forEach(x -> out.add(plain(x)));
+            return out;
+        }
+        return v;
+    }
+
     /** The config as YAML, every key present, secrets ({@code gateway.token}, passwords in {@code bus.url}) masked. */
     public static String effectiveYaml(Config c) {
         return EffectiveYaml.of(c);
@@ -151,11 +194,18 @@ public final class ConfigLoader {
         final List<String> warnings = new ArrayList<>();
         final List<String> errors = new ArrayList<>();
         private final Function<String, String> env;
+        /** Whether keys may be written in relaxed forms ({@link #fromProperties}). */
+        final boolean relaxed;
         /** Whether the section being read is one the tool policy reads (fallbacks there are errors). */
         boolean policy;
 
         Reader(Function<String, String> env) {
+            this(env, false);
+        }
+
+        Reader(Function<String, String> env, boolean relaxed) {
             this.env = env;
+            this.relaxed = relaxed;
         }
 
         void warn(String path, String message) {
@@ -247,23 +297,80 @@ public final class ConfigLoader {
                 }
                 return Map.of();
             }
+            if (relaxed && v instanceof String s && s.isBlank()) {
+                return Map.of();
+            }
             if (!(v instanceof Map)) {
                 fallback(p, "must be a mapping, got " + describe(v) + "; using the defaults");
                 return Map.of();
             }
             Map<String, Object> m = (Map<String, Object>) v;
-            if (known != null) {
-                unknown(m, p, known);
-            }
-            return m;
+            return known == null ? m : keys(m, p, known);
         }
 
-        void unknown(Map<String, Object> m, String path, Set<String> known) {
-            for (String k : m.keySet()) {
+        /**
+         * The mapping of settings {@code m} with each key that is not one of {@code known} warned about;
+         * when keys are relaxed, a key spelt in another form of a known key ({@code max-parallel},
+         * {@code maxparallel}) is first renamed to it.
+         */
+        Map<String, Object> keys(Map<String, Object> m, String path, Set<String> known) {
+            Map<String, Object> out = m;
+            if (relaxed) {
+                out = new LinkedHashMap<>();
+                for (Map.Entry<String, Object> e : m.entrySet()) {
+                    String k = canonical(e.getKey(), known);
+                    if (out.containsKey(k)) {
+                        warn(join(path, k), "is given twice (as " + e.getKey() + " too); the last value is used");
+                    }
+                    out.put(k, e.getValue());
+                }
+            }
+            for (String k : out.keySet()) {
                 if (!known.contains(k)) {
                     warn(join(path, k), "is not a known setting; ignored");
                 }
             }
+            return out;
+        }
+
+        /** The known key that {@code key} spells in a relaxed form, else {@code key}. */
+        static String canonical(String key, Set<String> known) {
+            if (known.contains(key)) {
+                return key;
+            }
+            String n = relaxedForm(key);
+            for (String k : known) {
+                if (relaxedForm(k).equals(n)) {
+                    return k;
+                }
+            }
+            return key;
+        }
+
+        /** Lower case without dashes and underscores: what relaxed spellings of one key share. */
+        static String relaxedForm(String key) {
+            StringBuilder sb = new StringBuilder(key.length());
+            for (int i = 0; i < key.length(); i++) {
+                char c = key.charAt(i);
+                if (c != '-' && c != '_') {
+                    sb.append(Character.toLowerCase(c));
+                }
+            }
+            return sb.toString();
+        }
+
+        /** A list given as one string ({@code a,b}) when keys are relaxed, else the value. */
+        Object listValue(Object v) {
+            if (relaxed && v instanceof String s) {
+                List<String> out = new ArrayList<>();
+                for (String part : s.split(",")) {
+                    if (!part.isBlank()) {
+                        out.add(part.strip());
+                    }
+                }
+                return out;
+            }
+            return v;
         }
 
         static String nonBlank(String v, String def) {
@@ -364,7 +471,7 @@ public final class ConfigLoader {
             if (!m.containsKey(key)) {
                 return def;
             }
-            Object v = m.get(key);
+            Object v = listValue(m.get(key));
             String p = join(path, key);
             if (v == null) {
                 warn(p, "is empty; using " + (def.isEmpty() ? "an empty list" : def));
@@ -417,7 +524,7 @@ public final class ConfigLoader {
                 }
                 root = copy;
             }
-            unknown(root, "", TOP);
+            root = keys(root, "", SECTIONS);
             policy = true;
             SourceMode mode = SourceMode.HYBRID;
             if (root.containsKey("mode")) {
@@ -432,6 +539,7 @@ public final class ConfigLoader {
             List<PolicyConfig.Group> groups = GroupsSection.read(this, root);
             PolicyConfig.Security security = SecuritySection.read(this, root);
             Config.Tools tools = ToolsSection.read(this, root);
+            dev.toolbus.rules.RuleSet rules = RulesSection.read(this, root, groups);
             policy = false;
             ExecutionSettings execution = ExecutionSection.read(this, root);
             Config.Bus bus = BusSection.read(this, root);
@@ -441,7 +549,7 @@ public final class ConfigLoader {
             Config.Dispatch dispatch = DispatchSection.read(this, root);
             Config.Plugins plugins = PluginsSection.read(this, root);
             Config c = new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval,
-                    dispatch, LimitsSection.read(this, root), plugins);
+                    dispatch, LimitsSection.read(this, root), plugins, rules);
             for (String w : ToolPolicies.check(c.policy())) {
                 warnings.add(w);
             }

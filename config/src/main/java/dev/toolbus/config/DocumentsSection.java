@@ -19,7 +19,7 @@ final class DocumentsSection {
         Config.Documents d = Config.Documents.DEFAULTS;
         List<String> paths = d.paths();
         if (m.containsKey("paths")) {
-            Object v = m.get("paths");
+            Object v = in.listValue(m.get("paths"));
             if (v instanceof List) {
                 paths = in.strings(m, "paths", "documents", d.paths());
             } else {

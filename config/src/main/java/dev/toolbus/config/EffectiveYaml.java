@@ -69,6 +69,7 @@ final class EffectiveYaml {
         tools.put("search", map("requireDiscovery", s.requireDiscovery(), "discoveryTtl", s.discoveryTtl().toMillis(),
                 "maxStreams", s.maxStreams(), "maxResults", s.maxResults()));
         m.put("tools", tools);
+        m.put(RulesSection.KEY, RulesSection.effective(c.rules()));
         ExecutionSettings e = c.execution();
         Map<String, Object> ex = map("timeout", e.timeout().toMillis(), "maxParallel", e.maxParallel(),
                 "retryOnError", e.retryOnError(), "maxRetries", e.maxRetries(), "cacheResults", e.cacheResults(),

@@ -3,6 +3,7 @@ package dev.toolbus.config;
 import dev.toolbus.executor.ExecutionSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /** Reads the {@code execution} section (its values fall back as {@link ExecutionSettings} says). */
 final class ExecutionSection {
@@ -24,10 +25,27 @@ final class ExecutionSection {
         }
         Map<String, Object> raw = new LinkedHashMap<>();
         m.forEach((k, x) -> raw.put(String.valueOf(k), x));
-        ExecutionSettings s = ExecutionSettings.fromMap(raw);
+        ExecutionSettings s = ExecutionSettings.fromMap(in.relaxed ? relaxed(in, raw) : raw);
         for (String w : s.warnings()) {
             in.warnings.add(w.startsWith("execution.") ? w : "execution." + w);
         }
         return s;
+    }
+
+    /** The keys {@link ExecutionSettings#fromMap} reads. */
+    static final Set<String> KEYS = Set.of("timeout", "maxParallel", "retryOnError", "maxRetries", "cacheResults",
+            "cacheTTL", "cacheMaxEntries", "locale", "maxMediaBytes", "maxQueuedCalls", "progressIntervalMs",
+            "inputTimeoutMs", "cacheMaxBytes", "cacheMaxKeyBytes", "cacheMaxResultBytes", "maxCallsPerTurn",
+            "maxResultChars", "maxResultCharsByTool", "resultStoreTtlMs", "resultStoreMaxBytes",
+            "resultStoreMaxEntries", "cacheTools");
+
+    /** Relaxed keys renamed to these (unknown ones are left for fromMap to warn about), a comma list split. */
+    private static Map<String, Object> relaxed(ConfigLoader.Reader in, Map<String, Object> raw) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        raw.forEach((k, v) -> out.put(ConfigLoader.Reader.canonical(k, KEYS), v));
+        if (out.containsKey("cacheTools")) {
+            out.put("cacheTools", in.listValue(out.get("cacheTools")));
+        }
+        return out;
     }
 }

@@ -66,8 +66,8 @@ final class GatewaySection {
                 in.warn(p, "must be a mapping, got " + ConfigLoader.Reader.describe(list.get(i)) + "; skipped");
                 continue;
             }
-            Map<String, Object> t = (Map<String, Object>) list.get(i);
-            in.unknown(t, p, Set.of("name", "token", "maxPermission", "agents", "channels", "streams"));
+            Map<String, Object> t = in.keys((Map<String, Object>) list.get(i), p,
+                    Set.of("name", "token", "maxPermission", "agents", "channels", "streams"));
             String name = ConfigLoader.Reader.nonBlank(in.string(t, "name", p, null), "tokens[" + i + "]");
             String secret = Objects.requireNonNullElse(in.string(t, "token", p, ""), "").strip();
             if (secret.isEmpty()) {

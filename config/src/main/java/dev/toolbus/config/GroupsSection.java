@@ -30,8 +30,8 @@ final class GroupsSection {
                 in.fallback(p, "must be a mapping, got " + ConfigLoader.Reader.describe(list.get(i)) + "; skipped");
                 continue;
             }
-            Map<String, Object> g = (Map<String, Object>) list.get(i);
-            in.unknown(g, p, Set.of("index", "name", "description", "tools", "enabled", "requiredPermission"));
+            Map<String, Object> g = in.keys((Map<String, Object>) list.get(i), p,
+                    Set.of("index", "name", "description", "tools", "enabled", "requiredPermission"));
             String name = in.string(g, "name", p, null);
             if (name == null || name.isBlank()) {
                 name = "#" + i;

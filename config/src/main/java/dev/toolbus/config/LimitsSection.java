@@ -1,8 +1,11 @@
 package dev.toolbus.config;
 
 import dev.toolbus.limits.Limits;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads the {@code limits} section of {@code toolbus.yaml} (its values fall back as {@link Limits#fromMap}
@@ -47,11 +50,41 @@ final class LimitsSection {
         }
         Map<String, Object> raw = new LinkedHashMap<>();
         m.forEach((k, x) -> raw.put(String.valueOf(k), x));
-        Limits l = Limits.fromMap(raw);
+        Limits l = Limits.fromMap(in.relaxed ? relaxed(in, raw) : raw);
         for (String w : l.warnings()) {
             in.warnings.add(KEY + "." + w);
         }
         return l;
+    }
+
+    /** The keys {@link Limits#fromMap} reads, and those of each rule. */
+    static final Set<String> KEYS = Set.of("store", "redisUrl", "maxKeys", "rules");
+    static final Set<String> RULE_KEYS = Set.of("name", "tools", "plugins", "sources", "users", "streams", "agents",
+            "rate", "periodMs", "burst", "per", "shared", "concurrency", "maxCallsPerTool", "maxCallsPerTurn");
+    private static final Set<String> RULE_LISTS = Set.of("tools", "plugins", "sources", "users", "streams", "agents");
+
+    /** Relaxed keys renamed to these (unknown ones are left for fromMap to warn about), comma lists split. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> relaxed(ConfigLoader.Reader in, Map<String, Object> raw) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        raw.forEach((k, v) -> out.put(ConfigLoader.Reader.canonical(k, KEYS), v));
+        if (out.get("rules") instanceof List<?> rules) {
+            List<Object> copy = new ArrayList<>(rules.size());
+            for (Object r : rules) {
+                if (r instanceof Map<?, ?> rule) {
+                    Map<String, Object> c = new LinkedHashMap<>();
+                    ((Map<String, Object>) rule).forEach((k, v) -> {
+                        String key = ConfigLoader.Reader.canonical(k, RULE_KEYS);
+                        c.put(key, RULE_LISTS.contains(key) ? in.listValue(v) : v);
+                    });
+                    copy.add(c);
+                } else {
+                    copy.add(r);
+                }
+            }
+            out.put("rules", copy);
+        }
+        return out;
     }
 
     /** The section as {@code effectiveYaml} prints it (a password in the URL masked). */

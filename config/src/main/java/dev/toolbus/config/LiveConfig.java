@@ -21,8 +21,11 @@ import reactor.core.Disposable;
  * The config in force, swapped atomically on reload.
  *
  * <p>What applies live: everything the policy reads ({@code mode}, source switches and
- * {@code disabledTools}, {@code groups}, {@code security}, {@code tools}), and {@code approval}
- * (give {@link #approval()} to the executor; each call reads the settings in force). A reloaded
+ * {@code disabledTools}, {@code groups}, {@code security}, {@code tools}), {@code rules} (give
+ * {@link #rules()} to the engine; each call reads the rules in force), and {@code approval}
+ * (give {@link #approval()} to the executor; each call reads the settings in force). A config whose
+ * {@code rules} did not compile keeps the last good rules (the watcher refuses such a file anyway;
+ * this covers a config applied directly). A reloaded
  * {@code approval} section with any warning keeps the last good one (fail closed: a typo in a mode
  * never switches approval off); the warning is logged. Give {@link #policy()} to
  * the executor once; each decision reads the current rules with one volatile read, so a new call is
@@ -70,6 +73,11 @@ public final class LiveConfig {
         return () -> current.get().approval();
     }
 
+    /** The rules over the call in force (compiled); follows {@link #apply}. */
+    public Supplier<dev.toolbus.rules.RuleSet> rules() {
+        return () -> current.get().rules();
+    }
+
     /** The limits in force, for {@code ToolExecutor.Builder.limits}; follows {@link #apply}. */
     public Supplier<dev.toolbus.limits.Limits> limits() {
         return () -> current.get().limits();
@@ -87,6 +95,10 @@ public final class LiveConfig {
                     next.approval().warnings());
             next = next.withApproval(before.approval().toBuilder()
                     .dangerousTools(next.security().dangerousTools()).build());
+        }
+        if (RulesSection.isDenyAll(next.rules()) && !RulesSection.isDenyAll(before.rules())) {
+            log.warn("config reloaded with rules that do not compile; keeping the last good rules");
+            next = next.withRules(before.rules());
         }
         if (!next.limits().warnings().isEmpty()) {
             log.warn("config reloaded with problems in the limits section; keeping the last good limits: {}",

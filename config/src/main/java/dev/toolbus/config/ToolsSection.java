@@ -42,8 +42,7 @@ final class ToolsSection {
                         (v == null ? "is empty" : "must be a mapping, got " + ConfigLoader.Reader.describe(v)) + "; ignored");
                 return;
             }
-            Map<String, Object> r = (Map<String, Object>) v;
-            in.unknown(r, p, RULE_KEYS);
+            Map<String, Object> r = in.keys((Map<String, Object>) v, p, RULE_KEYS);
             String k = lowerKeys ? name.strip().toLowerCase(Locale.ROOT) : name;
             if (out.putIfAbsent(k, rules(in, r, p, profileAllowed)) != null) {
                 in.warn(p, "duplicates '" + k + "' (keys are case-insensitive); ignored");
@@ -68,8 +67,8 @@ final class ToolsSection {
                         (v == null ? "is empty" : "must be a mapping, got " + ConfigLoader.Reader.describe(v)) + "; ignored");
                 return;
             }
-            Map<String, Object> am = (Map<String, Object>) v;
-            in.unknown(am, p, Set.of("allow", "alsoAllow", "deny", "profile", "byProvider"));
+            Map<String, Object> am = in.keys((Map<String, Object>) v, p,
+                    Set.of("allow", "alsoAllow", "deny", "profile", "byProvider"));
             String key = id.strip().toLowerCase(Locale.ROOT);
             if (agents.putIfAbsent(key, new PolicyConfig.AgentRules(rules(in, am, p, true),
                     rulesMap(in, am, "byProvider", p, true, true))) != null) {

@@ -2,12 +2,11 @@ package dev.toolbus.server;
 
 import dev.toolbus.executor.ApprovalSettings;
 import java.io.PrintStream;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 
 /**
- * The approval flags of {@code serve}. A flag given replaces the config's value (and keeps replacing
+ * The approval flags of {@code serve} and {@code mcp}. A flag given replaces the config's value (and keeps replacing
  * it after a reload); values follow the config's fallback rules, reported as warnings.
  */
 final class ApprovalOptions {
@@ -42,24 +41,9 @@ final class ApprovalOptions {
         return b.build();
     }
 
-    /** The flags over a live base: recomputed only when the base changes (a reload). */
-    Supplier<ApprovalSettings> over(Supplier<ApprovalSettings> base) {
-        if (!given()) {
-            return base;
-        }
-        AtomicReference<Memo> memo = new AtomicReference<>();
-        return () -> {
-            ApprovalSettings b = base.get();
-            Memo m = memo.get();
-            if (m == null || m.base() != b) {
-                m = new Memo(b, settings(b));
-                memo.set(m);
-            }
-            return m.result();
-        };
-    }
-
-    private record Memo(ApprovalSettings base, ApprovalSettings result) {
+    /** The flags as an assembly's approval override, or {@code null} when none was given. */
+    UnaryOperator<ApprovalSettings> override() {
+        return given() ? this::settings : null;
     }
 
     /** Prints the flags' fallbacks. */

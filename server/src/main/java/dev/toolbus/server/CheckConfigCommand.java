@@ -1,15 +1,15 @@
 package dev.toolbus.server;
 
+import dev.toolbus.assembly.BusAddress;
+import dev.toolbus.assembly.Toolbus;
+import dev.toolbus.assembly.ToolbusAssembly;
 import dev.toolbus.config.Config;
 import dev.toolbus.config.ConfigException;
 import dev.toolbus.config.ConfigLoader;
-import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.policy.ToolPolicies;
-import dev.toolbus.registry.ToolRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -49,14 +49,14 @@ final class CheckConfigCommand implements Callable<Integer> {
         Set<String> warnings = new LinkedHashSet<>(loaded.warnings());
         warnings.addAll(ToolPolicies.check(config.policy()));
         if (sampleTools || pluginsDir != null) {
-            ToolRegistry registry = ToolRegistry.create();
-            ConfiguredPolicy policy = ToolPolicies.from(config.policy(), registry);
-            ToolSetup tools = ToolSetup.assemble(registry, null, sampleTools, pluginsDir, List.of(), policy,
-                    config.execution().locale());
-            try {
-                warnings.addAll(policy.warnings());
-            } finally {
-                tools.closeGracefully().block(Duration.ofSeconds(30));
+            // the file's policy over the tools of the flags only (not the file's own sources)
+            ToolbusAssembly.Builder b = ToolbusAssembly.withoutConfig().sampleTools(sampleTools).bus(BusAddress.none())
+                    .noGateway().stopStep(Duration.ofSeconds(30));
+            if (pluginsDir != null) {
+                b.pluginDir(pluginsDir);
+            }
+            try (Toolbus tools = b.build()) {
+                warnings.addAll(ToolPolicies.from(config.policy(), tools.registry()).warnings());
             }
         }
         System.out.print(ConfigLoader.effectiveYaml(config));

@@ -5,7 +5,7 @@ import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
-import dev.toolbus.server.samples.SampleTools;
+import dev.toolbus.assembly.samples.SampleTools;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;

@@ -1,5 +1,8 @@
 package dev.toolbus.server;
 
+import dev.toolbus.assembly.BusAddress;
+import dev.toolbus.assembly.Toolbus;
+import dev.toolbus.assembly.ToolbusAssembly;
 import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.config.Config;
 import dev.toolbus.config.ConfigWatcher;
@@ -30,9 +33,10 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code toolbus mcp}: serves the tools (sample tools, plugins, skills, MCP servers, as {@code serve}
- * assembles them) to one MCP client over stdio, or to MCP clients over streamable HTTP with
- * {@code --http}. Plugin folders are watched and the config is reloaded as under {@code serve}; the
+ * {@code toolbus mcp}: serves the tools (sample tools, plugins, skills, MCP servers, assembled by
+ * {@link ToolbusAssembly} as for {@code serve}, with the config's policy, approval and limits) to one
+ * MCP client over stdio, or to MCP clients over streamable HTTP with {@code --http}. An approval the
+ * config asks for becomes an elicitation to the client. Plugin folders are watched and the config is reloaded as under {@code serve}; the
  * clients get {@code notifications/tools/list_changed} when the tools they may see change.
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
@@ -43,7 +47,7 @@ final class McpCommand implements Callable<Integer> {
     private static final Duration STOP_STEP = Duration.ofSeconds(60);
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "toolbus.yaml: policy, sources, execution, plugins; watched and reloaded on change.")
+            description = "toolbus.yaml: policy, sources, execution, approval, limits, plugins; watched and reloaded on change.")
     Path configFile;
 
     @Option(names = "--http", paramLabel = "HOST:PORT", converter = GatewayAddress.Converter.class,
@@ -71,6 +75,9 @@ final class McpCommand implements Callable<Integer> {
     ExecutionOptions execution;
 
     @Mixin
+    ApprovalOptions approval;
+
+    @Mixin
     ContextOptions context;
 
     @Spec
@@ -82,33 +89,44 @@ final class McpCommand implements Callable<Integer> {
     }
 
     private int serve(Config fileConfig, ConfigWatcher watcher) {
-        Config config = fileConfig != null ? fileConfig : Config.defaults();
         AccessTokens tokens = AccessTokens.single(token != null && !token.isBlank() ? token.strip()
                 : System.getenv("TOOLBUS_TOKEN"));
         if (http != null && !tokens.required() && !ServeCommand.isLoopback(http.host())) {
             throw new CommandLine.ParameterException(spec.commandLine(), "MCP on " + http.host()
                     + " needs a token: pass --token TOKEN or set TOOLBUS_TOKEN (only loopback addresses may be served without one)");
         }
-        ExecutionSettings settings = execution.settings(config.execution());
+        ToolbusAssembly.Builder b = fileConfig != null ? ToolbusAssembly.from(fileConfig) : ToolbusAssembly.withoutConfig();
+        ExecutionSettings settings = execution.settings((fileConfig != null ? fileConfig : Config.defaults()).execution());
         ExecutionOptions.printWarnings(settings, System.err);
-        ToolRegistry registry = ToolRegistry.create();
-        LiveConfig live = LiveConfig.create(config, registry);
-        ToolSetup tools;
+        approval.printWarnings(System.err);
+        // the MCP endpoint is the only way in: no bus, no gateway; approval and limits as configured
+        b.execution(settings).bus(BusAddress.none()).noGateway().stopStep(STOP_STEP);
+        if (approval.given()) {
+            b.approval(approval.override());
+        }
+        sources.applyTo(b);
+        if (watcher != null) {
+            b.watch(watcher);
+        }
+        Toolbus toolbus;
         try {
-            tools = ToolSetup.assemble(registry, fileConfig, sources.sampleTools, sources.pluginsDir, sources.skills, sources.mcpServers, live.policy(),
-                    settings.locale(), live);
+            toolbus = b.build().start();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         } catch (RuntimeException e) {
             System.err.println("toolbus: cannot load the tools: " + e.getMessage());
             return 1;
         }
-        ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(live.policy()).settings(settings).build();
+        toolbus.warnings().forEach(w -> System.err.println("toolbus: warning: " + w));
+        ToolExecutor executor = toolbus.executor();
+        ToolRegistry registry = toolbus.registry();
+        LiveConfig live = toolbus.config();
         CallContext who = new CallContext(context.user, context.groupId, context.platform, context.permission,
                 context.channel, context.provider, context.model, context.agent, null);
         McpToolServer server = McpToolServer.builder(executor).context(who).streamId(stream).parallelCalls(parallel)
                 .tokens(tokens).build();
         // the registry tells the server of plugin reloads; a new policy only the config knows of
         Disposable refresh = live.onReload(r -> server.refreshTools());
-        Disposable reload = watcher == null ? null : live.follow(watcher);
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean stopping = new AtomicBoolean();
         McpHttpServer[] endpoint = new McpHttpServer[1];
@@ -125,11 +143,9 @@ final class McpCommand implements Callable<Integer> {
                 }
                 step("executor", () -> drained.block(STOP_STEP));
                 draining.dispose();
-                step("plugins", () -> tools.closeGracefully().block(STOP_STEP));
                 refresh.dispose();
-                if (reload != null) {
-                    reload.dispose();
-                }
+                // the rest of the assembly: tool sources, config follow
+                toolbus.closeGracefully();
                 log.info("MCP server stopped");
             } finally {
                 stopped.countDown();

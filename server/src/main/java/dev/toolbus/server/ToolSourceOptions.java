@@ -1,5 +1,6 @@
 package dev.toolbus.server;
 
+import dev.toolbus.assembly.ToolbusAssembly;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -28,6 +29,20 @@ final class ToolSourceOptions {
     @Option(names = "--mcp-servers", paramLabel = "FILE",
             description = "Connect the MCP servers of this mcp-servers.json; replaces sources.mcp.serversFile.")
     Path mcpServers;
+
+    /** Gives the flags to an assembly: each one given replaces the config's key. */
+    void applyTo(ToolbusAssembly.Builder b) {
+        b.sampleTools(sampleTools);
+        if (pluginsDir != null) {
+            b.pluginDir(pluginsDir);
+        }
+        if (skills != null && !skills.isEmpty()) {
+            b.skillPaths(skills);
+        }
+        if (mcpServers != null) {
+            b.mcpServersFile(mcpServers);
+        }
+    }
 
     /** Whether any of these flags was given. */
     boolean any() {

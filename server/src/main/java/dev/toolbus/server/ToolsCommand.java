@@ -1,22 +1,20 @@
 package dev.toolbus.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.assembly.BusAddress;
+import dev.toolbus.assembly.Toolbus;
+import dev.toolbus.assembly.ToolbusAssembly;
 import dev.toolbus.config.Config;
 import dev.toolbus.config.ConfigException;
-import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.policy.ConfiguredPolicy;
-import dev.toolbus.policy.ToolPolicies;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.ListToolsEvent;
-import dev.toolbus.registry.ToolRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -29,8 +27,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code toolbus tools}: the tools a session context may see. By default it asks a running server
- * ({@code GET /v1/tools}); with {@code --local} it builds the registry and the policy in this process
- * from {@code --config} and the tool flags, the same resolution {@code serve} would run.
+ * ({@code GET /v1/tools}); with {@code --local} it assembles the tools and the policy in this process
+ * from {@code --config} and the tool flags with {@link ToolbusAssembly}, as {@code serve} would.
  */
 @Command(name = "tools", mixinStandardHelpOptions = true,
         description = "Print the tools a session context may see: from a running server, or --local from a config file.")
@@ -106,27 +104,27 @@ final class ToolsCommand implements Callable<Integer> {
 
     private int local(ListToolsEvent.Format f) {
         Config config = client.config();
-        ToolRegistry registry = ToolRegistry.create();
-        ConfiguredPolicy policy = ToolPolicies.from((config != null ? config : Config.defaults()).policy(), registry);
-        ToolSetup tools;
+        ToolbusAssembly.Builder b = config != null ? ToolbusAssembly.from(config) : ToolbusAssembly.withoutConfig();
+        sources.applyTo(b);
+        Toolbus toolbus;
         try {
-            tools = ToolSetup.assemble(registry, config, sources.sampleTools, sources.pluginsDir, sources.skills, sources.mcpServers, policy,
-                    (config != null ? config : Config.defaults()).execution().locale());
+            // what serve would run, without a bus or a gateway
+            toolbus = b.bus(BusAddress.none()).noGateway().build();
         } catch (RuntimeException e) {
             System.err.println("toolbus: cannot load the tools: " + e.getMessage());
             return 1;
         }
-        try (ToolExecutor executor = ToolExecutor.builder().registry(registry).policy(policy).build()) {
+        try {
             CallContext ctx = new CallContext(context.user, context.groupId, context.platform, context.permission,
                     context.channel, context.provider, context.model, context.agent, null);
-            String event = EventCodec.defaults().encode(executor.listTools(new ListToolsEvent(stream, "", ctx, f)));
+            String event = EventCodec.defaults().encode(toolbus.executor().listTools(new ListToolsEvent(stream, "", ctx, f)));
             if (names) {
                 return printNames(event);
             }
             System.out.println(event);
             return 0;
         } finally {
-            tools.closeGracefully().block(Duration.ofSeconds(30));
+            toolbus.closeGracefully();
         }
     }
 

@@ -8,8 +8,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -29,8 +27,7 @@ class ApprovalOptionsTest {
         ApprovalSettings base = ApprovalSettings.builder().mode("auto").build();
         assertThat(o.given()).isFalse();
         assertThat(o.settings(base)).isSameAs(base);
-        Supplier<ApprovalSettings> live = () -> base;
-        assertThat(o.over(live)).isSameAs(live);
+        assertThat(o.override()).as("no override: the assembly keeps the live settings").isNull();
     }
 
     @Test
@@ -43,16 +40,11 @@ class ApprovalOptionsTest {
     }
 
     @Test
-    void overALiveConfig_recomputesOnlyWhenTheConfigChanges() {
+    void theFlagsOverrideAnyBase() {
         ApprovalOptions o = flags("--approval-mode", "ask");
-        AtomicReference<ApprovalSettings> base = new AtomicReference<>(ApprovalSettings.builder().mode("off").build());
-        Supplier<ApprovalSettings> live = o.over(base::get);
-        ApprovalSettings first = live.get();
-        assertThat(first.mode()).isEqualTo(ApprovalMode.ASK);
-        assertThat(live.get()).isSameAs(first);
-        base.set(ApprovalSettings.builder().mode("auto").bypass(List.of("echo")).build());
-        assertThat(live.get().mode()).as("the flag wins after a reload").isEqualTo(ApprovalMode.ASK);
-        assertThat(live.get().bypass()).containsExactly("echo");
+        ApprovalSettings s = o.override().apply(ApprovalSettings.builder().mode("auto").bypass(List.of("echo")).build());
+        assertThat(s.mode()).as("the flag wins over the config").isEqualTo(ApprovalMode.ASK);
+        assertThat(s.bypass()).containsExactly("echo");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.toolbus.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolbus.assembly.BusAddress;
 import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.tool.DescriptionLocale;
 import java.io.PrintWriter;

@@ -10,7 +10,7 @@ import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.OutboundEvent;
-import dev.toolbus.server.samples.SampleTools;
+import dev.toolbus.assembly.samples.SampleTools;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

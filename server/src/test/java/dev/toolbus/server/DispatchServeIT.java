@@ -107,7 +107,8 @@ class DispatchServeIT {
                     baseUrl: "http://127.0.0.1:%d/v1"
                     name: tiny
                     apiKey: "${DISPATCH_KEY}"
-                    timeoutMs: 1500
+                    # generous: the first ask of a fresh process (connection, JIT) must not time out on a loaded machine
+                    timeoutMs: 4000
                 """.formatted(model.port()), StandardCharsets.UTF_8);
         try (RunningServer s = RunningServer.start("serve-dispatch", TOKEN, Map.of("DISPATCH_KEY", KEY),
                 "--config", config.toString(), "--sample-tools", "--gateway", "127.0.0.1:0", "--log-level", "debug")) {
@@ -145,7 +146,7 @@ class DispatchServeIT {
             assertThat(tools(s, "f3", "t")).isEqualTo(full);
             behaviour.set(r -> ok(content("{\"groups\": []}")));
             assertThat(tools(s, "f4", "t")).as("an empty choice (ChatAI: no tools)").isEqualTo(full);
-            behaviour.set(r -> new Answer(200, content("{\"groups\": [\"math\"]}"), Duration.ofSeconds(5)));
+            behaviour.set(r -> new Answer(200, content("{\"groups\": [\"math\"]}"), Duration.ofSeconds(30)));
             assertThat(tools(s, "f5", "t")).as("slower than timeoutMs").isEqualTo(full);
             // a fallback is not cached: the next ask of that stream and text asks again
             behaviour.set(r -> ok(content("{\"groups\": [\"art\"]}")));

@@ -3,7 +3,7 @@ package dev.toolbus.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolbus.server.samples.SampleTools;
+import dev.toolbus.assembly.samples.SampleTools;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

@@ -1,6 +1,9 @@
 package dev.toolbus.spring;
 
-import dev.toolbus.config.LiveConfig;
+import dev.toolbus.assembly.BusAddress;
+import dev.toolbus.assembly.Toolbus;
+import dev.toolbus.assembly.ToolbusAssembly;
+import dev.toolbus.config.Config;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.ToolPolicy;
 import dev.toolbus.registry.ToolRegistry;
@@ -18,13 +21,15 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configures toolbus in a Spring Boot application: a {@link ToolRegistry} holding the
- * {@code @Tool} methods of the application's beans, a {@link ToolExecutor} configured from
- * {@code toolbus.*} (the keys of {@code toolbus.yaml}) that reports to the application's
- * {@link MeterRegistry} and observes turns and calls with its {@link ObservationRegistry}, an Actuator health indicator {@code toolbus}, a graceful close when the
- * context stops, and, when configured, the gateway ({@code toolbus.gateway.enabled=true}) and a bus
- * attachment ({@code toolbus.bus.type=redis|kafka}). Every bean backs off when the application
- * defines its own.
+ * Auto-configures toolbus in a Spring Boot application through {@link ToolbusAssembly}, the assembly
+ * {@code toolbus serve} uses: a {@link ToolRegistry} holding the {@code @Tool} methods of the
+ * application's beans, a {@link Toolbus} configured from {@code toolbus.*} (every section of
+ * {@code toolbus.yaml}: tool sources, policy, approval, limits, dispatch, bus, gateway) whose
+ * {@link ToolExecutor} reports to the application's {@link MeterRegistry} and observes turns and calls
+ * with its {@link ObservationRegistry}, an Actuator health indicator {@code toolbus}, a graceful close
+ * when the context stops, and, when configured, the gateway ({@code toolbus.gateway.enabled=true}) and
+ * a bus ({@code toolbus.bus.type=redis|kafka}). Every bean backs off when the application defines its
+ * own; a {@link ToolPolicy} bean replaces the configured policy.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -55,39 +60,58 @@ public class ToolbusAutoConfiguration {
         return new ToolBeans(registry);
     }
 
-    @Bean(destroyMethod = "")
-    @ConditionalOnMissingBean
-    public ToolExecutor toolExecutor(ToolbusProperties properties, ToolRegistry registry,
-                                     ObjectProvider<ToolPolicy> policy, ObjectProvider<MeterRegistry> meters,
-                                     ObjectProvider<ObservationRegistry> observations) {
-        ToolExecutor.Builder b = ToolExecutor.builder().registry(registry).settings(properties.config().execution());
-        if (registry.find(dev.toolbus.executor.ReadToolResult.NAME) == null) {
-            registry.register(dev.toolbus.executor.ReadToolResult.spec(properties.config().execution().locale()),
-                    dev.toolbus.tool.ToolSource.CORE);
-        }
+    /**
+     * The toolbus of the properties, assembled as {@code toolbus serve} assembles a toolbus.yaml: the
+     * beans' tools plus the configured plugin folders, MCP servers and skill documents; policy,
+     * approval, limits, dispatch and idempotency; the bus of {@code toolbus.bus.type} (Redis or Kafka;
+     * none otherwise) and the gateway when {@code toolbus.gateway.enabled=true}. Started and closed by
+     * {@link ToolbusLifecycle}; closed when the context is destroyed too (a context whose refresh failed
+     * never started it, but its plugin processes and MCP servers run).
+     */
+    @Bean(destroyMethod = "closeGracefully")
+    @ConditionalOnMissingBean({Toolbus.class, ToolExecutor.class})
+    public Toolbus toolbus(ToolbusProperties properties, ToolRegistry registry, ObjectProvider<ToolPolicy> policy,
+                           ObjectProvider<MeterRegistry> meters, ObjectProvider<ObservationRegistry> observations) {
+        Config c = properties.config();
+        ToolbusAssembly.Builder b = ToolbusAssembly.from(c).registry(registry).stopStep(properties.shutdownTimeout());
         ToolPolicy custom = policy.getIfAvailable();
-        b.policy(custom != null ? custom : LiveConfig.create(properties.config(), registry).policy());
+        if (custom != null) {
+            b.policy(custom);
+        }
         MeterRegistry m = meters.getIfAvailable();
         if (m != null) {
             b.meterRegistry(m);
-        }
-        if (!properties.config().limits().isEmpty()) {
-            // in-memory buckets; a deployment sharing buckets on Redis defines its own ToolExecutor bean
-            b.limits(properties.config().limits());
         }
         // turns and calls are observed (and traced, with micrometer-tracing) by the application's registry
         ObservationRegistry o = observations.getIfAvailable();
         if (o != null) {
             b.observationRegistry(o);
         }
+        String type = c.bus().type();
+        if (!type.equals("redis") && !type.equals("kafka")) {
+            // in an application the executor is called in process (and through the gateway): no bus of its own
+            if (type.equals("stdio")) {
+                log.warn("toolbus.bus.type=stdio is for the command line; the application attaches no bus");
+            }
+            b.bus(BusAddress.none());
+        }
+        if (!properties.gatewayEnabled()) {
+            b.noGateway();
+        }
         return b.build();
+    }
+
+    @Bean(destroyMethod = "")
+    @ConditionalOnMissingBean
+    public ToolExecutor toolExecutor(Toolbus toolbus) {
+        return toolbus.executor();
     }
 
     @Bean
     @ConditionalOnMissingBean
-    public ToolbusLifecycle toolbusLifecycle(ToolExecutor executor, ToolbusProperties properties,
-                                             ObjectProvider<MeterRegistry> meters) {
-        return new ToolbusLifecycle(executor, properties, meters.getIfAvailable());
+    public ToolbusLifecycle toolbusLifecycle(ToolExecutor executor, ObjectProvider<Toolbus> toolbus,
+                                             ToolbusProperties properties) {
+        return new ToolbusLifecycle(executor, toolbus.getIfAvailable(), properties);
     }
 
     /** The Actuator health indicator, when Spring Boot's health module is present. */

@@ -1,60 +1,49 @@
 package dev.toolbus.spring;
 
-import dev.toolbus.bus.ToolBus;
-import dev.toolbus.config.Config;
+import dev.toolbus.assembly.Toolbus;
 import dev.toolbus.executor.ToolExecutor;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.util.ClassUtils;
-import reactor.core.Disposable;
 
 /**
- * Starts what toolbus serves besides the executor (the gateway, a bus attachment) with the context,
- * and on context close stops taking turns, lets running turns finish within
- * {@code toolbus.shutdownTimeout}, then closes the executor. It stops before the web server does
- * (a later phase), so HTTP handlers that call the executor can still be answered meanwhile.
+ * Starts what toolbus serves besides the executor (the gateway, a bus) with the context, and on
+ * context close stops it in the assembly's order: the gateway and the bus stop taking turns, running
+ * turns finish (each step within {@code toolbus.shutdown-timeout}), then the executor, the plugin
+ * processes and MCP servers close. It stops before the web server does (a later phase), so HTTP
+ * handlers that call the executor can still be answered meanwhile.
  */
 public final class ToolbusLifecycle implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ToolbusLifecycle.class);
 
     private final ToolExecutor executor;
+    private final Toolbus toolbus;
     private final ToolbusProperties properties;
-    private final MeterRegistry meters;
     private volatile boolean running;
     private volatile boolean stopped;
-    private volatile AutoCloseable gateway;
-    private volatile String gatewayUrl;
-    private volatile ToolBus bus;
-    private volatile Disposable attachment;
 
-    ToolbusLifecycle(ToolExecutor executor, ToolbusProperties properties, MeterRegistry meters) {
+    /**
+     * @param executor the executor the application uses
+     * @param toolbus the assembled toolbus, or {@code null} when the application defined its own executor
+     */
+    ToolbusLifecycle(ToolExecutor executor, Toolbus toolbus, ToolbusProperties properties) {
         this.executor = executor;
+        this.toolbus = toolbus;
         this.properties = properties;
-        this.meters = meters;
     }
 
     @Override
     public void start() {
-        Config c = properties.config();
-        if (properties.gatewayEnabled()) {
-            if (!ClassUtils.isPresent("dev.toolbus.gateway.Gateway", getClass().getClassLoader())) {
-                throw new IllegalStateException("toolbus.gateway.enabled is true but toolbus-gateway is not on the "
-                        + "classpath: add the dependency dev.toolbus:toolbus-gateway");
+        if (toolbus != null) {
+            toolbus.start();
+            if (toolbus.gateway() != null) {
+                log.info("toolbus gateway listening on {}", toolbus.gateway().baseUrl());
             }
-            GatewayStarter.Started g = GatewayStarter.start(executor, c.gateway(), meters);
-            gateway = g.server();
-            gatewayUrl = g.url();
-            log.info("toolbus gateway listening on {}", gatewayUrl);
-        }
-        String type = c.bus().type();
-        if (type.equals("redis") || type.equals("kafka")) {
-            bus = BusStarter.open(c.bus());
-            attachment = executor.attach(bus);
-            log.info("toolbus attached to {} at {}", type, c.bus().url());
+            if (toolbus.bus() != null) {
+                log.info("toolbus attached to {} at {}", toolbus.busAddress().scheme(), properties.config().bus().url());
+            }
         }
         running = true;
     }
@@ -63,19 +52,14 @@ public final class ToolbusLifecycle implements SmartLifecycle {
     public void stop() {
         Duration timeout = properties.shutdownTimeout();
         try {
-            if (gateway instanceof dev.toolbus.gateway.GatewayServer g) {
-                g.closeGracefully(timeout);
+            if (toolbus != null) {
+                toolbus.closeGracefully();
+            } else {
+                executor.closeGracefully().block(timeout);
             }
-            if (bus != null) {
-                bus.closeGracefully().block(timeout);
-            }
-            executor.closeGracefully().block(timeout);
         } catch (RuntimeException e) {
             log.warn("toolbus did not stop cleanly within {}: {}", timeout, e.toString());
         } finally {
-            if (attachment != null) {
-                attachment.dispose();
-            }
             running = false;
             stopped = true;
         }
@@ -98,10 +82,10 @@ public final class ToolbusLifecycle implements SmartLifecycle {
 
     /** The gateway's base URL while it runs, else {@code null}. */
     public String gatewayUrl() {
-        return gatewayUrl;
+        return toolbus == null || toolbus.gateway() == null || stopped ? null : toolbus.gateway().baseUrl();
     }
 
     String busType() {
-        return bus == null ? null : properties.config().bus().type();
+        return toolbus == null || toolbus.bus() == null ? null : toolbus.busAddress().scheme();
     }
 }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.mcp.McpCallException;
+import dev.toolbus.protocol.ApprovalDecision;
 import dev.toolbus.protocol.ApprovalRequestEvent;
+import dev.toolbus.protocol.ApprovalResponseEvent;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.InputAction;
 import dev.toolbus.protocol.InputRequestEvent;
@@ -31,7 +33,9 @@ import reactor.core.scheduler.Schedulers;
  * token), {@code send_message} → {@code notifications/message} at level info, {@code input_request} →
  * {@code elicitation/create}, whose answer becomes the executor's {@code input_response} (accept,
  * decline, cancel; a client that cannot be asked, an error, or no answer before the question
- * expires: cancel, and the client's request is cancelled). Closing it withdraws questions still open.
+ * expires: cancel, and the client's request is cancelled), {@code approval_request} →
+ * {@code elicitation/create} whose {@code accept} approves (anything else, or a client that cannot be
+ * asked, denies). Closing it withdraws questions still open.
  * A tool reaches {@link #sample} through {@link McpSampling}: {@code sampling/createMessage}.
  */
 final class LiveEvents implements CallPeer {
@@ -80,11 +84,45 @@ final class LiveEvents implements CallPeer {
             ask(r);
             return false;
         }
+        if (e instanceof ApprovalRequestEvent a) {
+            approve(a);
+            return false;
+        }
         if (e instanceof ToolResultEvent) {
             // the call is over: withdraw its open questions while the client's stream is still open
             close();
         }
-        return !(e instanceof ApprovalRequestEvent);
+        return true;
+    }
+
+    /**
+     * An {@code approval_request} as an {@code elicitation/create} with its text and an empty schema:
+     * {@code accept} approves, {@code decline}, {@code cancel} or an error denies. A client that cannot
+     * be asked is denied at once (the calls end {@code NOT_APPROVED}); no answer before the request
+     * expires is the executor's own {@code NOT_APPROVED}.
+     */
+    private void approve(ApprovalRequestEvent r) {
+        if (outbox == null || !outbox.canElicit()) {
+            decide(r, ApprovalDecision.DENY);
+            return;
+        }
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("message", r.text());
+        params.put("requestedSchema", Map.of("type", "object", "properties", Map.of()));
+        long left = r.expiresAtMs() - System.currentTimeMillis();
+        Duration timeout = Duration.ofMillis(Math.max(1, left) + 1_000);
+        asks.add(outbox.request(McpSchema.METHOD_ELICITATION_CREATE, params, timeout).subscribe(response -> {
+            Object result = response.error() != null ? null : response.result();
+            Object action = result instanceof Map<?, ?> m ? m.get("action") : null;
+            decide(r, "accept".equals(action) ? ApprovalDecision.APPROVE : ApprovalDecision.DENY);
+        }, e -> log.debug("MCP approval {} ended without an answer: {}", r.approvalId(), e.toString())));
+    }
+
+    private void decide(ApprovalRequestEvent r, ApprovalDecision decision) {
+        executor.control(new ApprovalResponseEvent(r.streamId(), r.approvalId(), decision))
+                .subscribeOn(Schedulers.parallel())
+                .subscribe(outcome -> log.debug("approval_response for {}: {}", r.approvalId(), outcome),
+                        e -> log.warn("approval_response for {} failed: {}", r.approvalId(), e.toString()));
     }
 
     private void ask(InputRequestEvent r) {

@@ -382,6 +382,11 @@ public final class McpToolServer {
         }
     }
 
+    /** Whether a name is a registered tool this server does not list (the policy hides it from the session). */
+    private synchronized boolean hidden(String name) {
+        return !current.containsKey(name) && executor.registry().find(name) != null;
+    }
+
     private McpStatelessServerFeatures.AsyncToolSpecification spec(McpSchema.Tool tool) {
         return McpStatelessServerFeatures.AsyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
     }
@@ -402,7 +407,8 @@ public final class McpToolServer {
         for (McpSchema.Tool tool : now) {
             specs.add(spec(tool));
         }
-        McpServer.StatelessAsyncSpecification spec = McpServer.async(transport)
+        McpServer.StatelessAsyncSpecification spec = McpServer.async(new HiddenToolCalls(transport, this::hidden,
+                        this::call, json))
                 .serverInfo(name, version)
                 .jsonMapper(json)
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))

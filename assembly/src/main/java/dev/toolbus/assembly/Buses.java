@@ -1,0 +1,128 @@
+package dev.toolbus.assembly;
+
+import dev.toolbus.assembly.stdio.StdioBus;
+import dev.toolbus.bus.InMemoryBus;
+import dev.toolbus.bus.ToolBus;
+import dev.toolbus.config.Config;
+import dev.toolbus.protocol.EventCodec;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * Opens the bus of an assembly. The names of the config's {@code bus} section apply when it names the
+ * same kind of bus as the address; {@code bus.idempotency} also sets the brokers' own records of
+ * finished turns. The broker adapters' classes are touched only for a bus of their kind.
+ */
+final class Buses {
+
+    /** The in-memory bus's buffer of outbound events per stream. */
+    static final int IN_MEMORY_BUFFER = 1024;
+
+    private Buses() {
+    }
+
+    /**
+     * The names a broker bus takes.
+     *
+     * @param bus the {@code bus} section (of the address's kind) or its defaults
+     * @param idempotency {@code bus.idempotency}
+     * @param group the consumer group
+     * @param instance this instance's consumer name / client id
+     * @param instanceId the executor's instance id (the Redis bus routes control answers by it)
+     * @param maxEventBytes the largest input event
+     */
+    record Names(Config.Bus bus, Config.Idempotency idempotency, String group, String instance, String instanceId,
+                 int maxEventBytes) {
+    }
+
+    static ToolBus open(BusAddress address, Names names, EventCodec codec) {
+        return switch (address.scheme()) {
+            case BusAddress.STDIO -> StdioBus.system(codec);
+            case BusAddress.IN_MEMORY -> InMemoryBus.create(codec, IN_MEMORY_BUFFER);
+            case BusAddress.REDIS -> Brokers.redis(address.address(), names);
+            case BusAddress.KAFKA -> Brokers.kafka(address.address(), names);
+            default -> throw new IllegalStateException("no bus for " + address.address());
+        };
+    }
+
+    /** The config's bus section when it is of the address's kind, else that kind's defaults. */
+    static Config.Bus section(BusAddress address, Config.Bus fromConfig) {
+        return fromConfig.type().equals(address.scheme()) ? fromConfig : Config.Bus.defaults(address.scheme());
+    }
+
+    /** {@code --instance}, else {@code bus.consumer}, else {@code toolbus-<host>-<pid>}. */
+    static String instanceName(String override, Config.Bus b) {
+        if (override != null && !override.isBlank()) {
+            return override;
+        }
+        if (!b.consumer().isBlank()) {
+            return b.consumer();
+        }
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "localhost";
+        }
+        return "toolbus-" + host + "-" + ProcessHandle.current().pid();
+    }
+
+    /** The broker adapters: loaded only when a broker bus is asked for. */
+    static final class Brokers {
+        private Brokers() {
+        }
+
+        static ToolBus redis(String uri, Names n) {
+            require("dev.toolbus.bus.redis.RedisStreamsBus", "toolbus-bus-redis");
+            Config.Bus b = n.bus();
+            Config.Idempotency idem = n.idempotency();
+            return dev.toolbus.bus.redis.RedisStreamsBus.fromUri(uri, dev.toolbus.bus.redis.RedisStreamsConfig.builder()
+                    .callsStream(b.calls()).resultsKeyTemplate(b.results()).deadLetterStream(b.deadLetter())
+                    .consumer(n.instance()).group(n.group()).maxEventBytes(n.maxEventBytes())
+                    .instanceId(n.instanceId()).doneMarkerTtl(Duration.ofMillis(idem.windowMs()))
+                    .maxRecordedBytes(recorded(idem))
+                    .build()); // control events reach the instance that asked
+        }
+
+        static ToolBus kafka(String uri, Names n) {
+            require("dev.toolbus.bus.kafka.KafkaBus", "toolbus-bus-kafka");
+            Config.Bus b = n.bus();
+            Config.Idempotency idem = n.idempotency();
+            return dev.toolbus.bus.kafka.KafkaBus.fromUri(uri, dev.toolbus.bus.kafka.KafkaBusConfig.builder()
+                    .bootstrapServers(uri).callsTopic(b.calls()).resultsTopic(b.results())
+                    .deadLetterTopic(b.deadLetter()).groupId(n.group()).clientId(n.instance())
+                    .maxEventBytes(n.maxEventBytes()).turnLedgerWindow(Duration.ofMillis(idem.windowMs()))
+                    .maxRecordedBytes(recorded(idem)).turnLedgerMaxBytes(idem.maxBytes()).build());
+        }
+
+        /** The shared token buckets of {@code limits} on a Redis. */
+        static SharedBuckets rateLimitStore(String uri) {
+            require("dev.toolbus.bus.redis.RedisRateLimitStore", "toolbus-bus-redis");
+            dev.toolbus.bus.redis.RedisRateLimitStore store = dev.toolbus.bus.redis.RedisRateLimitStore.create(uri,
+                    dev.toolbus.bus.redis.RedisRateLimitStore.DEFAULT_PREFIX);
+            return new SharedBuckets(store, store::close);
+        }
+
+        private static int recorded(Config.Idempotency idem) {
+            return (int) Math.min(Integer.MAX_VALUE, idem.maxRecordedBytes());
+        }
+
+        private static void require(String cls, String artifact) {
+            try {
+                Class.forName(cls, false, Buses.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("this bus needs " + artifact + " on the classpath: add the dependency "
+                        + "dev.toolbus:" + artifact, e);
+            }
+        }
+    }
+
+    /**
+     * A shared bucket store and how to close it.
+     *
+     * @param store the store
+     * @param close closes its connection
+     */
+    record SharedBuckets(dev.toolbus.limits.RateLimitStore store, Runnable close) {
+    }
+}

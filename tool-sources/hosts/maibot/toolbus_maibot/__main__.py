@@ -1,0 +1,5 @@
+"""``python -m toolbus_maibot PLUGIN_DIR``."""
+
+from .host import main
+
+main()
