@@ -115,6 +115,7 @@ public final class McpToolServer {
     private final McpSampling sampling;
     private final java.time.Duration httpHeaderTimeout;
     private final int maxSessionsPerClient;
+    private final int maxHttpSessions;
     private final Subscriptions subscriptions;
     private final ModernCalls modernCalls;
     private final ModernDispatcher modern;
@@ -154,6 +155,7 @@ public final class McpToolServer {
         this.sampling = b.sampling == null ? McpSampling.create() : b.sampling;
         this.httpHeaderTimeout = b.httpHeaderTimeout;
         this.maxSessionsPerClient = b.maxSessionsPerClient;
+        this.maxHttpSessions = b.maxHttpSessions;
         this.subscriptions = new Subscriptions(this::serverInfo);
         byte[] key = b.requestStateKey;
         if (key == null) {
@@ -181,10 +183,11 @@ public final class McpToolServer {
         synchronized (this) {
             t = current.get(toolName);
         }
-        if (t == null) {
-            return null;
-        }
         ToolRegistry.Entry entry = executor.registry().find(toolName);
+        if (t == null) {
+            // a registered tool the policy hides is called all the same: the executor answers its refusal
+            return entry == null ? null : McpToolHints.TaskSupport.FORBIDDEN;
+        }
         return entry == null ? McpToolHints.TaskSupport.FORBIDDEN : McpToolHints.taskSupport(entry.tool().definition());
     }
 
@@ -294,7 +297,7 @@ public final class McpToolServer {
         return Mono.defer(() -> {
             Hosts.requireTokenOffLoopback("MCP", host, tokens);
             NettyHttpServerTransport transport = new NettyHttpServerTransport(json, mapper, httpPath, maxMessageBytes,
-                    allowedOrigins, 10_000, maxSessionsPerClient, tokens, grant -> grant.admit(streamId, context),
+                    allowedOrigins, maxHttpSessions, maxSessionsPerClient, tokens, grant -> grant.admit(streamId, context),
                     maxHttpConnections, httpIdleTimeout, httpHeaderTimeout);
             McpStatelessAsyncServer server = sdkServer(transport);
             transport.modern(modern, this::paramHeaders, legacyTasks);
@@ -500,6 +503,7 @@ public final class McpToolServer {
         private McpSampling sampling;
         private java.time.Duration httpHeaderTimeout = java.time.Duration.ofSeconds(10);
         private int maxSessionsPerClient = 64;
+        private int maxHttpSessions = 10_000;
         private java.time.Duration taskAfter = java.time.Duration.ofSeconds(1);
         private java.time.Duration taskTtl = java.time.Duration.ofHours(1);
         private java.time.Duration taskPollInterval = java.time.Duration.ofSeconds(1);
@@ -602,6 +606,18 @@ public final class McpToolServer {
                 throw new IllegalArgumentException("maxSessionsPerClient must be at least 1");
             }
             this.maxSessionsPerClient = sessions;
+            return this;
+        }
+
+        /**
+         * Legacy (2025) HTTP sessions open at once (default 10,000); with all taken, a new
+         * {@code initialize} is answered 503 (no client's session is ended to make room).
+         */
+        public Builder maxHttpSessions(int sessions) {
+            if (sessions < 1) {
+                throw new IllegalArgumentException("maxHttpSessions must be at least 1");
+            }
+            this.maxHttpSessions = sessions;
             return this;
         }
 

@@ -509,12 +509,8 @@ final class ModernCall implements CallPeer {
             ask(r);
             return;
         }
-        if (e instanceof ApprovalRequestEvent) {
-            synchronized (this) {
-                if (task != null && !done) {
-                    write(task.message("waiting for approval", ctx.clock.instant()));
-                }
-            }
+        if (e instanceof ApprovalRequestEvent a) {
+            approval(a);
             return;
         }
         synchronized (this) {
@@ -554,6 +550,42 @@ final class ModernCall implements CallPeer {
             return;
         }
         flushLater();
+    }
+
+    /**
+     * An {@code approval_request} is a question too (as on the 2025 wire): an {@code elicitation/create}
+     * with the request's text and an empty schema, whose {@code accept} approves; anything else denies,
+     * and so does a client that cannot be asked.
+     */
+    private void approval(ApprovalRequestEvent r) {
+        ObjectNode params = Wire.object().put("mode", "form").put("message", r.text());
+        params.putObject("requestedSchema").put("type", "object").putObject("properties");
+        ObjectNode request = Wire.object().put("method", "elicitation/create");
+        request.set("params", params);
+        Sinks.One<JsonNode> answer = Sinks.one();
+        boolean asked;
+        synchronized (this) {
+            asked = canElicit(false) && !done;
+            if (asked) {
+                String key = uniqueKey("approval");
+                pending.put(key, new Question(key, "elicitation/create", request, null, answer, r.expiresAtMs()));
+            }
+        }
+        if (!asked) {
+            decide(r, dev.toolbus.protocol.ApprovalDecision.DENY);
+            return;
+        }
+        answer.asMono().subscribe(a -> decide(r, "accept".equals(a.path("action").asText())
+                ? dev.toolbus.protocol.ApprovalDecision.APPROVE : dev.toolbus.protocol.ApprovalDecision.DENY),
+                e -> log.debug("MCP approval {} ended without an answer: {}", r.approvalId(), e.toString()));
+        flushLater();
+    }
+
+    private void decide(ApprovalRequestEvent r, dev.toolbus.protocol.ApprovalDecision decision) {
+        ctx.executor.control(new dev.toolbus.protocol.ApprovalResponseEvent(r.streamId(), r.approvalId(), decision))
+                .subscribeOn(Schedulers.parallel())
+                .subscribe(o -> log.debug("approval_response for {}: {}", r.approvalId(), o),
+                        e -> log.warn("approval_response for {} failed: {}", r.approvalId(), e.toString()));
     }
 
     /**
