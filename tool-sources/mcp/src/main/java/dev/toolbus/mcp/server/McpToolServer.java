@@ -163,7 +163,7 @@ public final class McpToolServer {
             new java.security.SecureRandom().nextBytes(key);
         }
         McpTaskStore store = b.taskStore != null ? b.taskStore
-                : McpTaskStore.inMemory(b.maxTasks, 64L * b.maxTasks * 1024, b.clock);
+                : McpTaskStore.inMemory(b.maxTasks, 64L << 20, b.clock);
         this.modernCalls = new ModernCalls(executor, mapper, new RequestStateCodec(key, b.clock), b.clock, sampling,
                 store, streamId, b.taskAfter, b.taskTtl, b.taskPollInterval, b.maxParkedCalls, subscriptions,
                 this::serverInfo, this::served, SEQ);
@@ -675,7 +675,7 @@ public final class McpToolServer {
             return this;
         }
 
-        /** Tasks kept at once by the default in-memory store (default 10,000; 64 KiB each on average). */
+        /** Tasks kept at once by the default in-memory store (default 10,000, and 64 MiB of task state in all). */
         public Builder maxTasks(int tasks) {
             if (tasks < 1) {
                 throw new IllegalArgumentException("maxTasks must be at least 1");
