@@ -81,6 +81,17 @@ import reactor.core.scheduler.Schedulers;
  * response to its POST), and the session state is what {@code initialize} declared, the log level
  * and the requests waiting for the client.
  *
+ * <p><b>Two eras.</b> Both transports serve the legacy revisions (2025-11-25 and earlier: an
+ * {@code initialize} handshake, on the SDK) and 2026-07-28 (no handshake: each request's
+ * {@code _meta} names the version and the client's capabilities) side by side, request by request:
+ * {@code server/discover}; {@code input_required} rounds for the questions of a call (its
+ * {@code requestState} HMAC-protected and bound to the client, the tool, its arguments and an
+ * expiry; the call runs once and waits, parked, for the retry); {@code subscriptions/listen}; caching
+ * hints; and the Tasks extension for tools declared task-capable
+ * ({@link dev.toolbus.mcp.McpToolHints#taskSupport(dev.toolbus.tool.ToolDefinition.Builder,
+ * dev.toolbus.mcp.McpToolHints.TaskSupport)}), whose state is kept in an {@link McpTaskStore}; 2025-11-25
+ * clients get the revision's tasks on the same calls and store. docs/mcp.md has the rules.
+ *
  * <p><b>A changing tool list.</b> The server declares {@code tools.listChanged}. When the tools a
  * client may see change (a tool registered or removed, a plugin reloaded, or {@link #refreshTools()}
  * after a new policy), every running transport serves the new list and its clients get

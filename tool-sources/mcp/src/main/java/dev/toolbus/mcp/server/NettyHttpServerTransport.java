@@ -61,6 +61,14 @@ import reactor.netty.http.server.HttpServerResponse;
  * every request needs {@code Authorization: Bearer <token>} ({@code 401} and a closed connection
  * otherwise), and the token's scope must admit the server's stream and context ({@code 403}); a
  * clamped context reaches the calls through the Reactor context under {@link #CONTEXT_KEY}.
+ *
+ * <p>A POST whose {@code MCP-Protocol-Version} is 2026-07-28 (or a version no era serves), or whose
+ * body's {@code _meta} names a version, goes to the 2026-07-28 side ({@link ModernHttp}). Connections
+ * are bounded by {@link HttpConnections} (a header deadline; the oldest idle one makes room at the
+ * cap). Each client (its token, {@link ClientKeys}) has its own request-id scope without a session,
+ * owns its sessions (at most {@code maxSessionsPerClient}; its own oldest goes), and an
+ * {@code initialize} budget ({@link InitializeBuckets}); a {@code Host} that is not loopback is refused
+ * on a loopback endpoint.
  */
 final class NettyHttpServerTransport implements McpStatelessServerTransport, SessionBroadcast {
 
