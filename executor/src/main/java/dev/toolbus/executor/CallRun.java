@@ -565,7 +565,15 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     @Override
     public Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
-        return channel().ask(dev.toolbus.tool.InputQuestion.builder(message).schema(schema).timeout(timeout).build());
+        dev.toolbus.tool.InputQuestion question;
+        try {
+            // as before InputQuestion: no message is an empty one, a timeout below 1 ms is 1 ms
+            question = dev.toolbus.tool.InputQuestion.builder(message == null ? "" : message).schema(schema)
+                    .timeout(timeout == null || timeout.toMillis() >= 1 ? timeout : Duration.ofMillis(1)).build();
+        } catch (IllegalArgumentException | NullPointerException bad) {
+            return Mono.error(bad);
+        }
+        return channel().ask(question);
     }
 
     @Override

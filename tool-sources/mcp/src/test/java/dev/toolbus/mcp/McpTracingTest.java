@@ -53,6 +53,9 @@ class McpTracingTest {
 
     /** The server's turn joined the client's trace; the result's _meta names the call's span. */
     static void assertJoined(OtelTracing tracing, JsonNode result) {
+        // the spans end as the turn ends, which may be just after the response went out
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !tracing.named("toolbus turn").isEmpty()
+                && !tracing.named("execute_tool echo").isEmpty());
         SpanData turn = tracing.named("toolbus turn").get(0);
         assertThat(turn.getTraceId()).isEqualTo(TRACE_ID);
         assertThat(turn.getParentSpanId()).isEqualTo(CLIENT_SPAN);
