@@ -34,7 +34,7 @@ final class EraProbe {
             }
             case STDIO -> Mono.defer(() -> {
                 StdioChannel sibling = new StdioChannel(config, json, mapper, settings.maxLineBytes(), settings.closeGrace(),
-                        settings.initTimeout(), (server, line) -> { });
+                        settings.initTimeout(), (server, line) -> { }, "era probe");
                 return sibling.start().then(probe(config, new ModernSession(config, sibling, mapper),
                                 settings.probeTimeout()))
                         .onErrorReturn(false)

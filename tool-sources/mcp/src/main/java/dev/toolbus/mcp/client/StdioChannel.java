@@ -38,10 +38,16 @@ final class StdioChannel implements ModernChannel {
 
     StdioChannel(McpServerConfig config, McpJsonMapper json, ObjectMapper mapper, int maxLineBytes, Duration closeGrace,
                  Duration startTimeout, BiConsumer<String, String> stderr) {
+        this(config, json, mapper, maxLineBytes, closeGrace, startTimeout, stderr, "");
+    }
+
+    /** @param role what the process is for, in its log lines ({@code ""}: serving calls) */
+    StdioChannel(McpServerConfig config, McpJsonMapper json, ObjectMapper mapper, int maxLineBytes, Duration closeGrace,
+                 Duration startTimeout, BiConsumer<String, String> stderr, String role) {
         this.config = config;
         this.mapper = mapper;
         this.process = new ProcessClientTransport(config, json, maxLineBytes, closeGrace, startTimeout, stderr,
-                this::exited);
+                this::exited, role);
     }
 
     /** Starts the process. */
