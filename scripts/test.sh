@@ -18,7 +18,9 @@ if command -v npm >/dev/null; then
   bash scripts/lib/mcp-node.sh install >/dev/null
 fi
 # install, not only verify: the Java example of docs/examples builds against the installed artifacts;
-# verify runs distribution/'s DistributionIT on the built toolbus-VERSION.tar.gz
+# verify runs distribution/'s DistributionIT on the built toolbus-VERSION.tar.gz. The broker tests (*IT of
+# the bus adapters, maven-failsafe) run in it against the services started above; they fail, not skip, if a
+# service is missing (docs/buses.md, "Broker tests").
 mvn -B -ntp install "$@"
 bash scripts/java-example.sh
 # The plugin SDKs installed as packages (pip into fresh venvs, npm into fresh projects, a Go module

@@ -3,7 +3,7 @@ package dev.toolbus.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.toolbus.bus.testing.EventMutator;
+import dev.toolbus.bus.tck.EventMutator;
 import dev.toolbus.executor.ExecutorHealth;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.EventCodec;

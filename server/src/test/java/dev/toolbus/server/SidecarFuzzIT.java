@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolbus.bus.testing.EventMutator;
+import dev.toolbus.bus.tck.EventMutator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package dev.toolbus.assembly.stdio;
 
 import dev.toolbus.bus.BusMessage;
+import dev.toolbus.bus.EventIdPeek;
 import dev.toolbus.bus.ToolBus;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
@@ -178,7 +179,7 @@ public final class StdioBus implements ToolBus {
     }
 
     private void rejectOverlong(BoundedLineReader.Line line, long lineNumber) {
-        dev.toolbus.protocol.EventIds ids = dev.toolbus.protocol.EventIds.peek(line.bytes());
+        EventIdPeek ids = EventIdPeek.of(line.bytes());
         String message = "event of " + line.length() + " bytes on input line " + lineNumber + " is above the "
                 + codec.maxEventBytes() + "-byte limit; skipped";
         log.warn("{}", message);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolbus.bus.testing.OtelTracing;
+import dev.toolbus.bus.tck.OtelTracing;
 import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import io.opentelemetry.sdk.trace.data.SpanData;

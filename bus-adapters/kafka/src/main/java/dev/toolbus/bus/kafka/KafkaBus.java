@@ -2,11 +2,13 @@ package dev.toolbus.bus.kafka;
 
 import dev.toolbus.bus.BusMessage;
 import dev.toolbus.bus.ToolBus;
+import dev.toolbus.executor.TurnLedger;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +19,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -59,7 +60,6 @@ public final class KafkaBus implements ToolBus {
     private final Settlement settlement;
     private final DeadLetters deadLetters;
     private final PollLoop loop;
-    private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile Mono<Void> closed;
 
@@ -67,7 +67,7 @@ public final class KafkaBus implements ToolBus {
         this.config = b.config;
         this.codec = b.codec;
         this.deadLetters = new DeadLetters(config);
-        TurnLedger ledger = config.turnLedgerEnabled() ? new TurnLedger(config, java.time.Clock.systemUTC()) : null;
+        LedgerTopic ledger = config.turnLedgerEnabled() ? new LedgerTopic(config, Clock.systemUTC()) : null;
         this.settlement = config.delivery() == KafkaDelivery.EXACTLY_ONCE
                 ? new TransactionalSettlement(config, ledger)
                 : new AtLeastOnceSettlement(config, completions);
@@ -139,24 +139,18 @@ public final class KafkaBus implements ToolBus {
     }
 
     /**
-     * Exactly once: {@link dev.toolbus.executor.TurnLedger#none()}, the bus deduplicates turns itself (its ledger topic, or
+     * Exactly once: {@link TurnLedger#none()}, the bus deduplicates turns itself (its ledger topic, or
      * none when {@code turnLedgerWindow} is zero). At least once: {@code null}, the executor's in-memory
      * ledger (repeats on one instance are replayed or joined; a partition's next owner does not know them).
      */
     @Override
-    public dev.toolbus.executor.TurnLedger turnLedger() {
-        return config.delivery() == KafkaDelivery.EXACTLY_ONCE ? dev.toolbus.executor.TurnLedger.none() : null;
+    public TurnLedger turnLedger() {
+        return config.delivery() == KafkaDelivery.EXACTLY_ONCE ? TurnLedger.none() : null;
     }
 
     @Override
     public Flux<BusMessage> receive() {
-        return start().thenMany(Flux.create(s -> {
-            if (!subscribed.compareAndSet(false, true)) {
-                s.error(new IllegalStateException("receive() of a Kafka bus can be subscribed once"));
-                return;
-            }
-            loop.start(s);
-        }, FluxSink.OverflowStrategy.ERROR));
+        return start().thenMany(loop.flux());
     }
 
     @Override
@@ -199,7 +193,7 @@ public final class KafkaBus implements ToolBus {
     public Mono<Void> closeGracefully() {
         if (closing.compareAndSet(false, true)) {
             closed = Mono.<Void>fromRunnable(() -> {
-                if (subscribed.get()) {
+                if (loop.started) {
                     loop.stop();
                     try {
                         loop.done.get(config.shutdownTimeout().toMillis() + config.revokeTimeout().toMillis() + 10_000,

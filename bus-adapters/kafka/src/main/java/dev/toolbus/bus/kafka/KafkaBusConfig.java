@@ -45,59 +45,8 @@ import java.util.UUID;
  *   <tr><td>turnLedgerMaxBytes</td><td>64 MiB</td><td>finished turns kept in memory per instance, oldest evicted first</td></tr>
  *   <tr><td>consumerProperties / producerProperties</td><td>none</td><td>kafka-clients settings that override the bus's</td></tr>
  * </table>
- *
- * @param bootstrapServers the brokers
- * @param callsTopic topic of incoming turns
- * @param resultsTopic topic of outgoing events
- * @param deadLetterTopic topic of poison events
- * @param groupId the consumer group
- * @param clientId this instance's client id
- * @param createTopics whether missing topics are created
- * @param topicPartitions partitions of created topics
- * @param replicationFactor replication of created topics, 0 for the broker's default
- * @param maxPollRecords records per poll
- * @param maxBufferedRecords pause threshold of the poll buffer
- * @param pollTimeout one poll's wait
- * @param commitInterval period of offset commits
- * @param revokeTimeout wait for running turns of revoked partitions
- * @param maxEventBytes largest accepted record value
- * @param shutdownTimeout wait for running turns at shutdown
- * @param delivery the delivery contract of results
- * @param transactionInterval period of transactions in exactly-once mode
- * @param maxDeliveries owners that may take a record without completing it before it is dead-lettered
- * @param turnLedgerTopic topic of finished turns
- * @param turnLedgerWindow how long finished turns are remembered, zero for off
- * @param maxRecordedBytes largest events of a turn kept
- * @param turnLedgerMaxBytes finished turns kept in memory, in bytes
- * @param consumerProperties consumer overrides
- * @param producerProperties producer overrides
  */
-public record KafkaBusConfig(
-        String bootstrapServers,
-        String callsTopic,
-        String resultsTopic,
-        String deadLetterTopic,
-        String groupId,
-        String clientId,
-        boolean createTopics,
-        int topicPartitions,
-        short replicationFactor,
-        int maxPollRecords,
-        int maxBufferedRecords,
-        Duration pollTimeout,
-        Duration commitInterval,
-        Duration revokeTimeout,
-        int maxEventBytes,
-        Duration shutdownTimeout,
-        KafkaDelivery delivery,
-        Duration transactionInterval,
-        int maxDeliveries,
-        String turnLedgerTopic,
-        Duration turnLedgerWindow,
-        int maxRecordedBytes,
-        long turnLedgerMaxBytes,
-        Map<String, String> consumerProperties,
-        Map<String, String> producerProperties) {
+public final class KafkaBusConfig {
 
     public static final String DEFAULT_BOOTSTRAP_SERVERS = "127.0.0.1:9092";
     public static final String DEFAULT_CALLS_TOPIC = "toolbus.calls";
@@ -119,35 +68,254 @@ public record KafkaBusConfig(
     public static final int DEFAULT_MAX_RECORDED_BYTES = 64 * 1024;
     public static final long DEFAULT_TURN_LEDGER_MAX_BYTES = 64L << 20;
 
-    public KafkaBusConfig {
-        requireText(bootstrapServers, "bootstrapServers");
-        requireText(callsTopic, "callsTopic");
-        requireText(resultsTopic, "resultsTopic");
-        requireText(deadLetterTopic, "deadLetterTopic");
-        requireText(groupId, "groupId");
-        requireText(clientId, "clientId");
-        requireArgument(topicPartitions >= 1, "topicPartitions must be at least 1");
-        requireArgument(replicationFactor >= 0, "replicationFactor must not be negative");
-        requireArgument(maxPollRecords >= 1, "maxPollRecords must be at least 1");
-        requireArgument(maxBufferedRecords >= 1, "maxBufferedRecords must be at least 1");
-        requirePositive(pollTimeout, "pollTimeout");
-        requirePositive(commitInterval, "commitInterval");
-        requireNotNegative(revokeTimeout, "revokeTimeout");
-        requireArgument(maxEventBytes >= 1024, "maxEventBytes must be at least 1024");
-        requireNotNegative(shutdownTimeout, "shutdownTimeout");
-        Objects.requireNonNull(delivery, "delivery");
-        requirePositive(transactionInterval, "transactionInterval");
-        requireArgument(maxDeliveries >= 1, "maxDeliveries must be at least 1");
-        requireText(turnLedgerTopic, "turnLedgerTopic");
-        requireNotNegative(turnLedgerWindow, "turnLedgerWindow");
-        requireArgument(maxRecordedBytes >= 0, "maxRecordedBytes must not be negative");
-        requireArgument(turnLedgerMaxBytes >= 0, "turnLedgerMaxBytes must not be negative");
-        consumerProperties = Map.copyOf(consumerProperties);
-        producerProperties = Map.copyOf(producerProperties);
-        requireArgument(!callsTopic.equals(resultsTopic), "resultsTopic must differ from callsTopic");
-        requireArgument(!callsTopic.equals(deadLetterTopic), "deadLetterTopic must differ from callsTopic");
-        requireArgument(!turnLedgerTopic.equals(callsTopic) && !turnLedgerTopic.equals(resultsTopic)
-                && !turnLedgerTopic.equals(deadLetterTopic), "turnLedgerTopic must differ from the other topics");
+    private final String bootstrapServers;
+    private final String callsTopic;
+    private final String resultsTopic;
+    private final String deadLetterTopic;
+    private final String groupId;
+    private final String clientId;
+    private final boolean createTopics;
+    private final int topicPartitions;
+    private final short replicationFactor;
+    private final int maxPollRecords;
+    private final int maxBufferedRecords;
+    private final Duration pollTimeout;
+    private final Duration commitInterval;
+    private final Duration revokeTimeout;
+    private final int maxEventBytes;
+    private final Duration shutdownTimeout;
+    private final KafkaDelivery delivery;
+    private final Duration transactionInterval;
+    private final int maxDeliveries;
+    private final String turnLedgerTopic;
+    private final Duration turnLedgerWindow;
+    private final int maxRecordedBytes;
+    private final long turnLedgerMaxBytes;
+    private final Map<String, String> consumerProperties;
+    private final Map<String, String> producerProperties;
+
+    private KafkaBusConfig(Builder b) {
+        this.bootstrapServers = b.bootstrapServers;
+        this.callsTopic = b.callsTopic;
+        this.resultsTopic = b.resultsTopic;
+        this.deadLetterTopic = b.deadLetterTopic;
+        this.groupId = b.groupId;
+        this.clientId = b.clientId != null ? b.clientId : uniqueClientId();
+        this.createTopics = b.createTopics;
+        this.topicPartitions = b.topicPartitions;
+        this.replicationFactor = b.replicationFactor;
+        this.maxPollRecords = b.maxPollRecords;
+        this.maxBufferedRecords = b.maxBufferedRecords;
+        this.pollTimeout = b.pollTimeout;
+        this.commitInterval = b.commitInterval;
+        this.revokeTimeout = b.revokeTimeout;
+        this.maxEventBytes = b.maxEventBytes;
+        this.shutdownTimeout = b.shutdownTimeout;
+        this.delivery = b.delivery;
+        this.transactionInterval = b.transactionInterval;
+        this.maxDeliveries = b.maxDeliveries;
+        this.turnLedgerTopic = b.turnLedgerTopic != null ? b.turnLedgerTopic : ledgerTopicFor(b.callsTopic);
+        this.turnLedgerWindow = b.turnLedgerWindow;
+        this.maxRecordedBytes = b.maxRecordedBytes;
+        this.turnLedgerMaxBytes = b.turnLedgerMaxBytes;
+        this.consumerProperties = Map.copyOf(b.consumerProperties);
+        this.producerProperties = Map.copyOf(b.producerProperties);
+    }
+
+    /** The brokers. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /** Topic of incoming turns. */
+    public String callsTopic() {
+        return callsTopic;
+    }
+
+    /** Topic of outgoing events. */
+    public String resultsTopic() {
+        return resultsTopic;
+    }
+
+    /** Topic of poison events. */
+    public String deadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    /** The consumer group. */
+    public String groupId() {
+        return groupId;
+    }
+
+    /** This instance's client id. */
+    public String clientId() {
+        return clientId;
+    }
+
+    /** Whether missing topics are created. */
+    public boolean createTopics() {
+        return createTopics;
+    }
+
+    /** Partitions of created topics. */
+    public int topicPartitions() {
+        return topicPartitions;
+    }
+
+    /** Replication of created topics, 0 for the broker's default. */
+    public short replicationFactor() {
+        return replicationFactor;
+    }
+
+    /** Records per poll. */
+    public int maxPollRecords() {
+        return maxPollRecords;
+    }
+
+    /** Pause threshold of the poll buffer. */
+    public int maxBufferedRecords() {
+        return maxBufferedRecords;
+    }
+
+    /** One poll's wait. */
+    public Duration pollTimeout() {
+        return pollTimeout;
+    }
+
+    /** Period of offset commits. */
+    public Duration commitInterval() {
+        return commitInterval;
+    }
+
+    /** Wait for running turns of revoked partitions. */
+    public Duration revokeTimeout() {
+        return revokeTimeout;
+    }
+
+    /** Largest accepted event. */
+    public int maxEventBytes() {
+        return maxEventBytes;
+    }
+
+    /** Bound of a graceful shutdown's wait. */
+    public Duration shutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    /** The delivery contract of results. */
+    public KafkaDelivery delivery() {
+        return delivery;
+    }
+
+    /** Period of transactions in exactly-once mode. */
+    public Duration transactionInterval() {
+        return transactionInterval;
+    }
+
+    /** Deliveries after which an input is dead-lettered. */
+    public int maxDeliveries() {
+        return maxDeliveries;
+    }
+
+    /** Topic of finished turns. */
+    public String turnLedgerTopic() {
+        return turnLedgerTopic;
+    }
+
+    /** How long finished turns are remembered, zero for off. */
+    public Duration turnLedgerWindow() {
+        return turnLedgerWindow;
+    }
+
+    /** Largest events of a turn kept for a replay. */
+    public int maxRecordedBytes() {
+        return maxRecordedBytes;
+    }
+
+    /** Finished turns kept in memory, in bytes. */
+    public long turnLedgerMaxBytes() {
+        return turnLedgerMaxBytes;
+    }
+
+    /** Consumer overrides. */
+    public Map<String, String> consumerProperties() {
+        return consumerProperties;
+    }
+
+    /** Producer overrides. */
+    public Map<String, String> producerProperties() {
+        return producerProperties;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof KafkaBusConfig c)) {
+            return false;
+        }
+        return Objects.equals(bootstrapServers, c.bootstrapServers)
+                && Objects.equals(callsTopic, c.callsTopic)
+                && Objects.equals(resultsTopic, c.resultsTopic)
+                && Objects.equals(deadLetterTopic, c.deadLetterTopic)
+                && Objects.equals(groupId, c.groupId)
+                && Objects.equals(clientId, c.clientId)
+                && createTopics == c.createTopics
+                && topicPartitions == c.topicPartitions
+                && replicationFactor == c.replicationFactor
+                && maxPollRecords == c.maxPollRecords
+                && maxBufferedRecords == c.maxBufferedRecords
+                && Objects.equals(pollTimeout, c.pollTimeout)
+                && Objects.equals(commitInterval, c.commitInterval)
+                && Objects.equals(revokeTimeout, c.revokeTimeout)
+                && maxEventBytes == c.maxEventBytes
+                && Objects.equals(shutdownTimeout, c.shutdownTimeout)
+                && Objects.equals(delivery, c.delivery)
+                && Objects.equals(transactionInterval, c.transactionInterval)
+                && maxDeliveries == c.maxDeliveries
+                && Objects.equals(turnLedgerTopic, c.turnLedgerTopic)
+                && Objects.equals(turnLedgerWindow, c.turnLedgerWindow)
+                && maxRecordedBytes == c.maxRecordedBytes
+                && turnLedgerMaxBytes == c.turnLedgerMaxBytes
+                && Objects.equals(consumerProperties, c.consumerProperties)
+                && Objects.equals(producerProperties, c.producerProperties);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(bootstrapServers, callsTopic, resultsTopic, deadLetterTopic, groupId, clientId, createTopics, topicPartitions, replicationFactor, maxPollRecords, maxBufferedRecords, pollTimeout, commitInterval, revokeTimeout, maxEventBytes, shutdownTimeout, delivery, transactionInterval, maxDeliveries, turnLedgerTopic, turnLedgerWindow, maxRecordedBytes, turnLedgerMaxBytes, consumerProperties, producerProperties);
+    }
+
+    @Override
+    public String toString() {
+        return "KafkaBusConfig["
+                + "bootstrapServers=" + bootstrapServers
+                + ", callsTopic=" + callsTopic
+                + ", resultsTopic=" + resultsTopic
+                + ", deadLetterTopic=" + deadLetterTopic
+                + ", groupId=" + groupId
+                + ", clientId=" + clientId
+                + ", createTopics=" + createTopics
+                + ", topicPartitions=" + topicPartitions
+                + ", replicationFactor=" + replicationFactor
+                + ", maxPollRecords=" + maxPollRecords
+                + ", maxBufferedRecords=" + maxBufferedRecords
+                + ", pollTimeout=" + pollTimeout
+                + ", commitInterval=" + commitInterval
+                + ", revokeTimeout=" + revokeTimeout
+                + ", maxEventBytes=" + maxEventBytes
+                + ", shutdownTimeout=" + shutdownTimeout
+                + ", delivery=" + delivery
+                + ", transactionInterval=" + transactionInterval
+                + ", maxDeliveries=" + maxDeliveries
+                + ", turnLedgerTopic=" + turnLedgerTopic
+                + ", turnLedgerWindow=" + turnLedgerWindow
+                + ", maxRecordedBytes=" + maxRecordedBytes
+                + ", turnLedgerMaxBytes=" + turnLedgerMaxBytes
+                + ", consumerProperties=" + consumerProperties
+                + ", producerProperties=" + producerProperties
+                + "]";
     }
 
     /** Whether finished turns are recorded (exactly once with a window). */
@@ -192,10 +360,6 @@ public record KafkaBusConfig(
         String name = at > 0 ? runtime.substring(at + 1) + "-" + runtime.substring(0, at) : runtime;
         return "toolbus-" + name + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
-
-
-
-
 
     /** Builder of {@link KafkaBusConfig}; each setter validates its value at once. */
     public static final class Builder {
@@ -397,12 +561,12 @@ public record KafkaBusConfig(
         }
 
         public KafkaBusConfig build() {
-            return new KafkaBusConfig(bootstrapServers, callsTopic, resultsTopic, deadLetterTopic, groupId,
-                    clientId != null ? clientId : uniqueClientId(), createTopics, topicPartitions, replicationFactor,
-                    maxPollRecords, maxBufferedRecords, pollTimeout, commitInterval, revokeTimeout, maxEventBytes,
-                    shutdownTimeout, delivery, transactionInterval, maxDeliveries,
-                    turnLedgerTopic != null ? turnLedgerTopic : ledgerTopicFor(callsTopic), turnLedgerWindow, maxRecordedBytes, turnLedgerMaxBytes,
-                    consumerProperties, producerProperties);
+            requireArgument(!callsTopic.equals(resultsTopic), "resultsTopic must differ from callsTopic");
+            requireArgument(!callsTopic.equals(deadLetterTopic), "deadLetterTopic must differ from callsTopic");
+            String ledger = turnLedgerTopic != null ? turnLedgerTopic : ledgerTopicFor(callsTopic);
+            requireArgument(!ledger.equals(callsTopic) && !ledger.equals(resultsTopic) && !ledger.equals(deadLetterTopic),
+                    "turnLedgerTopic must differ from the other topics");
+            return new KafkaBusConfig(this);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.toolbus.bus.kafka;
 
 import dev.toolbus.bus.BusMessage;
+import dev.toolbus.bus.EventIdPeek;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,14 +14,15 @@ final class KafkaMessage implements BusMessage {
 
     final ConsumerRecord<String, byte[]> record;
     final PartitionOffsets offsets;
-    final RecordPeek peek;
+    final EventIdPeek peek;
     private final Settlement settlement;
     private final DeadLetters deadLetters;
     private final AtomicBoolean settled = new AtomicBoolean();
+    private volatile boolean released;
     private final java.util.concurrent.atomic.AtomicInteger busInflight;
     private List<ProducerRecord<String, byte[]>> staged;
 
-    KafkaMessage(ConsumerRecord<String, byte[]> record, PartitionOffsets offsets, RecordPeek peek,
+    KafkaMessage(ConsumerRecord<String, byte[]> record, PartitionOffsets offsets, EventIdPeek peek,
                  Settlement settlement, DeadLetters deadLetters, java.util.concurrent.atomic.AtomicInteger busInflight) {
         this.busInflight = busInflight;
         this.record = record;
@@ -52,8 +54,25 @@ final class KafkaMessage implements BusMessage {
             return false;
         }
         offsets.inflight.decrementAndGet();
+        offsets.handedOver.remove(this);
         busInflight.decrementAndGet();
         return true;
+    }
+
+    /**
+     * Its partition moved to another instance (which runs the record again): no longer in flight here,
+     * whatever the executor does with it later (its final events fail to publish, so it may never be
+     * acknowledged). A later {@link #ack()} is refused ({@link #released()}).
+     */
+    void release() {
+        if (settle()) {
+            released = true;
+        }
+    }
+
+    /** Released because its partition moved, not settled by the executor. */
+    boolean released() {
+        return released;
     }
 
     boolean settled() {

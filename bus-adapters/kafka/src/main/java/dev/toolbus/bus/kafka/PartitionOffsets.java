@@ -3,7 +3,9 @@ package dev.toolbus.bus.kafka;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -21,6 +23,8 @@ final class PartitionOffsets {
     final long epoch;
     /** Records handed to the executor and not yet completed. */
     final AtomicInteger inflight = new AtomicInteger();
+    /** Those records themselves, released when the partition goes (bounded by the executor's demand). */
+    final Set<KafkaMessage> handedOver = ConcurrentHashMap.newKeySet();
     volatile boolean revoked;
 
     private final ArrayDeque<Long> outstanding = new ArrayDeque<>();

@@ -1,15 +1,16 @@
 package dev.toolbus.bus.kafka;
 
 import dev.toolbus.bus.BusMessage;
+import dev.toolbus.bus.BusSource;
+import dev.toolbus.bus.DrainLoop;
+import dev.toolbus.bus.EventIdPeek;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.EventCodec;
-import dev.toolbus.protocol.EventIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,17 +18,14 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
@@ -36,15 +34,15 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.FluxSink;
+import reactor.core.publisher.Flux;
 
 /**
  * The poll thread: owns the {@code KafkaConsumer}, hands records to the executor as it requests them
- * (control events before turns that wait in the buffer, so a cancel is not stuck behind a backlog),
- * pauses the partitions when too many wait, lets the {@link Settlement} commit, and handles
- * rebalances (revoked partitions: stop handing over, wait for their running records, commit).
+ * through the shared {@link DrainLoop} (control events before turns that wait in the buffer, so a
+ * cancel is not stuck behind a backlog), pauses the partitions when too many wait, lets the
+ * {@link Settlement} commit, and handles rebalances through {@link Rebalance}.
  */
-final class PollLoop {
+final class PollLoop implements BusSource {
 
     private static final Logger log = LoggerFactory.getLogger(PollLoop.class);
 
@@ -53,7 +51,7 @@ final class PollLoop {
     private final DeadLetters deadLetters;
     private final EventCodec codec;
     /** Finished turns, with the turns running now and their waiting duplicates (null: idempotent turns off). */
-    private final TurnLedger ledger;
+    private final LedgerTopic ledger;
     private final Map<String, KafkaMessage> active = new java.util.HashMap<>();
     private final Map<String, List<Waiting>> joined = new java.util.HashMap<>();
     final Map<TopicPartition, PartitionOffsets> partitions = new ConcurrentHashMap<>();
@@ -65,21 +63,21 @@ final class PollLoop {
     final AtomicInteger inflight = new AtomicInteger();
     final AtomicLong lag = new AtomicLong(-1);
     final AtomicLong pending = new AtomicLong();
-    private final AtomicLong epochs = new AtomicLong();
-    private final AtomicInteger wip = new AtomicInteger();
     final CompletableFuture<Void> done = new CompletableFuture<>();
-    private volatile FluxSink<BusMessage> sink;
+    private final DrainLoop drain;
     volatile boolean stopped;
-    private volatile boolean sinkDone;
+    /** The receiver subscribed and the poll thread was started. */
+    volatile boolean started;
     private volatile KafkaConsumer<String, byte[]> consumer;
     private boolean paused;
 
-    PollLoop(KafkaBusConfig config, Settlement settlement, DeadLetters deadLetters, EventCodec codec, TurnLedger ledger) {
+    PollLoop(KafkaBusConfig config, Settlement settlement, DeadLetters deadLetters, EventCodec codec, LedgerTopic ledger) {
         this.config = config;
         this.settlement = settlement;
         this.deadLetters = deadLetters;
         this.codec = codec;
         this.ledger = ledger;
+        this.drain = new DrainLoop("kafka bus " + config.clientId(), this);
         settlement.onTurnCommitted(this::turnCommitted);
     }
 
@@ -104,12 +102,12 @@ final class PollLoop {
      * before (its recorded events are written again, marked replayed) or is running now (it waits for
      * that run and completes with it).
      */
-    private boolean settledAsRepeat(ConsumerRecord<String, byte[]> r, PartitionOffsets offsets, RecordPeek peek,
+    private boolean settledAsRepeat(ConsumerRecord<String, byte[]> r, PartitionOffsets offsets, EventIdPeek peek,
                                     KafkaMessage m) {
         if (ledger == null || !ledger.enabled() || !peek.isTurn()) {
             return false;
         }
-        String key = RecordPeek.turnKey(peek.streamId(), peek.turnId());
+        String key = LedgerTopic.turnKey(peek.streamId(), peek.turnId());
         List<byte[]> recorded = ledger.find(key);
         if (recorded != null) {
             log.info("kafka bus {}: turn {} of {} finished before; its {} events are written again, marked replayed",
@@ -130,64 +128,71 @@ final class PollLoop {
     private record Waiting(ConsumerRecord<String, byte[]> record, PartitionOffsets offsets) {
     }
 
-    void start(FluxSink<BusMessage> s) {
-        sink = s;
-        s.onRequest(n -> drain());
-        s.onCancel(() -> {
-            stopped = true;
-            drain();
-        });
+    /** The records, as the executor requests them (one subscriber); subscribing starts the poll thread. */
+    Flux<BusMessage> flux() {
+        return drain.flux();
+    }
+
+    @Override
+    public void started() {
+        started = true;
         Thread t = new Thread(this::run, "toolbus-kafka-poll-" + config.clientId());
         t.setDaemon(true);
         t.start();
     }
 
+    @Override
+    public void cancelled() {
+        stopped = true;
+    }
+
     void stop() {
         stopped = true;
-        drain();
+        drain.drain();
         KafkaConsumer<String, byte[]> c = consumer;
         if (c != null) {
             c.wakeup();
         }
     }
 
-    // ---------------------------------------------------------------- emission
+    // ---------------------------------------------------------------- hand-over (the drain loop's source)
 
-    void drain() {
-        if (wip.getAndIncrement() != 0) {
-            return;
-        }
-        int missed = 1;
-        do {
-            FluxSink<BusMessage> s = sink;
-            if (s != null && !sinkDone) {
-                while (!stopped && s.requestedFromDownstream() > 0) {
-                    KafkaMessage m = controls.poll();
-                    if (m == null) {
-                        m = turns.poll();
-                        if (m != null) {
-                            unwait(m);
-                        }
-                    }
-                    if (m == null) {
-                        break;
-                    }
-                    buffered.decrementAndGet();
-                    if (m.offsets.revoked) {
-                        continue; // its partition went to another instance, which reads it again
-                    }
-                    m.offsets.inflight.incrementAndGet();
-                    inflight.incrementAndGet();
-                    settlement.handedOver(m);
-                    s.next(m);
-                }
-                if (stopped) {
-                    sinkDone = true;
-                    s.complete();
+    /** Control events first, then turns; records of a revoked partition are dropped (its next owner reads them). */
+    @Override
+    public BusMessage poll() {
+        while (!stopped) {
+            KafkaMessage m = controls.poll();
+            if (m == null) {
+                m = turns.poll();
+                if (m != null) {
+                    unwait(m);
                 }
             }
-            missed = wip.addAndGet(-missed);
-        } while (missed != 0);
+            if (m == null) {
+                return null;
+            }
+            buffered.decrementAndGet();
+            if (m.offsets.revoked) {
+                continue;
+            }
+            m.offsets.inflight.incrementAndGet();
+            m.offsets.handedOver.add(m);
+            inflight.incrementAndGet();
+            settlement.handedOver(m);
+            return m;
+        }
+        return null;
+    }
+
+    @Override
+    public boolean finished() {
+        return stopped;
+    }
+
+    /** Not handed over after all: no longer in flight; uncommitted, so the partition's next owner runs it. */
+    @Override
+    public void release(BusMessage message, Throwable error) {
+        ((KafkaMessage) message).settle();
     }
 
     private void unwait(KafkaMessage m) {
@@ -211,7 +216,8 @@ final class PollLoop {
                     backoff = Math.min(5_000, backoff * 2);
                 }
             }
-            consumer.subscribe(List.of(config.callsTopic()), new Rebalance());
+            consumer.subscribe(List.of(config.callsTopic()), new Rebalance(config, consumer, settlement, partitions,
+                    ledger, this::dropBuffered, this::forgetRunning));
             Duration pollTimeout = config.delivery() == KafkaDelivery.EXACTLY_ONCE
                     && config.transactionInterval().compareTo(config.pollTimeout()) < 0
                     ? config.transactionInterval() : config.pollTimeout();
@@ -222,7 +228,7 @@ final class PollLoop {
                     updatePause();
                     ConsumerRecords<String, byte[]> records = consumer.poll(pollTimeout);
                     take(records);
-                    drain();
+                    drain.drain();
                     updateLag();
                     backoff = 100;
                 } catch (WakeupException e) {
@@ -236,11 +242,7 @@ final class PollLoop {
             shutdownConsumer();
         } catch (Throwable t) {
             log.error("kafka bus {}: poll thread failed", config.clientId(), t);
-            FluxSink<BusMessage> s = sink;
-            if (s != null && !sinkDone) {
-                sinkDone = true;
-                s.error(t);
-            }
+            drain.fail(t);
             if (consumer != null) {
                 try {
                     consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
@@ -283,7 +285,7 @@ final class PollLoop {
                         + config.maxDeliveries() + ")", deliveries);
                 continue;
             }
-            RecordPeek peek = RecordPeek.of(value);
+            EventIdPeek peek = EventIdPeek.of(value);
             KafkaMessage m = new KafkaMessage(r, offsets, peek, settlement, deadLetters, inflight);
             if (settledAsRepeat(r, offsets, peek, m)) {
                 continue;
@@ -298,7 +300,7 @@ final class PollLoop {
         }
         for (KafkaMessage m : taken) {
             ConsumerRecord<String, byte[]> r = m.record;
-            RecordPeek peek = m.peek;
+            EventIdPeek peek = m.peek;
             String key = r.key() != null ? r.key() : "";
             if (peek.isControl() && !waitingByKey.containsKey(key)) {
                 controls.add(m);
@@ -317,14 +319,14 @@ final class PollLoop {
     private void reject(ConsumerRecord<String, byte[]> r, PartitionOffsets offsets, String reason, int deliveries) {
         byte[] value = r.value();
         log.warn("kafka bus {}: {}-{}@{} dead-lettered: {}", config.clientId(), r.topic(), r.partition(), r.offset(), reason);
-        byte[] kept = value == null ? new byte[0] : Arrays.copyOf(value, Math.min(value.length, EventIds.SCAN_LIMIT));
+        byte[] kept = value == null ? new byte[0] : Arrays.copyOf(value, Math.min(value.length, EventIdPeek.SCAN_LIMIT));
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>(2);
         ProducerRecord<String, byte[]> dead = deadLetters.record(r, kept, reason, r.key());
         if (deliveries > 0) {
             dead.headers().add(KafkaBus.HEADER_DELIVERIES, Integer.toString(deliveries).getBytes(StandardCharsets.UTF_8));
         }
         out.add(dead);
-        EventIds keys = value == null ? EventIds.NONE : EventIds.peek(value);
+        EventIdPeek keys = EventIdPeek.of(value);
         String streamId = keys.streamId() != null ? keys.streamId() : r.key();
         if (streamId != null) {
             ErrorEvent event = deliveries > 0
@@ -401,6 +403,8 @@ final class PollLoop {
     }
 
     private void forgetRunning(List<PartitionOffsets> gone) {
+        // still running here, run again by the partition's next owner: no longer in flight on this instance
+        gone.forEach(po -> po.handedOver.forEach(KafkaMessage::release));
         active.values().removeIf(m -> gone.contains(m.offsets));
         joined.values().forEach(l -> {
             int before = l.size();
@@ -422,73 +426,6 @@ final class PollLoop {
                 }
                 return drop;
             });
-        }
-    }
-
-    private final class Rebalance implements ConsumerRebalanceListener {
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
-            if (assigned.isEmpty()) {
-                return;
-            }
-            Map<TopicPartition, OffsetAndMetadata> committed = Map.of();
-            try {
-                committed = consumer.committed(new HashSet<>(assigned), Duration.ofSeconds(10));
-            } catch (KafkaException e) {
-                log.warn("kafka bus {}: committed offsets of {} unreadable; completed records above them run again: {}",
-                        config.clientId(), assigned, e.toString());
-            }
-            for (TopicPartition tp : assigned) {
-                partitions.put(tp, new PartitionOffsets(tp, epochs.incrementAndGet(), committed.get(tp)));
-            }
-            if (ledger != null) {
-                ledger.restore(assigned);
-            }
-            log.info("kafka bus {}: assigned {}", config.clientId(), assigned);
-        }
-
-        @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
-            if (revoked.isEmpty()) {
-                return;
-            }
-            List<PartitionOffsets> gone = new ArrayList<>();
-            for (TopicPartition tp : revoked) {
-                PartitionOffsets po = partitions.get(tp);
-                if (po != null) {
-                    po.revoked = true; // no more records of it are handed over
-                    gone.add(po);
-                }
-            }
-            dropBuffered();
-            long deadline = System.nanoTime() + config.revokeTimeout().toNanos();
-            while (gone.stream().anyMatch(po -> po.inflight.get() > 0) && System.nanoTime() < deadline) {
-                settlement.tick(consumer, partitions, false);
-                sleep(5);
-            }
-            settlement.flush(consumer, partitions, gone);
-            int left = gone.stream().mapToInt(po -> po.inflight.get()).sum();
-            gone.forEach(po -> partitions.remove(po.partition, po));
-            settlement.dropped(gone);
-            forgetRunning(gone);
-            log.info("kafka bus {}: revoked {}{}", config.clientId(), revoked,
-                    left > 0 ? " (" + left + " records still running will be run again by the new owner)" : "");
-        }
-
-        @Override
-        public void onPartitionsLost(Collection<TopicPartition> lost) {
-            List<PartitionOffsets> gone = new ArrayList<>();
-            for (TopicPartition tp : lost) {
-                PartitionOffsets po = partitions.remove(tp);
-                if (po != null) {
-                    po.revoked = true;
-                    gone.add(po);
-                }
-            }
-            dropBuffered();
-            settlement.dropped(gone);
-            forgetRunning(gone);
-            log.warn("kafka bus {}: lost {} (no commit possible)", config.clientId(), lost);
         }
     }
 

@@ -49,13 +49,13 @@ final class TransactionalSettlement implements Settlement {
     /** Poll thread only. */
     private final List<Unit> ready = new ArrayList<>();
     private KafkaProducer<String, byte[]> producer;
-    private final TurnLedger ledger;
+    private final LedgerTopic ledger;
     private java.util.function.BiConsumer<KafkaMessage, ProducerRecord<String, byte[]>> turnCommitted = (m, r) -> { };
     private long lastTxNanos = System.nanoTime();
     private long backoffUntilNanos;
     private int failures;
 
-    TransactionalSettlement(KafkaBusConfig config, TurnLedger ledger) {
+    TransactionalSettlement(KafkaBusConfig config, LedgerTopic ledger) {
         this.config = config;
         this.ledger = ledger;
     }
@@ -74,7 +74,7 @@ final class TransactionalSettlement implements Settlement {
     @Override
     public void handedOver(KafkaMessage m) {
         if (m.peek.isTurn()) {
-            runningTurns.putIfAbsent(RecordPeek.turnKey(m.peek.streamId(), m.peek.turnId()), m);
+            runningTurns.putIfAbsent(LedgerTopic.turnKey(m.peek.streamId(), m.peek.turnId()), m);
         }
     }
 
@@ -82,7 +82,7 @@ final class TransactionalSettlement implements Settlement {
     public Mono<Void> publish(String key, String turnId, boolean finalEvents, List<ProducerRecord<String, byte[]>> records) {
         long bytes = bytes(records);
         if (finalEvents && key != null && turnId != null) {
-            String turnKey = RecordPeek.turnKey(key, turnId);
+            String turnKey = LedgerTopic.turnKey(key, turnId);
             KafkaMessage m = runningTurns.get(turnKey);
             if (m == null && moved.take(turnKey)) {
                 return Mono.error(new IllegalStateException("the partition of turn " + turnId + " of " + key
@@ -111,15 +111,16 @@ final class TransactionalSettlement implements Settlement {
     @Override
     public Mono<Void> ack(KafkaMessage m) {
         if (!m.settle()) {
-            return Mono.empty();
+            return m.released() ? Mono.error(new IllegalStateException("partition " + m.offsets.partition
+                    + " moved to another instance")) : Mono.empty();
         }
         if (m.peek.isTurn()) {
-            runningTurns.remove(RecordPeek.turnKey(m.peek.streamId(), m.peek.turnId()), m);
+            runningTurns.remove(LedgerTopic.turnKey(m.peek.streamId(), m.peek.turnId()), m);
         }
         List<ProducerRecord<String, byte[]>> staged = m.takeStaged();
         ProducerRecord<String, byte[]> ledgerRecord = null;
         if (ledger != null && ledger.enabled() && m.peek.isTurn()) {
-            ledgerRecord = ledger.record(m.record.partition(), RecordPeek.turnKey(m.peek.streamId(), m.peek.turnId()), staged);
+            ledgerRecord = ledger.record(m.record.partition(), LedgerTopic.turnKey(m.peek.streamId(), m.peek.turnId()), staged);
             List<ProducerRecord<String, byte[]>> withLedger = new ArrayList<>(staged.size() + 1);
             withLedger.addAll(staged);
             withLedger.add(ledgerRecord);

@@ -44,6 +44,18 @@ class KafkaBusConfigTest {
     }
 
     @Test
+    void settingsAreBuiltOnlyByTheBuilder_andCrossFieldRulesAreCheckedAtBuild() {
+        assertThat(KafkaBusConfig.class.getConstructors()).isEmpty();
+        assertThat(KafkaBusConfig.class.isRecord()).isFalse();
+        assertThatThrownBy(() -> KafkaBusConfig.builder().turnLedgerTopic("toolbus.results").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("turnLedgerTopic");
+        assertThat(KafkaBusConfig.builder().callsTopic("a.calls").build().turnLedgerTopic()).isEqualTo("a.turns");
+        KafkaBusConfig c = KafkaBusConfig.builder().clientId("c1").build();
+        assertThat(c).isNotEqualTo(c.toBuilder().delivery(KafkaDelivery.AT_LEAST_ONCE).build());
+        assertThat(c.toString()).contains("clientId=c1");
+    }
+
+    @Test
     void toBuilder_roundTrips() {
         KafkaBusConfig c = KafkaBusConfig.builder().clientId("c1").consumerProperty("session.timeout.ms", "6000").build();
         assertThat(c.toBuilder().build()).isEqualTo(c);

@@ -91,7 +91,7 @@ public final class RedisStreamsBus implements ToolBus {
     /** Tells the reader when its connection drops (the client may be shared: removed on close). */
     private final RedisConnectionStateListener readCuts;
     private final RedisTurnLedger ledger;
-    private final ControlRouter router;
+    private final ControlRelay relay;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
     private final AtomicLong pending = new AtomicLong(-1);
@@ -129,8 +129,8 @@ public final class RedisStreamsBus implements ToolBus {
         this.writer = new ResultWriter(commands, config);
         this.doneMarkers = new DoneMarkerCheck(commands);
         this.ledger = config.doneMarkersEnabled() ? new RedisTurnLedger(commands, config, scheduler) : null;
-        this.router = config.instanceId() != null ? new ControlRouter(client, commands, config) : null;
-        this.reader = new StreamReader(this, readConnection.async(), commands, scheduler, router);
+        this.relay = config.instanceId() != null ? new ControlRelay(client, commands, config) : null;
+        this.reader = new StreamReader(this, readConnection.async(), commands, scheduler, relay);
         this.readCuts = new RedisConnectionStateListener() {
             @Override
             public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
@@ -285,8 +285,8 @@ public final class RedisStreamsBus implements ToolBus {
         client.removeListener(readCuts);
         reader.dispose();
         scheduler.dispose();
-        if (router != null) {
-            router.close();
+        if (relay != null) {
+            relay.close();
         }
         commandConnection.close();
         readConnection.close();

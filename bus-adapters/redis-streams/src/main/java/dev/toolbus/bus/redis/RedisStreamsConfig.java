@@ -39,49 +39,8 @@ import java.util.UUID;
  *   <tr><td>instanceId</td><td>none</td><td>the executor's {@code instanceId} (the part of approval and input ids that names their instance); control events are shared across instances only when it is set</td></tr>
  *   <tr><td>controlChannel</td><td>{@value #DEFAULT_CONTROL_CHANNEL}</td><td>pub/sub channel of cancels for every instance; {@code <channel>:<instanceId>} carries an instance's answers</td></tr>
  * </table>
- *
- * @param callsStream the stream turns arrive on
- * @param group the consumer group
- * @param consumer this instance's consumer name
- * @param resultsKeyTemplate key of a conversation's results stream, with {@code {stream_id}}
- * @param resultsMaxLen approximate length bound of a results stream, 0 for none
- * @param deadLetterStream the dead-letter stream
- * @param deadLetterMaxLen approximate length bound of the dead-letter stream, 0 for none
- * @param batchSize largest read batch
- * @param blockTimeout how long one read blocks
- * @param claimMinIdle idle time after which a pending entry is taken over
- * @param claimInterval period of the claim loop
- * @param claimBatch entries taken over per claim round
- * @param doneMarkerPrefix prefix of finished-turn markers
- * @param doneMarkerTtl lifetime of finished-turn markers, zero for no markers
- * @param maxEventBytes largest accepted entry
- * @param shutdownTimeout bound of a graceful shutdown's wait for acknowledgements
- * @param maxRecordedBytes largest events of a turn kept with its finished-turn marker
- * @param maxDeliveries deliveries after which an entry is dead-lettered
- * @param instanceId the executor's instance id, or null (control events are not shared)
- * @param controlChannel pub/sub channel prefix of shared control events
  */
-public record RedisStreamsConfig(
-        String callsStream,
-        String group,
-        String consumer,
-        String resultsKeyTemplate,
-        long resultsMaxLen,
-        String deadLetterStream,
-        long deadLetterMaxLen,
-        int batchSize,
-        Duration blockTimeout,
-        Duration claimMinIdle,
-        Duration claimInterval,
-        int claimBatch,
-        String doneMarkerPrefix,
-        Duration doneMarkerTtl,
-        int maxEventBytes,
-        Duration shutdownTimeout,
-        int maxRecordedBytes,
-        int maxDeliveries,
-        String instanceId,
-        String controlChannel) {
+public final class RedisStreamsConfig {
 
     public static final String DEFAULT_CALLS_STREAM = "toolbus:calls";
     public static final String DEFAULT_GROUP = "toolbus";
@@ -103,28 +62,209 @@ public record RedisStreamsConfig(
     public static final int DEFAULT_MAX_RECORDED_BYTES = 64 * 1024;
     public static final String DEFAULT_CONTROL_CHANNEL = "toolbus:control";
 
-    public RedisStreamsConfig {
-        requireText(callsStream, "callsStream");
-        requireText(group, "group");
-        requireText(consumer, "consumer");
-        requireTemplate(resultsKeyTemplate);
-        requireText(deadLetterStream, "deadLetterStream");
-        requireText(doneMarkerPrefix, "doneMarkerPrefix");
-        requireArgument(resultsMaxLen >= 0, "resultsMaxLen must not be negative");
-        requireArgument(deadLetterMaxLen >= 0, "deadLetterMaxLen must not be negative");
-        requireArgument(batchSize >= 1 && batchSize <= 10_000, "batchSize must be in 1..10000");
-        requirePositive(blockTimeout, "blockTimeout");
-        requirePositive(claimMinIdle, "claimMinIdle");
-        requirePositive(claimInterval, "claimInterval");
-        requireArgument(claimBatch >= 1 && claimBatch <= 10_000, "claimBatch must be in 1..10000");
-        requireNotNegative(doneMarkerTtl, "doneMarkerTtl");
-        requireArgument(maxEventBytes >= 1024, "maxEventBytes must be at least 1024");
-        requireNotNegative(shutdownTimeout, "shutdownTimeout");
-        requireArgument(!callsStream.equals(deadLetterStream), "deadLetterStream must differ from callsStream");
-        requireArgument(maxDeliveries >= 1, "maxDeliveries must be at least 1");
-        requireArgument(maxRecordedBytes >= 0, "maxRecordedBytes must not be negative");
-        requireArgument(instanceId == null || !instanceId.isBlank(), "instanceId must not be blank");
-        requireText(controlChannel, "controlChannel");
+    private final String callsStream;
+    private final String group;
+    private final String consumer;
+    private final String resultsKeyTemplate;
+    private final long resultsMaxLen;
+    private final String deadLetterStream;
+    private final long deadLetterMaxLen;
+    private final int batchSize;
+    private final Duration blockTimeout;
+    private final Duration claimMinIdle;
+    private final Duration claimInterval;
+    private final int claimBatch;
+    private final String doneMarkerPrefix;
+    private final Duration doneMarkerTtl;
+    private final int maxEventBytes;
+    private final Duration shutdownTimeout;
+    private final int maxRecordedBytes;
+    private final int maxDeliveries;
+    private final String instanceId;
+    private final String controlChannel;
+
+    private RedisStreamsConfig(Builder b) {
+        this.callsStream = b.callsStream;
+        this.group = b.group;
+        this.consumer = b.consumer != null ? b.consumer : uniqueConsumerName();
+        this.resultsKeyTemplate = b.resultsKeyTemplate;
+        this.resultsMaxLen = b.resultsMaxLen;
+        this.deadLetterStream = b.deadLetterStream;
+        this.deadLetterMaxLen = b.deadLetterMaxLen;
+        this.batchSize = b.batchSize;
+        this.blockTimeout = b.blockTimeout;
+        this.claimMinIdle = b.claimMinIdle;
+        this.claimInterval = b.claimInterval;
+        this.claimBatch = b.claimBatch;
+        this.doneMarkerPrefix = b.doneMarkerPrefix;
+        this.doneMarkerTtl = b.doneMarkerTtl;
+        this.maxEventBytes = b.maxEventBytes;
+        this.shutdownTimeout = b.shutdownTimeout;
+        this.maxRecordedBytes = b.maxRecordedBytes;
+        this.maxDeliveries = b.maxDeliveries;
+        this.instanceId = b.instanceId;
+        this.controlChannel = b.controlChannel;
+    }
+
+    /** The stream turns arrive on. */
+    public String callsStream() {
+        return callsStream;
+    }
+
+    /** The consumer group. */
+    public String group() {
+        return group;
+    }
+
+    /** This instance's consumer name. */
+    public String consumer() {
+        return consumer;
+    }
+
+    /** Key of a conversation's results stream, with {@code {stream_id}}. */
+    public String resultsKeyTemplate() {
+        return resultsKeyTemplate;
+    }
+
+    /** Approximate length bound of a results stream, 0 for none. */
+    public long resultsMaxLen() {
+        return resultsMaxLen;
+    }
+
+    /** The dead-letter stream. */
+    public String deadLetterStream() {
+        return deadLetterStream;
+    }
+
+    /** Approximate length bound of the dead-letter stream, 0 for none. */
+    public long deadLetterMaxLen() {
+        return deadLetterMaxLen;
+    }
+
+    /** Largest read batch. */
+    public int batchSize() {
+        return batchSize;
+    }
+
+    /** How long one read blocks. */
+    public Duration blockTimeout() {
+        return blockTimeout;
+    }
+
+    /** Idle time after which a pending entry is taken over. */
+    public Duration claimMinIdle() {
+        return claimMinIdle;
+    }
+
+    /** Period of the claim loop. */
+    public Duration claimInterval() {
+        return claimInterval;
+    }
+
+    /** Entries taken over per claim round. */
+    public int claimBatch() {
+        return claimBatch;
+    }
+
+    /** Prefix of finished-turn markers. */
+    public String doneMarkerPrefix() {
+        return doneMarkerPrefix;
+    }
+
+    /** Lifetime of finished-turn markers, zero for no markers. */
+    public Duration doneMarkerTtl() {
+        return doneMarkerTtl;
+    }
+
+    /** Largest accepted event. */
+    public int maxEventBytes() {
+        return maxEventBytes;
+    }
+
+    /** Bound of a graceful shutdown's wait. */
+    public Duration shutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    /** Largest events of a turn kept for a replay. */
+    public int maxRecordedBytes() {
+        return maxRecordedBytes;
+    }
+
+    /** Deliveries after which an input is dead-lettered. */
+    public int maxDeliveries() {
+        return maxDeliveries;
+    }
+
+    /** The executor's instance id, or null (control events are not shared). */
+    public String instanceId() {
+        return instanceId;
+    }
+
+    /** Pub/sub channel prefix of shared control events. */
+    public String controlChannel() {
+        return controlChannel;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof RedisStreamsConfig c)) {
+            return false;
+        }
+        return Objects.equals(callsStream, c.callsStream)
+                && Objects.equals(group, c.group)
+                && Objects.equals(consumer, c.consumer)
+                && Objects.equals(resultsKeyTemplate, c.resultsKeyTemplate)
+                && resultsMaxLen == c.resultsMaxLen
+                && Objects.equals(deadLetterStream, c.deadLetterStream)
+                && deadLetterMaxLen == c.deadLetterMaxLen
+                && batchSize == c.batchSize
+                && Objects.equals(blockTimeout, c.blockTimeout)
+                && Objects.equals(claimMinIdle, c.claimMinIdle)
+                && Objects.equals(claimInterval, c.claimInterval)
+                && claimBatch == c.claimBatch
+                && Objects.equals(doneMarkerPrefix, c.doneMarkerPrefix)
+                && Objects.equals(doneMarkerTtl, c.doneMarkerTtl)
+                && maxEventBytes == c.maxEventBytes
+                && Objects.equals(shutdownTimeout, c.shutdownTimeout)
+                && maxRecordedBytes == c.maxRecordedBytes
+                && maxDeliveries == c.maxDeliveries
+                && Objects.equals(instanceId, c.instanceId)
+                && Objects.equals(controlChannel, c.controlChannel);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(callsStream, group, consumer, resultsKeyTemplate, resultsMaxLen, deadLetterStream, deadLetterMaxLen, batchSize, blockTimeout, claimMinIdle, claimInterval, claimBatch, doneMarkerPrefix, doneMarkerTtl, maxEventBytes, shutdownTimeout, maxRecordedBytes, maxDeliveries, instanceId, controlChannel);
+    }
+
+    @Override
+    public String toString() {
+        return "RedisStreamsConfig["
+                + "callsStream=" + callsStream
+                + ", group=" + group
+                + ", consumer=" + consumer
+                + ", resultsKeyTemplate=" + resultsKeyTemplate
+                + ", resultsMaxLen=" + resultsMaxLen
+                + ", deadLetterStream=" + deadLetterStream
+                + ", deadLetterMaxLen=" + deadLetterMaxLen
+                + ", batchSize=" + batchSize
+                + ", blockTimeout=" + blockTimeout
+                + ", claimMinIdle=" + claimMinIdle
+                + ", claimInterval=" + claimInterval
+                + ", claimBatch=" + claimBatch
+                + ", doneMarkerPrefix=" + doneMarkerPrefix
+                + ", doneMarkerTtl=" + doneMarkerTtl
+                + ", maxEventBytes=" + maxEventBytes
+                + ", shutdownTimeout=" + shutdownTimeout
+                + ", maxRecordedBytes=" + maxRecordedBytes
+                + ", maxDeliveries=" + maxDeliveries
+                + ", instanceId=" + instanceId
+                + ", controlChannel=" + controlChannel
+                + "]";
     }
 
     /** The defaults (with a fresh unique consumer name). */
@@ -179,14 +319,11 @@ public record RedisStreamsConfig(
         return name + "-" + suffix;
     }
 
-
     private static void requireTemplate(String template) {
         requireText(template, "resultsKeyTemplate");
         requireArgument(template.contains(STREAM_ID_PLACEHOLDER),
                 "resultsKeyTemplate must contain " + STREAM_ID_PLACEHOLDER + ", got '" + template + "'");
     }
-
-
 
     /** Builder of {@link RedisStreamsConfig}; each setter validates its value at once. */
     public static final class Builder {
@@ -345,10 +482,8 @@ public record RedisStreamsConfig(
 
         /** Builds the settings; cross-field rules are checked here. */
         public RedisStreamsConfig build() {
-            return new RedisStreamsConfig(callsStream, group, consumer != null ? consumer : uniqueConsumerName(),
-                    resultsKeyTemplate, resultsMaxLen, deadLetterStream, deadLetterMaxLen, batchSize, blockTimeout,
-                    claimMinIdle, claimInterval, claimBatch, doneMarkerPrefix, doneMarkerTtl, maxEventBytes,
-                    shutdownTimeout, maxRecordedBytes, maxDeliveries, instanceId, controlChannel);
+            requireArgument(!callsStream.equals(deadLetterStream), "deadLetterStream must differ from callsStream");
+            return new RedisStreamsConfig(this);
         }
     }
 }

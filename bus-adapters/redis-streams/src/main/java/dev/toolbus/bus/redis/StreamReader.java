@@ -1,46 +1,37 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.protocol.EventIds;
 import dev.toolbus.bus.BusMessage;
-import dev.toolbus.protocol.ErrorCode;
-import dev.toolbus.protocol.ErrorEvent;
-import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.bus.BusSource;
+import dev.toolbus.bus.DrainLoop;
+import dev.toolbus.bus.EventIdPeek;
 import io.lettuce.core.StreamMessage;
-import io.lettuce.core.XAutoClaimArgs;
-import io.lettuce.core.XClaimArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.models.stream.ClaimedMessages;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
  * The read side of {@link RedisStreamsBus}: a demand-driven {@code XREADGROUP} loop on its own
- * connection, the claim loop ({@code XAUTOCLAIM} of other consumers' idle entries, lease renewal of
- * this instance's running entries, gauges), the finished-turn filter for redelivered entries, and the
- * book-keeping of delivered-but-unsettled entries for a graceful shutdown.
- *
- * <p>All emissions go through one drain loop ({@link #drain()}), so the sink sees one thread at a time
- * and never more entries than requested.
+ * connection (first this consumer's own pending entries, then new ones), handing entries to the
+ * executor through the shared {@link DrainLoop}, so the receiver sees one thread at a time and never
+ * more entries than it requested. Entries delivered before pass the {@link PoisonFilter} and the
+ * {@link FinishedTurnFilter} first; the {@link ClaimLoop} takes over other consumers' idle entries and
+ * renews the {@link Leases} of the entries handed over here, which a graceful shutdown waits for.
  */
-final class StreamReader {
+final class StreamReader implements BusSource {
 
     private static final Logger log = LoggerFactory.getLogger(StreamReader.class);
     private static final long MAX_BACKOFF_MS = 5_000;
@@ -52,30 +43,24 @@ final class StreamReader {
     private final RedisAsyncCommands<String, byte[]> commands;
     private final Scheduler scheduler;
     private final AckBatcher acks;
+    private final Leases leases = new Leases(System::nanoTime);
+    private final PoisonFilter poison;
+    private final FinishedTurnFilter finished;
+    private final ClaimLoop claims;
+    private final DrainLoop drain;
 
+    /** Entries read (or taken over) and not yet handed over; at most a read batch plus a claim batch. */
     private final ConcurrentLinkedQueue<StreamMessage<String, byte[]>> ready = new ConcurrentLinkedQueue<>();
-    /** Control entries the router gave back to run here (handed over before {@link #ready}). */
+    /** Control entries the relay gave back to run here (handed over before {@link #ready}). */
     private final ConcurrentLinkedQueue<StreamMessage<String, byte[]>> routedHere = new ConcurrentLinkedQueue<>();
     /** Shares control events with the other instances; null when no instance id is configured. */
-    private final ControlRouter router;
-    /**
-     * Entries handed to the executor and not settled: {delivered at, lease last renewed at}, nanoTime.
-     * A lease is renewed for at most {@link #LEASE_RENEWALS} × claimMinIdle after delivery, so an entry
-     * the executor never settles (its publish failed) is eventually delivered again.
-     */
-    private final Map<String, long[]> leases = new ConcurrentHashMap<>();
-    static final int LEASE_RENEWALS = 10;
-    private final AtomicInteger wip = new AtomicInteger();
-    private final AtomicBoolean subscribed = new AtomicBoolean();
-    private volatile FluxSink<BusMessage> sink;
+    private final ControlRelay relay;
     private volatile boolean reading;
     private volatile boolean waiting; // a retry after an error is scheduled
     private volatile boolean stopped;
     private volatile boolean paused;
-    private volatile boolean completed;
     private volatile boolean history = true; // first this consumer's own pending entries, then new ones
     private volatile String historyCursor = "0-0";
-    private volatile String claimCursor = "0-0";
     /** Disconnects of the read connection so far: a read sent before one may have lost its answer. */
     private final AtomicLong readCuts = new AtomicLong();
     /**
@@ -83,38 +68,29 @@ final class StreamReader {
      * new to this consumer, so a finished turn among them is answered as a new entry is.
      */
     private final Set<String> unseen = ConcurrentHashMap.newKeySet();
-    private volatile boolean claiming;
     private long backoffMs = MIN_BACKOFF_MS;
-    private Disposable claimLoop;
 
     StreamReader(RedisStreamsBus bus, RedisAsyncCommands<String, byte[]> blocking,
-                 RedisAsyncCommands<String, byte[]> commands, Scheduler scheduler, ControlRouter router) {
-        this.router = router;
-        if (router != null) {
-            router.onReceived(this::drain);
-        }
+                 RedisAsyncCommands<String, byte[]> commands, Scheduler scheduler, ControlRelay relay) {
         this.bus = bus;
         this.config = bus.cfg();
         this.blocking = blocking;
         this.commands = commands;
         this.scheduler = scheduler;
+        this.relay = relay;
         this.acks = new AckBatcher(commands, config.callsStream(), config.group());
+        this.poison = new PoisonFilter(bus, commands);
+        this.finished = new FinishedTurnFilter(bus, acks);
+        this.claims = new ClaimLoop(bus, commands, leases, this);
+        this.drain = new DrainLoop("redis bus " + config.consumer(), this);
+        if (relay != null) {
+            relay.onReceived(drain::drain);
+        }
     }
 
+    /** The entries, as the executor requests them (one subscriber); subscribing starts the claim loop. */
     Flux<BusMessage> flux() {
-        return Flux.create(s -> {
-            if (!subscribed.compareAndSet(false, true)) {
-                s.error(new IllegalStateException("receive() of a Redis bus can be subscribed once"));
-                return;
-            }
-            sink = s;
-            s.onRequest(n -> drain());
-            s.onCancel(this::stop);
-            long period = config.claimInterval().toMillis();
-            claimLoop = scheduler.schedulePeriodically(this::claimRound, period, period, TimeUnit.MILLISECONDS);
-            scheduler.schedule(bus::refreshGauges);
-            drain();
-        }, FluxSink.OverflowStrategy.ERROR);
+        return drain.flux();
     }
 
     int inflight() {
@@ -124,7 +100,7 @@ final class StreamReader {
     /** Stops (true) or resumes taking new entries from the group; control events still arrive. */
     void pause(boolean on) {
         paused = on;
-        drain();
+        drain.drain();
     }
 
     /** Paused, and no read in progress or about to be retried. */
@@ -134,7 +110,11 @@ final class StreamReader {
 
     void stop() {
         stopped = true;
-        drain();
+        drain.drain();
+    }
+
+    boolean isStopped() {
+        return stopped;
     }
 
     /** Completes when every delivered entry is settled, or after the timeout. */
@@ -150,86 +130,102 @@ final class StreamReader {
 
     void dispose() {
         stopped = true;
-        if (claimLoop != null) {
-            claimLoop.dispose();
-        }
-        drain();
+        claims.stop();
+        drain.drain();
     }
 
-    // ---- the drain loop ----
+    // ---- the drain loop's source ----
 
-    void drain() {
-        if (wip.getAndIncrement() != 0) {
-            return;
-        }
-        int missed = 1;
-        do {
-            FluxSink<BusMessage> s = sink;
-            if (s != null && !completed) {
-                StreamMessage<String, byte[]> m;
-                if (router != null) {
-                    BusMessage shared;
-                    while (!stopped && s.requestedFromDownstream() > 0 && (shared = router.poll()) != null) {
-                        s.next(shared);
-                    }
-                    while (s.requestedFromDownstream() > 0 && (m = routedHere.poll()) != null) {
-                        handOver(s, m, m.getBody().get(RedisStreamsBus.EVENT_FIELD));
-                    }
-                }
-                while (s.requestedFromDownstream() > 0 && (m = ready.poll()) != null) {
-                    deliver(s, m);
-                }
-                if (stopped) {
-                    if (!reading) {
-                        completed = true;
-                        s.complete();
-                    }
-                } else if (!paused && !reading && !waiting && ready.isEmpty() && s.requestedFromDownstream() > 0) {
-                    reading = true;
-                    read((int) Math.min(config.batchSize(), s.requestedFromDownstream()));
-                }
+    @Override
+    public void started() {
+        claims.start(scheduler);
+        scheduler.schedule(bus::refreshGauges);
+    }
+
+    @Override
+    public void cancelled() {
+        stopped = true;
+    }
+
+    /**
+     * Control events other instances shared, then control entries routed back here, then read entries
+     * in stream order; entries that cannot be run are dead-lettered, control entries another instance
+     * owns are passed on, on the way.
+     */
+    @Override
+    public BusMessage poll() {
+        if (relay != null) {
+            BusMessage shared = stopped ? null : relay.poll();
+            if (shared != null) {
+                return shared;
             }
-            missed = wip.addAndGet(-missed);
-        } while (missed != 0);
+            StreamMessage<String, byte[]> m = routedHere.poll();
+            if (m != null) {
+                return handOver(m, m.getBody().get(RedisStreamsBus.EVENT_FIELD));
+            }
+        }
+        StreamMessage<String, byte[]> m;
+        while ((m = ready.poll()) != null) {
+            BusMessage out = deliver(m);
+            if (out != null) {
+                return out;
+            }
+        }
+        return null;
     }
 
-    private void deliver(FluxSink<BusMessage> s, StreamMessage<String, byte[]> m) {
+    /** Stopped, and the read in progress has returned. */
+    @Override
+    public boolean finished() {
+        return stopped && !reading;
+    }
+
+    @Override
+    public void request(long demand) {
+        if (!stopped && !paused && !reading && !waiting && ready.isEmpty()) {
+            reading = true;
+            read((int) Math.min(config.batchSize(), demand));
+        }
+    }
+
+    /** Not handed over after all: unleased, so the claim loop (or a restart) delivers it again. */
+    @Override
+    public void release(BusMessage message, Throwable error) {
+        if (message instanceof Entry e) {
+            leases.release(e.id);
+        }
+    }
+
+    /** The entry as a message, or null when the bus settles it itself (rejected, or routed to another instance). */
+    private BusMessage deliver(StreamMessage<String, byte[]> m) {
         byte[] payload = m.getBody() == null ? null : m.getBody().get(RedisStreamsBus.EVENT_FIELD);
         if (payload == null || payload.length > config.maxEventBytes()) {
-            rejectWithoutDelivery(m, payload);
-            return;
+            poison.reject(m, payload);
+            return null;
         }
-        if (router != null && isControl(payload)) {
-            // leased while the router decides, so the claim loop leaves it alone
-            long now = System.nanoTime();
-            leases.put(m.getId(), new long[] {now, now});
-            router.route(payload).whenComplete((here, error) -> {
+        if (relay != null && EventIdPeek.of(payload).isControl()) {
+            // leased while the relay decides, so the claim loop leaves it alone
+            leases.take(m.getId());
+            relay.route(payload).whenComplete((here, error) -> {
                 if (error != null || here) {
-                    leases.remove(m.getId());
+                    leases.release(m.getId());
                     routedHere.add(m);
-                    drain();
+                    drain.drain();
                 } else {
                     acks.ack(m.getId()).subscribe(null,
                             e -> log.warn("redis bus {}: ack of routed control entry {} failed: {}", config.consumer(),
                                     m.getId(), e.toString()),
-                            () -> leases.remove(m.getId()));
+                            () -> leases.release(m.getId()));
                 }
             });
-            return;
+            return null;
         }
-        handOver(s, m, payload);
+        return handOver(m, payload);
     }
 
-    private void handOver(FluxSink<BusMessage> s, StreamMessage<String, byte[]> m, byte[] payload) {
-        long now = System.nanoTime();
-        leases.put(m.getId(), new long[] {now, now});
-        s.next(new Entry(m.getId(), payload));
-    }
-
-    /** A cheap look before parsing: control events carry one of these type names. */
-    private static boolean isControl(byte[] payload) {
-        EntryPeek p = EntryPeek.of(payload);
-        return p.isCancel() || p.isAnswer();
+    private BusMessage handOver(StreamMessage<String, byte[]> m, byte[] payload) {
+        leases.take(m.getId());
+        return new Entry(m.getId(), payload);
     }
 
     // ---- reading ----
@@ -266,36 +262,31 @@ final class StreamReader {
                 messages.forEach(m -> unseen.add(m.getId()));
                 history = true;
                 historyCursor = "0-0";
-                reading = false;
-                drain();
+                readDone(List.of());
                 return;
             }
             if (!fromHistory) {
-                withoutFinished(messages, id -> false).whenComplete((fresh, e2) -> {
-                    ready.addAll(fresh != null ? fresh : messages);
-                    reading = false;
-                    drain();
-                });
+                finished.withoutFinished(messages, id -> false)
+                        .whenComplete((fresh, e2) -> readDone(fresh != null ? fresh : messages));
                 return;
             }
             if (messages.isEmpty()) {
                 history = false;
                 unseen.clear();
-                reading = false;
-                drain();
+                readDone(List.of());
                 return;
             }
             historyCursor = messages.get(messages.size() - 1).getId();
-            log.info("redis bus {}: {} entries pending for this consumer (left by an earlier run, or by a cut read)", config.consumer(),
-                    messages.size());
-            redelivered(messages).whenComplete((fresh, e2) -> {
-                if (fresh != null) {
-                    ready.addAll(fresh);
-                }
-                reading = false;
-                drain();
-            });
+            log.info("redis bus {}: {} entries pending for this consumer (left by an earlier run, or by a cut read)",
+                    config.consumer(), messages.size());
+            redelivered(messages).whenComplete((fresh, e2) -> readDone(fresh != null ? fresh : List.of()));
         });
+    }
+
+    private void readDone(List<StreamMessage<String, byte[]>> fresh) {
+        ready.addAll(fresh);
+        reading = false;
+        drain.drain();
     }
 
     private void onReadError(Throwable error) {
@@ -317,29 +308,29 @@ final class StreamReader {
         reading = false;
         if (stopped) {
             waiting = false;
-            drain();
+            drain.drain();
             return;
         }
         scheduler.schedule(() -> {
             waiting = false;
-            drain();
+            drain.drain();
         }, delay, TimeUnit.MILLISECONDS);
     }
 
-    // ---- redelivery: finished-turn filter ----
+    // ---- entries delivered before ----
 
     /**
-     * Of entries delivered before (taken over, or this consumer's leftovers), acknowledges those whose
-     * turn is marked finished and returns the others. On an error every entry is returned (run again
-     * rather than lost).
+     * Of entries delivered before (taken over, or this consumer's leftovers), acknowledges those deleted
+     * from the stream meanwhile, leaves out those still leased here, dead-letters poison ones, settles
+     * those whose turn is finished, and returns the others, in order.
      */
-    private CompletableFuture<List<StreamMessage<String, byte[]>>> redelivered(List<StreamMessage<String, byte[]>> in) {
+    CompletableFuture<List<StreamMessage<String, byte[]>>> redelivered(List<StreamMessage<String, byte[]>> in) {
         List<StreamMessage<String, byte[]>> live = new ArrayList<>(in.size());
         List<String> gone = new ArrayList<>();
         for (StreamMessage<String, byte[]> m : in) {
             if (m.getBody() == null || m.getBody().isEmpty()) {
                 gone.add(m.getId()); // deleted from the stream (trimmed) while pending
-            } else if (!leases.containsKey(m.getId())) {
+            } else if (!leases.holds(m.getId())) {
                 live.add(m);
             }
         }
@@ -349,211 +340,20 @@ final class StreamReader {
         if (live.isEmpty()) {
             return CompletableFuture.completedFuture(live);
         }
-        return withoutPoison(live).thenCompose(l -> withoutFinished(l, id -> !unseen.remove(id)));
+        return poison.withoutPoison(live).thenCompose(l -> finished.withoutFinished(l, id -> !unseen.remove(id)));
     }
 
-    /**
-     * Dead-letters the entries delivered more than {@code maxDeliveries} times (with an {@code error}
-     * event on their stream) and returns the others. Delivery counts come from {@code XPENDING}; when
-     * they cannot be read, every entry is returned.
-     */
-    private CompletableFuture<List<StreamMessage<String, byte[]>>> withoutPoison(List<StreamMessage<String, byte[]>> live) {
-        List<CompletableFuture<Long>> counts = new ArrayList<>(live.size());
-        for (StreamMessage<String, byte[]> m : live) {
-            counts.add(commands.xpending(config.callsStream(), config.group(),
-                            io.lettuce.core.Range.create(m.getId(), m.getId()), io.lettuce.core.Limit.from(1))
-                    .toCompletableFuture()
-                    .thenApply(p -> p.isEmpty() ? 0L : p.get(0).getRedeliveryCount()));
-        }
-        return CompletableFuture.allOf(counts.toArray(CompletableFuture[]::new)).handle((v, error) -> {
-            if (error != null) {
-                log.warn("redis bus {}: delivery counts unreadable, running {} redelivered entries: {}",
-                        config.consumer(), live.size(), error.toString());
-                return live;
-            }
-            List<StreamMessage<String, byte[]>> run = new ArrayList<>(live.size());
-            for (int i = 0; i < live.size(); i++) {
-                long deliveries = counts.get(i).join();
-                if (deliveries > config.maxDeliveries()) {
-                    poison(live.get(i), deliveries);
-                } else {
-                    run.add(live.get(i));
-                }
-            }
-            return run;
-        });
-    }
-
-    private void poison(StreamMessage<String, byte[]> m, long deliveries) {
-        byte[] payload = m.getBody().get(RedisStreamsBus.EVENT_FIELD);
-        EventIds keys = payload == null ? EventIds.NONE : EventIds.peek(payload);
-        String reason = "delivered " + deliveries + " times without being settled (maxDeliveries "
-                + config.maxDeliveries() + ")";
-        log.warn("redis bus {}: entry {} is a poison turn, dead-lettered: {}", config.consumer(), m.getId(), reason);
-        Mono<Void> answer = Mono.empty();
-        if (keys.streamId() != null) {
-            answer = bus.publish(List.of(new ErrorEvent(keys.streamId(), keys.turnId(), ErrorCode.REJECTED,
-                    "turn " + (keys.turnId() != null ? keys.turnId() + " " : "") + "was " + reason
-                            + "; it was moved to the dead-letter stream")));
-        }
-        bus.writer().deadLetter(payload, reason, m.getId(), config.consumer(), deliveries)
-                .then(answer)
-                .then(Mono.fromCompletionStage(() -> commands.xack(config.callsStream(), config.group(), m.getId())))
-                .subscribe(null, e -> log.warn("redis bus {}: dead-lettering poison entry {} failed (it stays pending): {}",
-                        config.consumer(), m.getId(), e.toString()));
-    }
-
-    /**
-     * Of entries read, settles those whose turn is already finished and returns the others, in order. A
-     * redelivered entry of a finished turn is acknowledged (its events were written when it ran); a new
-     * entry of a finished turn (the client sent the turn again) gets the recorded events published
-     * again, marked {@code "replayed":true}, and is acknowledged; a cancel of a finished turn is
-     * acknowledged (nothing to cancel). On an error every entry is returned (run again rather than lost).
-     */
-    private CompletableFuture<List<StreamMessage<String, byte[]>>> withoutFinished(
-            List<StreamMessage<String, byte[]>> live, java.util.function.Predicate<String> redelivered) {
-        if (live.isEmpty() || !config.doneMarkersEnabled()) {
-            return CompletableFuture.completedFuture(live);
-        }
-        List<EntryPeek> peeks = new ArrayList<>(live.size());
-        List<String> keys = new ArrayList<>(live.size());
-        int[] checked = new int[live.size()]; // index into keys, -1 when not checked
-        for (int i = 0; i < live.size(); i++) {
-            StreamMessage<String, byte[]> m = live.get(i);
-            EntryPeek k = EntryPeek.of(m.getBody() == null ? null : m.getBody().get(RedisStreamsBus.EVENT_FIELD));
-            peeks.add(k);
-            boolean check = k.streamId() != null && k.turnId() != null && (k.isIdentifiedTurn() || k.isCancel());
-            checked[i] = check ? keys.size() : -1;
-            if (check) {
-                keys.add(config.doneMarkerKey(k.streamId(), k.turnId()));
-            }
-        }
-        if (keys.isEmpty()) {
-            return CompletableFuture.completedFuture(live);
-        }
-        // one round trip for the batch
-        return bus.doneMarkers().exist(keys).handle((found, error) -> {
-            if (error != null) {
-                log.warn("redis bus {}: finished-turn check failed, running {} turns: {}",
-                        config.consumer(), live.size(), error.toString());
-                return live;
-            }
-            List<StreamMessage<String, byte[]>> run = new ArrayList<>(live.size());
-            int settled = 0;
-            int old = 0;
-            for (int i = 0; i < live.size(); i++) {
-                StreamMessage<String, byte[]> m = live.get(i);
-                if (checked[i] < 0 || !found[checked[i]]) {
-                    run.add(m);
-                    continue;
-                }
-                settled++;
-                EntryPeek k = peeks.get(i);
-                boolean again = redelivered.test(m.getId());
-                old += again ? 1 : 0;
-                Mono<?> answer = again || !k.isIdentifiedTurn() ? Mono.empty()
-                        : bus.writer().replay(config.resultsKey(k.streamId()), config.doneMarkerKey(k.streamId(), k.turnId()));
-                answer.then(acks.ack(m.getId())).subscribe(null, e -> log.warn(
-                        "redis bus {}: settling finished-turn entry {} failed (it stays pending): {}",
-                        config.consumer(), m.getId(), e.toString()));
-            }
-            if (settled > 0) {
-                log.info("redis bus {}: {} entries ({} redelivered) were of finished turns; settled without running",
-                        config.consumer(), settled, old);
-            }
-            return run;
-        });
-    }
-
-    // ---- the claim loop ----
-
-    private void claimRound() {
-        if (stopped && leases.isEmpty()) {
-            return;
-        }
-        try {
-            renewLeases();
-            bus.renewTurnClaims();
-            bus.refreshGauges();
-            if (!stopped && !claiming && ready.size() < config.batchSize()) {
-                claim();
-            }
-        } catch (RuntimeException e) {
-            log.warn("redis bus {}: claim round failed: {}", config.consumer(), e.toString());
+    /** Entries taken over by the claim loop, ready to run. */
+    void offer(List<StreamMessage<String, byte[]>> fresh) {
+        if (!fresh.isEmpty()) {
+            ready.addAll(fresh);
+            drain.drain();
         }
     }
 
-    /** Resets the idle time of entries still running here, so other instances leave them alone. */
-    private void renewLeases() {
-        long now = System.nanoTime();
-        long renewAfter = config.claimMinIdle().toNanos() / 3;
-        long giveUpAfter = config.claimMinIdle().toNanos() * LEASE_RENEWALS;
-        List<String> due = new ArrayList<>();
-        leases.forEach((id, times) -> {
-            if (now - times[0] >= giveUpAfter) {
-                leases.remove(id);
-                log.warn("redis bus {}: entry {} unsettled after {} x {}; it will be delivered again", config.consumer(),
-                        id, LEASE_RENEWALS, config.claimMinIdle());
-            } else if (now - times[1] >= renewAfter) {
-                due.add(id);
-            }
-        });
-        if (due.isEmpty()) {
-            return;
-        }
-        commands.xclaim(config.callsStream(), bus.consumer(), XClaimArgs.Builder.justid(), due.toArray(String[]::new))
-                .thenAccept(ok -> due.forEach(id -> leases.computeIfPresent(id, (k, v) -> new long[] {v[0], now})));
-    }
-
-    private void claim() {
-        claiming = true;
-        XAutoClaimArgs<String> args = XAutoClaimArgs.Builder
-                .xautoclaim(bus.consumer(), config.claimMinIdle().toMillis(), claimCursor)
-                .count(config.claimBatch());
-        commands.xautoclaim(config.callsStream(), args).toCompletableFuture()
-                .thenCompose((ClaimedMessages<String, byte[]> claimed) -> {
-                    claimCursor = claimed.getId() == null ? "0-0" : claimed.getId();
-                    List<StreamMessage<String, byte[]>> msgs = claimed.getMessages();
-                    if (msgs.isEmpty()) {
-                        return CompletableFuture.completedFuture(List.<StreamMessage<String, byte[]>>of());
-                    }
-                    log.info("redis bus {}: took over {} entries idle for more than {}", config.consumer(),
-                            msgs.size(), config.claimMinIdle());
-                    return redelivered(msgs);
-                })
-                .whenComplete((fresh, error) -> {
-                    claiming = false;
-                    if (error != null) {
-                        log.warn("redis bus {}: XAUTOCLAIM failed: {}", config.consumer(), error.toString());
-                        return;
-                    }
-                    if (!fresh.isEmpty()) {
-                        ready.addAll(fresh);
-                        drain();
-                    }
-                });
-    }
-
-    // ---- entries the bus settles itself ----
-
-    private void rejectWithoutDelivery(StreamMessage<String, byte[]> m, byte[] payload) {
-        String reason = payload == null
-                ? "entry has no '" + RedisStreamsBus.EVENT_FIELD + "' field"
-                : "event of " + payload.length + " bytes is above the " + config.maxEventBytes() + "-byte limit";
-        EventIds keys = payload == null ? EventIds.NONE : EventIds.peek(payload);
-        log.warn("redis bus {}: entry {} dead-lettered: {}", config.consumer(), m.getId(), reason);
-        Mono<Void> answer = Mono.empty();
-        if (keys.streamId() != null) {
-            OutboundEvent error = new ErrorEvent(keys.streamId(), keys.turnId(), ErrorCode.BAD_EVENT, reason);
-            answer = bus.publish(List.of(error));
-        }
-        byte[] kept = payload == null ? new byte[0]
-                : java.util.Arrays.copyOf(payload, Math.min(payload.length, EventIds.SCAN_LIMIT));
-        bus.writer().deadLetter(kept, reason, m.getId(), config.consumer())
-                .then(answer)
-                .then(Mono.fromCompletionStage(() -> commands.xack(config.callsStream(), config.group(), m.getId())))
-                .subscribe(null, e -> log.warn("redis bus {}: dead-lettering {} failed (it stays pending): {}",
-                        config.consumer(), m.getId(), e.toString()));
+    /** Entries read or taken over and not yet handed over. */
+    int readyCount() {
+        return ready.size();
     }
 
     /** One delivered entry. */
@@ -581,7 +381,7 @@ final class StreamReader {
                 return acks.ack(id)
                         .doOnSuccess(n -> {
                             acked.set(true);
-                            leases.remove(id);
+                            leases.release(id);
                         });
             });
         }

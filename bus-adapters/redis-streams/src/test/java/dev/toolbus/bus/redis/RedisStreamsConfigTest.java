@@ -1,6 +1,6 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.protocol.EventIds;
+import dev.toolbus.bus.EventIdPeek;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -50,10 +50,21 @@ class RedisStreamsConfigTest {
     }
 
     @Test
+    void settingsAreBuiltOnlyByTheBuilder_andCompareByValue() {
+        assertThat(RedisStreamsConfig.class.getConstructors()).isEmpty();
+        assertThat(RedisStreamsConfig.class.isRecord()).isFalse();
+        RedisStreamsConfig c = RedisStreamsConfig.builder().consumer("n1").instanceId("i1").build();
+        assertThat(c).isNotEqualTo(c.toBuilder().instanceId("i2").build())
+                .hasSameHashCodeAs(c.toBuilder().build());
+        assertThat(c.toString()).contains("consumer=n1", "instanceId=i1");
+    }
+
+    @Test
     void eventKeys_readTopLevelIdsOnly() {
         byte[] json = "{\"calls\":[{\"stream_id\":\"inner\"}],\"stream_id\":\"s1\",\"turn_id\":\"t1\"}".getBytes();
-        assertThat(EventIds.peek(json)).isEqualTo(new EventIds("s1", "t1"));
-        assertThat(EventIds.peek("not json".getBytes())).isEqualTo(EventIds.NONE);
-        assertThat(EventIds.peek("{\"stream_id\":\"s\",\"x\":\"unterminated".getBytes()).streamId()).isEqualTo("s");
+        assertThat(EventIdPeek.of(json).streamId()).isEqualTo("s1");
+        assertThat(EventIdPeek.of(json).turnId()).isEqualTo("t1");
+        assertThat(EventIdPeek.of("not json".getBytes())).isEqualTo(EventIdPeek.NONE);
+        assertThat(EventIdPeek.of("{\"stream_id\":\"s\",\"x\":\"unterminated".getBytes()).streamId()).isEqualTo("s");
     }
 }

@@ -1,0 +1,93 @@
+package dev.toolbus.bus.redis;
+
+import dev.toolbus.bus.EventIdPeek;
+import io.lettuce.core.StreamMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * Settles, before they run, the entries read whose turn is already finished (its finished-turn marker
+ * exists; one round trip per read batch). A redelivered entry of a finished turn is acknowledged (its
+ * events were written when it ran); a new entry of a finished turn (the client sent the turn again)
+ * gets the recorded events published again, marked {@code "replayed":true}, and is acknowledged; a
+ * cancel of a finished turn is acknowledged (nothing to cancel). On an error every entry is run
+ * (again rather than lost).
+ */
+final class FinishedTurnFilter {
+
+    private static final Logger log = LoggerFactory.getLogger(FinishedTurnFilter.class);
+
+    private final RedisStreamsBus bus;
+    private final RedisStreamsConfig config;
+    private final AckBatcher acks;
+
+    FinishedTurnFilter(RedisStreamsBus bus, AckBatcher acks) {
+        this.bus = bus;
+        this.config = bus.cfg();
+        this.acks = acks;
+    }
+
+    /**
+     * The entries to run, in order.
+     *
+     * @param redelivered whether an entry was delivered before (acknowledged without a replay)
+     */
+    CompletableFuture<List<StreamMessage<String, byte[]>>> withoutFinished(List<StreamMessage<String, byte[]>> live,
+                                                                           Predicate<String> redelivered) {
+        if (live.isEmpty() || !config.doneMarkersEnabled()) {
+            return CompletableFuture.completedFuture(live);
+        }
+        List<EventIdPeek> peeks = new ArrayList<>(live.size());
+        List<String> keys = new ArrayList<>(live.size());
+        int[] checked = new int[live.size()]; // index into keys, -1 when not checked
+        for (int i = 0; i < live.size(); i++) {
+            StreamMessage<String, byte[]> m = live.get(i);
+            EventIdPeek k = EventIdPeek.of(m.getBody() == null ? null : m.getBody().get(RedisStreamsBus.EVENT_FIELD));
+            peeks.add(k);
+            boolean check = k.streamId() != null && k.turnId() != null && (k.isTurn() || k.isCancel());
+            checked[i] = check ? keys.size() : -1;
+            if (check) {
+                keys.add(config.doneMarkerKey(k.streamId(), k.turnId()));
+            }
+        }
+        if (keys.isEmpty()) {
+            return CompletableFuture.completedFuture(live);
+        }
+        return bus.doneMarkers().exist(keys).handle((found, error) -> {
+            if (error != null) {
+                log.warn("redis bus {}: finished-turn check failed, running {} turns: {}",
+                        config.consumer(), live.size(), error.toString());
+                return live;
+            }
+            List<StreamMessage<String, byte[]>> run = new ArrayList<>(live.size());
+            int settled = 0;
+            int old = 0;
+            for (int i = 0; i < live.size(); i++) {
+                StreamMessage<String, byte[]> m = live.get(i);
+                if (checked[i] < 0 || !found[checked[i]]) {
+                    run.add(m);
+                    continue;
+                }
+                settled++;
+                EventIdPeek k = peeks.get(i);
+                boolean again = redelivered.test(m.getId());
+                old += again ? 1 : 0;
+                Mono<?> answer = again || !k.isTurn() ? Mono.empty()
+                        : bus.writer().replay(config.resultsKey(k.streamId()), config.doneMarkerKey(k.streamId(), k.turnId()));
+                answer.then(acks.ack(m.getId())).subscribe(null, e -> log.warn(
+                        "redis bus {}: settling finished-turn entry {} failed (it stays pending): {}",
+                        config.consumer(), m.getId(), e.toString()));
+            }
+            if (settled > 0) {
+                log.info("redis bus {}: {} entries ({} redelivered) were of finished turns; settled without running",
+                        config.consumer(), settled, old);
+            }
+            return run;
+        });
+    }
+}

@@ -1,2 +1,0 @@
-/** Test support shared by the bus adapters' test suites. Not API. */
-package dev.toolbus.bus.testing;
