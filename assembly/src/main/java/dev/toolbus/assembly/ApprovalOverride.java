@@ -1,6 +1,6 @@
 package dev.toolbus.assembly;
 
-import dev.toolbus.executor.ApprovalSettings;
+import dev.toolbus.executor.approval.ApprovalSettings;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;

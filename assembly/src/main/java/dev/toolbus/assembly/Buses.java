@@ -2,7 +2,7 @@ package dev.toolbus.assembly;
 
 import dev.toolbus.assembly.stdio.StdioBus;
 import dev.toolbus.bus.InMemoryBus;
-import dev.toolbus.bus.ToolBus;
+import dev.toolbus.spi.ToolBus;
 import dev.toolbus.config.Config;
 import dev.toolbus.protocol.EventCodec;
 import java.io.IOException;
@@ -123,6 +123,6 @@ final class Buses {
      * @param store the store
      * @param close closes its connection
      */
-    record SharedBuckets(dev.toolbus.limits.RateLimitStore store, Runnable close) {
+    record SharedBuckets(dev.toolbus.spi.RateLimitStore store, Runnable close) {
     }
 }

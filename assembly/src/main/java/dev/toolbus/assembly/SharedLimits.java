@@ -1,6 +1,6 @@
 package dev.toolbus.assembly;
 
-import dev.toolbus.limits.Limits;
+import dev.toolbus.executor.limits.Limits;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

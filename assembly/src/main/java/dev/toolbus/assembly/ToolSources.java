@@ -3,7 +3,6 @@ package dev.toolbus.assembly;
 import dev.toolbus.assembly.samples.SampleTools;
 import dev.toolbus.config.Config;
 import dev.toolbus.config.LiveConfig;
-import dev.toolbus.executor.ReadToolResult;
 import dev.toolbus.mcp.client.McpServerConfig;
 import dev.toolbus.mcp.client.McpServersFile;
 import dev.toolbus.mcp.client.McpToolSource;
@@ -14,7 +13,8 @@ import dev.toolbus.plugins.stdio.StdioPlugins;
 import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.policy.ToolSearch;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.tool.BuiltInTools;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;
 import dev.toolbus.tool.Visibility;
@@ -127,10 +127,6 @@ final class ToolSources {
             }
             mcp = mcp(registry, config, plan.mcpServersFile());
             offerSearch(registry, policy, locale);
-            // deferred and not listed: it does not make tool_search appear; cut results' markers name it
-            if (registry.find(ReadToolResult.NAME) == null) {
-                registry.register(ReadToolResult.spec(locale), ToolSource.CORE);
-            }
         } catch (RuntimeException e) {
             following.dispose();
             hosts.forEach(StdioPluginHost::close);
@@ -148,7 +144,7 @@ final class ToolSources {
 
     /** Warns when no tool but {@code read_tool_result} is registered. */
     static void warnIfEmpty(ToolRegistry registry) {
-        if (registry.entries().stream().allMatch(e -> e.tool().name().equals(ReadToolResult.NAME))) {
+        if (registry.entries().stream().allMatch(e -> e.tool().name().equals(BuiltInTools.READ_TOOL_RESULT))) {
             log.warn("no tools registered: every call will be answered UNKNOWN_TOOL (pass --sample-tools or --plugins)");
         }
     }
@@ -158,7 +154,7 @@ final class ToolSources {
         // read_tool_result is deferred only so that it is not listed: it does not make tool_search appear
         if (registry.find(ToolSearch.NAME) == null && registry.entries().stream()
                 .anyMatch(e -> e.tool().definition().visibility() == Visibility.DEFERRED
-                        && !e.tool().name().equals(ReadToolResult.NAME))) {
+                        && !e.tool().name().equals(BuiltInTools.READ_TOOL_RESULT))) {
             registry.register(ToolSearch.spec(registry, policy, locale), ToolSource.CORE);
             log.info("deferred tools are registered: tool_search is offered");
         }

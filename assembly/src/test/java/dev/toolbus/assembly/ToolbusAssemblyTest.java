@@ -8,8 +8,8 @@ import dev.toolbus.bus.InMemoryBus;
 import dev.toolbus.config.Config;
 import dev.toolbus.config.ConfigLoader;
 import dev.toolbus.config.ConfigWatcher;
-import dev.toolbus.executor.ApprovalMode;
-import dev.toolbus.executor.ReadToolResult;
+import dev.toolbus.executor.approval.ApprovalMode;
+import dev.toolbus.tool.BuiltInTools;
 import dev.toolbus.policy.ToolSearch;
 import dev.toolbus.protocol.ApprovalDecision;
 import dev.toolbus.protocol.ApprovalRequestEvent;
@@ -148,7 +148,7 @@ class ToolbusAssemblyTest {
     @Test
     void withoutConfig_onlyTheOverridesNameSources_andThereIsNoGatewayOrBusUnlessAsked() {
         try (Toolbus t = ToolbusAssembly.withoutConfig().bus(BusAddress.none()).build().start()) {
-            assertThat(t.registry().entries()).extracting(e -> e.tool().name()).containsExactly(ReadToolResult.NAME);
+            assertThat(t.registry().entries()).extracting(e -> e.tool().name()).containsExactly(BuiltInTools.READ_TOOL_RESULT);
             assertThat(t.gateway()).isNull();
             assertThat(t.bus()).isNull();
             assertThat(t.hasGateway()).isFalse();
@@ -203,7 +203,7 @@ class ToolbusAssemblyTest {
     @Test
     void anApprovalOverride_winsOverTheConfig() {
         Config c = config("approval: {mode: off}\nbus: {type: in-memory}\ngateway: {enabled: false}\n");
-        try (Toolbus t = ToolbusAssembly.from(c).sampleTools(true).approval(a -> a.toBuilder().mode("ask").build())
+        try (Toolbus t = ToolbusAssembly.from(c).sampleTools(true).approval(a -> a.toBuilder().mode(ApprovalMode.ASK).build())
                 .build().start()) {
             ToolResultEvent r = t.executor().execute(turn("s", "t", "echo")).ofType(ToolResultEvent.class).blockFirst(WAIT);
             assertThat(r.error().code().name()).isEqualTo("NOT_APPROVED");

@@ -1,7 +1,7 @@
 package dev.toolbus.benchmarks;
 
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolCallsEvent;

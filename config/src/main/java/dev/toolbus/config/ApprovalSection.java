@@ -1,13 +1,17 @@
 package dev.toolbus.config;
 
-import dev.toolbus.executor.ApprovalSettings;
+import dev.toolbus.executor.approval.ApprovalMode;
+import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.protocol.Risk;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
- * Reads the {@code approval} section of {@code toolbus.yaml}:
+ * Reads the {@code approval} section of {@code toolbus.yaml} (and the approval flags of the CLI) into
+ * {@link ApprovalSettings}, leniently:
  * <pre>{@code
  * approval:
  *   mode: auto            # off (default) | auto | confirm_all | ask
@@ -23,9 +27,10 @@ import java.util.Set;
  * }</pre>
  * Every bad value falls back with a warning; all of the section's warnings are also kept in
  * {@link ApprovalSettings#warnings()}, which {@link LiveConfig} reads to keep the last good section
- * on a reload (fail closed).
+ * on a reload (fail closed). The settings' own builder is strict; this is where loose values become
+ * valid ones.
  */
-final class ApprovalSection {
+public final class ApprovalSection {
 
     static final String KEY = "approval";
     private static final Set<String> KEYS = Set.of("mode", "timeoutMs", "low", "medium", "high", "bypass",
@@ -34,18 +39,41 @@ final class ApprovalSection {
     private ApprovalSection() {
     }
 
+    /**
+     * Loose values over {@code base}: {@code mode} (off, auto, confirm_all or ask; {@code false} reads as
+     * off) and {@code timeoutMs} (a number of ms, 1000..86400000), as flags give them. Each fallback is
+     * added to {@code warnings} and recorded in the result's {@link ApprovalSettings#warnings()}.
+     */
+    public static ApprovalSettings read(ApprovalSettings base, Map<String, ?> raw, List<String> warnings) {
+        Objects.requireNonNull(base, "base");
+        Objects.requireNonNull(raw, "raw");
+        Objects.requireNonNull(warnings, "warnings");
+        ApprovalSettings.Builder b = base.toBuilder();
+        List<String> own = new ArrayList<>();
+        raw.forEach((k, v) -> {
+            switch (k) {
+                case "mode" -> b.mode(mode(Boolean.FALSE.equals(v) ? "off" : v, own));
+                case "timeoutMs" -> b.timeoutMs(timeoutMs(v, own));
+                default -> own.add(k + " is not a known approval setting; ignored");
+            }
+        });
+        own.forEach(b::warn);
+        warnings.addAll(own);
+        return b.build();
+    }
+
     @SuppressWarnings("unchecked")
     static ApprovalSettings read(ConfigLoader.Reader r, Map<String, Object> root, List<String> dangerousTools) {
         int before = r.warnings.size();
         Map<String, Object> m = r.section(root, KEY, "", KEYS);
         ApprovalSettings.Builder b = ApprovalSettings.builder();
-        List<String> own = new ArrayList<>();
+        List<String> loose = new ArrayList<>();
         if (m.containsKey("mode")) {
             Object v = m.get("mode");
-            b.mode(Boolean.FALSE.equals(v) ? "off" : v);
+            b.mode(mode(Boolean.FALSE.equals(v) ? "off" : v, loose));
         }
         if (m.containsKey("timeoutMs")) {
-            b.timeoutMs(m.get("timeoutMs"));
+            b.timeoutMs(timeoutMs(m.get("timeoutMs"), loose));
         }
         b.low(r.strings(m, "low", KEY, List.of()))
                 .medium(r.strings(m, "medium", KEY, List.of()))
@@ -53,7 +81,7 @@ final class ApprovalSection {
                 .bypass(r.strings(m, "bypass", KEY, List.of()))
                 .sessionGrants(r.bool(m, "sessionGrants", KEY, true));
         if (m.containsKey("sessionMaxRisk")) {
-            b.sessionMaxRisk(m.get("sessionMaxRisk"));
+            b.sessionMaxRisk(sessionMaxRisk(m.get("sessionMaxRisk"), loose));
         }
         Map<String, Object> agents = r.section(m, "agents", KEY, null);
         agents.forEach((id, v) -> {
@@ -66,20 +94,74 @@ final class ApprovalSection {
             Map<String, Object> am = r.keys((Map<String, Object>) v, p, Set.of("mode"));
             if (am.containsKey("mode")) {
                 Object mode = am.get("mode");
-                b.agent(id, Boolean.FALSE.equals(mode) ? "off" : mode);
+                mode = Boolean.FALSE.equals(mode) ? "off" : mode;
+                ApprovalMode parsed = ApprovalMode.parse(mode);
+                if (parsed == null) {
+                    loose.add("agents." + id + ".mode '" + mode
+                            + "' is not off, auto, confirm_all or ask; the agent uses the default mode");
+                } else if (!id.isBlank()) {
+                    b.agent(id, parsed);
+                }
             }
         });
         b.dangerousTools(dangerousTools);
-        own.addAll(r.warnings.subList(before, r.warnings.size()));
-        ApprovalSettings built = b.build();
-        for (String w : built.warnings()) {
+        List<String> own = new ArrayList<>(r.warnings.subList(before, r.warnings.size()));
+        for (String w : loose) {
             String prefixed = KEY + "." + w;
             r.warnings.add(prefixed);
             own.add(prefixed);
         }
-        ApprovalSettings.Builder out = built.toBuilder();
-        own.forEach(out::warn);
-        return out.build();
+        own.forEach(b::warn);
+        return b.build();
+    }
+
+    /** A mode: off, auto, confirm_all or ask; anything else → off (warned). */
+    private static ApprovalMode mode(Object value, List<String> warnings) {
+        ApprovalMode m = ApprovalMode.parse(value);
+        if (m == null) {
+            warnings.add("mode '" + value + "' is not off, auto, confirm_all or ask; using off");
+            return ApprovalMode.OFF;
+        }
+        return m;
+    }
+
+    /** The answer timeout in ms: below 1000 → 1000; above 24 h → 24 h; not a number → 60000 (warned). */
+    private static long timeoutMs(Object value, List<String> warnings) {
+        Double d = LooseNumbers.number(value);
+        if (d == null) {
+            warnings.add("timeoutMs '" + value + "' is not a number; using " + ApprovalSettings.DEFAULT_TIMEOUT_MS);
+            return ApprovalSettings.DEFAULT_TIMEOUT_MS;
+        }
+        if (d < ApprovalSettings.MIN_TIMEOUT_MS) {
+            warnings.add("timeoutMs " + d.longValue() + " is below " + ApprovalSettings.MIN_TIMEOUT_MS + "; using "
+                    + ApprovalSettings.MIN_TIMEOUT_MS);
+            return ApprovalSettings.MIN_TIMEOUT_MS;
+        }
+        if (d > ApprovalSettings.MAX_TIMEOUT_MS) {
+            warnings.add("timeoutMs " + d.longValue() + " is above " + ApprovalSettings.MAX_TIMEOUT_MS + "; using "
+                    + ApprovalSettings.MAX_TIMEOUT_MS);
+            return ApprovalSettings.MAX_TIMEOUT_MS;
+        }
+        return d.longValue();
+    }
+
+    /** The highest risk a session grant covers: low, medium or high; anything else → medium (warned). */
+    private static Risk sessionMaxRisk(Object value, List<String> warnings) {
+        Risk r = null;
+        if (value instanceof Risk given) {
+            r = given;
+        } else if (value instanceof String s) {
+            try {
+                r = Risk.parse(s);
+            } catch (IllegalArgumentException e) {
+                r = null;
+            }
+        }
+        if (r == null) {
+            warnings.add("sessionMaxRisk '" + value + "' is not low, medium or high; using medium");
+            return Risk.MEDIUM;
+        }
+        return r;
     }
 
     /** The section as {@code effectiveYaml} prints it. */

@@ -2,8 +2,8 @@ package dev.toolbus.config;
 
 import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.auth.TokenScope;
-import dev.toolbus.executor.ApprovalSettings;
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.policy.PermissionLevel;
 import dev.toolbus.policy.PolicyConfig;
 import dev.toolbus.policy.SourceMode;
@@ -45,7 +45,7 @@ public record Config(
         Documents documents,
         ApprovalSettings approval,
         Dispatch dispatch,
-        dev.toolbus.limits.Limits limits,
+        dev.toolbus.executor.limits.Limits limits,
         Plugins plugins,
         dev.toolbus.rules.RuleSet rules) {
 
@@ -60,7 +60,7 @@ public record Config(
         Objects.requireNonNull(documents, "documents");
         Objects.requireNonNull(approval, "approval");
         dispatch = dispatch == null ? Dispatch.DEFAULTS : dispatch;
-        limits = limits == null ? dev.toolbus.limits.Limits.NONE : limits;
+        limits = limits == null ? dev.toolbus.executor.limits.Limits.NONE : limits;
         plugins = plugins == null ? Plugins.NONE : plugins;
         rules = rules == null ? dev.toolbus.rules.RuleSet.NONE : rules;
         groups = List.copyOf(groups);
@@ -69,7 +69,7 @@ public record Config(
     /** A config without rules. */
     public Config(SourceMode mode, Sources sources, List<PolicyConfig.Group> groups, PolicyConfig.Security security,
                   Tools tools, ExecutionSettings execution, Bus bus, Gateway gateway, Documents documents,
-                  ApprovalSettings approval, Dispatch dispatch, dev.toolbus.limits.Limits limits, Plugins plugins) {
+                  ApprovalSettings approval, Dispatch dispatch, dev.toolbus.executor.limits.Limits limits, Plugins plugins) {
         this(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch, limits,
                 plugins, dev.toolbus.rules.RuleSet.NONE);
     }
@@ -85,7 +85,7 @@ public record Config(
     /** A config without a {@code plugins} section. */
     public Config(SourceMode mode, Sources sources, List<PolicyConfig.Group> groups, PolicyConfig.Security security,
                   Tools tools, ExecutionSettings execution, Bus bus, Gateway gateway, Documents documents,
-                  ApprovalSettings approval, Dispatch dispatch, dev.toolbus.limits.Limits limits) {
+                  ApprovalSettings approval, Dispatch dispatch, dev.toolbus.executor.limits.Limits limits) {
         this(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch, limits,
                 Plugins.NONE);
     }
@@ -136,7 +136,7 @@ public record Config(
     }
 
     /** This config with other limits. */
-    public Config withLimits(dev.toolbus.limits.Limits next) {
+    public Config withLimits(dev.toolbus.executor.limits.Limits next) {
         return new Config(mode, sources, groups, security, tools, execution, bus, gateway, documents, approval, dispatch,
                 next, plugins, rules);
     }
@@ -161,9 +161,11 @@ public record Config(
             }
         }
         return new PolicyConfig(mode,
-                new PolicyConfig.Sources(sources.builtin().enabled(), sources.custom().enabled(), sources.mcp().enabled(),
-                        disabled),
-                groups, security, new PolicyConfig.Rules(tools.allow(), tools.alsoAllow(), tools.deny(), tools.profile()),
+                PolicyConfig.Sources.builder().builtinEnabled(sources.builtin().enabled())
+                        .customEnabled(sources.custom().enabled()).mcpEnabled(sources.mcp().enabled())
+                        .disabledTools(disabled).build(),
+                groups, security, PolicyConfig.Rules.builder().allow(tools.allow()).alsoAllow(tools.alsoAllow())
+                        .deny(tools.deny()).profile(tools.profile()).build(),
                 tools.profiles(), tools.byProvider(), tools.agents(), tools.search());
     }
 
@@ -314,9 +316,9 @@ public record Config(
         public static final Idempotency DEFAULTS = new Idempotency(3_600_000, 64L * 1024 * 1024, 100_000, 64 * 1024);
 
         /** The executor's settings. */
-        public dev.toolbus.executor.TurnLedgerSettings settings() {
-            return new dev.toolbus.executor.TurnLedgerSettings(java.time.Duration.ofMillis(windowMs), maxBytes,
-                    maxEntries, maxRecordedBytes);
+        public dev.toolbus.executor.state.TurnLedgerSettings settings() {
+            return dev.toolbus.executor.state.TurnLedgerSettings.builder().window(java.time.Duration.ofMillis(windowMs))
+                    .maxBytes(maxBytes).maxEntries(maxEntries).maxRecordedBytes(maxRecordedBytes).build();
         }
     }
 

@@ -1,10 +1,10 @@
 package dev.toolbus.config;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.toolbus.executor.ApprovalSettings;
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.policy.PolicyConfig;
 import dev.toolbus.policy.SourceMode;
 import dev.toolbus.policy.ToolPolicies;
@@ -444,7 +444,7 @@ public final class ConfigLoader {
                 return def;
             }
             Object v = m.get(key);
-            Double d = dev.toolbus.internal.LooseNumbers.number(v);
+            Double d = LooseNumbers.number(v);
             String p = join(path, key);
             if (d == null || d != Math.rint(d)) {
                 (v == null ? (Warn) this::warn : (Warn) this::fallback).emit(p,

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.policy.PolicyConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,8 +48,8 @@ final class EffectiveYaml {
         m.put("security", map("dangerousTools", c.security().dangerousTools(),
                 "allowDangerous", c.security().allowDangerous(),
                 "dangerousRequiredPermission", c.security().dangerousRequiredPermission()));
-        Map<String, Object> tools = new LinkedHashMap<>(rules(new PolicyConfig.Rules(c.tools().allow(),
-                c.tools().alsoAllow(), c.tools().deny(), c.tools().profile()), true));
+        Map<String, Object> tools = new LinkedHashMap<>(rules(PolicyConfig.Rules.builder().allow(c.tools().allow())
+                .alsoAllow(c.tools().alsoAllow()).deny(c.tools().deny()).profile(c.tools().profile()).build(), true));
         Map<String, Object> profiles = new TreeMap<>();
         c.tools().profiles().forEach((k, v) -> profiles.put(k, rules(v, false)));
         tools.put("profiles", profiles);

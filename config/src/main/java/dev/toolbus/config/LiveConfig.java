@@ -1,6 +1,6 @@
 package dev.toolbus.config;
 
-import dev.toolbus.executor.ApprovalSettings;
+import dev.toolbus.executor.approval.ApprovalSettings;
 import dev.toolbus.policy.ConfiguredPolicy;
 import dev.toolbus.policy.SwitchablePolicy;
 import dev.toolbus.policy.ToolDiscovery;
@@ -79,7 +79,7 @@ public final class LiveConfig {
     }
 
     /** The limits in force, for {@code ToolExecutor.Builder.limits}; follows {@link #apply}. */
-    public Supplier<dev.toolbus.limits.Limits> limits() {
+    public Supplier<dev.toolbus.executor.limits.Limits> limits() {
         return () -> current.get().limits();
     }
 

@@ -26,8 +26,9 @@ final class ToolsSection {
             }
         }
         // a written alsoAllow, even [] or left empty, replaces the inherited one; an absent one inherits
-        return new PolicyConfig.Rules(in.strings(m, "allow", path, List.of()), in.strings(m, "alsoAllow", path, List.of()),
-                in.strings(m, "deny", path, List.of()), profile, m.containsKey("alsoAllow"));
+        return PolicyConfig.Rules.builder().allow(in.strings(m, "allow", path, List.of()))
+                .alsoAllow(in.strings(m, "alsoAllow", path, List.of())).deny(in.strings(m, "deny", path, List.of()))
+                .profile(profile).alsoAllowGiven(m.containsKey("alsoAllow")).build();
     }
 
     @SuppressWarnings("unchecked")

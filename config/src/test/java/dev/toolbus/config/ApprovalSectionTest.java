@@ -2,10 +2,10 @@ package dev.toolbus.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ApprovalMode;
-import dev.toolbus.executor.ApprovalSettings;
+import dev.toolbus.executor.approval.ApprovalMode;
+import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.Risk;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

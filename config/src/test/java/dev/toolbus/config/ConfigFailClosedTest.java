@@ -39,7 +39,7 @@ class ConfigFailClosedTest {
     }
 
     private static ToolResultEvent callAsMember(ToolExecutor executor, String name) {
-        CallContext member = new CallContext("u1", null, null, "member", null, null, null, null, Map.of());
+        CallContext member = CallContext.builder().userId("u1").permission("member").putAll(Map.of()).build();
         List<OutboundEvent> events = executor.execute(new ToolCallsEvent("s", "t",
                 List.of(ToolCall.ofJson("c1", name, "{}")), member, null)).collectList().block(Duration.ofSeconds(10));
         return (ToolResultEvent) events.get(0);
@@ -100,7 +100,8 @@ class ConfigFailClosedTest {
         try (ConfigWatcher watcher = ConfigWatcher.start(file, DEBOUNCE, Map.<String, String>of()::get)) {
             Files.writeString(file, "");
             watcher.reload();
-            assertThat(watcher.lastError()).endsWith("the file is empty; write {} to reset every setting to its default");
+            assertThat(watcher.lastError())
+                    .endsWith("the file is empty; write {} to reset every setting to its default");
         }
     }
 

@@ -2,7 +2,7 @@ package dev.toolbus.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.TurnLedgerSettings;
+import dev.toolbus.executor.state.TurnLedgerSettings;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +24,8 @@ class IdempotencySectionTest {
                 """, k -> null);
         assertThat(l.warnings()).isEmpty();
         TurnLedgerSettings s = l.config().bus().idempotency().settings();
-        assertThat(s).isEqualTo(new TurnLedgerSettings(Duration.ofMinutes(10), 1_048_576, 500, 4096));
+        assertThat(s).isEqualTo(TurnLedgerSettings.builder().window(Duration.ofMinutes(10)).maxBytes(1_048_576).maxEntries(500)
+                .maxRecordedBytes(4096).build());
         assertThat(ConfigLoader.effectiveYaml(l.config())).contains("windowMs: 600000").contains("maxEntries: 500");
     }
 

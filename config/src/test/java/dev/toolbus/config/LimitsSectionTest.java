@@ -2,8 +2,8 @@ package dev.toolbus.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.limits.LimitRule;
-import dev.toolbus.limits.Limits;
+import dev.toolbus.executor.limits.LimitRule;
+import dev.toolbus.executor.limits.Limits;
 import dev.toolbus.registry.ToolRegistry;
 import java.util.List;
 import java.util.Map;

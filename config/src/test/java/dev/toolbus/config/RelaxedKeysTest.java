@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.toolbus.executor.ExecutionSettings;
-import dev.toolbus.limits.Limits;
+import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.executor.limits.Limits;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -228,16 +228,17 @@ class RelaxedKeysTest {
     @Test
     void theRelaxedKeyListsOfExecutionAndLimits_areTheKeysTheirReadersKnow() {
         for (String k : ExecutionSection.KEYS) {
-            assertThat(ExecutionSettings.fromMap(Map.of(k, "1")).warnings()).as(k)
-                    .noneMatch(w -> w.contains("not a known setting"));
+            List<String> warnings = new java.util.ArrayList<>();
+            ExecutionSection.read(Map.of(k, "1"), warnings);
+            assertThat(warnings).as(k).noneMatch(w -> w.contains("not a known setting"));
         }
         for (String k : LimitsSection.KEYS) {
-            assertThat(Limits.fromMap(Map.of(k, "1")).warnings()).as(k).noneMatch(w -> w.contains("not a known setting"));
+            assertThat(LimitsSection.read(Map.of(k, "1")).warnings()).as(k).noneMatch(w -> w.contains("not a known setting"));
         }
         for (String k : LimitsSection.RULE_KEYS) {
             Map<String, Object> rule = new LinkedHashMap<>(Map.of("name", "r", "maxCallsPerTurn", 1));
             rule.put(k, k.equals("name") ? "r" : "1");
-            assertThat(Limits.fromMap(Map.of("rules", List.of(rule))).warnings()).as(k)
+            assertThat(LimitsSection.read(Map.of("rules", List.of(rule))).warnings()).as(k)
                     .noneMatch(w -> w.contains("not a known setting"));
         }
         // and every execution key a file prints is one of them

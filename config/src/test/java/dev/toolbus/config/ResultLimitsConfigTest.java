@@ -2,7 +2,7 @@ package dev.toolbus.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ResultLimits;
+import dev.toolbus.executor.settings.ResultLimits;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -58,8 +58,9 @@ class ResultLimitsConfigTest {
                   resultStoreMaxEntries: 2.5
                 """);
         ResultLimits r = l.config().execution().results();
-        assertThat(r).isEqualTo(new ResultLimits(20_000, Map.of(),
-                Duration.ofSeconds(1), ResultLimits.DEFAULT_STORE_MAX_BYTES, ResultLimits.DEFAULT_STORE_MAX_ENTRIES));
+        assertThat(r).isEqualTo(ResultLimits.builder().maxChars(20_000).byTool(Map.of())
+                .storeTtl(Duration.ofSeconds(1)).storeMaxBytes(ResultLimits.DEFAULT_STORE_MAX_BYTES)
+                .storeMaxEntries(ResultLimits.DEFAULT_STORE_MAX_ENTRIES).build());
         assertThat(l.warnings()).hasSize(5).allSatisfy(w -> assertThat(w).startsWith("execution."));
         assertThat(l.warnings()).anySatisfy(w -> assertThat(w).contains("maxResultChars 'lots'"))
                 .anySatisfy(w -> assertThat(w).contains("maxResultCharsByTool must be a mapping"));

@@ -44,7 +44,8 @@ class ToolsParityConfigTest {
         }
         r.register(tool("foo_tool", "foo"), ToolSource.STDIO);
         ConfiguredPolicy p = ToolPolicies.from(l.config().policy(), r);
-        CallContext ctx = new CallContext("u", null, null, "member", null, provider, "", agent, null);
+        CallContext ctx = CallContext.builder().userId("u").permission("member").provider(provider).model("")
+                .agentId(agent).build();
         TreeSet<String> out = new TreeSet<>();
         r.definitions().stream().filter(d -> p.decide(d, "s", ctx).allowed()).forEach(d -> out.add(d.name()));
         return out;
@@ -91,7 +92,8 @@ class ToolsParityConfigTest {
         ConfigLoader.Loaded l = parse(yaml);
         assertThat(l.warnings()).isEmpty();
         PolicyConfig.Rules openai = l.config().tools().byProvider().get("openai");
-        assertThat(openai).isEqualTo(new PolicyConfig.Rules(List.of(), List.of("foo"), List.of("web_*"), "small", true));
+        assertThat(openai).isEqualTo(PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of("foo"))
+                .deny(List.of("web_*")).profile("small").alsoAllowGiven(true).build());
         assertThat(visible(yaml, "openai", "")).containsExactly("foo_tool", "read");
         assertThat(visible(yaml, "anthropic", "")).containsExactly("exec", "foo_tool");
         assertThat(visible(yaml, "other", "")).containsExactly("exec", "foo_tool", "read", "web_fetch");

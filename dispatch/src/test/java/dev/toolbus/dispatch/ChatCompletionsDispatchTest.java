@@ -106,9 +106,9 @@ class ChatCompletionsDispatchTest {
                 .baseUrl("http://127.0.0.1:" + server.port() + "/v1").model("small-model").apiKey("sk-secret-123")
                 .timeout(timeout).maxGroups(2).useSummary(useSummary).groups(GROUPS).build();
         // the policy hides kick_member: dispatch may narrow, never widen
-        dev.toolbus.executor.ToolPolicy policy = (def, stream, ctx) -> def.name().equals("kick_member")
-                ? dev.toolbus.executor.ToolPolicy.Decision.notAvailable("hidden")
-                : dev.toolbus.executor.ToolPolicy.Decision.ALLOW;
+        dev.toolbus.spi.ToolPolicy policy = (def, stream, ctx) -> def.name().equals("kick_member")
+                ? dev.toolbus.spi.ToolPolicy.Decision.notAvailable("hidden")
+                : dev.toolbus.spi.ToolPolicy.Decision.ALLOW;
         return ToolExecutor.builder().registry(registry).policy(policy).meterRegistry(meters)
                 .dispatch(dispatch, Duration.ofSeconds(30)).build();
     }
@@ -236,13 +236,13 @@ class ChatCompletionsDispatchTest {
         // a server that echoes the key in its error: the message toolbus logs has it masked
         behaviour.set(req -> new Answer(401, "{\"error\":\"bad key sk-secret-123\"}", Duration.ZERO));
         Throwable err = catchDispatch(d);
-        assertThat(err).isInstanceOf(dev.toolbus.policy.ToolDispatch.DispatchException.class)
+        assertThat(err).isInstanceOf(dev.toolbus.spi.ToolDispatch.DispatchException.class)
                 .hasMessageContaining("HTTP 401").hasMessageNotContaining("sk-secret-123");
     }
 
     private Throwable catchDispatch(ChatCompletionsDispatch d) {
         try {
-            d.choose(new dev.toolbus.policy.ToolDispatch.Query("s", "t", null,
+            d.choose(new dev.toolbus.spi.ToolDispatch.Query("s", "t", null,
                     java.util.Map.of("web_search", "x"))).block(Duration.ofSeconds(5));
             return null;
         } catch (RuntimeException e) {

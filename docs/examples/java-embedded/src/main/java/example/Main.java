@@ -15,7 +15,7 @@ import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.tool.Param;
 import dev.toolbus.tool.Tool;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.util.List;
 
 /**

@@ -1,5 +1,7 @@
 package dev.toolbus.bus;
 
+import dev.toolbus.spi.BusMessage;
+
 /**
  * What a broker adapter gives its {@link DrainLoop}: the messages it has ready, whether more will come,
  * and how to fetch more. The loop calls every method from one thread at a time (whichever thread

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
+import dev.toolbus.spi.BusMessage;
 
 /**
  * The work-in-progress drain loop a broker adapter's {@link ToolBus#receive()} runs on: it hands the

@@ -3,6 +3,8 @@ package dev.toolbus.bus;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.ToolBus;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;

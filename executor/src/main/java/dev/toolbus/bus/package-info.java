@@ -1,5 +1,6 @@
 /**
- * The bus SPI ({@link dev.toolbus.bus.ToolBus}, {@link dev.toolbus.bus.BusMessage}) that broker
- * adapters implement, and the embedded {@link dev.toolbus.bus.InMemoryBus}.
+ * API: the embedded {@link dev.toolbus.bus.InMemoryBus}, an implementation of the bus SPI
+ * ({@link dev.toolbus.spi.ToolBus}) for tests and embedding; the broker adapters live in their own
+ * modules.
  */
 package dev.toolbus.bus;

@@ -1,7 +1,12 @@
 package dev.toolbus.executor;
 
-import dev.toolbus.bus.ToolBus;
+import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.executor.internal.Engine;
+import dev.toolbus.executor.limits.Limits;
+import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.executor.state.TurnLedgerSettings;
 import dev.toolbus.metrics.CallLog;
+import dev.toolbus.metrics.ExecutorHealth;
 import dev.toolbus.protocol.ControlEvent;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.InboundEvent;
@@ -12,10 +17,20 @@ import dev.toolbus.protocol.SkillsEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolsEvent;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.spi.CallGate;
+import dev.toolbus.spi.ControlOutcome;
+import dev.toolbus.spi.RateLimitStore;
+import dev.toolbus.spi.SkillProvider;
+import dev.toolbus.spi.ToolBus;
+import dev.toolbus.spi.ToolDispatch;
+import dev.toolbus.spi.ToolPolicy;
+import dev.toolbus.spi.TurnLedger;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -35,13 +50,17 @@ import reactor.core.scheduler.Scheduler;
  * the other in arrival order; different streams never wait for each other. At most
  * {@link ExecutionSettings#maxParallel()} handlers run at once across all streams; more calls wait.
  * Every failure is a {@code tool_result} with {@code is_error} and a code: the executor never fails a
- * turn because of one call.
+ * turn because of one call. Every executor registers the built-in {@code read_tool_result} tool
+ * (deferred) in its registry, unless a tool of that name is there: results longer than their limit are
+ * cut, and the model reads the rest with it.
  *
  * <pre>{@code
  * try (ToolExecutor executor = ToolExecutor.builder()
  *         .tools(Tools.fromObject(new MyPlugin()))
  *         .settings(ExecutionSettings.builder().maxParallel(10).timeoutMs(5000).build())
  *         .build()) {
+ *     ToolCallsEvent turn = ToolCallsEvent.of("chat-1", "turn-1",
+ *             List.of(ToolCall.ofJson("call-1", "get_weather", "{\"city\":\"Paris\"}")));
  *     executor.execute(turn).doOnNext(event -> send(event)).blockLast();
  * }
  * }</pre>
@@ -82,7 +101,7 @@ public interface ToolExecutor extends AutoCloseable {
 
     /**
      * The answer to {@code list_tools}: {@link #listTools}, narrowed by the configured
-     * {@link dev.toolbus.policy.ToolDispatch} to the tool groups the request's {@code text} needs. Without
+     * {@link dev.toolbus.spi.ToolDispatch} to the tool groups the request's {@code text} needs. Without
      * a dispatcher or a text it is {@code listTools}; when the dispatcher fails it is {@code listTools}
      * too (dispatch only ever narrows what the policy allows).
      */
@@ -141,30 +160,12 @@ public interface ToolExecutor extends AutoCloseable {
 
     /** Builder of {@link ToolExecutor}. */
     final class Builder {
-        ToolRegistry registry;
-        final List<ToolSpec> tools = new ArrayList<>();
-        ExecutionSettings settings = ExecutionSettings.defaults();
-        ToolPolicy policy = ToolPolicy.allowAll();
-        MeterRegistry meterRegistry;
-        Scheduler timer;
-        Scheduler blockingScheduler;
-        LongSupplier nanoClock;
-        EventCodec codec = EventCodec.defaults();
-        int callLogSize = 1000;
-        int maxInflightTurns = 256;
-        String instanceId;
-        dev.toolbus.policy.ToolDispatch dispatch;
-        java.time.Duration dispatchCacheTtl = java.time.Duration.ofSeconds(30);
-        SkillProvider skills;
-        CallGate callGate;
-        Supplier<ApprovalSettings> approval;
-        boolean approvalGiven;
-        Supplier<dev.toolbus.limits.Limits> limits;
-        dev.toolbus.limits.RateLimitStore rateLimitStore;
-        TurnLedgerSettings turnLedgerSettings = TurnLedgerSettings.DEFAULTS;
-        TurnLedger turnLedger;
-        io.micrometer.observation.ObservationRegistry observationRegistry =
-                io.micrometer.observation.ObservationRegistry.NOOP;
+        private ToolRegistry registry;
+        private final List<ToolSpec> tools = new ArrayList<>();
+        private final Engine.Options options = new Engine.Options();
+        private boolean approvalGiven;
+        private boolean callGateGiven;
+        private String instanceId;
 
         private Builder() {
         }
@@ -187,19 +188,21 @@ public interface ToolExecutor extends AutoCloseable {
             return this;
         }
 
+        /** How calls run (default {@link ExecutionSettings#defaults()}). */
         public Builder settings(ExecutionSettings settings) {
-            this.settings = Objects.requireNonNull(settings, "settings");
+            options.settings(Objects.requireNonNull(settings, "settings"));
             return this;
         }
 
+        /** Which tools a session may see and call (default {@link ToolPolicy#allowAll()}). */
         public Builder policy(ToolPolicy policy) {
-            this.policy = Objects.requireNonNull(policy, "policy");
+            options.policy(Objects.requireNonNull(policy, "policy"));
             return this;
         }
 
         /** Where meters go; by default a private {@link SimpleMeterRegistry}. */
         public Builder meterRegistry(MeterRegistry meterRegistry) {
-            this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
+            options.meterRegistry(Objects.requireNonNull(meterRegistry, "meterRegistry"));
             return this;
         }
 
@@ -211,8 +214,8 @@ public interface ToolExecutor extends AutoCloseable {
          * the inbound {@code traceparent}, and outbound events then carry the turn's or call's span as
          * theirs. Whatever the registry, the trace context of an inbound turn is carried onto its events.
          */
-        public Builder observationRegistry(io.micrometer.observation.ObservationRegistry registry) {
-            this.observationRegistry = Objects.requireNonNull(registry, "registry");
+        public Builder observationRegistry(ObservationRegistry registry) {
+            options.observationRegistry(Objects.requireNonNull(registry, "registry"));
             return this;
         }
 
@@ -221,7 +224,7 @@ public interface ToolExecutor extends AutoCloseable {
          * pass a {@code VirtualTimeScheduler} in tests.
          */
         public Builder timer(Scheduler timer) {
-            this.timer = Objects.requireNonNull(timer, "timer");
+            options.timer(Objects.requireNonNull(timer, "timer"));
             return this;
         }
 
@@ -230,19 +233,19 @@ public interface ToolExecutor extends AutoCloseable {
          * close). A scheduler passed here is not disposed by the executor.
          */
         public Builder blockingScheduler(Scheduler scheduler) {
-            this.blockingScheduler = Objects.requireNonNull(scheduler, "scheduler");
+            options.blockingScheduler(Objects.requireNonNull(scheduler, "scheduler"));
             return this;
         }
 
         /** The clock for durations, in nanoseconds (default: the timer's clock if one was given, else System.nanoTime). */
         public Builder nanoClock(LongSupplier clock) {
-            this.nanoClock = Objects.requireNonNull(clock, "clock");
+            options.nanoClock(Objects.requireNonNull(clock, "clock"));
             return this;
         }
 
         /** The codec used on buses (default {@link EventCodec#defaults()}). */
         public Builder codec(EventCodec codec) {
-            this.codec = Objects.requireNonNull(codec, "codec");
+            options.codec(Objects.requireNonNull(codec, "codec"));
             return this;
         }
 
@@ -255,7 +258,7 @@ public interface ToolExecutor extends AutoCloseable {
             if (size < 1 || size > 100_000) {
                 throw new IllegalArgumentException("callLogSize must be 1..100000, got " + size);
             }
-            this.callLogSize = size;
+            options.callLogSize(size);
             return this;
         }
 
@@ -264,7 +267,27 @@ public interface ToolExecutor extends AutoCloseable {
             if (n < 1) {
                 throw new IllegalArgumentException("maxInflightTurns must be at least 1");
             }
-            this.maxInflightTurns = n;
+            options.maxInflightTurns(n);
+            return this;
+        }
+
+        /**
+         * Narrows {@code list_tools} answers that carry a conversation {@code text} (see
+         * {@link ToolExecutor#answerListTools}); choices are cached per stream and text for
+         * {@code cacheTtl} (default 30 s; zero: not cached).
+         */
+        public Builder dispatch(ToolDispatch dispatch, Duration cacheTtl) {
+            Objects.requireNonNull(dispatch, "dispatch");
+            if (cacheTtl.isNegative()) {
+                throw new IllegalArgumentException("cacheTtl must not be negative");
+            }
+            options.dispatch(dispatch, cacheTtl);
+            return this;
+        }
+
+        /** Answers {@code list_skills} (see {@link ToolExecutor#answerListSkills}); default: mode {@code off}. */
+        public Builder skills(SkillProvider provider) {
+            options.skills(Objects.requireNonNull(provider, "provider"));
             return this;
         }
 
@@ -272,26 +295,6 @@ public interface ToolExecutor extends AutoCloseable {
          * The instance id in approval ids ({@code ap-<id>-<n>}) and input ids ({@code in-<id>-<n>}); default
          * a random 8-hex id. Letters, digits, {@code _} and {@code .} only.
          */
-        /**
-         * Narrows {@code list_tools} answers that carry a conversation {@code text} (see
-         * {@link ToolExecutor#answerListTools}); choices are cached per stream and text for
-         * {@code cacheTtl} (default 30 s; zero: not cached).
-         */
-        public Builder dispatch(dev.toolbus.policy.ToolDispatch dispatch, java.time.Duration cacheTtl) {
-            this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
-            if (cacheTtl.isNegative()) {
-                throw new IllegalArgumentException("cacheTtl must not be negative");
-            }
-            this.dispatchCacheTtl = cacheTtl;
-            return this;
-        }
-
-        /** Answers {@code list_skills} (see {@link ToolExecutor#answerListSkills}); default: mode {@code off}. */
-        public Builder skills(SkillProvider provider) {
-            this.skills = Objects.requireNonNull(provider, "provider");
-            return this;
-        }
-
         public Builder instanceId(String id) {
             Objects.requireNonNull(id, "id");
             if (!id.matches("[A-Za-z0-9_.]{1,64}")) {
@@ -307,7 +310,8 @@ public interface ToolExecutor extends AutoCloseable {
          * {@link #approval} must not be given).
          */
         public Builder callGate(CallGate gate) {
-            this.callGate = Objects.requireNonNull(gate, "gate");
+            options.callGate(Objects.requireNonNull(gate, "gate"));
+            this.callGateGiven = true;
             return this;
         }
 
@@ -326,16 +330,16 @@ public interface ToolExecutor extends AutoCloseable {
          * applies to the next call). The supplier must be cheap and must not return {@code null}.
          */
         public Builder approval(Supplier<ApprovalSettings> settings) {
-            this.approval = Objects.requireNonNull(settings, "settings");
+            options.approval(Objects.requireNonNull(settings, "settings"));
             this.approvalGiven = true;
             return this;
         }
 
         /**
-         * Puts these rate, concurrency and per-turn limits on calls (see {@link dev.toolbus.limits.Limits}).
+         * Puts these rate, concurrency and per-turn limits on calls (see {@link Limits}).
          * Without this (the default) calls pass no limit step at all.
          */
-        public Builder limits(dev.toolbus.limits.Limits limits) {
+        public Builder limits(Limits limits) {
             Objects.requireNonNull(limits, "limits");
             return limits(() -> limits);
         }
@@ -345,18 +349,18 @@ public interface ToolExecutor extends AutoCloseable {
          * call). The supplier must be cheap and must not return {@code null}; with no rules in force a call
          * pays one supplier read.
          */
-        public Builder limits(Supplier<dev.toolbus.limits.Limits> limits) {
-            this.limits = Objects.requireNonNull(limits, "limits");
+        public Builder limits(Supplier<Limits> limits) {
+            options.limits(Objects.requireNonNull(limits, "limits"));
             return this;
         }
 
         /**
-         * Where the buckets of {@link dev.toolbus.limits.LimitRule#shared() shared} rules live (e.g. the Redis
+         * Where the buckets of {@link dev.toolbus.executor.limits.LimitRule#shared() shared} rules live (e.g. the Redis
          * store, so every instance draws on one bucket). Without it shared rules count in this instance's
          * memory. A store that fails or takes longer than 2 s refuses the call {@code RATE_LIMITED}.
          */
-        public Builder rateLimitStore(dev.toolbus.limits.RateLimitStore store) {
-            this.rateLimitStore = Objects.requireNonNull(store, "store");
+        public Builder rateLimitStore(RateLimitStore store) {
+            options.rateLimitStore(Objects.requireNonNull(store, "store"));
             return this;
         }
 
@@ -366,26 +370,31 @@ public interface ToolExecutor extends AutoCloseable {
          * bus that brings no ledger of its own ({@link ToolBus#turnLedger()}).
          */
         public Builder idempotency(TurnLedgerSettings settings) {
-            this.turnLedgerSettings = Objects.requireNonNull(settings, "settings");
+            options.turnLedgerSettings(Objects.requireNonNull(settings, "settings"));
             return this;
         }
 
         /** A ledger of idempotent turns of your own, instead of the in-memory one (see {@link TurnLedger}). */
         public Builder turnLedger(TurnLedger ledger) {
-            this.turnLedger = Objects.requireNonNull(ledger, "ledger");
+            options.turnLedger(Objects.requireNonNull(ledger, "ledger"));
             return this;
         }
 
+        /**
+         * The executor: registers the plugin tools given and the built-in {@code read_tool_result} in the
+         * registry.
+         *
+         * @throws IllegalStateException when both a call gate and approval settings were given
+         */
         public ToolExecutor build() {
-            if (callGate != null && approvalGiven) {
+            if (callGateGiven && approvalGiven) {
                 throw new IllegalStateException("give either callGate or approval settings, not both");
-            }
-            if (instanceId == null) {
-                instanceId = String.format("%08x", ThreadLocalRandom.current().nextInt());
             }
             ToolRegistry r = registry != null ? registry : ToolRegistry.create();
             r.registerAll(tools, ToolSource.PLUGIN);
-            return new DefaultToolExecutor(this, r);
+            options.registry(r).instanceId(instanceId != null ? instanceId
+                    : String.format("%08x", ThreadLocalRandom.current().nextInt()));
+            return new DefaultToolExecutor(new Engine(options));
         }
     }
 }

@@ -13,7 +13,8 @@ import java.util.Set;
 /**
  * Tool input schemas through networknt json-schema-validator: JSON Schema 2020-12 (MCP's default)
  * unless the schema's {@code $schema} names draft-07, 2019-09, draft-06 or draft-04. Internal: used by
- * the registry (a schema that is itself invalid is refused) and by the executor's argument checks.
+ * the registry (a schema that is itself invalid is refused) and by the executor's argument checks. Not
+ * API: may change without notice.
  */
 public final class JsonSchemas {
 

@@ -1,4 +1,5 @@
 /**
- * Helpers shared by toolbus modules. Not API: may change without notice.
+ * Not API: helpers shared by the core's packages (JSON Schema checks, the trampoline); they may change
+ * without notice, and no other module may use them (a test checks).
  */
 package dev.toolbus.internal;

@@ -1,7 +1,7 @@
 package dev.toolbus.policy;
 
-import dev.toolbus.executor.ToolPolicy;
 import dev.toolbus.protocol.CallContext;
+import dev.toolbus.spi.ToolPolicy;
 import dev.toolbus.tool.ToolDefinition;
 import java.util.List;
 

@@ -2,6 +2,7 @@ package dev.toolbus.policy;
 
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.tool.BuiltInTools;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.Visibility;
@@ -40,7 +41,8 @@ final class DefaultPolicy implements ConfiguredPolicy {
         this.dangerous = Pattern.compileAll(config.security().dangerousTools());
         this.dangerousLevel = PermissionLevel.parseRequired(config.security().dangerousRequiredPermission());
         if (dangerousLevel == null) {
-            configWarnings.add("security.dangerousRequiredPermission '" + config.security().dangerousRequiredPermission()
+            configWarnings.add("security.dangerousRequiredPermission '" + config.security()
+                    .dangerousRequiredPermission()
                     + "' is not a permission level; no caller may use dangerous tools");
         }
         for (PolicyConfig.Group g : config.groups()) {
@@ -223,7 +225,7 @@ final class DefaultPolicy implements ConfiguredPolicy {
 
     /** {@code read_tool_result}: callable without discovery, its cut markers name it. */
     static boolean isResultReader(Facts t) {
-        return t.source() == ToolSource.CORE && t.def().name().equals(dev.toolbus.executor.ReadToolResult.NAME);
+        return t.source() == ToolSource.CORE && t.def().name().equals(BuiltInTools.READ_TOOL_RESULT);
     }
 
     private boolean sourceEnabled(ToolSource s) {
@@ -448,7 +450,7 @@ final class DefaultPolicy implements ConfiguredPolicy {
         int slash = key.indexOf('/');
         String provider = slash < 0 ? key : key.substring(0, slash);
         String model = slash < 0 ? "" : key.substring(slash + 1);
-        return new CallContext(null, null, null, null, null, provider, model, agentId, null);
+        return CallContext.builder().provider(provider).model(model).agentId(agentId).build();
     }
 
     record CompiledGroup(PolicyConfig.Group group, List<Pattern> members, PermissionLevel level) {

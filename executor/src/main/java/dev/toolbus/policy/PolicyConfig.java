@@ -77,7 +77,8 @@ public record PolicyConfig(
         Map<String, V> out = new LinkedHashMap<>();
         if (m != null) {
             // lower-cased keys: the first of keys differing only in case wins (the loader warns about the rest)
-            m.forEach((k, v) -> out.putIfAbsent(lowerKeys ? k.strip().toLowerCase(Locale.ROOT) : k, Objects.requireNonNull(v)));
+            m.forEach((k, v) -> out.putIfAbsent(lowerKeys ? k.strip()
+                    .toLowerCase(Locale.ROOT) : k, Objects.requireNonNull(v)));
         }
         return Collections.unmodifiableMap(out);
     }
@@ -88,19 +89,111 @@ public record PolicyConfig(
 
     /**
      * Source switches. {@code builtin} covers core and in-process plugin tools, {@code custom} stdio
-     * plugins, {@code mcp} MCP servers.
-     *
-     * @param builtinEnabled core and Java plugin tools
-     * @param customEnabled stdio plugin tools
-     * @param mcpEnabled MCP tools
-     * @param disabledTools the union of every source's {@code disabledTools}: disabled everywhere
+     * plugins, {@code mcp} MCP servers; {@link #disabledTools()} is the union of every source's
+     * {@code disabledTools}: disabled everywhere. Immutable; built with {@link #builder()}.
      */
-    public record Sources(boolean builtinEnabled, boolean customEnabled, boolean mcpEnabled,
-                          List<String> disabledTools) {
-        public static final Sources DEFAULTS = new Sources(true, true, true, List.of());
+    public static final class Sources {
+        /** Every source on, nothing disabled. */
+        public static final Sources DEFAULTS = builder().build();
 
-        public Sources {
-            disabledTools = list(disabledTools);
+        private final boolean builtinEnabled;
+        private final boolean customEnabled;
+        private final boolean mcpEnabled;
+        private final List<String> disabledTools;
+
+        private Sources(Builder b) {
+            this.builtinEnabled = b.builtinEnabled;
+            this.customEnabled = b.customEnabled;
+            this.mcpEnabled = b.mcpEnabled;
+            this.disabledTools = list(b.disabledTools);
+        }
+
+        /** Starts a builder: every source on, nothing disabled. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** A builder initialised from these switches. */
+        public Builder toBuilder() {
+            return new Builder().builtinEnabled(builtinEnabled).customEnabled(customEnabled).mcpEnabled(mcpEnabled)
+                    .disabledTools(disabledTools);
+        }
+
+        /** Whether core and Java plugin tools are on. */
+        public boolean builtinEnabled() {
+            return builtinEnabled;
+        }
+
+        /** Whether stdio plugin tools are on. */
+        public boolean customEnabled() {
+            return customEnabled;
+        }
+
+        /** Whether MCP tools are on. */
+        public boolean mcpEnabled() {
+            return mcpEnabled;
+        }
+
+        /** Tools disabled everywhere (patterns). */
+        public List<String> disabledTools() {
+            return disabledTools;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Sources x && builtinEnabled == x.builtinEnabled && customEnabled == x.customEnabled
+                    && mcpEnabled == x.mcpEnabled && disabledTools.equals(x.disabledTools);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(builtinEnabled, customEnabled, mcpEnabled, disabledTools);
+        }
+
+        @Override
+        public String toString() {
+            return "Sources[builtinEnabled=" + builtinEnabled + ", customEnabled=" + customEnabled + ", mcpEnabled="
+                    + mcpEnabled + ", disabledTools=" + disabledTools + "]";
+        }
+
+        /** Builder of {@link Sources}. */
+        public static final class Builder {
+            private boolean builtinEnabled = true;
+            private boolean customEnabled = true;
+            private boolean mcpEnabled = true;
+            private List<String> disabledTools = List.of();
+
+            private Builder() {
+            }
+
+            /** Core and Java plugin tools (default on). */
+            public Builder builtinEnabled(boolean v) {
+                builtinEnabled = v;
+                return this;
+            }
+
+            /** Stdio plugin tools (default on). */
+            public Builder customEnabled(boolean v) {
+                customEnabled = v;
+                return this;
+            }
+
+            /** MCP tools (default on). */
+            public Builder mcpEnabled(boolean v) {
+                mcpEnabled = v;
+                return this;
+            }
+
+            /** Tools disabled everywhere ({@code null}: none). */
+            public Builder disabledTools(List<String> v) {
+                disabledTools = v;
+                return this;
+            }
+
+            /** The switches. */
+            public Sources build() {
+                return new Sources(this);
+            }
         }
     }
 
@@ -145,37 +238,135 @@ public record PolicyConfig(
     }
 
     /**
-     * One allow/deny layer.
-     *
-     * @param allow empty allows everything
-     * @param alsoAllow added to {@code allow}; with an empty {@code allow} it means everything plus these
-     * @param deny always wins
-     * @param profile the profile this layer selects ({@code null} for none; ignored inside a profile)
-     * @param alsoAllowGiven whether {@code alsoAllow} was written, even as {@code []}: a written list
-     *     replaces the one a more general layer would hand down to the profile layers (so
-     *     {@code alsoAllow: []} at an agent cancels the global {@code tools.alsoAllow} there); an
-     *     unwritten one inherits it
+     * One allow/deny layer: {@link #allow()} (empty allows everything), {@link #alsoAllow()} (added to
+     * {@code allow}; with an empty {@code allow} it means everything plus these), {@link #deny()} (always
+     * wins) and the {@link #profile()} it selects. Immutable; built with {@link #builder()}.
      */
-    public record Rules(List<String> allow, List<String> alsoAllow, List<String> deny, String profile,
-                        boolean alsoAllowGiven) {
-        public static final Rules NONE = new Rules(List.of(), List.of(), List.of(), null, false);
+    public static final class Rules {
+        /** No rule: everything allowed, no profile. */
+        public static final Rules NONE = builder().build();
 
-        public Rules {
-            allow = list(allow);
-            alsoAllow = list(alsoAllow);
-            deny = list(deny);
-            profile = profile == null || profile.isBlank() ? null : profile.strip();
-            alsoAllowGiven = alsoAllowGiven || !alsoAllow.isEmpty();
+        private final List<String> allow;
+        private final List<String> alsoAllow;
+        private final List<String> deny;
+        private final String profile;
+        private final boolean alsoAllowGiven;
+
+        private Rules(Builder b) {
+            this.allow = list(b.allow);
+            this.alsoAllow = list(b.alsoAllow);
+            this.deny = list(b.deny);
+            this.profile = b.profile == null || b.profile.isBlank() ? null : b.profile.strip();
+            this.alsoAllowGiven = b.alsoAllowGiven || !this.alsoAllow.isEmpty();
         }
 
-        /** A layer whose {@code alsoAllow} counts as written only when it is non-empty. */
-        public Rules(List<String> allow, List<String> alsoAllow, List<String> deny, String profile) {
-            this(allow, alsoAllow, deny, profile, false);
+        /** Starts a builder: everything allowed, nothing denied, no profile. */
+        public static Builder builder() {
+            return new Builder();
         }
 
         /** An allow/deny pair. */
         public static Rules of(List<String> allow, List<String> deny) {
-            return new Rules(allow, List.of(), deny, null);
+            return builder().allow(allow).deny(deny).build();
+        }
+
+        /** A builder initialised from this layer. */
+        public Builder toBuilder() {
+            return new Builder().allow(allow).alsoAllow(alsoAllow).deny(deny).profile(profile)
+                    .alsoAllowGiven(alsoAllowGiven);
+        }
+
+        /** Patterns allowed; empty allows everything. */
+        public List<String> allow() {
+            return allow;
+        }
+
+        /** Patterns added to {@code allow}. */
+        public List<String> alsoAllow() {
+            return alsoAllow;
+        }
+
+        /** Patterns denied; always wins. */
+        public List<String> deny() {
+            return deny;
+        }
+
+        /** The profile this layer selects ({@code null} for none; ignored inside a profile). */
+        public String profile() {
+            return profile;
+        }
+
+        /**
+         * Whether {@code alsoAllow} was written, even as {@code []}: a written list replaces the one a more
+         * general layer would hand down to the profile layers (so {@code alsoAllow: []} at an agent cancels
+         * the global {@code tools.alsoAllow} there); an unwritten one inherits it.
+         */
+        public boolean alsoAllowGiven() {
+            return alsoAllowGiven;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Rules r && allow.equals(r.allow) && alsoAllow.equals(r.alsoAllow) && deny.equals(r.deny)
+                    && Objects.equals(profile, r.profile) && alsoAllowGiven == r.alsoAllowGiven;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(allow, alsoAllow, deny, profile, alsoAllowGiven);
+        }
+
+        @Override
+        public String toString() {
+            return "Rules[allow=" + allow + ", alsoAllow=" + alsoAllow + ", deny=" + deny + ", profile=" + profile
+                    + ", alsoAllowGiven=" + alsoAllowGiven + "]";
+        }
+
+        /** Builder of {@link Rules}; a {@code null} list is empty. */
+        public static final class Builder {
+            private List<String> allow;
+            private List<String> alsoAllow;
+            private List<String> deny;
+            private String profile;
+            private boolean alsoAllowGiven;
+
+            private Builder() {
+            }
+
+            /** Patterns allowed; empty allows everything. */
+            public Builder allow(List<String> v) {
+                allow = v;
+                return this;
+            }
+
+            /** Patterns added to {@code allow} (a non-empty list counts as written). */
+            public Builder alsoAllow(List<String> v) {
+                alsoAllow = v;
+                return this;
+            }
+
+            /** Patterns denied. */
+            public Builder deny(List<String> v) {
+                deny = v;
+                return this;
+            }
+
+            /** The profile this layer selects ({@code null} or blank: none). */
+            public Builder profile(String v) {
+                profile = v;
+                return this;
+            }
+
+            /** Whether {@code alsoAllow} was written even when empty (see {@link Rules#alsoAllowGiven()}). */
+            public Builder alsoAllowGiven(boolean v) {
+                alsoAllowGiven = v;
+                return this;
+            }
+
+            /** The layer. */
+            public Rules build() {
+                return new Rules(this);
+            }
         }
     }
 
@@ -240,7 +431,7 @@ public record PolicyConfig(
 
         /** Shortcut: keeps the switches, sets the disabled tools. */
         public Builder disabledTools(List<String> names) {
-            this.sources = new Sources(sources.builtinEnabled(), sources.customEnabled(), sources.mcpEnabled(), names);
+            this.sources = sources.toBuilder().disabledTools(names).build();
             return this;
         }
 
@@ -261,22 +452,22 @@ public record PolicyConfig(
         }
 
         public Builder allow(List<String> allow) {
-            tools = new Rules(allow, tools.alsoAllow(), tools.deny(), tools.profile(), tools.alsoAllowGiven());
+            tools = tools.toBuilder().allow(allow).build();
             return this;
         }
 
         public Builder alsoAllow(List<String> alsoAllow) {
-            tools = new Rules(tools.allow(), alsoAllow, tools.deny(), tools.profile(), alsoAllow != null);
+            tools = tools.toBuilder().alsoAllow(alsoAllow).alsoAllowGiven(alsoAllow != null).build();
             return this;
         }
 
         public Builder deny(List<String> deny) {
-            tools = new Rules(tools.allow(), tools.alsoAllow(), deny, tools.profile(), tools.alsoAllowGiven());
+            tools = tools.toBuilder().deny(deny).build();
             return this;
         }
 
         public Builder profile(String profile) {
-            tools = new Rules(tools.allow(), tools.alsoAllow(), tools.deny(), profile, tools.alsoAllowGiven());
+            tools = tools.toBuilder().profile(profile).build();
             return this;
         }
 

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ToolArguments;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
@@ -39,7 +40,7 @@ import java.util.Objects;
 public final class ToolSearch {
 
     /** The tool's name. */
-    public static final String NAME = "tool_search";
+    public static final String NAME = dev.toolbus.tool.BuiltInTools.TOOL_SEARCH;
 
     private ToolSearch() {
     }
@@ -55,15 +56,12 @@ public final class ToolSearch {
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(locale, "locale");
-        boolean zh = locale == DescriptionLocale.ZH;
+        Texts texts = Texts.of(locale);
         ToolDefinition def = ToolDefinition.builder(NAME)
-                .description(zh ? "按名称或用途搜索更多可用工具，返回其定义；返回的工具随后即可调用。"
-                        : "Search for more tools by name or purpose and get their definitions; "
-                        + "the tools found can be called afterwards.")
-                .parameter(ToolParameter.of("query", ToolParamType.STRING,
-                        zh ? "要查找的工具名称或用途关键词" : "Words describing the tool or its name"))
+                .description(texts.toolSearchDescription())
+                .parameter(ToolParameter.of("query", ToolParamType.STRING, texts.toolSearchQueryParameter()))
                 .parameter(ToolParameter.builder("limit", ToolParamType.INTEGER)
-                        .description(zh ? "最多返回的工具数" : "Maximum number of tools to return")
+                        .description(texts.toolSearchLimitParameter())
                         .required(false).build())
                 .sideEffecting(true)
                 .build();
@@ -72,12 +70,11 @@ public final class ToolSearch {
 
     private static ToolResult run(ToolRegistry registry, ConfiguredPolicy policy, DescriptionLocale locale,
                                   ToolArguments args, ToolContext ctx) {
-        boolean zh = locale == DescriptionLocale.ZH;
+        Texts texts = Texts.of(locale);
         String query = args.string("query", "").strip();
         int max = policy.config().search().maxResults();
         long limit = Math.max(1, Math.min(max, args.integer("limit", max)));
-        CallContext cc = new CallContext(ctx.userId(), ctx.groupId(), ctx.platform(), ctx.permission(), ctx.channel(),
-                ctx.provider(), ctx.model(), ctx.agentId(), null);
+        CallContext cc = ctx.who();
         List<Hit> hits = new ArrayList<>();
         String q = query.toLowerCase(Locale.ROOT);
         String[] words = q.split("[\\s,;|/]+");
@@ -107,10 +104,9 @@ public final class ToolSearch {
         policy.discovery().found(ctx.streamId(), names);
         String text;
         if (top.isEmpty()) {
-            text = zh ? "没有找到与“" + query + "”匹配的工具。" : "No tools match '" + query + "'.";
+            text = texts.noToolsMatch(query);
         } else {
-            text = (zh ? "找到 " + top.size() + " 个工具，现在可以调用：\n" : "Found " + top.size()
-                    + " tool(s); they can be called now:\n") + tools.toPrettyString();
+            text = texts.toolsFound(top.size()) + tools.toPrettyString();
         }
         return ToolResult.builder().content(text).data(data).build();
     }

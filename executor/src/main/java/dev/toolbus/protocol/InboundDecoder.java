@@ -218,7 +218,8 @@ final class InboundDecoder {
             }
             known[slot] = v.isNull() ? null : v.asText();
         }
-        return new CallContext(known[0], known[1], known[2], known[3], known[4], known[5], known[6], known[7], extra);
+        return CallContext.builder().userId(known[0]).groupId(known[1]).platform(known[2]).permission(known[3])
+                .channel(known[4]).provider(known[5]).model(known[6]).agentId(known[7]).putAll(extra).build();
     }
 
     private static int slot(String key) {

@@ -1,10 +1,9 @@
 package dev.toolbus.protocol;
 
-import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import dev.toolbus.tool.ContentItem;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Objects;
 
@@ -19,9 +18,9 @@ import java.util.Objects;
  * @param source always {@code tool_result_media}
  * @param content the header text part, then the image part for images
  * @param visibleText a plain-text rendering for histories and monitors
- * @param item the tool's media item this message describes, for in-process consumers such as the MCP
- *     server (which returns audio and embedded resources as real MCP content); never on the wire, and
- *     {@code null} on decoded events
+ * @param item the tool's media item this message describes, as a part of the item's type, for in-process
+ *     consumers such as the MCP server (which returns audio and embedded resources as real MCP content);
+ *     never on the wire, and {@code null} on decoded events
  * @param trace the W3C trace context of the span this event belongs to, or {@code null}
  */
 @JsonPropertyOrder({"type", "stream_id", "turn_id", "message_id", "tool_call_id", "source", "content", "visible_text"})
@@ -33,7 +32,7 @@ public record UserMessageEvent(
         String source,
         List<ContentPart> content,
         String visibleText,
-        @JsonIgnore ContentItem item,
+        @JsonIgnore ContentPart item,
         @JsonUnwrapped TraceContext trace) implements OutboundEvent {
 
     /** The {@code source} of media follow-ups. */
@@ -51,7 +50,7 @@ public record UserMessageEvent(
 
     /** The event without a trace context. */
     public UserMessageEvent(String streamId, String turnId, String messageId, String toolCallId, String source,
-        List<ContentPart> content, String visibleText, ContentItem item) {
+        List<ContentPart> content, String visibleText, ContentPart item) {
         this(streamId, turnId, messageId, toolCallId, source, content, visibleText, item, null);
     }
 

@@ -1,5 +1,5 @@
 /**
- * The wire protocol: immutable event records ({@link dev.toolbus.protocol.InboundEvent} in,
+ * API: the wire protocol: immutable event records and values ({@link dev.toolbus.protocol.InboundEvent} in,
  * {@link dev.toolbus.protocol.OutboundEvent} out) and their JSON codec
  * ({@link dev.toolbus.protocol.EventCodec}). JSON is snake_case; docs/protocol.md and the JSON Schemas
  * in docs/schemas/ describe every event.

@@ -3,7 +3,7 @@ package dev.toolbus.registry;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.protocol.ListToolsEvent;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ToolDefinition;
 
 /**

@@ -1,8 +1,9 @@
 package dev.toolbus.result;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ContentItem;
-import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -60,7 +61,7 @@ public final class ForeignValues {
             return ToolResult.empty();
         }
         if (PyValues.isMap(v)) {
-            return fromMap(v, Phrases.of(locale));
+            return fromMap(v, Texts.of(locale));
         }
         if (PyValues.isList(v) && PyValues.first(v) instanceof Boolean success) {
             String text = PyValues.strip(size(v) > 1 ? PyValues.str(PyValues.at(v, 1)) : "");
@@ -71,7 +72,7 @@ public final class ForeignValues {
         return ToolResult.builder().content(PyValues.strip(text)).data(v).build();
     }
 
-    private static ToolResult fromMap(Object d, Phrases phrases) {
+    private static ToolResult fromMap(Object d, Texts texts) {
         boolean success = !PyValues.has(d, "success") || PyValues.truthy(PyValues.get(d, "success"));
         Object content = PyValues.has(d, "content") ? PyValues.get(d, "content") : PyValues.get(d, "message");
         ToolResult.Builder b = ToolResult.builder()
@@ -81,7 +82,7 @@ public final class ForeignValues {
                 .items(contentItems(PyValues.get(d, "content_items")));
         if (!success) {
             Object error = PyValues.has(d, "error") ? PyValues.get(d, "error")
-                    : PyValues.has(d, "message") ? PyValues.get(d, "message") : phrases.foreignFailure;
+                    : PyValues.has(d, "message") ? PyValues.get(d, "message") : texts.foreignToolFailed();
             b.errorMessage(PyValues.strip(PyValues.strOrEmpty(error)));
         }
         return b.build();
@@ -113,14 +114,10 @@ public final class ForeignValues {
             data = PyValues.get(e, "base64");
         }
         Object metadata = PyValues.get(e, "metadata");
-        return new ContentItem(ItemTypes.normalise(t),
-                field(e, "text"),
-                PyValues.strOrEmpty(data),
-                field(e, "mime_type"),
-                field(e, "uri"),
-                field(e, "name"),
-                field(e, "description"),
-                metadata != null && PyValues.isMap(metadata) ? metadataMap(metadata) : null);
+        return ContentItem.builder(ItemTypes.normalise(t)).text(field(e, "text")).data(PyValues.strOrEmpty(data))
+                .mimeType(field(e, "mime_type")).uri(field(e, "uri")).name(field(e, "name"))
+                .description(field(e, "description"))
+                .metadata(metadata != null && PyValues.isMap(metadata) ? metadataMap(metadata) : null).build();
     }
 
     private static String field(Object map, String key) {

@@ -1,5 +1,6 @@
 package dev.toolbus.result;
 
+import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ContentItem;
 import dev.toolbus.tool.ToolResult;
 import java.util.List;
@@ -14,14 +15,14 @@ final class HistoryText {
     }
 
     /** The history text, stripped; empty when the result says nothing. */
-    static String of(ToolResult result, Phrases phrases) {
+    static String of(ToolResult result, Texts texts) {
         String content = PyValues.strip(result.content());
         if (!content.isEmpty()) {
             return content;
         }
         List<ContentItem> items = result.contentItems();
         if (!items.isEmpty()) {
-            String joined = itemTexts(items, phrases);
+            String joined = itemTexts(items, texts);
             if (!joined.isEmpty()) {
                 return joined;
             }
@@ -46,10 +47,10 @@ final class HistoryText {
     }
 
     /** The non-blank item texts joined with newlines, stripped. */
-    private static String itemTexts(List<ContentItem> items, Phrases phrases) {
+    private static String itemTexts(List<ContentItem> items, Texts texts) {
         StringBuilder sb = new StringBuilder();
         for (ContentItem item : items) {
-            String text = itemText(item, phrases);
+            String text = itemText(item, texts);
             if (!PyValues.isBlank(text)) {
                 if (sb.length() > 0) {
                     sb.append('\n');
@@ -61,17 +62,17 @@ final class HistoryText {
     }
 
     /** One item's text, MaiBot's {@code build_history_text}. */
-    static String itemText(ContentItem item, Phrases p) {
+    static String itemText(ContentItem item, Texts p) {
         String type = ItemTypes.normalise(item.type());
         return switch (type) {
             case ItemTypes.TEXT -> item.text();
-            case ItemTypes.IMAGE -> bracket(p.image, orUnknown(item.mimeType()));
-            case ItemTypes.AUDIO -> bracket(p.audio, orUnknown(item.mimeType()));
-            case ItemTypes.BINARY -> bracket(p.binary, orUnknown(item.mimeType()));
-            case ItemTypes.RESOURCE_LINK -> "[" + p.resourceLink + "] " + firstOf(item, p.resourceLink);
+            case ItemTypes.IMAGE -> bracket(p.imageContent(), orUnknown(item.mimeType()));
+            case ItemTypes.AUDIO -> bracket(p.audioContent(), orUnknown(item.mimeType()));
+            case ItemTypes.BINARY -> bracket(p.binaryContent(), orUnknown(item.mimeType()));
+            case ItemTypes.RESOURCE_LINK -> "[" + p.resourceLink() + "] " + firstOf(item, p.resourceLink());
             case ItemTypes.RESOURCE -> item.text().isEmpty()
-                    ? "[" + p.embeddedResource + "] " + firstOf(item, p.embeddedResource) : item.text();
-            default -> bracket(type, p.otherSuffix);
+                    ? "[" + p.embeddedResource() + "] " + firstOf(item, p.embeddedResource()) : item.text();
+            default -> bracket(type, p.otherContentSuffix());
         };
     }
 

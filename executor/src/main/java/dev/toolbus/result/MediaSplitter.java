@@ -4,8 +4,9 @@ import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorInfo;
 import dev.toolbus.protocol.MediaRef;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ContentItem;
-import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -48,7 +49,7 @@ public final class MediaSplitter {
     private static final String LIST_CLOSE = "</tool_result_media_list>";
 
     private final DescriptionLocale locale;
-    private final Phrases phrases;
+    private final Texts texts;
     private final long maxMediaBytes;
 
     private MediaSplitter(DescriptionLocale locale, long maxMediaBytes) {
@@ -56,7 +57,7 @@ public final class MediaSplitter {
         if (maxMediaBytes < 1) {
             throw new IllegalArgumentException("maxMediaBytes must be positive");
         }
-        this.phrases = Phrases.of(locale);
+        this.texts = Texts.of(locale);
         this.maxMediaBytes = maxMediaBytes;
     }
 
@@ -94,13 +95,13 @@ public final class MediaSplitter {
     public SplitResult split(String toolCallId, String toolName, ToolResult result) {
         Objects.requireNonNull(result, "result");
         String name = toolName == null ? "" : toolName;
-        String history = HistoryText.of(result, phrases);
+        String history = HistoryText.of(result, texts);
         List<ContentItem> items = result.contentItems();
         if (items.isEmpty()) {
             return new SplitResult(orFallback(history, result, name), List.of(), List.of(), null);
         }
         if (items.size() > MAX_CONTENT_ITEMS) {
-            return failed(history, phrases.tooMany(items.size(), MAX_CONTENT_ITEMS));
+            return failed(history, texts.tooManyContentItems(items.size(), MAX_CONTENT_ITEMS));
         }
         int[] selected = new int[items.size()];
         Base64Payload[] payloads = new Base64Payload[items.size()];
@@ -114,7 +115,7 @@ public final class MediaSplitter {
             if (carriesImage(type, item)) {
                 Base64Payload payload = Base64Payload.of(item);
                 if (payload != null && payload.maxDecodedBytes() > maxMediaBytes) {
-                    return failed(history, phrases.tooLarge(i + 1, type, payload.maxDecodedBytes(), maxMediaBytes));
+                    return failed(history, texts.mediaTooLarge(i + 1, type, payload.maxDecodedBytes(), maxMediaBytes));
                 }
                 payloads[count] = payload;
             }
@@ -145,13 +146,24 @@ public final class MediaSplitter {
             refs.add(new MediaRef(index, type, emptyToNull(item.mimeType()), emptyToNull(item.name())));
             ContentPart image = payloads[k] == null ? null : imagePart(payloads[k]);
             String visible = "<tool_result_media msg_id=\"" + MediaAttrs.escape(attrs.index()) + "\" />\n"
-                    + attrs.describe() + (image == null ? "" : "\n" + phrases.imageMarker);
+                    + attrs.describe() + (image == null ? "" : "\n" + texts.imageMarker());
             ContentPart header = ContentPart.text("<tool_result_media " + xml + " />");
             messages.add(new SplitResult.MediaMessage(index,
-                    image == null ? List.of(header) : List.of(header, image), visible, item));
+                    image == null ? List.of(header) : List.of(header, image), visible, itemPart(type, item)));
         }
         text.append('\n').append(LIST_CLOSE);
         return new SplitResult(text.toString(), refs, messages, null);
+    }
+
+    /** The tool's media item as an in-process part (empty fields left out). */
+    private static ContentPart itemPart(String type, ContentItem item) {
+        return ContentPart.builder(type).text(orNull(item.text())).mimeType(orNull(item.mimeType()))
+                .data(orNull(item.data())).uri(orNull(item.uri())).name(orNull(item.name()))
+                .description(orNull(item.description())).build();
+    }
+
+    private static String orNull(String value) {
+        return value.isEmpty() ? null : value;
     }
 
     /** The image part, or {@code null} when the payload is not a decodable png, jpeg, gif or webp. */
@@ -178,7 +190,7 @@ public final class MediaSplitter {
         if (!history.isEmpty()) {
             return history;
         }
-        return result.isError() ? phrases.failure(toolName) : phrases.success;
+        return result.isError() ? texts.toolFailed(toolName) : texts.toolSucceeded();
     }
 
     private static boolean carriesImage(String type, ContentItem item) {

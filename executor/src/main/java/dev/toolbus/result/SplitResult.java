@@ -3,7 +3,6 @@ package dev.toolbus.result;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.ErrorInfo;
 import dev.toolbus.protocol.MediaRef;
-import dev.toolbus.tool.ContentItem;
 import java.util.List;
 
 /**
@@ -33,9 +32,9 @@ public record SplitResult(String content, List<MediaRef> media, List<MediaMessag
      *     jpeg, gif or webp (MIME type sniffed from the bytes, data as canonical padded base64)
      * @param visibleText plain text for histories: the {@code msg_id} header, the item's description
      *     line, and {@code [图片]} / {@code [image]} when the image part is attached
-     * @param item the tool's item itself, for in-process consumers (see {@code UserMessageEvent.item})
+     * @param item the tool's item as a part, for in-process consumers (see {@code UserMessageEvent.item})
      */
-    public record MediaMessage(String messageId, List<ContentPart> content, String visibleText, ContentItem item) {
+    public record MediaMessage(String messageId, List<ContentPart> content, String visibleText, ContentPart item) {
 
         public MediaMessage {
             content = List.copyOf(content);

@@ -1,5 +1,7 @@
 package dev.toolbus.tool;
 
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,27 +51,27 @@ final class LegacyActions {
      * activation lines (type, keywords, prompt); the extra detailed text. Empty parts are left out.
      */
     static String detailedDescription(ToolDefinition.LegacyAction a, String extra, DescriptionLocale locale) {
-        Phrases ph = Phrases.of(locale);
+        Texts texts = Texts.of(locale);
         List<String> parts = new ArrayList<>();
         parts.add(ToolDescriptions.detailedDescription(ToolSchemas.legacyAction(a, locale), "", locale));
         List<String> notes = nonBlank(a.actionRequire());
         if (!notes.isEmpty()) {
-            StringBuilder sb = new StringBuilder(ph.usageHeader);
+            StringBuilder sb = new StringBuilder(texts.usageNotesHeader());
             notes.forEach(n -> sb.append("\n- ").append(n));
             parts.add(sb.toString());
         }
         List<String> types = nonBlank(a.associatedTypes());
         if (!types.isEmpty()) {
-            parts.add(ph.closed(ph.messageTypes, String.join(ph.joiner, types)));
+            parts.add(texts.messageTypesLine(String.join(texts.listJoiner(), types)));
         }
-        StringBuilder activation = new StringBuilder(ph.closed(ph.activation, a.activationType()));
+        StringBuilder activation = new StringBuilder(texts.activationLine(a.activationType()));
         List<String> keywords = nonBlank(a.activationKeywords());
         if (!keywords.isEmpty()) {
-            activation.append('\n').append(ph.closed(ph.keywords, String.join(ph.joiner, keywords)));
+            activation.append('\n').append(texts.keywordsLine(String.join(texts.listJoiner(), keywords)));
         }
         String prompt = PythonText.strip(a.actionPrompt());
         if (!prompt.isEmpty()) {
-            activation.append('\n').append(ph.closed(ph.prompt, prompt));
+            activation.append('\n').append(texts.actionPromptLine(prompt));
         }
         parts.add(activation.toString());
         parts.add(PythonText.strip(extra));

@@ -1,5 +1,6 @@
 package dev.toolbus.tool;
 
+import dev.toolbus.protocol.Risk;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -12,7 +13,7 @@ import java.lang.annotation.Target;
  * <p>Method parameters annotated with {@link Param} are the tool's arguments; parameters of type
  * {@link ToolContext}, {@link ToolArguments} or {@code JsonNode} (all arguments) are injected. The
  * method may return {@code Mono<?>} or {@code CompletionStage<?>} (non-blocking), {@link ToolResult},
- * or any JSON-like value (mapped with {@link ToolResult#fromValue(Object)}). Methods that do not return
+ * or any JSON-like value (mapped with {@link dev.toolbus.result.ForeignValues#toResult(Object)}). Methods that do not return
  * a {@code Mono} or {@code CompletionStage} run on the blocking scheduler unless {@link #blocking()} is
  * {@code false}. See {@link Tools#fromObject(Object, String)} for the full rules.
  *

@@ -1,10 +1,14 @@
 package dev.toolbus.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.ContentPart;
+import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.protocol.TraceContext;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -15,12 +19,14 @@ import reactor.core.publisher.Sinks;
  * What a running tool knows about its call: the conversation ({@code stream_id}), the turn, the call
  * id, who asked (user, group, platform, permission, channel), the model, the triggering message, the
  * attempt number, and a cancellation signal that fires when the call times out or is abandoned.
+ * Who asked is one {@link CallContext}: {@link #who()}.
  *
  * <p>Blocking handlers are also interrupted on cancellation; non-blocking handlers have their
  * subscription disposed. Long loops can poll {@link #isCancelled()}. Why the call was stopped is
  * {@link #cancelReason()}: {@value #TIMEOUT} (its timeout passed), the reason text of the bot's
  * {@code cancel} event, {@value #CANCELLED} (a cancel without a reason, or the caller went away) or
- * {@value #SHUTDOWN} (the executor stopped under it). A handler that holds a resource of its own
+ * {@value #SHUTDOWN} (the executor stopped under it). Only whoever runs the call cancels it, through
+ * the {@link Handle} it built the context with; a handler cannot. A handler that holds a resource of its own
  * (a socket, a child process, a callback API) registers {@link #onCancel(Consumer)}:
  *
  * <pre>{@code
@@ -49,16 +55,24 @@ public final class ToolContext {
     /** {@link #cancelReason()} of a call stopped because the executor shut down. */
     public static final String SHUTDOWN = "shutdown";
 
+    private static final Services NO_SERVICES = new Services() {
+        @Override
+        public <T> T find(Class<T> type) {
+            return null;
+        }
+    };
+
     private final String streamId;
     private final String turnId;
     private final String toolCallId;
     private final String toolName;
     /** Who asked and through which model (user, group, platform, permission, channel, provider, model, agent). */
-    private final dev.toolbus.protocol.CallContext who;
+    private final CallContext who;
     private final JsonNode message;
     private final int attempt;
     private final ToolConversation conversation;
-    private final dev.toolbus.protocol.TraceContext trace;
+    private final TraceContext trace;
+    private final Services services;
     private volatile boolean cancelled;
     private volatile String cancelReason;
     private volatile Sinks.Empty<Void> cancelSink;
@@ -68,49 +82,15 @@ public final class ToolContext {
         this.turnId = b.turnId;
         this.toolCallId = b.toolCallId;
         this.toolName = b.toolName;
-        this.who = new dev.toolbus.protocol.CallContext(b.userId, b.groupId, b.platform, b.permission, b.channel,
-                b.provider, b.model, b.agentId, null);
+        this.who = b.who;
         this.message = b.message;
         this.attempt = b.attempt;
         this.conversation = b.conversation;
         this.trace = b.trace;
+        this.services = b.services;
     }
 
-    private ToolContext(dev.toolbus.protocol.ToolCallsEvent turn, String toolCallId, String toolName, int attempt,
-                        ToolConversation conversation, dev.toolbus.protocol.TraceContext trace) {
-        this.streamId = Builder.v(turn.streamId());
-        this.turnId = Builder.v(turn.turnId());
-        this.toolCallId = Builder.v(toolCallId);
-        this.toolName = Builder.v(toolName);
-        this.who = turn.context();
-        this.message = turn.message();
-        this.attempt = attempt;
-        this.conversation = conversation;
-        this.trace = trace;
-    }
-
-    /**
-     * The context of one call of a turn, read from the turn's event: its stream, turn, context fields
-     * (user, group, platform, permission, channel, provider, model, agent) and message. What the
-     * executor makes for every attempt; the same as the {@link #builder()} given those values.
-     *
-     * @param turn the turn the call belongs to
-     * @param toolCallId the call's id
-     * @param toolName the tool's name
-     * @param attempt 1 for the first attempt, 2 for the first retry, …
-     * @param conversation the conversation the call's progress, messages and questions go to, or {@code null}
-     * @param trace the trace context of the call, or {@code null}
-     */
-    public static ToolContext of(dev.toolbus.protocol.ToolCallsEvent turn, String toolCallId, String toolName,
-                                 int attempt, ToolConversation conversation, dev.toolbus.protocol.TraceContext trace) {
-        Objects.requireNonNull(turn, "turn");
-        if (attempt < 1) {
-            throw new IllegalArgumentException("attempt must be >= 1");
-        }
-        return new ToolContext(turn, toolCallId, toolName, attempt, conversation, trace);
-    }
-
-    /** Starts a builder (for tests and adapters; the executor builds contexts itself). */
+    /** Starts a builder (for the executor, adapters and tests). */
     public static Builder builder() {
         return new Builder();
     }
@@ -125,56 +105,27 @@ public final class ToolContext {
         return streamId;
     }
 
+    /** The turn id, or empty. */
     public String turnId() {
         return turnId;
     }
 
+    /** The call id, or empty. */
     public String toolCallId() {
         return toolCallId;
     }
 
+    /** The tool's name as called, or empty. */
     public String toolName() {
         return toolName;
     }
 
-    /** The user id, or empty. */
-    public String userId() {
-        return who.userId();
-    }
-
-    /** The group id, or empty. */
-    public String groupId() {
-        return who.groupId();
-    }
-
-    /** The platform (qq, discord, …), or empty. */
-    public String platform() {
-        return who.platform();
-    }
-
-    /** The caller's permission level (member, admin, owner, master), or empty. */
-    public String permission() {
-        return who.permission();
-    }
-
-    /** The channel of the session, or empty. */
-    public String channel() {
-        return who.channel();
-    }
-
-    /** The model provider, or empty. */
-    public String provider() {
-        return who.provider();
-    }
-
-    /** The model, or empty. */
-    public String model() {
-        return who.model();
-    }
-
-    /** The agent id, or empty. */
-    public String agentId() {
-        return who.agentId();
+    /**
+     * Who asked and where: user, group, platform, permission, channel, model provider, model and agent
+     * (each empty when the turn gave none), and any other context keys.
+     */
+    public CallContext who() {
+        return who;
     }
 
     /** The triggering message as sent by the bot core, or {@code null}. */
@@ -193,7 +144,7 @@ public final class ToolContext {
      * nothing is traced. A tool that calls another service passes it on (as the {@code traceparent}
      * header) so the trace continues there; stdio plugins get it in their call's context.
      */
-    public dev.toolbus.protocol.TraceContext trace() {
+    public TraceContext trace() {
         return trace;
     }
 
@@ -205,6 +156,15 @@ public final class ToolContext {
      */
     public String idempotencyKey() {
         return IdempotencyKeys.of(streamId, turnId, toolCallId);
+    }
+
+    /**
+     * A service whoever runs the call offers its tools, by type (the executor offers its built-in tools
+     * what they read, such as the store of cut results); empty when none of that type is offered.
+     */
+    public <T> Optional<T> service(Class<T> type) {
+        Objects.requireNonNull(type, "type");
+        return Optional.ofNullable(services.find(type));
     }
 
     /** Whether the call was cancelled (timed out or abandoned). */
@@ -323,24 +283,8 @@ public final class ToolContext {
         return conversation;
     }
 
-    /** A copy of this context for another attempt. */
-    public ToolContext withAttempt(int newAttempt) {
-        Builder b = toBuilder();
-        b.attempt = newAttempt;
-        return new ToolContext(b);
-    }
-
-    /** Signals cancellation with the reason {@value #CANCELLED}; see {@link #cancel(String)}. */
-    public void cancel() {
-        cancel(CANCELLED);
-    }
-
-    /**
-     * Signals cancellation; called by the executor. Only the first call counts.
-     *
-     * @param reason why ({@code null} or blank: {@value #CANCELLED})
-     */
-    public void cancel(String reason) {
+    /** Cancels: only the first call counts ({@code null} or blank reason: {@value #CANCELLED}). */
+    private void cancel(String reason) {
         synchronized (this) {
             if (cancelled) {
                 return;
@@ -357,24 +301,19 @@ public final class ToolContext {
         }
     }
 
-    /** A builder initialised from this context. */
+    /** A builder initialised from this context (services and conversation included; not its cancellation). */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.streamId = streamId;
         b.turnId = turnId;
         b.toolCallId = toolCallId;
         b.toolName = toolName;
-        b.userId = who.userId();
-        b.groupId = who.groupId();
-        b.platform = who.platform();
-        b.permission = who.permission();
-        b.channel = who.channel();
-        b.provider = who.provider();
-        b.model = who.model();
-        b.agentId = who.agentId();
+        b.who = who;
         b.message = message;
         b.attempt = attempt;
         b.conversation = conversation;
+        b.trace = trace;
+        b.services = services;
         return b;
     }
 
@@ -384,24 +323,56 @@ public final class ToolContext {
                 + ", attempt=" + attempt + '}';
     }
 
-    /** Builder of {@link ToolContext}; unset strings are empty. */
+    /**
+     * What runs a call holds: the context it hands the handler, and the means to cancel it. The executor
+     * makes one per attempt; an adapter that runs handlers itself makes its own with
+     * {@link Builder#handle()}. The handler gets only {@link #context()}.
+     */
+    public static final class Handle {
+        private final ToolContext context;
+
+        private Handle(ToolContext context) {
+            this.context = context;
+        }
+
+        /** The context to hand the handler. */
+        public ToolContext context() {
+            return context;
+        }
+
+        /**
+         * Cancels the call: {@link ToolContext#isCancelled()} turns true, {@link ToolContext#onCancel()}
+         * completes and callbacks run. Only the first call counts.
+         *
+         * @param reason why ({@code null} or blank: {@value #CANCELLED})
+         */
+        public void cancel(String reason) {
+            context.cancel(reason);
+        }
+    }
+
+    /**
+     * The services a call's context offers (see {@link ToolContext#service}): a lookup by type, answered
+     * from memory (it is asked on the handler's thread).
+     */
+    @FunctionalInterface
+    public interface Services {
+        /** The service of that type, or {@code null}. */
+        <T> T find(Class<T> type);
+    }
+
+    /** Builder of {@link ToolContext}; unset strings are empty, {@link #who()} is {@link CallContext#EMPTY}. */
     public static final class Builder {
         private String streamId = "";
         private String turnId = "";
         private String toolCallId = "";
         private String toolName = "";
-        private String userId = "";
-        private String groupId = "";
-        private String platform = "";
-        private String permission = "";
-        private String channel = "";
-        private String provider = "";
-        private String model = "";
-        private String agentId = "";
+        private CallContext who = CallContext.EMPTY;
         private JsonNode message;
         private int attempt = 1;
         private ToolConversation conversation;
-        private dev.toolbus.protocol.TraceContext trace;
+        private TraceContext trace;
+        private Services services = NO_SERVICES;
 
         private Builder() {
         }
@@ -410,74 +381,59 @@ public final class ToolContext {
             return s == null ? "" : s;
         }
 
+        /**
+         * The call's turn: its stream, turn id, {@code context} ({@link #who}) and message, as the executor
+         * reads them for every call.
+         */
+        public Builder turn(ToolCallsEvent turn) {
+            Objects.requireNonNull(turn, "turn");
+            this.streamId = v(turn.streamId());
+            this.turnId = v(turn.turnId());
+            this.who = turn.context();
+            this.message = turn.message();
+            return this;
+        }
+
+        /** The conversation id. */
         public Builder streamId(String v) {
             this.streamId = v(v);
             return this;
         }
 
+        /** The turn id. */
         public Builder turnId(String v) {
             this.turnId = v(v);
             return this;
         }
 
+        /** The call id. */
         public Builder toolCallId(String v) {
             this.toolCallId = v(v);
             return this;
         }
 
+        /** The tool's name as called. */
         public Builder toolName(String v) {
             this.toolName = v(v);
             return this;
         }
 
-        public Builder userId(String v) {
-            this.userId = v(v);
+        /** Who asked ({@code null}: {@link CallContext#EMPTY}). */
+        public Builder who(CallContext v) {
+            this.who = v == null ? CallContext.EMPTY : v;
             return this;
         }
 
-        public Builder groupId(String v) {
-            this.groupId = v(v);
-            return this;
-        }
-
-        public Builder platform(String v) {
-            this.platform = v(v);
-            return this;
-        }
-
-        public Builder permission(String v) {
-            this.permission = v(v);
-            return this;
-        }
-
-        public Builder channel(String v) {
-            this.channel = v(v);
-            return this;
-        }
-
-        public Builder provider(String v) {
-            this.provider = v(v);
-            return this;
-        }
-
-        public Builder model(String v) {
-            this.model = v(v);
-            return this;
-        }
-
-        public Builder agentId(String v) {
-            this.agentId = v(v);
-            return this;
-        }
-
+        /** The triggering message ({@code null}: none). */
         public Builder message(JsonNode v) {
             this.message = v;
             return this;
         }
 
+        /** The attempt, 1 or more. */
         public Builder attempt(int v) {
             if (v < 1) {
-                throw new IllegalArgumentException("attempt must be >= 1");
+                throw new IllegalArgumentException("attempt must be >= 1, got " + v);
             }
             this.attempt = v;
             return this;
@@ -490,14 +446,25 @@ public final class ToolContext {
         }
 
         /** The trace context of the call ({@code null}: none). */
-        public Builder trace(dev.toolbus.protocol.TraceContext v) {
+        public Builder trace(TraceContext v) {
             this.trace = v;
             return this;
         }
 
+        /** The services the context offers ({@code null}: none). */
+        public Builder services(Services v) {
+            this.services = v == null ? NO_SERVICES : v;
+            return this;
+        }
+
+        /** The context, which nobody can cancel (for tests and callers that never cancel). */
         public ToolContext build() {
-            Objects.requireNonNull(streamId, "streamId");
             return new ToolContext(this);
+        }
+
+        /** The context with the handle that cancels it. */
+        public Handle handle() {
+            return new Handle(new ToolContext(this));
         }
     }
 }

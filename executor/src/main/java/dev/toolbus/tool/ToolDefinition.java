@@ -1,6 +1,8 @@
 package dev.toolbus.tool;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.protocol.Risk;
+import dev.toolbus.text.DescriptionLocale;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

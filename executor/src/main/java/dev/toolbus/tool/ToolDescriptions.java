@@ -1,6 +1,8 @@
 package dev.toolbus.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,7 +43,7 @@ public final class ToolDescriptions {
      */
     public static String description(String name, String briefDescription, String description,
                                      DescriptionLocale locale) {
-        String fallback = Phrases.of(locale).fallback(name);
+        String fallback = Texts.of(locale).toolFallback(name);
         String chosen = briefDescription != null && !briefDescription.isEmpty() ? briefDescription
                 : description != null && !description.isEmpty() ? description : fallback;
         String stripped = PythonText.strip(chosen);
@@ -73,7 +75,7 @@ public final class ToolDescriptions {
     public static String detailedDescription(JsonNode parametersSchema, String detailedText,
                                              DescriptionLocale locale) {
         String fallback = PythonText.strip(detailedText);
-        String block = parameterBlock(parametersSchema, Phrases.of(locale));
+        String block = parameterBlock(parametersSchema, Texts.of(locale));
         if (block.isEmpty()) {
             return fallback;
         }
@@ -89,7 +91,7 @@ public final class ToolDescriptions {
     }
 
     /** The parameter block (not yet stripped), or empty when the schema has no usable property. */
-    static String parameterBlock(JsonNode schema, Phrases phrases) {
+    static String parameterBlock(JsonNode schema, Texts texts) {
         if (schema == null || !schema.path("properties").isObject() || schema.path("properties").isEmpty()) {
             return "";
         }
@@ -101,7 +103,7 @@ public final class ToolDescriptions {
             }
         }
         List<String> lines = new ArrayList<>();
-        lines.add(phrases.blockHeader);
+        lines.add(texts.parameterBlockHeader());
         for (Map.Entry<String, JsonNode> e : schema.path("properties").properties()) {
             JsonNode p = e.getValue();
             if (!p.isObject()) {
@@ -114,8 +116,8 @@ public final class ToolDescriptions {
             if (p.path("enum").isArray()) {
                 p.path("enum").forEach(v -> enumValues.add(PythonText.str(v)));
             }
-            lines.add(phrases.parameterLine(name, typeName(p.get("type")), required.contains(name),
-                    description.isEmpty() ? phrases.noDescription : description, enumValues,
+            lines.add(texts.parameterLine(name, typeName(p.get("type")), required.contains(name),
+                    description.isEmpty() ? texts.noParameterDescription() : description, enumValues,
                     p.has("default") ? PythonText.str(p.get("default")) : null));
         }
         return lines.size() == 1 ? "" : String.join("\n", lines);

@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * <p>A result with {@link #isError()} is a failure the model should read and act on (it is reported
  * with code {@code TOOL_ERROR}); a handler that throws is reported as {@code TOOL_FAILED}.
  * Values of foreign tools (maps, lists, strings, {@code null}) become results through
- * {@link #fromValue(Object)}, as MaiBot's host maps them.
+ * {@code dev.toolbus.result.ForeignValues.toResult}, as MaiBot's host maps them.
  */
 public final class ToolResult {
 
@@ -52,17 +52,6 @@ public final class ToolResult {
     public static ToolResult error(String message) {
         Objects.requireNonNull(message, "message");
         return new ToolResult(message, null, true, message, Map.of(), List.of());
-    }
-
-    /**
-     * Maps a value returned by a foreign tool as MaiBot's host does: a map with {@code success},
-     * {@code content}/{@code message}, {@code error} and {@code content_items}; a list whose first
-     * element is a boolean as {@code (success, text)}; anything else as its text.
-     *
-     * @param value a JSON-like value (Map, List, String, Number, Boolean, Jackson node) or {@code null}
-     */
-    public static ToolResult fromValue(Object value) {
-        return dev.toolbus.result.ForeignValues.toResult(value);
     }
 
     /**

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.protocol.Json;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import java.util.List;
 import java.util.Map;
 
@@ -152,7 +154,7 @@ final class ToolSchemas {
             String d = PythonText.strip(description);
             ObjectNode p = props.putObject(n);
             p.put("type", "string");
-            p.put("description", d.isEmpty() ? Phrases.of(locale).legacyParameter : d);
+            p.put("description", d.isEmpty() ? Texts.of(locale).legacyActionParameter() : d);
         });
         return props.isEmpty() ? null : schema;
     }

@@ -16,6 +16,7 @@ import reactor.core.Exceptions;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
+import dev.toolbus.spi.BusMessage;
 
 class DrainLoopTest {
 

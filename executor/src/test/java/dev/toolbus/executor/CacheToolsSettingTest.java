@@ -4,6 +4,7 @@ import static dev.toolbus.executor.TestTools.call;
 import static dev.toolbus.executor.TestTools.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
@@ -38,9 +39,7 @@ class CacheToolsSettingTest {
                 .filter(ToolResultEvent::cached).count();
     }
 
-    private ToolExecutor executor(Map<String, ?> execution) {
-        ExecutionSettings settings = ExecutionSettings.fromMap(execution);
-        assertThat(settings.warnings()).isEmpty();
+    private ToolExecutor executor(ExecutionSettings settings) {
         return ToolExecutor.builder().settings(settings)
                 .tool(tool("greet", "mai", b -> b))
                 .tool(tool("lookup", "mai", b -> b))
@@ -53,7 +52,7 @@ class CacheToolsSettingTest {
 
     @Test
     void withoutTheList_onlyTheToolThatDeclaresItselfCacheableIsCached() {
-        try (ToolExecutor ex = executor(Map.of())) {
+        try (ToolExecutor ex = executor(ExecutionSettings.defaults())) {
             assertThat(cachedOfTwo(ex, "greet")).isZero();
             assertThat(cachedOfTwo(ex, "claw_read")).isZero();
             assertThat(cachedOfTwo(ex, "declared")).isEqualTo(1);
@@ -62,7 +61,7 @@ class CacheToolsSettingTest {
 
     @Test
     void listedByNameOrByPluginGlob_isCached_butNeverASideEffectingOrDangerousTool() {
-        try (ToolExecutor ex = executor(Map.of("cacheTools", List.of("LOOKUP", "cl*")))) {
+        try (ToolExecutor ex = executor(ExecutionSettings.builder().cacheTools(List.of("LOOKUP", "cl*")).build())) {
             assertThat(cachedOfTwo(ex, "lookup")).isEqualTo(1);
             assertThat(cachedOfTwo(ex, "greet")).isZero();
             assertThat(cachedOfTwo(ex, "claw_read")).isEqualTo(1);
@@ -73,21 +72,10 @@ class CacheToolsSettingTest {
 
     @Test
     void cacheResultsOff_isTheMasterSwitch() {
-        try (ToolExecutor ex = executor(Map.of("cacheTools", List.of("*"), "cacheResults", false))) {
+        try (ToolExecutor ex = executor(ExecutionSettings.builder().cacheTools(List.of("*")).cacheResults(false).build())) {
             assertThat(cachedOfTwo(ex, "lookup")).isZero();
             assertThat(cachedOfTwo(ex, "declared")).isZero();
         }
     }
 
-    @Test
-    void badValues_fallBackWithAWarning() {
-        ExecutionSettings notAList = ExecutionSettings.fromMap(Map.of("cacheTools", "lookup"));
-        assertThat(notAList.cacheTools()).isEmpty();
-        assertThat(notAList.warnings()).singleElement().asString().contains("cacheTools must be a list");
-        ExecutionSettings badEntry = ExecutionSettings.fromMap(Map.of("cacheTools", List.of(" lookup ", 3, "")));
-        assertThat(badEntry.cacheTools()).containsExactly("lookup");
-        assertThat(badEntry.warnings()).hasSize(2);
-        assertThat(badEntry.toBuilder().build()).isEqualTo(badEntry.toBuilder().build());
-        assertThat(badEntry.toBuilder().build().cacheTools()).containsExactly("lookup");
-    }
 }

@@ -5,6 +5,7 @@ import static dev.toolbus.executor.TestTools.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.CancelEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.OutboundEvent;
@@ -112,7 +113,8 @@ class CancelReasonTest {
 
     @Test
     void onCancelRunsAtOnceWhenAlreadyCancelled_onlyOnce_andNotAfterDispose_andSurvivesAThrowingCallback() {
-        ToolContext ctx = ToolContext.builder().toolName("t").build();
+        ToolContext.Handle handle = ToolContext.builder().toolName("t").handle();
+        ToolContext ctx = handle.context();
         List<String> got = new CopyOnWriteArrayList<>();
         AtomicInteger disposedRuns = new AtomicInteger();
         ctx.onCancel(r -> {
@@ -122,20 +124,32 @@ class CancelReasonTest {
         Disposable gone = ctx.onCancel(r -> disposedRuns.incrementAndGet());
         gone.dispose();
         assertThat(ctx.cancelReason()).isNull();
-        ctx.cancel("first");
-        ctx.cancel("second");
-        ctx.cancel();
+        handle.cancel("first");
+        handle.cancel("second");
+        handle.cancel(null);
         assertThat(ctx.cancelReason()).isEqualTo("first");
         assertThat(got).containsExactly("first");
         assertThat(disposedRuns).hasValue(0);
         ctx.onCancel(got::add);
         assertThat(got).containsExactly("first", "first");
 
-        ToolContext plain = ToolContext.builder().build();
-        plain.cancel();
-        assertThat(plain.cancelReason()).isEqualTo(ToolContext.CANCELLED);
-        ToolContext blank = ToolContext.builder().build();
+        ToolContext.Handle plain = ToolContext.builder().handle();
+        plain.cancel(null);
+        assertThat(plain.context().cancelReason()).isEqualTo(ToolContext.CANCELLED);
+        ToolContext.Handle blank = ToolContext.builder().handle();
         blank.cancel("  ");
-        assertThat(blank.cancelReason()).isEqualTo(ToolContext.CANCELLED);
+        assertThat(blank.context().cancelReason()).isEqualTo(ToolContext.CANCELLED);
+    }
+
+    @Test
+    void aHandlerCannotCancelItsOwnContext_onlyTheHandleOfWhoeverRunsTheCallCan() {
+        assertThat(java.util.Arrays.stream(ToolContext.class.getMethods()).map(java.lang.reflect.Method::getName))
+                .doesNotContain("cancel");
+        ToolContext.Handle handle = ToolContext.builder().handle();
+        assertThat(handle.context().isCancelled()).isFalse();
+        handle.cancel(ToolContext.TIMEOUT);
+        assertThat(handle.context().isCancelled()).isTrue();
+        assertThat(handle.context().cancelReason()).isEqualTo(ToolContext.TIMEOUT);
+        assertThat(ToolContext.builder().build().isCancelled()).as("a built context is never cancelled").isFalse();
     }
 }

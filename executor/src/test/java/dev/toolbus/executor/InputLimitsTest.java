@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.toolbus.bus.InMemoryBus;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.metrics.CallRecord;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;

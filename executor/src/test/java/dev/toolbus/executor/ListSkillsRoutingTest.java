@@ -8,6 +8,7 @@ import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.ListSkillsEvent;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.SkillsEvent;
+import dev.toolbus.spi.SkillProvider;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;

@@ -19,19 +19,19 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /** Tools and helpers for executor tests. */
-final class TestTools {
+public final class TestTools {
 
     private TestTools() {
     }
 
-    static ToolSpec echo() {
+    public static ToolSpec echo() {
         return new ToolSpec(ToolDefinition.builder("echo").description("Echo text")
                 .parameter(ToolParameter.of("text", ToolParamType.STRING, "text")).build(),
                 (a, c) -> Mono.just(ToolResult.text(a.string("text"))));
     }
 
     /** sleep(ms) on the given scheduler (virtual time in tests). */
-    static ToolSpec sleep(Scheduler scheduler) {
+    public static ToolSpec sleep(Scheduler scheduler) {
         return new ToolSpec(ToolDefinition.builder("sleep").description("Sleep")
                 .parameter(ToolParameter.of("ms", ToolParamType.INTEGER, "ms")).build(),
                 (a, c) -> Mono.delay(Duration.ofMillis(a.integer("ms", 0)), scheduler)
@@ -39,7 +39,7 @@ final class TestTools {
     }
 
     /** A tool that never completes and counts cancellations. */
-    static ToolSpec hang(AtomicInteger started, AtomicInteger cancelled) {
+    public static ToolSpec hang(AtomicInteger started, AtomicInteger cancelled) {
         return new ToolSpec(ToolDefinition.builder("hang").description("Never answers").build(),
                 (a, c) -> Mono.<ToolResult>never()
                         .doOnSubscribe(s -> started.incrementAndGet())
@@ -47,7 +47,7 @@ final class TestTools {
     }
 
     /** A tool that throws on its first {@code failures} runs, then answers "ok". */
-    static ToolSpec flaky(String name, int failures, AtomicInteger runs, boolean sideEffecting) {
+    public static ToolSpec flaky(String name, int failures, AtomicInteger runs, boolean sideEffecting) {
         return new ToolSpec(ToolDefinition.builder(name).description("Flaky").sideEffecting(sideEffecting).build(),
                 (a, c) -> {
                     int n = runs.incrementAndGet();
@@ -59,25 +59,25 @@ final class TestTools {
     }
 
     /** Counts runs; answers "n=<count>:<arg>". */
-    static ToolSpec counter(String name, AtomicInteger runs) {
+    public static ToolSpec counter(String name, AtomicInteger runs) {
         return new ToolSpec(ToolDefinition.builder(name).description("Counts")
                 .parameter(ToolParameter.builder("q", ToolParamType.STRING).required(false).build()).build(),
                 (a, c) -> Mono.fromSupplier(() -> ToolResult.text("n=" + runs.incrementAndGet() + ":" + a.string("q", ""))));
     }
 
-    static ToolSpec blocking(String name, ToolHandler.BlockingToolHandler body) {
+    public static ToolSpec blocking(String name, ToolHandler.BlockingToolHandler body) {
         return new ToolSpec(ToolDefinition.builder(name).description("Blocking").build(), ToolHandler.blocking(body));
     }
 
-    static ToolCall call(String id, String name, String argsJson) {
+    public static ToolCall call(String id, String name, String argsJson) {
         return ToolCall.ofJson(id, name, argsJson);
     }
 
-    static ToolCallsEvent turn(String stream, String turnId, ToolCall... calls) {
+    public static ToolCallsEvent turn(String stream, String turnId, ToolCall... calls) {
         return ToolCallsEvent.of(stream, turnId, List.of(calls));
     }
 
-    static List<ToolResultEvent> results(List<OutboundEvent> events) {
+    public static List<ToolResultEvent> results(List<OutboundEvent> events) {
         List<ToolResultEvent> out = new ArrayList<>();
         for (OutboundEvent e : events) {
             if (e instanceof ToolResultEvent r) {
@@ -87,7 +87,7 @@ final class TestTools {
         return out;
     }
 
-    static String json(Object o) {
+    public static String json(Object o) {
         try {
             return Json.mapper().writeValueAsString(o);
         } catch (Exception e) {

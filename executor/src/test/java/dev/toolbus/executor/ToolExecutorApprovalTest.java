@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.toolbus.bus.InMemoryBus;
+import dev.toolbus.executor.approval.ApprovalMode;
+import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.metrics.CallRecord;
 import dev.toolbus.metrics.ToolMetrics;
 import dev.toolbus.protocol.ApprovalDecision;
@@ -16,12 +19,13 @@ import dev.toolbus.protocol.CancelEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
-import dev.toolbus.tool.DescriptionLocale;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.spi.ControlOutcome;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;
@@ -34,7 +38,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -49,7 +52,7 @@ class ToolExecutorApprovalTest {
     private final AtomicInteger wipes = new AtomicInteger();
     private final AtomicInteger times = new AtomicInteger();
     private final AtomicReference<ApprovalSettings> settings =
-            new AtomicReference<>(ApprovalSettings.builder().mode("auto").build());
+            new AtomicReference<>(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
     private final List<OutboundEvent> events = new CopyOnWriteArrayList<>();
 
     private ToolSpec wipe() {
@@ -88,8 +91,9 @@ class ToolExecutorApprovalTest {
     }
 
     private static CallContext ctx(String user, String agent, String turnMode) {
-        return new CallContext(user, "", "", "", "", "", "", agent,
-                turnMode == null ? Map.of() : Map.of("approval_mode", turnMode));
+        return CallContext.builder().userId(user).groupId("").platform("").permission("").channel("").provider("")
+                .model("").agentId(agent).putAll(turnMode == null ? Map.of() : Map.of("approval_mode", turnMode))
+                .build();
     }
 
     private List<ApprovalRequestEvent> requests() {
@@ -144,7 +148,7 @@ class ToolExecutorApprovalTest {
         assertThat(count("approved")).isEqualTo(2);
         assertThat(logged("c1").approval()).isEqualTo("approved");
         assertThat(logged("c2").approval()).isEmpty();
-        assertThat(((DefaultToolExecutor) ex).pendingApprovals()).isZero();
+        assertThat(TestEngines.engine(ex).pendingApprovals()).isZero();
     }
 
     @Test
@@ -202,12 +206,12 @@ class ToolExecutorApprovalTest {
 
     @Test
     void confirmAllAsksForLowToo_andAskRunsNothingWithoutAsking() {
-        settings.set(ApprovalSettings.builder().mode("confirm_all").build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.CONFIRM_ALL).build());
         start(turn("s", "t1", call("c1", "get_time", "{}")));
         assertThat(requests()).singleElement().satisfies(r -> assertThat(r.calls().get(0).risk()).isEqualTo(Risk.LOW));
         assertThat(times.get()).isZero();
 
-        settings.set(ApprovalSettings.builder().mode("ask").build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.ASK).build());
         List<OutboundEvent> out = start(turn("s2", "t2", call("c2", "get_time", "{}"), call("c3", "wipe",
                 "{\"target\":\"a\"}"))).join();
         assertThat(out).extracting(OutboundEvent::type).containsExactly("tool_result", "tool_result", "turn_completed");
@@ -222,7 +226,8 @@ class ToolExecutorApprovalTest {
 
     @Test
     void theTurnBeatsTheAgentBeatsTheConfig() {
-        settings.set(ApprovalSettings.builder().mode("off").agent("strict", "confirm_all").build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.OFF).agent("strict", ApprovalMode.CONFIRM_ALL)
+                .build());
         assertThat(start(turnWith("s", "t1", ctx("u", "", null), call("c1", "wipe", "{\"target\":\"a\"}"))).join())
                 .extracting(OutboundEvent::type).containsExactly("tool_result", "turn_completed");
         start(turnWith("s", "t2", ctx("u", "strict", null), call("c2", "get_time", "{}")));
@@ -246,7 +251,7 @@ class ToolExecutorApprovalTest {
 
     @Test
     void theBypassListNeverAsks() {
-        settings.set(ApprovalSettings.builder().mode("confirm_all").bypass(List.of("wipe")).build());
+        settings.set(ApprovalSettings.builder().mode(ApprovalMode.CONFIRM_ALL).bypass(List.of("wipe")).build());
         assertThat(TestTools.results(start(turn("s", "t1", call("c1", "wipe", "{\"target\":\"a\"}"))).join()).get(0)
                 .content()).isEqualTo("wiped a");
         assertThat(requests()).isEmpty();
@@ -286,12 +291,12 @@ class ToolExecutorApprovalTest {
                 "{\"text\":\"x\"}")));
         String id = requests().get(0).approvalId();
         assertThat(ex.control(new CancelEvent("s", "t1", "c1", "stop")).block()).isEqualTo(ControlOutcome.APPLIED);
-        assertThat(((DefaultToolExecutor) ex).pendingApprovals()).as("c2 still waits").isEqualTo(1);
+        assertThat(TestEngines.engine(ex).pendingApprovals()).as("c2 still waits").isEqualTo(1);
         assertThat(ex.control(new CancelEvent("s", "t1", null, "stop")).block()).isEqualTo(ControlOutcome.APPLIED);
         List<OutboundEvent> out = run.join();
         assertThat(TestTools.results(out)).extracting(r -> r.error().code())
                 .containsExactly(ErrorCode.CANCELLED, ErrorCode.CANCELLED);
-        assertThat(((DefaultToolExecutor) ex).pendingApprovals()).isZero();
+        assertThat(TestEngines.engine(ex).pendingApprovals()).isZero();
         assertThat(answer("s", id, ApprovalDecision.APPROVE)).isEqualTo(ControlOutcome.UNKNOWN_REQUEST);
         assertThat(count("cancelled")).isEqualTo(2);
         assertThat(wipes.get()).isZero();
@@ -305,7 +310,7 @@ class ToolExecutorApprovalTest {
                 .subscribe();
         assertThat(requests()).hasSize(1);
         d.dispose();
-        assertThat(((DefaultToolExecutor) ex).pendingApprovals()).isZero();
+        assertThat(TestEngines.engine(ex).pendingApprovals()).isZero();
         assertThat(answer("s", requests().get(0).approvalId(), ApprovalDecision.APPROVE))
                 .isEqualTo(ControlOutcome.UNKNOWN_REQUEST);
         assertThat(wipes.get()).isZero();
@@ -322,13 +327,14 @@ class ToolExecutorApprovalTest {
             assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_REQUEST);
             assertThat(e.streamId()).isEqualTo("s");
         });
-        assertThat(((DefaultToolExecutor) ex).pendingApprovals()).isEqualTo(1);
+        assertThat(TestEngines.engine(ex).pendingApprovals()).isEqualTo(1);
         assertThat(wipes.get()).isZero();
     }
 
     @Test
     void theTextFollowsTheLocale() {
-        ToolExecutor zh = ToolExecutor.builder().timer(vts).approval(ApprovalSettings.builder().mode("auto").build())
+        ToolExecutor zh = ToolExecutor.builder().timer(vts).approval(ApprovalSettings.builder().mode(ApprovalMode.AUTO)
+                .build())
                 .settings(ExecutionSettings.builder().locale(DescriptionLocale.ZH).build()).tool(wipe()).build();
         var run = start(zh, turn("s", "t1", call("c1", "wipe", "{\"target\":\"盘\"}")));
         assertThat(requests().get(0).text()).isEqualTo("检测到模型请求执行工具：\n[1] wipe 风险: high\n参数: {\"target\":\"盘\"}\n"
@@ -340,7 +346,7 @@ class ToolExecutorApprovalTest {
     @Test
     void onABusTheRequestIsPublishedBeforeTheResults() {
         InMemoryBus bus = InMemoryBus.create();
-        ToolExecutor live = ToolExecutor.builder().approval(ApprovalSettings.builder().mode("auto").build())
+        ToolExecutor live = ToolExecutor.builder().approval(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build())
                 .tool(wipe()).build();
         List<OutboundEvent> out = new CopyOnWriteArrayList<>();
         Disposable watch = bus.events("s").subscribe(out::add);

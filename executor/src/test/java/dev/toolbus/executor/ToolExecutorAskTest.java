@@ -20,6 +20,7 @@ import dev.toolbus.protocol.InputResponseEvent;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.spi.ControlOutcome;
 import dev.toolbus.tool.InputAnswer;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
@@ -113,7 +114,7 @@ class ToolExecutorAskTest {
         vts.advanceTimeBy(Duration.ofMillis(1));
         assertThat(result(run.join()).content()).isEqualTo("no answer (expired)");
         assertThat(answer("s", id, InputAction.ACCEPT, null)).isEqualTo(ControlOutcome.UNKNOWN_REQUEST);
-        assertThat(((DefaultToolExecutor) ex).pendingInputs()).isZero();
+        assertThat(TestEngines.engine(ex).pendingInputs()).isZero();
     }
 
     @Test
@@ -148,11 +149,11 @@ class ToolExecutorAskTest {
                 });
         ToolExecutor ex2 = ToolExecutor.builder().timer(vts).tool(watcher).build();
         var run = ex2.execute(turn("s", "t", call("w", "watch", "{}"))).collectList().toFuture();
-        assertThat(((DefaultToolExecutor) ex2).pendingInputs()).isEqualTo(1);
+        assertThat(TestEngines.engine(ex2).pendingInputs()).isEqualTo(1);
         assertThat(ex2.control(new CancelEvent("s", "t", "w", "")).block()).isEqualTo(ControlOutcome.APPLIED);
         assertThat(result(run.join()).error().code()).isEqualTo(ErrorCode.CANCELLED);
         assertThat(seen.get().outcome()).isEqualTo(InputAnswer.Outcome.CANCEL);
-        assertThat(((DefaultToolExecutor) ex2).pendingInputs()).isZero();
+        assertThat(TestEngines.engine(ex2).pendingInputs()).isZero();
     }
 
     @Test

@@ -5,12 +5,14 @@ import static dev.toolbus.executor.TestTools.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.IntNode;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.spi.ToolPolicy;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;

@@ -10,6 +10,7 @@ import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolsEvent;
+import dev.toolbus.spi.ToolPolicy;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;

@@ -5,12 +5,14 @@ import static dev.toolbus.executor.TestTools.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.metrics.ToolMetrics;
 import dev.toolbus.protocol.CancelEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.spi.ControlOutcome;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -63,7 +65,7 @@ class ToolExecutorCancelTest {
                 .verify(Duration.ofSeconds(10));
         assertThat(cancelled).hasValue(1);
         assertThat(ex.inflight()).isZero();
-        assertThat(((DefaultToolExecutor) ex).queued()).isZero();
+        assertThat(TestEngines.engine(ex).queued()).isZero();
         assertThat(ex.callLog().recent(r -> r.toolCallId().equals("b"), 1)).singleElement().satisfies(r -> {
             assertThat(r.outcome()).isEqualTo("cancelled");
             assertThat(r.detail()).isEqualTo("cancel event: stop");

@@ -5,9 +5,11 @@ import static dev.toolbus.executor.TestTools.results;
 import static dev.toolbus.executor.TestTools.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.limits.LimitRule;
-import dev.toolbus.limits.Limits;
-import dev.toolbus.limits.RateLimitStore;
+import dev.toolbus.executor.limits.LimitRule;
+import dev.toolbus.executor.limits.LimitStep;
+import dev.toolbus.executor.limits.Limits;
+import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.metrics.ExecutorHealth;
 import dev.toolbus.metrics.ToolMetrics;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.CancelEvent;
@@ -16,6 +18,8 @@ import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.spi.ControlOutcome;
+import dev.toolbus.spi.RateLimitStore;
 import dev.toolbus.tool.CacheScope;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
@@ -112,7 +116,7 @@ class ToolExecutorLimitsTest {
     void perUserBucketsAreSeparateAndOtherToolsAreNotLimited() {
         AtomicInteger runs = new AtomicInteger();
         ToolExecutor ex = executor(rules(LimitRule.builder("per-user").tools(List.of("echo")).rate(1).periodMs(60_000)
-                .per("user")), 5, TestTools.echo(), TestTools.counter("count", runs));
+                .per(LimitRule.Per.USER)), 5, TestTools.echo(), TestTools.counter("count", runs));
         assertThat(run(ex, userTurn("alice", "t1", call("a", "echo", "{\"text\":\"x\"}"), call("b", "echo", "{\"text\":\"x\"}"),
                 call("c", "count", "{}"), call("d", "count", "{}"))))
                 .extracting(r -> r.isError() ? r.error().code() : null)
@@ -146,8 +150,8 @@ class ToolExecutorLimitsTest {
     @Test
     void perStreamAndPerAgentBucketsAreSeparate() {
         ToolExecutor ex = executor(rules(
-                LimitRule.builder("per-stream").tools(List.of("echo")).rate(1).periodMs(60_000).per("stream"),
-                LimitRule.builder("per-agent").tools(List.of("count")).rate(1).periodMs(30_000).per("agent")),
+                LimitRule.builder("per-stream").tools(List.of("echo")).rate(1).periodMs(60_000).per(LimitRule.Per.STREAM),
+                LimitRule.builder("per-agent").tools(List.of("count")).rate(1).periodMs(30_000).per(LimitRule.Per.AGENT)),
                 5, TestTools.echo(), TestTools.counter("count", new AtomicInteger()));
         java.util.function.BiFunction<String, String, ToolCallsEvent> agentTurn = (stream, agent) ->
                 new ToolCallsEvent(stream, "t-" + stream + agent, List.of(call("a", "echo", "{\"text\":\"x\"}"),
@@ -285,7 +289,7 @@ class ToolExecutorLimitsTest {
         assertThat(r.get(1).elapsedMs()).isEqualTo(2000);
         assertThat(counter(ToolMetrics.LIMITS_WAITED, "rule", "one-slow")).isEqualTo(1);
         assertThat(meters.find(ToolMetrics.LIMITS_RUNNING).tag("rule", "one-slow").gauge().value()).isZero();
-        assertThat(((DefaultToolExecutor) ex).limitCaps().keys()).isZero();
+        assertThat(TestEngines.engine(ex).limits().capKeys()).isZero();
     }
 
     @Test
@@ -306,7 +310,7 @@ class ToolExecutorLimitsTest {
         assertThat(r.get(3).content()).isEqualTo("Tool slow is busy: 2 calls already wait for it (rule one-slow); retry later.");
         assertThat(r.get(3).attempts()).isZero();
         assertThat(started).hasValue(3);
-        assertThat(((DefaultToolExecutor) ex).limitCaps().keys()).isZero();
+        assertThat(TestEngines.engine(ex).limits().capKeys()).isZero();
     }
 
     @Test
@@ -331,7 +335,7 @@ class ToolExecutorLimitsTest {
     @Test
     void aCancelledWaitingCallEndsCancelledAtOnceAndLeavesNothingBehind() {
         AtomicInteger started = new AtomicInteger();
-        ToolExecutor ex = executor(rules(LimitRule.builder("cap").tools(List.of("slow")).concurrency(1).per("stream")),
+        ToolExecutor ex = executor(rules(LimitRule.builder("cap").tools(List.of("slow")).concurrency(1).per(LimitRule.Per.STREAM)),
                 5, slow("slow", 1000, started));
         var t = ex.execute(turn("s", "t", call("a", "slow", "{}"), call("b", "slow", "{}"), call("c", "slow", "{}")))
                 .collectList().toFuture();
@@ -345,16 +349,16 @@ class ToolExecutorLimitsTest {
         assertThat(r.get(1).error().code()).isEqualTo(ErrorCode.CANCELLED);
         assertThat(r.get(1).elapsedMs()).isZero();
         assertThat(r.get(2).content()).isEqualTo("slow done");
-        assertThat(((DefaultToolExecutor) ex).limitCaps().keys()).isZero();
+        assertThat(TestEngines.engine(ex).limits().capKeys()).isZero();
 
         // a subscriber that goes away cancels its waiting calls too
         var a = ex.execute(turn("s", "t2", call("a", "slow", "{}"))).subscribe();
         var b = ex.execute(turn("s2", "t2", call("b", "slow", "{}"))).subscribe();
-        assertThat(((DefaultToolExecutor) ex).limitCaps().keys()).isEqualTo(2); // per stream: two caps
+        assertThat(TestEngines.engine(ex).limits().capKeys()).isEqualTo(2); // per stream: two caps
         b.dispose();
         a.dispose();
         vts.advanceTimeBy(Duration.ofMillis(10));
-        assertThat(((DefaultToolExecutor) ex).limitCaps().keys()).isZero();
+        assertThat(TestEngines.engine(ex).limits().capKeys()).isZero();
     }
 
     @Test
@@ -387,7 +391,7 @@ class ToolExecutorLimitsTest {
         ToolExecutor ex = executor(rules(LimitRule.builder("cap").tools(List.of("oom")).concurrency(1)), 5, oom);
         assertThat(run(ex, turn("s", "t1", call("a", "oom", "{}"))).get(0).error().code())
                 .isEqualTo(ErrorCode.TOOL_FAILED);
-        assertThat(((DefaultToolExecutor) ex).limitCaps().keys()).isZero();
+        assertThat(TestEngines.engine(ex).limits().capKeys()).isZero();
         assertThat(run(ex, turn("s", "t2", call("b", "oom", "{}"))).get(0).content()).isEqualTo("ok");
         // a timeout frees it as well
         ToolExecutor ex2 = ToolExecutor.builder().timer(vts).tool(TestTools.hang(new AtomicInteger(), new AtomicInteger()))
@@ -398,7 +402,7 @@ class ToolExecutorLimitsTest {
         assertThat(results(hung.join())).extracting(r -> r.error().code()).containsExactly(ErrorCode.TIMEOUT,
                 ErrorCode.TIMEOUT);
         assertThat(results(hung.join()).get(1).elapsedMs()).isEqualTo(2000);
-        assertThat(((DefaultToolExecutor) ex2).limitCaps().keys()).isZero();
+        assertThat(TestEngines.engine(ex2).limits().capKeys()).isZero();
     }
 
     @Test
@@ -429,7 +433,7 @@ class ToolExecutorLimitsTest {
 
         answer.set(Mono.never());
         var hanging = ex.execute(turn("s", "t2", call("a", "echo", "{\"text\":\"x\"}"))).collectList().toFuture();
-        vts.advanceTimeBy(LimitGate.STORE_TIMEOUT.minusMillis(1));
+        vts.advanceTimeBy(LimitStep.STORE_TIMEOUT.minusMillis(1));
         assertThat(hanging).isNotDone();
         vts.advanceTimeBy(Duration.ofMillis(1));
         assertThat(results(hanging.join()).get(0).error().code()).isEqualTo(ErrorCode.RATE_LIMITED);

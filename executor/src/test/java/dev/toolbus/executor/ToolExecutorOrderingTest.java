@@ -4,6 +4,7 @@ import static dev.toolbus.executor.TestTools.call;
 import static dev.toolbus.executor.TestTools.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;

@@ -5,13 +5,14 @@ import static dev.toolbus.executor.TestTools.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.bus.BusMessage;
 import dev.toolbus.bus.InMemoryBus;
-import dev.toolbus.bus.ToolBus;
 import dev.toolbus.protocol.CancelEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.ControlOutcome;
+import dev.toolbus.spi.ToolBus;
 import dev.toolbus.tool.InputAnswer;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;

@@ -5,6 +5,7 @@ import static dev.toolbus.executor.TestTools.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolResultEvent;

@@ -247,6 +247,62 @@ class ToolExecutorTracingTest {
     }
 
     @Test
+    void aCancelThatArrivesWhileTheTurnStartsItsTracingStillEndsItsSpansAndRunsNoCall() throws Exception {
+        java.util.concurrent.CountDownLatch starting = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<String> stopped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new io.micrometer.observation.ObservationHandler<>() {
+            @Override
+            public boolean supportsContext(io.micrometer.observation.Observation.Context context) {
+                return true;
+            }
+
+            @Override
+            public void onStart(io.micrometer.observation.Observation.Context context) {
+                if (context.getName().equals("toolbus.turn")) {
+                    // a slow first start (class loading under load): the cancel arrives meanwhile
+                    starting.countDown();
+                    try {
+                        release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+
+            @Override
+            public void onStop(io.micrometer.observation.Observation.Context context) {
+                stopped.add(context.getName() + ":" + context.getLowCardinalityKeyValue("outcome").getValue());
+            }
+        });
+        java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+        ToolSpec hang = TestTools.hang(started, new java.util.concurrent.atomic.AtomicInteger());
+        try (ToolExecutor ex = ToolExecutor.builder().observationRegistry(registry).tool(hang).build()) {
+            java.util.concurrent.atomic.AtomicReference<org.reactivestreams.Subscription> subscription =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            Thread subscriber = new Thread(() -> ex.execute(tracedTurn(CLIENT, call("c1", "hang", "{}")))
+                    .subscribe(new reactor.core.publisher.BaseSubscriber<OutboundEvent>() {
+                        @Override
+                        protected void hookOnSubscribe(org.reactivestreams.Subscription s) {
+                            subscription.set(s);
+                            s.request(Long.MAX_VALUE);
+                        }
+                    }));
+            subscriber.start();
+            assertThat(starting.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            subscription.get().cancel();
+            release.countDown();
+            subscriber.join(10_000);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                    .until(() -> stopped.contains("toolbus.turn:abandoned"));
+            assertThat(stopped).containsExactlyInAnyOrder("toolbus.call:cancelled", "toolbus.turn:abandoned");
+            assertThat(started).as("the call never ran").hasValue(0);
+            assertThat(ex.health().activeTurns()).isZero();
+        }
+    }
+
+    @Test
     void anObservationHandlerThatThrowsNeverFailsATurn() {
         for (boolean onStart : new boolean[] {true, false}) {
             ObservationRegistry registry = ObservationRegistry.create();
@@ -282,8 +338,14 @@ class ToolExecutorTracingTest {
 
     @Test
     void theNoopRegistryIsTheDefault() {
-        ToolExecutor.Builder b = ToolExecutor.builder();
-        assertThat(b.observationRegistry).isSameAs(ObservationRegistry.NOOP);
+        try (ToolExecutor ex = ToolExecutor.builder().build()) {
+            assertThat(TestEngines.engine(ex).traced()).as("turns observed").isFalse();
+        }
+        ObservationRegistry observing = ObservationRegistry.create();
+        observing.observationConfig().observationHandler(context -> true);
+        try (ToolExecutor ex = ToolExecutor.builder().observationRegistry(observing).build()) {
+            assertThat(TestEngines.engine(ex).traced()).as("turns observed").isTrue();
+        }
     }
 
     private static ToolResultEvent result(List<OutboundEvent> events, String id) {

@@ -1,8 +1,8 @@
 package dev.toolbus.policy;
 
-import dev.toolbus.executor.ToolPolicy;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.spi.ToolPolicy;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSource;
@@ -61,11 +61,13 @@ final class Fixtures {
     }
 
     static CallContext ctx(String permission) {
-        return new CallContext("u1", "g1", "qq", permission, "qq", "", "", "", null);
+        return CallContext.builder().userId("u1").groupId("g1").platform("qq").permission(permission).channel("qq")
+                .provider("").model("").agentId("").build();
     }
 
     static CallContext ctx(String provider, String model, String agent) {
-        return new CallContext("u1", "g1", "qq", "member", "qq", provider, model, agent, null);
+        return CallContext.builder().userId("u1").groupId("g1").platform("qq").permission("member").channel("qq")
+                .provider(provider).model(model).agentId(agent).build();
     }
 
     /** The names the policy allows, over every registered tool. */

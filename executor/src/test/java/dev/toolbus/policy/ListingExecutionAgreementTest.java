@@ -12,7 +12,8 @@ import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.tool.BuiltInTools;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.Visibility;
@@ -75,10 +76,12 @@ class ListingExecutionAgreementTest {
                         .agent("ops", PolicyConfig.Rules.of(List.of("exec", "qqadmin", "gh_*", "calendar"), List.of()))
                         .build(),
                 PolicyConfig.builder().disabledTools(List.of("write", "greet"))
-                        .sources(new PolicyConfig.Sources(true, false, true, List.of("write")))
+                        .sources(PolicyConfig.Sources.builder().builtinEnabled(true).customEnabled(false)
+                                .mcpEnabled(true).disabledTools(List.of("write")).build())
                         .defineProfile("chat", PolicyConfig.Rules.of(List.of("message", "read"), List.of()))
                         .profile("chat").alsoAllow(List.of("gh_search"))
-                        .agent("main", new PolicyConfig.Rules(List.of(), List.of(), List.of(), "full")).build());
+                        .agent("main", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of())
+                                .deny(List.of()).profile("full").build()).build());
     }
 
     @Test
@@ -95,9 +98,10 @@ class ListingExecutionAgreementTest {
             for (int i = 0; i < 300; i++) {
                 policy.set(ToolPolicies.from(configs.get(random.nextInt(configs.size())), registry, discovery));
                 String stream = pick(random, CHANNELS) + ":s" + i;
-                CallContext ctx = new CallContext("u" + random.nextInt(3), "g", "qq", pick(random, PERMISSIONS),
-                        random.nextBoolean() ? pick(random, CHANNELS) : "", pick(random, PROVIDERS),
-                        pick(random, MODELS), pick(random, AGENTS), null);
+                CallContext ctx = CallContext.builder().userId("u" + random.nextInt(3)).groupId("g").platform("qq")
+                        .permission(pick(random, PERMISSIONS))
+                        .channel(random.nextBoolean() ? pick(random, CHANNELS) : "").provider(pick(random, PROVIDERS))
+                        .model(pick(random, MODELS)).agentId(pick(random, AGENTS)).build();
 
                 Set<String> listed = new TreeSet<>();
                 executor.listTools(new ListToolsEvent(stream, "r", ctx, ListToolsEvent.Format.ANTHROPIC)).tools()
@@ -105,7 +109,7 @@ class ListingExecutionAgreementTest {
                 Set<String> ran = ranAll(executor, registry, stream, ctx);
                 String label = "config " + policy.config() + " ctx " + ctx + " stream " + stream;
                 for (ToolDefinition d : registry.definitions()) {
-                    if (d.name().equals(ToolSearch.NAME)) {
+                    if (builtIn(d)) {
                         continue;
                     }
                     if (d.visibility() == Visibility.VISIBLE) {
@@ -124,12 +128,13 @@ class ListingExecutionAgreementTest {
                 }
                 Set<String> ranAfter = ranAll(executor, registry, stream, ctx);
                 for (ToolDefinition d : registry.definitions()) {
-                    if (d.name().equals(ToolSearch.NAME)) {
+                    if (builtIn(d)) {
                         continue;
                     }
                     boolean expected = d.visibility() == Visibility.DEFERRED ? found.contains(d.name())
                             : listed.contains(d.name());
-                    assertThat(ranAfter.contains(d.name())).as(d.name() + " after search, " + label).isEqualTo(expected);
+                    assertThat(ranAfter.contains(d.name())).as(d.name() + " after search, " + label)
+                            .isEqualTo(expected);
                     if (expected) {
                         checkedAllowed++;
                     } else {
@@ -142,11 +147,19 @@ class ListingExecutionAgreementTest {
         assertThat(checkedRefused).isGreaterThan(500);
     }
 
-    /** Calls every registered tool but tool_search; the names whose handler ran. */
+    /**
+     * The built-in core tools: tool_search, and read_tool_result, which every executor registers and the
+     * policy lets every session call (it reads only the session's own cut results).
+     */
+    private static boolean builtIn(ToolDefinition d) {
+        return d.name().equals(ToolSearch.NAME) || d.name().equals(BuiltInTools.READ_TOOL_RESULT);
+    }
+
+    /** Calls every registered tool but the built-in ones; the names whose handler ran. */
     private static Set<String> ranAll(ToolExecutor executor, ToolRegistry registry, String stream, CallContext ctx) {
         List<ToolCall> calls = new ArrayList<>();
         for (ToolDefinition d : registry.definitions()) {
-            if (!d.name().equals(ToolSearch.NAME)) {
+            if (!builtIn(d)) {
                 calls.add(ToolCall.ofJson("c-" + d.name(), d.name(), "{}"));
             }
         }

@@ -56,7 +56,8 @@ class ParityRulesTest {
     }
 
     private static PolicyConfig.Rules rules(List<String> allow, List<String> also, List<String> deny, String profile) {
-        return new PolicyConfig.Rules(allow, also, deny, profile, also != null);
+        return PolicyConfig.Rules.builder().allow(allow).alsoAllow(also).deny(deny).profile(profile)
+                .alsoAllowGiven(also != null).build();
     }
 
     @Nested
@@ -166,7 +167,8 @@ class ParityRulesTest {
     @Nested
     class AnEmptyListReplacesTheInheritedOne {
 
-        private final UnaryOperator<PolicyConfig.Builder> base = b -> b.profile("coding").alsoAllow(List.of("foo_tool"));
+        private final UnaryOperator<PolicyConfig.Builder> base = b -> b.profile("coding")
+                .alsoAllow(List.of("foo_tool"));
 
         @Test
         void agentWithoutAlsoAllow_inheritsTheGlobalOne() {
@@ -191,9 +193,12 @@ class ParityRulesTest {
 
         @Test
         void fourArgumentRules_countAnEmptyListAsUnwritten() {
-            assertThat(new PolicyConfig.Rules(List.of(), List.of(), List.of(), null).alsoAllowGiven()).isFalse();
-            assertThat(new PolicyConfig.Rules(List.of(), List.of("x"), List.of(), null).alsoAllowGiven()).isTrue();
-            assertThat(new PolicyConfig.Rules(List.of(), List.of(), List.of(), null, true).alsoAllowGiven()).isTrue();
+            assertThat(PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of()).deny(List.of()).build()
+                    .alsoAllowGiven()).isFalse();
+            assertThat(PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of("x")).deny(List.of()).build()
+                    .alsoAllowGiven()).isTrue();
+            assertThat(PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of()).deny(List.of())
+                    .alsoAllowGiven(true).build().alsoAllowGiven()).isTrue();
         }
     }
 

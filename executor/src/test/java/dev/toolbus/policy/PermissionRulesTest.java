@@ -4,9 +4,9 @@ import static dev.toolbus.policy.Fixtures.ctx;
 import static dev.toolbus.policy.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ToolPolicy.Decision;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.spi.ToolPolicy.Decision;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolSource;
 import java.util.List;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.Visibility;
 import java.util.List;
@@ -41,7 +41,8 @@ class PolicyRulesTest {
     void sourceMode(String mode, boolean builtin, boolean custom, boolean mcp, String expected) {
         ToolRegistry r = sources();
         PolicyConfig c = PolicyConfig.builder().mode(SourceMode.parse(mode))
-                .sources(new PolicyConfig.Sources(builtin, custom, mcp, List.of())).build();
+                .sources(PolicyConfig.Sources.builder().builtinEnabled(builtin).customEnabled(custom).mcpEnabled(mcp)
+                        .disabledTools(List.of()).build()).build();
         assertThat(String.join(" ", visible(ToolPolicies.from(c, r), r, ctx("member")))).isEqualTo(expected);
     }
 
@@ -50,7 +51,8 @@ class PolicyRulesTest {
         ToolRegistry r = sources();
         ConfiguredPolicy p0 = ToolPolicies.from(PolicyConfig.defaults(), r);
         r.register(ToolSearch.spec(r, p0, DescriptionLocale.EN), ToolSource.CORE);
-        PolicyConfig mcpOnly = PolicyConfig.builder().mode(SourceMode.MCP_ONLY).allow(List.of("core_t", "mcp_t")).build();
+        PolicyConfig mcpOnly = PolicyConfig.builder().mode(SourceMode.MCP_ONLY).allow(List.of("core_t", "mcp_t"))
+                .build();
         assertThat(visible(ToolPolicies.from(mcpOnly, r), r, ctx("member"))).containsExactly("mcp_t", "tool_search");
         PolicyConfig denied = PolicyConfig.builder().deny(List.of("tool_*")).build();
         assertThat(visible(ToolPolicies.from(denied, r), r, ctx("member"))).doesNotContain("tool_search");
@@ -64,7 +66,8 @@ class PolicyRulesTest {
         // names only plugin tools (one MCP tool without id) → stripped, nothing hidden
         PolicyConfig c = PolicyConfig.builder().allow(List.of("mcp_noid")).build();
         assertThat(visible(ToolPolicies.from(c, r), r, ctx("member"))).hasSize(5);
-        PolicyConfig plugins = PolicyConfig.builder().allow(List.of("core_t")).alsoAllow(List.of("group:plugins")).build();
+        PolicyConfig plugins = PolicyConfig.builder().allow(List.of("core_t")).alsoAllow(List.of("group:plugins"))
+                .build();
         assertThat(visible(ToolPolicies.from(plugins, r), r, ctx("member"))).hasSize(5);
     }
 
@@ -81,15 +84,19 @@ class PolicyRulesTest {
         r.register(tool("cli_only", b -> b.channels(List.of("CLI"))), ToolSource.CORE);
         r.register(tool("everywhere"), ToolSource.CORE);
         ConfiguredPolicy p = ToolPolicies.from(PolicyConfig.defaults(), r);
-        CallContext cli = new CallContext(null, null, null, null, "cli", null, null, null, null);
-        CallContext web = new CallContext(null, null, null, null, "web", null, null, null, null);
+        CallContext cli = CallContext.builder().channel("cli").build();
+        CallContext web = CallContext.builder().channel("web").build();
         assertThat(p.decide(r.find("cli_only").tool().definition(), "x", cli).allowed()).isTrue();
         assertThat(p.decide(r.find("cli_only").tool().definition(), "x", web).allowed()).isFalse();
         // no channel in the context: the stream id's prefix is the channel
-        assertThat(p.decide(r.find("cli_only").tool().definition(), "cli:session:1", CallContext.EMPTY).allowed()).isTrue();
-        assertThat(p.decide(r.find("cli_only").tool().definition(), "web:session:1", CallContext.EMPTY).allowed()).isFalse();
-        assertThat(p.decide(r.find("cli_only").tool().definition(), "nochannel", CallContext.EMPTY).allowed()).isFalse();
-        assertThat(p.decide(r.find("everywhere").tool().definition(), "nochannel", CallContext.EMPTY).allowed()).isTrue();
+        assertThat(p.decide(r.find("cli_only").tool().definition(), "cli:session:1", CallContext.EMPTY).allowed())
+                .isTrue();
+        assertThat(p.decide(r.find("cli_only").tool().definition(), "web:session:1", CallContext.EMPTY).allowed())
+                .isFalse();
+        assertThat(p.decide(r.find("cli_only").tool().definition(), "nochannel", CallContext.EMPTY).allowed())
+                .isFalse();
+        assertThat(p.decide(r.find("everywhere").tool().definition(), "nochannel", CallContext.EMPTY).allowed())
+                .isTrue();
     }
 
     @Test
@@ -116,9 +123,12 @@ class PolicyRulesTest {
     void profiles_agentProfileReplacesGlobal_fullAndUnknownRestrictNothing() {
         ToolRegistry r = Fixtures.peerRegistry();
         PolicyConfig c = Fixtures.withPeerGroups(PolicyConfig.builder()).profile("messaging")
-                .agent("coder", new PolicyConfig.Rules(List.of(), List.of(), List.of(), "coding"))
-                .agent("free", new PolicyConfig.Rules(List.of(), List.of(), List.of(), "full"))
-                .agent("typo", new PolicyConfig.Rules(List.of(), List.of(), List.of(), "codng")).build();
+                .agent("coder", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of()).deny(List.of())
+                        .profile("coding").build())
+                .agent("free", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of()).deny(List.of())
+                        .profile("full").build())
+                .agent("typo", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of()).deny(List.of())
+                        .profile("codng").build()).build();
         ConfiguredPolicy p = ToolPolicies.from(c, r);
         assertThat(visible(p, r, ctx("", "", ""))).containsExactly("message", "session_status", "sessions_list");
         assertThat(visible(p, r, ctx("", "", "coder"))).contains("exec").doesNotContain("message");
@@ -130,8 +140,10 @@ class PolicyRulesTest {
     @Test
     void agentAlsoAllow_replacesGlobalAlsoAllowAtTheProfileLayer() {
         ToolRegistry r = Fixtures.peerRegistry();
-        PolicyConfig c = Fixtures.withPeerGroups(PolicyConfig.builder()).profile("coding").alsoAllow(List.of("foo_tool"))
-                .agent("a", new PolicyConfig.Rules(List.of(), List.of("flow"), List.of(), null)).build();
+        PolicyConfig c = Fixtures.withPeerGroups(PolicyConfig.builder()).profile("coding")
+                .alsoAllow(List.of("foo_tool"))
+                .agent("a", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of("flow")).deny(List.of())
+                        .build()).build();
         ConfiguredPolicy p = ToolPolicies.from(c, r);
         assertThat(visible(p, r, ctx("", "", ""))).contains("foo_tool").doesNotContain("flow");
         assertThat(visible(p, r, ctx("", "", "a"))).contains("flow", "workflow_tool").doesNotContain("foo_tool");
@@ -141,7 +153,8 @@ class PolicyRulesTest {
     void providerProfile_isALayerToo() {
         ToolRegistry r = Fixtures.peerRegistry();
         PolicyConfig c = Fixtures.withPeerGroups(PolicyConfig.builder())
-                .byProvider("gemini", new PolicyConfig.Rules(List.of(), List.of(), List.of(), "messaging")).build();
+                .byProvider("gemini", PolicyConfig.Rules.builder().allow(List.of()).alsoAllow(List.of())
+                        .deny(List.of()).profile("messaging").build()).build();
         ConfiguredPolicy p = ToolPolicies.from(c, r);
         assertThat(visible(p, r, ctx("gemini", "gemini-3", ""))).containsExactly("message", "session_status",
                 "sessions_list");

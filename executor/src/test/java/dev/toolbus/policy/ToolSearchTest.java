@@ -11,7 +11,7 @@ import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.Visibility;
 import java.util.ArrayList;
@@ -47,7 +47,8 @@ class ToolSearchTest {
     }
 
     private List<ToolResultEvent> run(String stream, String permission, ToolCall... calls) {
-        CallContext ctx = new CallContext("u", "", "", permission, "", "", "", "", null);
+        CallContext ctx = CallContext.builder().userId("u").groupId("").platform("").permission(permission).channel("")
+                .provider("").model("").agentId("").build();
         List<ToolResultEvent> out = new ArrayList<>();
         executor.execute(new ToolCallsEvent(stream, "t", List.of(calls), ctx, null)).toStream()
                 .forEach(e -> {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolbus.tool.Risk;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

@@ -27,7 +27,8 @@ final class Samples {
         Map<String, Object> extra = new LinkedHashMap<>();
         extra.put("chat_id", "c9");
         extra.put("flags", List.of("a", "b"));
-        return new CallContext("u1", "g1", "qq", "member", "qq", "openai", "gpt-5.2", "main", extra);
+        return CallContext.builder().userId("u1").groupId("g1").platform("qq").permission("member").channel("qq")
+                .provider("openai").model("gpt-5.2").agentId("main").putAll(extra).build();
     }
 
     static ToolCallsEvent toolCalls() {
@@ -113,7 +114,7 @@ final class Samples {
         return List.of(skills(), SkillsEvent.off(ListSkillsEvent.of("s")), toolResult(), toolResultError(), toolResultMedia(), userMessageImage(), userMessageAudio(),
                 turnCompleted(), tools(), error(), errorWithoutStream(),
                 new ApprovalRequestEvent("s", "t", "ap-a1-1", 1767225600000L, List.of(new ApprovalRequestEvent.Call(
-                        "c", "wipe", dev.toolbus.tool.Risk.HIGH, "{\"target\":\"x\"}")), "The model requested: wipe"),
+                        "c", "wipe", dev.toolbus.protocol.Risk.HIGH, "{\"target\":\"x\"}")), "The model requested: wipe"),
                 new ToolProgressEvent("s", "t", "c", "render", 2.5, null, null),
                 new ToolProgressEvent("s", "t", "c", "render", 3, 10.0, "frame 3"),
                 new SendMessageEvent("s", "t", "c", "c:msg:1", List.of(ContentPart.text("hi"),

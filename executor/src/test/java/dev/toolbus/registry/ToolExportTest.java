@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.protocol.ListToolsEvent;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.MaiBotVectors;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.VectorTools;

@@ -2,7 +2,7 @@ package dev.toolbus.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSource;

@@ -48,8 +48,8 @@ class Base64PayloadTest {
 
     @Test
     void dataUrl_prefixSkipped() {
-        ContentItem item = new ContentItem("image", "", "", "image/png", "data:image/jpeg;base64, " + PNG_1X1 + "\n",
-                "", "", null);
+        ContentItem item = ContentItem.builder("image").mimeType("image/png")
+                .uri("data:image/jpeg;base64, " + PNG_1X1 + "\n").build();
         Base64Payload p = Base64Payload.of(item);
         assertThat(p.scan(null)).isEqualTo(69);
         assertThat(p.isCanonical()).isTrue();
@@ -63,7 +63,7 @@ class Base64PayloadTest {
 
     @Test
     void uriWithoutDataScheme_isNoPayload() {
-        assertThat(Base64Payload.of(new ContentItem("image", "", "  ", "", "https://x.test/a.png", "", "", null)))
+        assertThat(Base64Payload.of(ContentItem.builder("image").data(" ").uri("https://x.test/a.png").build()))
                 .isNull();
     }
 

@@ -3,8 +3,8 @@ package dev.toolbus.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ContentItem;
-import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.ToolResult;
 import java.util.Arrays;
 import java.util.HashMap;

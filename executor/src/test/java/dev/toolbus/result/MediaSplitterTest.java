@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.MediaRef;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ContentItem;
-import dev.toolbus.tool.DescriptionLocale;
 import dev.toolbus.tool.ToolResult;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ class MediaSplitterTest {
             MediaSplitter.DEFAULT_MAX_MEDIA_BYTES);
 
     private static ContentItem item(String type, String data, String mime, String uri, String name) {
-        return new ContentItem(type, "", data, mime, uri, name, "", null);
+        return ContentItem.builder(type).data(data).mimeType(mime).uri(uri).name(name).build();
     }
 
     @Test
@@ -71,7 +71,7 @@ class MediaSplitterTest {
                 .item(item("resource_link", "", "", "", ""))
                 .item(item("resource_link", "", "", "https://x", ""))
                 .item(item("resource", "", "", "file:///x", ""))
-                .item(new ContentItem("resource", "inline", "", "", "", "n", "", null))
+                .item(ContentItem.builder("resource").text("inline").name("n").build())
                 .item(item("resource", "", "", "", ""))
                 .item(item("binary", "", "", "", ""))
                 .item(item("video", "", "", "", ""))
@@ -110,7 +110,7 @@ class MediaSplitterTest {
     void emptyText_blockAlone() {
         // a resource whose text is blank reads as that blank text, so nothing precedes the block
         ToolResult r = ToolResult.builder().success(false)
-                .item(new ContentItem("resource", "  ", "", "", "", "n", "", null)).build();
+                .item(ContentItem.builder("resource").text(" ").name("n").build()).build();
         SplitResult s = EN.split("c", "f", r);
         assertThat(s.content()).isEqualTo("<tool_result_media_list>\n"
                 + "  <media msg_id=\"tool_result:c:1\" type=\"resource\" name=\"n\" />\n"
@@ -120,8 +120,8 @@ class MediaSplitterTest {
 
     @Test
     void escaping_attrsEscapedVisibleTextRaw() {
-        ContentItem it = new ContentItem("resource_link", "", "", "text/<x>", "u", " it's \"<&>\" ", "", Map.of(
-                "context_key", "a'b", "source_url", "https://x/?a=1&b=<2>", "other", "no"));
+        ContentItem it = ContentItem.builder("resource_link").mimeType("text/<x>").uri("u").name(" it's \"<&>\" ")
+                .metadata(Map.of( "context_key", "a'b", "source_url", "https://x/?a=1&b=<2>", "other", "no")).build();
         SplitResult s = EN.split(" c'1 ", "f", ToolResult.builder().content("x").item(it).build());
         String attrs = "msg_id=\"tool_result:c&#x27;1:1\" type=\"resource_link\" mime=\"text/&lt;x&gt;\" "
                 + "name=\"it&#x27;s &quot;&lt;&amp;&gt;&quot;\" context_key=\"a&#x27;b\" "
@@ -218,7 +218,7 @@ class MediaSplitterTest {
         String huge = "A".repeat(10 * 1024 * 1024);
         ToolResult r = ToolResult.builder()
                 .item(ContentItem.imageBase64(PNG_1X1, "image/png"))
-                .item(new ContentItem("image", "", "", "", "data:image/png;base64," + huge, "", "", null))
+                .item(ContentItem.builder("image").uri("data:image/png;base64," + huge).build())
                 .build();
         MediaSplitter splitter = MediaSplitter.create(DescriptionLocale.EN, 1024 * 1024);
         splitter.split("c", "f", r); // warm up

@@ -45,11 +45,20 @@ class ContentFactoriesTest {
     }
 
     @Test
-    @SuppressWarnings("deprecation")
-    void theDeprecatedStringFactoriesKeepTheirOldOrder() {
-        assertThat(ContentItem.image(B64, "image/png")).isEqualTo(ContentItem.imageBase64(B64, "image/png"));
-        assertThat(ContentItem.audio(B64, "audio/wav")).isEqualTo(ContentItem.audioBase64(B64, "audio/wav"));
-        // the one that took the MIME type first still does, so old callers are not silently swapped
-        assertThat(ContentPart.image("image/png", B64)).isEqualTo(ContentPart.imageBase64(B64, "image/png"));
+    void everyTwoStringMediaFactoryOfBothTypesTakesTheBase64ThenTheMimeType() {
+        // the old ContentPart.image(mimeType, base64) and ContentItem.image(base64, mimeType) read either way: gone
+        java.util.List<String> factories = new java.util.ArrayList<>();
+        for (Class<?> type : java.util.List.of(ContentItem.class, ContentPart.class)) {
+            for (java.lang.reflect.Method m : type.getMethods()) {
+                if (java.lang.reflect.Modifier.isStatic(m.getModifiers()) && m.getReturnType() == type
+                        && java.util.Arrays.equals(m.getParameterTypes(), new Class<?>[] {String.class, String.class})) {
+                    factories.add(type.getSimpleName() + "." + m.getName() + java.util.Arrays.stream(m.getParameters())
+                            .map(java.lang.reflect.Parameter::getName).toList());
+                }
+            }
+        }
+        assertThat(factories).containsExactlyInAnyOrder("ContentItem.imageBase64[base64, mimeType]",
+                "ContentItem.audioBase64[base64, mimeType]", "ContentPart.imageBase64[base64, mimeType]",
+                "ContentItem.resourceLink[uri, name]");
     }
 }

@@ -2,6 +2,7 @@ package dev.toolbus.tool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.toolbus.text.DescriptionLocale;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.text.DescriptionLocale;
+import dev.toolbus.text.Texts;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -72,7 +74,7 @@ class SdkVectorsTest {
         ToolDefinition def = declared.get();
         String ours = def.detailedDescription(DescriptionLocale.ZH);
         String block = PythonText.strip(ToolDescriptions.parameterBlock(ToolSchemas.sdk(def, DescriptionLocale.ZH),
-                Phrases.ZH));
+                Texts.of(DescriptionLocale.ZH)));
         String doubled = block.isEmpty() ? ours : PythonText.strip(block + "\n\n" + ours);
         assertThat(DUMPS.get(dump).detailed()).isEqualTo(doubled);
     }

@@ -3,6 +3,7 @@ package dev.toolbus.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.toolbus.tool.method.Tools;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.text.DescriptionLocale;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,17 @@
 package dev.toolbus.server;
 
-import dev.toolbus.executor.ApprovalSettings;
+import dev.toolbus.config.ApprovalSection;
+import dev.toolbus.executor.approval.ApprovalSettings;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 
 /**
- * The approval flags of {@code serve} and {@code mcp}. A flag given replaces the config's value (and keeps replacing
+ * The approval flags of {@code serve}. A flag given replaces the config's value (and keeps replacing
  * it after a reload); values follow the config's fallback rules, reported as warnings.
  */
 final class ApprovalOptions {
@@ -26,19 +31,23 @@ final class ApprovalOptions {
         return mode != null || timeoutMs != null;
     }
 
-    /** The settings these flags give over {@code base}. */
+    /** The settings these flags give over {@code base}, read as the config file's are ({@link ApprovalSection}). */
     ApprovalSettings settings(ApprovalSettings base) {
+        return settings(base, new ArrayList<>());
+    }
+
+    private ApprovalSettings settings(ApprovalSettings base, List<String> warnings) {
         if (!given()) {
             return base;
         }
-        ApprovalSettings.Builder b = base.toBuilder();
+        Map<String, Object> given = new LinkedHashMap<>();
         if (mode != null) {
-            b.mode(mode);
+            given.put("mode", mode);
         }
         if (timeoutMs != null) {
-            b.timeoutMs(timeoutMs);
+            given.put("timeoutMs", timeoutMs);
         }
-        return b.build();
+        return ApprovalSection.read(base, given, warnings);
     }
 
     /** The flags as an assembly's approval override, or {@code null} when none was given. */
@@ -49,7 +58,9 @@ final class ApprovalOptions {
     /** Prints the flags' fallbacks. */
     void printWarnings(PrintStream err) {
         if (given()) {
-            for (String w : settings(ApprovalSettings.defaults()).warnings()) {
+            List<String> warnings = new ArrayList<>();
+            settings(ApprovalSettings.defaults(), warnings);
+            for (String w : warnings) {
                 err.println("toolbus: warning: approval flag: " + w);
             }
         }

@@ -1,8 +1,8 @@
 package dev.toolbus.server;
 
 import dev.toolbus.bus.InMemoryBus;
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.assembly.samples.SampleTools;
@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
@@ -30,8 +32,9 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ExecutionSettings settings = execution.settings();
-        ExecutionOptions.printWarnings(settings, System.err);
+        List<String> flagWarnings = new ArrayList<>();
+        ExecutionSettings settings = execution.settings(flagWarnings);
+        ExecutionOptions.printWarnings(flagWarnings, System.err);
         EventCodec codec = EventCodec.defaults();
         BufferedWriter out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
         InMemoryBus bus = InMemoryBus.create(codec, 65_536);

@@ -1,7 +1,11 @@
 package dev.toolbus.server;
 
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.config.ExecutionSection;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
@@ -49,7 +53,7 @@ final class ExecutionOptions {
 
     @Option(names = "--max-result-chars", paramLabel = "N",
             description = "The most characters of a result's text the model gets; longer ones are cut and readable "
-                    + "with read_tool_result; 0 for no limit (default: " + dev.toolbus.executor.ResultLimits.DEFAULT_MAX_CHARS
+                    + "with read_tool_result; 0 for no limit (default: " + dev.toolbus.executor.settings.ResultLimits.DEFAULT_MAX_CHARS
                     + " or the config's execution.maxResultChars).")
     String maxResultChars;
 
@@ -57,47 +61,39 @@ final class ExecutionOptions {
             description = "Language of generated text (default: en or the config's execution.locale).")
     String locale;
 
-    /** The settings these flags give over the defaults. */
-    ExecutionSettings settings() {
-        return settings(ExecutionSettings.defaults());
+    /** The settings these flags give over the defaults; each fallback is added to {@code warnings}. */
+    ExecutionSettings settings(List<String> warnings) {
+        return settings(ExecutionSettings.defaults(), warnings);
     }
 
-    /** The settings these flags give over {@code base}: each flag given replaces the base value. */
-    ExecutionSettings settings(ExecutionSettings base) {
-        ExecutionSettings.Builder b = base.toBuilder();
-        if (maxParallel != null) {
-            b.maxParallel(maxParallel);
-        }
-        if (timeoutMs != null) {
-            b.timeoutMs(timeoutMs);
-        }
-        if (retryOnError != null) {
-            b.retryOnError(retryOnError);
-        }
-        if (maxRetries != null) {
-            b.maxRetries(maxRetries);
-        }
-        if (cacheTtlMs != null) {
-            b.cacheTtlMs(cacheTtlMs);
-        }
-        if (locale != null) {
-            b.locale(locale);
-        }
-        if (progressIntervalMs != null) {
-            b.progressIntervalMs(progressIntervalMs);
-        }
-        if (inputTimeoutMs != null) {
-            b.inputTimeoutMs(inputTimeoutMs);
-        }
-        if (maxResultChars != null) {
-            b.maxResultChars(maxResultChars);
-        }
-        return b.build();
+    /**
+     * The settings these flags give over {@code base}: each flag given replaces the base value, read as
+     * the config file's {@code execution} keys are ({@link ExecutionSection}); each fallback is added to
+     * {@code warnings}.
+     */
+    ExecutionSettings settings(ExecutionSettings base, List<String> warnings) {
+        Map<String, Object> given = new LinkedHashMap<>();
+        put(given, "maxParallel", maxParallel);
+        put(given, "timeout", timeoutMs);
+        put(given, "retryOnError", retryOnError);
+        put(given, "maxRetries", maxRetries);
+        put(given, "cacheTTL", cacheTtlMs);
+        put(given, "locale", locale);
+        put(given, "progressIntervalMs", progressIntervalMs);
+        put(given, "inputTimeoutMs", inputTimeoutMs);
+        put(given, "maxResultChars", maxResultChars);
+        return ExecutionSection.read(base, given, warnings);
     }
 
-    /** Prints each fallback the settings applied. */
-    static void printWarnings(ExecutionSettings settings, PrintStream err) {
-        for (String w : settings.warnings()) {
+    private static void put(Map<String, Object> given, String key, String value) {
+        if (value != null) {
+            given.put(key, value);
+        }
+    }
+
+    /** Prints each fallback the flags applied. */
+    static void printWarnings(List<String> warnings, PrintStream err) {
+        for (String w : warnings) {
             err.println("toolbus: warning: " + w);
         }
     }

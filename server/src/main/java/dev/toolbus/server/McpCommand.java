@@ -7,12 +7,14 @@ import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.config.Config;
 import dev.toolbus.config.ConfigWatcher;
 import dev.toolbus.config.LiveConfig;
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.mcp.server.McpHttpServer;
 import dev.toolbus.mcp.server.McpToolServer;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.registry.ToolRegistry;
+import java.util.List;
+import java.util.ArrayList;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -96,8 +98,10 @@ final class McpCommand implements Callable<Integer> {
                     + " needs a token: pass --token TOKEN or set TOOLBUS_TOKEN (only loopback addresses may be served without one)");
         }
         ToolbusAssembly.Builder b = fileConfig != null ? ToolbusAssembly.from(fileConfig) : ToolbusAssembly.withoutConfig();
-        ExecutionSettings settings = execution.settings((fileConfig != null ? fileConfig : Config.defaults()).execution());
-        ExecutionOptions.printWarnings(settings, System.err);
+        List<String> flagWarnings = new ArrayList<>();
+        ExecutionSettings settings = execution.settings((fileConfig != null ? fileConfig : Config.defaults()).execution(),
+                flagWarnings);
+        ExecutionOptions.printWarnings(flagWarnings, System.err);
         approval.printWarnings(System.err);
         // the MCP endpoint is the only way in: no bus, no gateway; approval and limits as configured
         b.execution(settings).bus(BusAddress.none()).noGateway().stopStep(STOP_STEP);
@@ -121,8 +125,9 @@ final class McpCommand implements Callable<Integer> {
         ToolExecutor executor = toolbus.executor();
         ToolRegistry registry = toolbus.registry();
         LiveConfig live = toolbus.config();
-        CallContext who = new CallContext(context.user, context.groupId, context.platform, context.permission,
-                context.channel, context.provider, context.model, context.agent, null);
+        CallContext who = CallContext.builder().userId(context.user).groupId(context.groupId)
+                .platform(context.platform).permission(context.permission).channel(context.channel)
+                .provider(context.provider).model(context.model).agentId(context.agent).build();
         McpToolServer server = McpToolServer.builder(executor).context(who).streamId(stream).parallelCalls(parallel)
                 .tokens(tokens).build();
         // the registry tells the server of plugin reloads; a new policy only the config knows of

@@ -7,8 +7,10 @@ import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.auth.Hosts;
 import dev.toolbus.config.Config;
 import dev.toolbus.config.ConfigWatcher;
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.gateway.GatewayServer;
+import java.util.List;
+import java.util.ArrayList;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -101,8 +103,10 @@ final class ServeCommand implements Callable<Integer> {
 
     private int serve(Config fileConfig, ConfigWatcher watcher) {
         ToolbusAssembly.Builder b = fileConfig != null ? ToolbusAssembly.from(fileConfig) : ToolbusAssembly.withoutConfig();
-        ExecutionSettings settings = execution.settings((fileConfig != null ? fileConfig : Config.defaults()).execution());
-        ExecutionOptions.printWarnings(settings, System.err);
+        List<String> flagWarnings = new ArrayList<>();
+        ExecutionSettings settings = execution.settings((fileConfig != null ? fileConfig : Config.defaults()).execution(),
+                flagWarnings);
+        ExecutionOptions.printWarnings(flagWarnings, System.err);
         approval.printWarnings(System.err);
         b.execution(settings).maxEventBytes(maxEventBytes).stopStep(STOP_STEP);
         if (approval.given()) {

@@ -115,8 +115,9 @@ final class ToolsCommand implements Callable<Integer> {
             return 1;
         }
         try {
-            CallContext ctx = new CallContext(context.user, context.groupId, context.platform, context.permission,
-                    context.channel, context.provider, context.model, context.agent, null);
+            CallContext ctx = CallContext.builder().userId(context.user).groupId(context.groupId)
+                .platform(context.platform).permission(context.permission).channel(context.channel)
+                .provider(context.provider).model(context.model).agentId(context.agent).build();
             String event = EventCodec.defaults().encode(toolbus.executor().listTools(new ListToolsEvent(stream, "", ctx, f)));
             if (names) {
                 return printNames(event);

@@ -2,8 +2,8 @@ package dev.toolbus.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ApprovalMode;
-import dev.toolbus.executor.ApprovalSettings;
+import dev.toolbus.executor.approval.ApprovalMode;
+import dev.toolbus.executor.approval.ApprovalSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +24,7 @@ class ApprovalOptionsTest {
     @Test
     void noFlagsLeaveTheConfigAlone() {
         ApprovalOptions o = flags();
-        ApprovalSettings base = ApprovalSettings.builder().mode("auto").build();
+        ApprovalSettings base = ApprovalSettings.builder().mode(ApprovalMode.AUTO).build();
         assertThat(o.given()).isFalse();
         assertThat(o.settings(base)).isSameAs(base);
         assertThat(o.override()).as("no override: the assembly keeps the live settings").isNull();
@@ -33,7 +33,7 @@ class ApprovalOptionsTest {
     @Test
     void flagsReplaceModeAndTimeoutAndKeepTheRestOfTheConfig() {
         ApprovalOptions o = flags("--approval-mode", "confirm_all", "--approval-timeout-ms", "2500");
-        ApprovalSettings s = o.settings(ApprovalSettings.builder().mode("auto").high(List.of("wipe")).build());
+        ApprovalSettings s = o.settings(ApprovalSettings.builder().mode(ApprovalMode.AUTO).high(List.of("wipe")).build());
         assertThat(s.mode()).isEqualTo(ApprovalMode.CONFIRM_ALL);
         assertThat(s.timeout().toMillis()).isEqualTo(2_500);
         assertThat(s.high()).containsExactly("wipe");
@@ -42,7 +42,7 @@ class ApprovalOptionsTest {
     @Test
     void theFlagsOverrideAnyBase() {
         ApprovalOptions o = flags("--approval-mode", "ask");
-        ApprovalSettings s = o.override().apply(ApprovalSettings.builder().mode("auto").bypass(List.of("echo")).build());
+        ApprovalSettings s = o.override().apply(ApprovalSettings.builder().mode(ApprovalMode.AUTO).bypass(List.of("echo")).build());
         assertThat(s.mode()).as("the flag wins over the config").isEqualTo(ApprovalMode.ASK);
         assertThat(s.bypass()).containsExactly("echo");
     }

@@ -3,11 +3,13 @@ package dev.toolbus.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.assembly.BusAddress;
-import dev.toolbus.executor.ExecutionSettings;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.text.DescriptionLocale;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -34,7 +36,8 @@ class CommandLineTest {
                 "--timeout-ms", "2500", "--retry-on-error", "--max-retries", "4", "--cache-ttl-ms", "0",
                 "--locale", "zh", "--max-event-bytes", "4096");
 
-        ExecutionSettings s = serve.execution.settings();
+        List<String> warnings = new ArrayList<>();
+        ExecutionSettings s = serve.execution.settings(warnings);
 
         assertThat(serve.bus.scheme()).isEqualTo("stdio");
         assertThat(serve.sources.sampleTools).isTrue();
@@ -45,31 +48,32 @@ class CommandLineTest {
         assertThat(s.maxRetries()).isEqualTo(4);
         assertThat(s.cacheTtl()).isEqualTo(Duration.ZERO);
         assertThat(s.locale()).isEqualTo(DescriptionLocale.ZH);
-        assertThat(s.warnings()).isEmpty();
+        assertThat(warnings).isEmpty();
     }
 
     @Test
     void serve_noFlags_giveTheDefaultSettings() {
-        ExecutionSettings s = serve("serve").execution.settings();
+        ExecutionSettings s = serve("serve").execution.settings(new ArrayList<>());
 
         assertThat(s).usingRecursiveComparison().isEqualTo(ExecutionSettings.defaults());
     }
 
     @Test
     void serve_outOfRangeFlags_fallBackWithWarnings() {
+        List<String> warnings = new ArrayList<>();
         ExecutionSettings s = serve("serve", "--max-parallel", "99", "--timeout-ms", "10", "--max-retries", "x",
-                "--locale", "fr").execution.settings();
+                "--locale", "fr").execution.settings(warnings);
 
         assertThat(s.maxParallel()).isEqualTo(20);
         assertThat(s.timeout()).isEqualTo(Duration.ofMillis(1000));
         assertThat(s.maxRetries()).isEqualTo(ExecutionSettings.DEFAULT_MAX_RETRIES);
         assertThat(s.locale()).isEqualTo(DescriptionLocale.EN);
-        assertThat(s.warnings()).hasSize(4);
+        assertThat(warnings).hasSize(4);
     }
 
     @Test
     void serve_retryOnErrorFalse_isAccepted() {
-        assertThat(serve("serve", "--retry-on-error=false").execution.settings().retryOnError()).isFalse();
+        assertThat(serve("serve", "--retry-on-error=false").execution.settings(new ArrayList<>()).retryOnError()).isFalse();
     }
 
     @Test
@@ -107,7 +111,7 @@ class CommandLineTest {
     void serve_executionFlags_overrideTheConfigsSettings_andOnlyThoseGiven() {
         ExecutionSettings file = ExecutionSettings.builder().maxParallel(9).timeoutMs(4000).maxRetries(5).build();
 
-        ExecutionSettings s = serve("serve", "--timeout-ms", "2000").execution.settings(file);
+        ExecutionSettings s = serve("serve", "--timeout-ms", "2000").execution.settings(file, new ArrayList<>());
 
         assertThat(s.timeout()).isEqualTo(Duration.ofMillis(2000));
         assertThat(s.maxParallel()).isEqualTo(9);

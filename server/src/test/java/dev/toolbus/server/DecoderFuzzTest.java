@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.toolbus.bus.tck.EventMutator;
-import dev.toolbus.executor.ExecutorHealth;
+import dev.toolbus.metrics.ExecutorHealth;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.EventDecodeException;

@@ -4,7 +4,7 @@ import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.tool.Action;
 import dev.toolbus.tool.Tool;
 import dev.toolbus.tool.ToolSource;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.lang.reflect.Method;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;

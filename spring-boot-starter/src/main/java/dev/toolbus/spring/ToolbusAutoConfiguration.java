@@ -5,7 +5,7 @@ import dev.toolbus.assembly.Toolbus;
 import dev.toolbus.assembly.ToolbusAssembly;
 import dev.toolbus.config.Config;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.executor.ToolPolicy;
+import dev.toolbus.spi.ToolPolicy;
 import dev.toolbus.registry.ToolRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.config.Config;
 import dev.toolbus.config.ConfigLoader;
-import dev.toolbus.executor.ApprovalMode;
+import dev.toolbus.executor.approval.ApprovalMode;
 import dev.toolbus.policy.PermissionLevel;
 import java.io.IOException;
 import java.time.Duration;

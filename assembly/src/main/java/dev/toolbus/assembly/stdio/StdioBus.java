@@ -1,8 +1,8 @@
 package dev.toolbus.assembly.stdio;
 
-import dev.toolbus.bus.BusMessage;
+import dev.toolbus.spi.BusMessage;
 import dev.toolbus.bus.EventIdPeek;
-import dev.toolbus.bus.ToolBus;
+import dev.toolbus.spi.ToolBus;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.EventCodec;

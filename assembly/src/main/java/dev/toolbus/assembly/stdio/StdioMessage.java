@@ -1,8 +1,8 @@
 package dev.toolbus.assembly.stdio;
 
-import dev.toolbus.bus.BusMessage;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
+import dev.toolbus.spi.BusMessage;
 import reactor.core.publisher.Mono;
 
 /** One input line. Acknowledging is a no-op; a dead letter is an {@code error} line on stdout. */

@@ -2,9 +2,8 @@ package dev.toolbus.assembly.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ControlOutcome;
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.InputAction;
 import dev.toolbus.protocol.InputRequestEvent;
 import dev.toolbus.protocol.InputResponseEvent;
@@ -15,6 +14,7 @@ import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
 import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.spi.ControlOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -6,9 +6,8 @@ import static org.assertj.core.api.Assertions.entry;
 
 import dev.toolbus.tool.ContentItem;
 import dev.toolbus.tool.ToolDefinition;
-import dev.toolbus.tool.ToolParameter;
-import dev.toolbus.tool.ToolSpec;
 import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSpec;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -57,7 +56,7 @@ class SampleToolsTest {
     void wipe_isSideEffectingHighRiskButNotDangerous() {
         ToolDefinition wipe = tools.specs().stream().filter(t -> t.name().equals("wipe")).findFirst().orElseThrow()
                 .definition();
-        assertThat(wipe.risk()).isEqualTo(dev.toolbus.tool.Risk.HIGH);
+        assertThat(wipe.risk()).isEqualTo(dev.toolbus.protocol.Risk.HIGH);
         assertThat(wipe.sideEffecting()).isTrue();
         assertThat(wipe.dangerous()).isFalse();
         assertThat(tools.wipe("disk")).isEqualTo("wiped disk");

@@ -1,7 +1,7 @@
 package dev.toolbus.benchmarks.gateway;
 
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.gateway.Gateway;
 import dev.toolbus.gateway.GatewayServer;
 import dev.toolbus.tool.ToolDefinition;
@@ -42,8 +42,8 @@ public final class LoadServer {
         boolean ledger = !"off".equalsIgnoreCase(System.getenv("GATEWAY_LOAD_IDEMPOTENCY"));
         return ToolExecutor.builder().tool(echo())
                 .settings(ExecutionSettings.builder().maxParallel(20).cacheResults(false).build())
-                .idempotency(ledger ? dev.toolbus.executor.TurnLedgerSettings.DEFAULTS
-                        : dev.toolbus.executor.TurnLedgerSettings.OFF)
+                .idempotency(ledger ? dev.toolbus.executor.state.TurnLedgerSettings.DEFAULTS
+                        : dev.toolbus.executor.state.TurnLedgerSettings.OFF)
                 .meterRegistry(meters).build();
     }
 

@@ -2,7 +2,7 @@ package dev.toolbus.benchmarks.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolbus.benchmarks.OneCallTurns;
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.mcp.client.McpServerConfig;
 import dev.toolbus.mcp.client.McpToolSource;

@@ -1,8 +1,8 @@
 package dev.toolbus.benchmarks.stdio;
 
 import dev.toolbus.benchmarks.OneCallTurns;
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.plugins.stdio.StdioPluginHost;
 import dev.toolbus.plugins.stdio.StdioPluginStatus;
 import dev.toolbus.plugins.stdio.StdioPlugins;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.metrics.CallRecord;
+import dev.toolbus.metrics.ExecutorHealth;
 import dev.toolbus.protocol.ApprovalResponseEvent;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.ControlEvent;
@@ -123,7 +124,7 @@ final class HttpEndpoints {
                     return json(res, HttpResponseStatus.SERVICE_UNAVAILABLE, "{\"status\":\"DOWN\"}");
                 }
                 // what the executor can really do: a call holding its slot past its timeout is DOWN
-                dev.toolbus.executor.ExecutorHealth h = config.executor.health();
+                ExecutorHealth h = config.executor.health();
                 return json(res, h.healthy() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
                         "{\"status\":\"" + (h.healthy() ? "UP" : "DOWN") + "\",\"executor\":\"" + h.status()
                                 + "\",\"slotsInUse\":" + h.slotsInUse() + ",\"slots\":" + h.slots()
@@ -299,9 +300,10 @@ final class HttpEndpoints {
                 extra.put(k, v.get(0));
             }
         });
-        CallContext context = new CallContext(first(params, "user_id"), first(params, "group_id"),
-                first(params, "platform"), first(params, "permission"), first(params, "channel"),
-                first(params, "provider"), first(params, "model"), first(params, "agent_id"), extra);
+        CallContext context = CallContext.builder().userId(first(params, "user_id")).groupId(first(params, "group_id"))
+                .platform(first(params, "platform")).permission(first(params, "permission"))
+                .channel(first(params, "channel")).provider(first(params, "provider")).model(first(params, "model"))
+                .agentId(first(params, "agent_id")).putAll(extra).build();
         String stream = first(params, "stream_id");
         ListToolsEvent request = new ListToolsEvent(stream == null || stream.isBlank() ? DEFAULT_STREAM : stream,
                 first(params, "request_id"), context, format, first(params, "text"));

@@ -6,11 +6,12 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.auth.TokenScope;
-import dev.toolbus.executor.ApprovalSettings;
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.approval.ApprovalMode;
+import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.Json;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;
@@ -278,7 +279,7 @@ class GatewayControlTest {
     // --- approval (wipe is risk high; echo is classified medium) ---
 
     static ApprovalSettings auto(long timeoutMs) {
-        return ApprovalSettings.builder().mode("auto").timeoutMs(timeoutMs).build();
+        return ApprovalSettings.builder().mode(ApprovalMode.AUTO).timeoutMs(timeoutMs).build();
     }
 
     static String call(String stream, String turn, String name, String args) {

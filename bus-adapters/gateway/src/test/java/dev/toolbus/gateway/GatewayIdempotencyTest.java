@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.executor.TurnLedger;
-import dev.toolbus.executor.TurnLedgerSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.executor.state.TurnLedgerSettings;
+import dev.toolbus.executor.state.TurnStateStep;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.spi.TurnLedger;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;
@@ -53,7 +54,7 @@ class GatewayIdempotencyTest {
 
     /** The in-memory ledger, counting the turns that joined a running one. */
     private final class CountingLedger implements TurnLedger {
-        private final TurnLedger inner = TurnLedger.inMemory(TurnLedgerSettings.DEFAULTS, System::nanoTime);
+        private final TurnLedger inner = TurnStateStep.inMemoryLedger(TurnLedgerSettings.DEFAULTS, System::nanoTime);
 
         @Override
         public Mono<Admission> admit(String streamId, String turnId) {

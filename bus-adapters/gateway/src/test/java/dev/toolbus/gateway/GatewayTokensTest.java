@@ -33,7 +33,7 @@ class GatewayTokensTest {
     /** whoami: the permission, agent and channel the tool saw. */
     static ToolSpec whoami() {
         return new ToolSpec(ToolDefinition.builder("whoami").description("Who the tool runs for").build(),
-                (a, c) -> Mono.just(ToolResult.text(c.permission() + "|" + c.agentId() + "|" + c.channel())));
+                (a, c) -> Mono.just(ToolResult.text(c.who().permission() + "|" + c.who().agentId() + "|" + c.who().channel())));
     }
 
     static AccessTokens tokens(AccessTokens.OnExcess rule) {
@@ -52,7 +52,7 @@ class GatewayTokensTest {
         List<ToolSpec> tools = new ArrayList<>(TestGateway.tools());
         tools.add(whoami());
         executor = ToolExecutor.builder().tools(tools)
-                .settings(dev.toolbus.executor.ExecutionSettings.builder().cacheResults(false).build()).build();
+                .settings(dev.toolbus.executor.settings.ExecutionSettings.builder().cacheResults(false).build()).build();
         refuse = Gateway.builder().executor(executor).tokens(tokens(AccessTokens.OnExcess.REFUSE)).build().start();
         clamp = Gateway.builder().executor(executor).tokens(tokens(AccessTokens.OnExcess.CLAMP)).build().start();
     }

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.bus.tck.OtelTracing;
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package dev.toolbus.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.tool.ToolDefinition;

@@ -1,7 +1,7 @@
 package dev.toolbus.gateway;
 
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;

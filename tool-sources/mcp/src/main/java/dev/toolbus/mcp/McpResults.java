@@ -80,9 +80,9 @@ public final class McpResults {
                     text.append(t.text());
                 }
             } else if (c instanceof McpSchema.ImageContent i) {
-                items.add(new ContentItem("image", "", i.data(), i.mimeType(), "", "", "", null));
+                items.add(ContentItem.builder("image").data(i.data()).mimeType(i.mimeType()).build());
             } else if (c instanceof McpSchema.AudioContent a) {
-                items.add(new ContentItem("audio", "", a.data(), a.mimeType(), "", "", "", null));
+                items.add(ContentItem.builder("audio").data(a.data()).mimeType(a.mimeType()).build());
             } else if (c instanceof McpSchema.ResourceLink l) {
                 Map<String, Object> meta = new LinkedHashMap<>();
                 if (l.title() != null) {
@@ -91,12 +91,14 @@ public final class McpResults {
                 if (l.size() != null) {
                     meta.put("size", l.size());
                 }
-                items.add(new ContentItem("resource_link", "", "", l.mimeType(), l.uri(), l.name(), l.description(), meta));
+                items.add(ContentItem.builder("resource_link").mimeType(l.mimeType()).uri(l.uri()).name(l.name())
+                        .description(l.description()).metadata(meta).build());
             } else if (c instanceof McpSchema.EmbeddedResource e) {
                 items.add(resource(e.resource()));
             }
         }
-        ToolResult.Builder b = ToolResult.builder().content(text.toString()).items(items).metadata("mcp_server", server);
+        ToolResult.Builder b = ToolResult.builder().content(text.toString()).items(items)
+                .metadata("mcp_server", server);
         if (r.structuredContent() != null) {
             b.data(mapper.valueToTree(r.structuredContent()));
         }
@@ -108,12 +110,15 @@ public final class McpResults {
 
     private static ContentItem resource(McpSchema.ResourceContents rc) {
         if (rc instanceof McpSchema.TextResourceContents t) {
-            return new ContentItem("resource", t.text(), "", t.mimeType(), t.uri(), name(t.uri()), "", null);
+            return ContentItem.builder("resource").text(t.text()).mimeType(t.mimeType()).uri(t.uri())
+                    .name(name(t.uri())).build();
         }
         if (rc instanceof McpSchema.BlobResourceContents b) {
-            return new ContentItem("resource", "", b.blob(), b.mimeType(), b.uri(), name(b.uri()), "", null);
+            return ContentItem.builder("resource").data(b.blob()).mimeType(b.mimeType()).uri(b.uri())
+                    .name(name(b.uri())).build();
         }
-        return new ContentItem("resource", "", "", rc == null ? "" : rc.mimeType(), rc == null ? "" : rc.uri(), "", "", null);
+        return ContentItem.builder("resource").mimeType(rc == null ? "" : rc.mimeType())
+                .uri(rc == null ? "" : rc.uri()).build();
     }
 
     private static String name(String uri) {
@@ -144,7 +149,8 @@ public final class McpResults {
             }
         }
         if (result == null) {
-            return McpSchema.CallToolResult.builder().addTextContent("the call produced no result").isError(true).build();
+            return McpSchema.CallToolResult.builder().addTextContent("the call produced no result").isError(true)
+                    .build();
         }
         String text = result.content();
         if (text.isEmpty() && result.error() != null) {
@@ -177,30 +183,32 @@ public final class McpResults {
         if (image != null) {
             return McpSchema.ImageContent.builder(image.data(), image.mimeType()).build();
         }
-        ContentItem item = m.item();
+        ContentPart item = m.item();
         if (item == null) {
             return null;
         }
-        String mime = item.mimeType().isEmpty() ? null : item.mimeType();
-        String uri = item.uri().isEmpty() ? "toolbus://media/" + m.messageId() : item.uri();
+        String mime = item.mimeType();
+        String uri = item.uri() == null ? "toolbus://media/" + m.messageId() : item.uri();
         switch (item.type()) {
             case "audio":
-                return item.data().isEmpty() ? null
-                        : McpSchema.AudioContent.builder(item.data(), mime == null ? "application/octet-stream" : mime).build();
+                return item.data() == null ? null
+                        : McpSchema.AudioContent.builder(item.data(), mime == null ? "application/octet-stream" : mime)
+                                .build();
             case "resource":
-                if (!item.data().isEmpty()) {
+                if (item.data() != null) {
                     return McpSchema.EmbeddedResource.builder(new McpSchema.BlobResourceContents(uri, mime, item.data())).build();
                 }
-                return McpSchema.EmbeddedResource.builder(new McpSchema.TextResourceContents(uri, mime, item.text())).build();
+                return McpSchema.EmbeddedResource.builder(new McpSchema.TextResourceContents(uri, mime,
+                        item.text() == null ? "" : item.text())).build();
             case "resource_link":
-                if (item.uri().isEmpty()) {
+                if (item.uri() == null) {
                     return null;
                 }
                 return McpSchema.ResourceLink.builder().uri(item.uri())
-                        .name(item.name().isEmpty() ? item.uri() : item.name())
-                        .description(item.description().isEmpty() ? null : item.description()).mimeType(mime).build();
+                        .name(item.name() == null ? item.uri() : item.name())
+                        .description(item.description()).mimeType(mime).build();
             case "binary":
-                return item.data().isEmpty() ? null
+                return item.data() == null ? null
                         : McpSchema.EmbeddedResource.builder(new McpSchema.BlobResourceContents(uri, mime, item.data())).build();
             default:
                 return null;

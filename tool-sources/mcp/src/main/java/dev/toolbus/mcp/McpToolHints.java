@@ -1,6 +1,6 @@
 package dev.toolbus.mcp;
 
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import io.modelcontextprotocol.spec.McpSchema;
 

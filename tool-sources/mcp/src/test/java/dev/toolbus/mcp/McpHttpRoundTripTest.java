@@ -3,7 +3,7 @@ package dev.toolbus.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.mcp.client.McpServerConfig;
 import dev.toolbus.mcp.client.McpToolSource;
@@ -61,7 +61,7 @@ class McpHttpRoundTripTest {
         List<ToolSpec> tools = new ArrayList<>(McpDemoTools.all());
         tools.add(slow());
         tools.addAll(ConformanceTools.all(sampling));
-        tools.add(new ToolSpec(ToolDefinition.builder("low").description("Reads only.").risk(dev.toolbus.tool.Risk.LOW)
+        tools.add(new ToolSpec(ToolDefinition.builder("low").description("Reads only.").risk(dev.toolbus.protocol.Risk.LOW)
                 .build(), (args, ctx) -> Mono.just(ToolResult.text("read"))));
         tools.add(new ToolSpec(ToolDefinition.builder("refuse").description("Always refuses.").build(),
                 (args, ctx) -> Mono.just(ToolResult.error("refused: not today"))));

@@ -12,7 +12,7 @@ import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

@@ -35,7 +35,8 @@ class McpResultsTest {
                 .addContent(McpSchema.EmbeddedResource.builder(
                         new McpSchema.TextResourceContents("file:///a/notes.txt", "text/plain", "hello")).build())
                 .addContent(McpSchema.EmbeddedResource.builder(
-                        new McpSchema.BlobResourceContents("file:///a/b.bin", "application/octet-stream", "AAE=")).build())
+                        new McpSchema.BlobResourceContents("file:///a/b.bin", "application/octet-stream", "AAE="))
+                                .build())
                 .addTextContent("second")
                 .structuredContent(Map.of("k", 1))
                 .isError(false)
@@ -101,12 +102,14 @@ class McpResultsTest {
         dev.toolbus.tool.ToolResult result = dev.toolbus.tool.ToolResult.builder().content("mixed")
                 .item(dev.toolbus.tool.ContentItem.imageBase64(png, "image/png"))
                 .item(dev.toolbus.tool.ContentItem.audioBase64(ConformanceTools.WAV, "audio/wav"))
-                .item(new dev.toolbus.tool.ContentItem("resource", "hello", "", "text/plain", "test://text", "", "", null))
-                .item(new dev.toolbus.tool.ContentItem("resource", "", "AAEC", "application/octet-stream", "test://blob",
-                        "", "", null))
-                .item(new dev.toolbus.tool.ContentItem("resource_link", "", "", "text/html", "https://example.org/a",
-                        "a page", "the page", null))
-                .item(new dev.toolbus.tool.ContentItem("binary", "", "AAEC", "application/zip", "", "x.zip", "", null))
+                .item(dev.toolbus.tool.ContentItem.builder("resource").text("hello").mimeType("text/plain")
+                        .uri("test://text").build())
+                .item(dev.toolbus.tool.ContentItem.builder("resource").data("AAEC")
+                        .mimeType("application/octet-stream").uri("test://blob").build())
+                .item(dev.toolbus.tool.ContentItem.builder("resource_link").mimeType("text/html")
+                        .uri("https://example.org/a").name("a page").description("the page").build())
+                .item(dev.toolbus.tool.ContentItem.builder("binary").data("AAEC").mimeType("application/zip")
+                        .name("x.zip").build())
                 .build();
         try (dev.toolbus.executor.ToolExecutor executor = dev.toolbus.executor.ToolExecutor.builder()
                 .tool(new dev.toolbus.tool.ToolSpec(dev.toolbus.tool.ToolDefinition.builder("mixed").build(),

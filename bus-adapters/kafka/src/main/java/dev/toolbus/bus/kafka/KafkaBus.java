@@ -1,8 +1,8 @@
 package dev.toolbus.bus.kafka;
 
-import dev.toolbus.bus.BusMessage;
-import dev.toolbus.bus.ToolBus;
-import dev.toolbus.executor.TurnLedger;
+import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.ToolBus;
+import dev.toolbus.spi.TurnLedger;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;

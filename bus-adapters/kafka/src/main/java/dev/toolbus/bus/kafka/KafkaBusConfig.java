@@ -1,9 +1,9 @@
 package dev.toolbus.bus.kafka;
 
-import static dev.toolbus.internal.Checks.requireArgument;
-import static dev.toolbus.internal.Checks.requireNotNegative;
-import static dev.toolbus.internal.Checks.requirePositive;
-import static dev.toolbus.internal.Checks.requireText;
+import static dev.toolbus.spi.Checks.requireArgument;
+import static dev.toolbus.spi.Checks.requireNotNegative;
+import static dev.toolbus.spi.Checks.requirePositive;
+import static dev.toolbus.spi.Checks.requireText;
 
 import dev.toolbus.protocol.EventCodec;
 import java.lang.management.ManagementFactory;

@@ -1,6 +1,6 @@
 package dev.toolbus.bus.kafka;
 
-import dev.toolbus.bus.BusMessage;
+import dev.toolbus.spi.BusMessage;
 import dev.toolbus.bus.EventIdPeek;
 import java.util.ArrayList;
 import java.util.List;

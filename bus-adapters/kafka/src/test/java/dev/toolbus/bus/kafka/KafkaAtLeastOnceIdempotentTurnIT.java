@@ -50,7 +50,7 @@ class KafkaAtLeastOnceIdempotentTurnIT {
                 .parameter(ToolParameter.of("text", ToolParamType.STRING, "text")).build(),
                 (a, c) -> Mono.fromSupplier(() -> ToolResult.text(a.string("text") + " " + runs.incrementAndGet())));
         ToolExecutor executor = ToolExecutor.builder().tool(echo)
-                .settings(dev.toolbus.executor.ExecutionSettings.builder().cacheResults(false).build()).build();
+                .settings(dev.toolbus.executor.settings.ExecutionSettings.builder().cacheResults(false).build()).build();
         Disposable loop = executor.attach(bus);
         try {
             kafka.send("s", EchoDriver.turn("s", "t1", "a"));

@@ -1,6 +1,6 @@
 package dev.toolbus.bus.kafka;
 
-import dev.toolbus.bus.ToolBus;
+import dev.toolbus.spi.ToolBus;
 import dev.toolbus.bus.tck.AbstractBusControlTests;
 import dev.toolbus.bus.tck.BrokerFixture;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package dev.toolbus.bus.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.bus.ToolBus;
+import dev.toolbus.spi.ToolBus;
 import dev.toolbus.bus.tck.AbstractBusFaultsTests;
 import dev.toolbus.bus.tck.BrokerFixture;
 import dev.toolbus.bus.tck.Brokers;
@@ -11,7 +11,7 @@ import dev.toolbus.bus.tck.BusOptions;
 import dev.toolbus.bus.tck.Events;
 import dev.toolbus.bus.tck.FaultProxy;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

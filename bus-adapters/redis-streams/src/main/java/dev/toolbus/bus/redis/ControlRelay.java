@@ -1,6 +1,6 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.bus.BusMessage;
+import dev.toolbus.spi.BusMessage;
 import dev.toolbus.bus.EventIdPeek;
 import dev.toolbus.protocol.ControlIds;
 import io.lettuce.core.RedisClient;

@@ -1,6 +1,6 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.limits.RateLimitStore;
+import dev.toolbus.spi.RateLimitStore;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;

@@ -1,11 +1,11 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.bus.BusMessage;
-import dev.toolbus.executor.TurnLedger;
-import dev.toolbus.bus.ToolBus;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.ToolBus;
+import dev.toolbus.spi.TurnLedger;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.RedisBusyException;

@@ -1,7 +1,7 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.executor.TurnLedger;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.spi.TurnLedger;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.bus.BusMessage;
+import dev.toolbus.spi.BusMessage;
 import dev.toolbus.bus.BusSource;
 import dev.toolbus.bus.DrainLoop;
 import dev.toolbus.bus.EventIdPeek;

@@ -8,7 +8,7 @@ import dev.toolbus.bus.tck.BrokerFixture;
 import dev.toolbus.bus.tck.EchoDriver;
 import dev.toolbus.bus.tck.FaultProxy;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.toolbus.bus.redis;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.bus.ToolBus;
+import dev.toolbus.spi.ToolBus;
 import dev.toolbus.bus.tck.BrokerFixture;
 import dev.toolbus.bus.tck.Brokers;
 import dev.toolbus.bus.tck.BusOptions;

@@ -7,7 +7,7 @@ import dev.toolbus.bus.tck.AbstractBusIdempotentTurnTests;
 import dev.toolbus.bus.tck.BrokerFixture;
 import dev.toolbus.bus.tck.EchoDriver;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,8 +3,8 @@ package dev.toolbus.bus.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.limits.LimitRule;
-import dev.toolbus.limits.Limits;
+import dev.toolbus.executor.limits.LimitRule;
+import dev.toolbus.executor.limits.Limits;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolCall;
@@ -34,7 +34,7 @@ class RedisRateLimitStoreIT {
     private static ToolExecutor executor(RedisRateLimitStore store, AtomicInteger runs, int rate) {
         return ToolExecutor.builder().tool(ping(runs)).rateLimitStore(store)
                 .limits(Limits.builder().store("redis").rule(LimitRule.builder("ping-rate").tools(List.of("ping"))
-                        .rate(rate).periodMs(600_000).per("user")).build())
+                        .rate(rate).periodMs(600_000).per(LimitRule.Per.USER)).build())
                 .build();
     }
 

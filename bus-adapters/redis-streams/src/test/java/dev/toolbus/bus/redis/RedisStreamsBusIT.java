@@ -4,7 +4,7 @@ import dev.toolbus.bus.tck.EchoDriver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.bus.BusMessage;
+import dev.toolbus.spi.BusMessage;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.toolbus.bus.redis;
 
-import dev.toolbus.bus.ToolBus;
+import dev.toolbus.spi.ToolBus;
 import dev.toolbus.bus.tck.WorkerBus;
 import java.time.Duration;
 import java.util.List;

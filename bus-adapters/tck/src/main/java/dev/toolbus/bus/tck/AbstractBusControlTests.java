@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolbus.bus.ToolBus;
-import dev.toolbus.executor.ApprovalSettings;
+import dev.toolbus.executor.approval.ApprovalMode;
+import dev.toolbus.spi.ToolBus;
+import dev.toolbus.executor.approval.ApprovalSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.ControlIds;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -178,7 +179,7 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
 
     @Test
     void wipeUnderAuto_asksOnce_andRunsOnlyAfterAnApprove() {
-        approval.set(ApprovalSettings.builder().mode("auto").build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
         broker.send("s-ap", wipe("s-ap", "t1"));
         JsonNode request = approvalRequestOwnerStopsReading("s-ap", "t1");
         String owner = ControlIds.instanceOf(request.path("approval_id").asText());
@@ -199,7 +200,7 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
 
     @Test
     void denyAndExpiry_areNotApproved_andALateAnswerIsUnknown() {
-        approval.set(ApprovalSettings.builder().mode("auto").build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
         broker.send("s-deny", wipe("s-deny", "t1"));
         JsonNode request = approvalRequestOwnerStopsReading("s-deny", "t1");
         broker.send("s-deny", approvalResponse("s-deny", request.path("approval_id").asText(), "deny"));
@@ -209,7 +210,7 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
         assertThat(denied.get(1).path("content").asText()).contains("declined");
 
         buses.values().forEach(this::resumeReading);
-        approval.set(ApprovalSettings.builder().mode("auto").timeoutMs(1500).build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).timeoutMs(1500).build());
         broker.send("s-deny", wipe("s-deny", "t2"));
         JsonNode late = awaitEvent("s-deny", "t2", "approval_request");
         List<JsonNode> expired = awaitTurn("s-deny", "t2");
@@ -226,7 +227,7 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
 
     @Test
     void approveSession_skipsTheNextAskOfTheConversationOnTheOwner() {
-        approval.set(ApprovalSettings.builder().mode("auto").build());
+        approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
         broker.send("s-ses", withUser(turn("s-ses", "t1", "{\"tool_call_id\":\"c1\",\"name\":\"echo\",\"arguments\":{\"x\":1}}")));
         JsonNode request = approvalRequestOwnerStopsReading("s-ses", "t1");
         String owner = ControlIds.instanceOf(request.path("approval_id").asText());

@@ -3,8 +3,8 @@ package dev.toolbus.bus.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.bus.BusMessage;
-import dev.toolbus.bus.ToolBus;
+import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.ToolBus;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

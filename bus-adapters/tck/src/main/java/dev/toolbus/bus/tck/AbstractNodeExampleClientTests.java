@@ -2,9 +2,9 @@ package dev.toolbus.bus.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.bus.ToolBus;
+import dev.toolbus.spi.ToolBus;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.toolbus.bus.tck;
 
-import dev.toolbus.bus.ToolBus;
+import dev.toolbus.spi.ToolBus;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.toolbus.bus.tck;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolHandler;
 import dev.toolbus.tool.ToolParamType;

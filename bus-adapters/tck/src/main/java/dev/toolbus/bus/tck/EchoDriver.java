@@ -1,7 +1,5 @@
 package dev.toolbus.bus.tck;
 
-import dev.toolbus.bus.BusMessage;
-import dev.toolbus.bus.ToolBus;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.EventCodec;
@@ -12,6 +10,8 @@ import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.ToolBus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,6 +1,6 @@
 package dev.toolbus.bus.tck;
 
-import dev.toolbus.bus.ToolBus;
+import dev.toolbus.spi.ToolBus;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package dev.toolbus.mcp.server;
 
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.tool.ToolSpec;
 import java.util.ArrayList;
 import java.util.List;

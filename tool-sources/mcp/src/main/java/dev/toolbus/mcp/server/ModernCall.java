@@ -408,7 +408,7 @@ final class ModernCall implements CallPeer {
         ctx.executor.control(new CancelEvent(streamId, turnId, callId, reason))
                 .subscribeOn(Schedulers.parallel())
                 .subscribe(o -> {
-                    if (o != dev.toolbus.executor.ControlOutcome.APPLIED) {
+                    if (o != dev.toolbus.spi.ControlOutcome.APPLIED) {
                         // not (or no longer) in the executor: end the subscription and the task
                         finishCancelled();
                     }

@@ -3,7 +3,7 @@ package dev.toolbus.mcp.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.mcp.fixtures.NodeTools;
 import dev.toolbus.mcp.fixtures.Turns;

@@ -3,7 +3,7 @@ package dev.toolbus.mcp.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.mcp.fixtures.FixtureServerMain;
 import dev.toolbus.mcp.fixtures.NodeTools;
@@ -15,7 +15,7 @@ import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.UserMessageEvent;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.tool.ToolSource;
-import dev.toolbus.tool.Tools;
+import dev.toolbus.tool.method.Tools;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.toolbus.mcp.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.mcp.McpToolHints;
 import dev.toolbus.mcp.fixtures.NodeTools;

@@ -3,7 +3,7 @@ package dev.toolbus.mcp.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.mcp.fixtures.ConformanceTools;
 import dev.toolbus.mcp.fixtures.ModernConformanceTools;

@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolbus.executor.ApprovalSettings;
+import dev.toolbus.executor.approval.ApprovalMode;
+import dev.toolbus.executor.approval.ApprovalSettings;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
@@ -51,9 +52,9 @@ class McpApprovalTest {
                 (args, ctx) -> Mono.just(ToolResult.text("secret ran")));
         executor = ToolExecutor.builder().tools(List.of(wipe, read, secret))
                 .policy((tool, stream, ctx) -> tool.name().equals("secret")
-                        ? dev.toolbus.executor.ToolPolicy.Decision.permissionDenied("owners only")
-                        : dev.toolbus.executor.ToolPolicy.Decision.ALLOW)
-                .approval(ApprovalSettings.builder().mode("auto").timeoutMs(30_000).build()).build();
+                        ? dev.toolbus.spi.ToolPolicy.Decision.permissionDenied("owners only")
+                        : dev.toolbus.spi.ToolPolicy.Decision.ALLOW)
+                .approval(ApprovalSettings.builder().mode(ApprovalMode.AUTO).timeoutMs(30_000).build()).build();
         http = McpToolServer.builder(executor).build().startHttp("127.0.0.1", 0).block(WAIT);
     }
 

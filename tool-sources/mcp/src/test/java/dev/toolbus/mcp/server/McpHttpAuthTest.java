@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.auth.TokenScope;
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.policy.PermissionLevel;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.tool.ToolDefinition;
@@ -32,7 +32,7 @@ class McpHttpAuthTest {
 
     static ToolSpec whoami() {
         return new ToolSpec(ToolDefinition.builder("whoami").description("The caller's permission").build(),
-                (a, c) -> Mono.just(ToolResult.text("permission=" + c.permission())));
+                (a, c) -> Mono.just(ToolResult.text("permission=" + c.who().permission())));
     }
 
     @BeforeAll

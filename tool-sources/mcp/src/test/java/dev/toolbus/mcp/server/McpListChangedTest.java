@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.executor.ToolPolicy;
+import dev.toolbus.spi.ToolPolicy;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSource;

@@ -3,7 +3,7 @@ package dev.toolbus.mcp.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.mcp.fixtures.ConformanceServerMain;
 import dev.toolbus.mcp.fixtures.ConformanceTools;

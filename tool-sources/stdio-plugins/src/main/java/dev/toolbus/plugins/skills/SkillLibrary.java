@@ -1,10 +1,10 @@
 package dev.toolbus.plugins.skills;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.toolbus.executor.SkillProvider;
 import dev.toolbus.protocol.ListSkillsEvent;
 import dev.toolbus.protocol.SkillsEvent;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.spi.SkillProvider;
 import dev.toolbus.tool.ToolSource;
 import java.nio.file.Path;
 import java.time.Duration;

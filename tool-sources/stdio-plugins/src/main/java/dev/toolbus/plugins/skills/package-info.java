@@ -4,7 +4,7 @@
  * tool of a {@link dev.toolbus.plugins.skills.SkillCatalog}. A
  * {@link dev.toolbus.plugins.skills.SkillLibrary} keeps a catalogue current (watched folders), remembers
  * per stream what {@code load_skill} loaded, and answers {@code list_skills} as the executor's
- * {@link dev.toolbus.executor.SkillProvider} ({@link dev.toolbus.plugins.skills.SkillSettings}: modes,
+ * {@link dev.toolbus.spi.SkillProvider} ({@link dev.toolbus.plugins.skills.SkillSettings}: modes,
  * auto-activation, triggers).
  */
 package dev.toolbus.plugins.skills;

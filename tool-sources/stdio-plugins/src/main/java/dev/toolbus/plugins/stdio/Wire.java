@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
+import dev.toolbus.result.ForeignValues;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
@@ -83,14 +84,14 @@ final class Wire {
         put(c, "turnId", ctx.turnId());
         put(c, "toolCallId", ctx.toolCallId());
         put(c, "idempotencyKey", ctx.idempotencyKey());
-        put(c, "userId", ctx.userId());
-        put(c, "groupId", ctx.groupId());
-        put(c, "platform", ctx.platform());
-        put(c, "permission", ctx.permission());
-        put(c, "channel", ctx.channel());
-        put(c, "provider", ctx.provider());
-        put(c, "model", ctx.model());
-        put(c, "agentId", ctx.agentId());
+        put(c, "userId", ctx.who().userId());
+        put(c, "groupId", ctx.who().groupId());
+        put(c, "platform", ctx.who().platform());
+        put(c, "permission", ctx.who().permission());
+        put(c, "channel", ctx.who().channel());
+        put(c, "provider", ctx.who().provider());
+        put(c, "model", ctx.who().model());
+        put(c, "agentId", ctx.who().agentId());
         c.put("attempt", ctx.attempt());
         if (ctx.trace() != null) {
             c.put("traceparent", ctx.trace().traceparent());
@@ -189,13 +190,13 @@ final class Wire {
         if (result.isTextual()) {
             return hasItems ? withItems(result.textValue(), items) : ToolResult.text(result.textValue());
         }
-        return ToolResult.fromValue(result);
+        return ForeignValues.toResult(result);
     }
 
     private static ToolResult withItems(String text, JsonNode items) {
         ObjectNode carrier = F.objectNode().put("content", text);
         carrier.set("content_items", items);
-        return ToolResult.fromValue(carrier).toBuilder().data(null).build();
+        return ForeignValues.toResult(carrier).toBuilder().data(null).build();
     }
 
     /**

@@ -2,14 +2,14 @@ package dev.toolbus.plugins.skills;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ToolSource;
 import java.io.IOException;
 import java.nio.file.Files;

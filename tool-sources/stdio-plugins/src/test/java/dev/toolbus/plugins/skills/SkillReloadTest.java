@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.toolbus.protocol.ListSkillsEvent;
 import dev.toolbus.protocol.SkillsEvent;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.DescriptionLocale;
+import dev.toolbus.text.DescriptionLocale;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolbus.executor.ExecutionSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.CancelEvent;
@@ -16,7 +16,7 @@ import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.Risk;
+import dev.toolbus.protocol.Risk;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,20 +2,20 @@ package dev.toolbus.plugins.stdio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.CancelEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.InputAction;
 import dev.toolbus.protocol.InputRequestEvent;
 import dev.toolbus.protocol.InputResponseEvent;
 import dev.toolbus.protocol.Json;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.protocol.SendMessageEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolProgressEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.registry.ToolRegistry;
-import dev.toolbus.tool.Risk;
 import java.time.Duration;
 import java.util.List;
 import org.awaitility.Awaitility;

@@ -2,8 +2,8 @@ package dev.toolbus.plugins.stdio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.Json;

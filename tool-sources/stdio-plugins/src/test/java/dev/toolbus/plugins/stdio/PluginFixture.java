@@ -2,8 +2,8 @@ package dev.toolbus.plugins.stdio;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.toolbus.executor.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;

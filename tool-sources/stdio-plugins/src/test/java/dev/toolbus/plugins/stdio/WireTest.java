@@ -36,7 +36,8 @@ class WireTest {
 
     @Test
     void executeParams_inputIsTheRawJsonStringAndContextSkipsEmptyFields() {
-        ToolContext ctx = ToolContext.builder().streamId("s1").toolCallId("c1").userId("u").build();
+        ToolContext ctx = ToolContext.builder().streamId("s1").toolCallId("c1")
+                .who(dev.toolbus.protocol.CallContext.builder().userId("u").build()).build();
         JsonNode p = Wire.executeParams("greet", "{\"name\":\"Al\"}", ctx);
         assertThat(p.path("toolName").asText()).isEqualTo("greet");
         assertThat(p.path("input").isTextual()).isTrue();
@@ -97,7 +98,7 @@ class WireTest {
         assertThat(defs.get(0).pluginId()).isEqualTo("p");
         assertThat(defs.get(0).channels()).containsExactly("web");
         assertThat(defs.get(0).timeout()).isEqualTo(Duration.ofMillis(1500));
-        assertThat(defs.get(0).description(dev.toolbus.tool.DescriptionLocale.EN)).isEqualTo("A");
+        assertThat(defs.get(0).description(dev.toolbus.text.DescriptionLocale.EN)).isEqualTo("A");
         assertThat(defs.get(1).timeout()).isEqualTo(Duration.ofMillis(200));
         assertThat(defs.get(1).sideEffecting()).isTrue();
         assertThat(defs.get(1).channels()).containsExactly("web", "cli");

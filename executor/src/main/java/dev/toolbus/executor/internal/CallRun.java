@@ -1,0 +1,636 @@
+package dev.toolbus.executor.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.executor.limits.LimitStep;
+import dev.toolbus.metrics.CallRecord;
+import dev.toolbus.protocol.CallContext;
+import dev.toolbus.protocol.ContentPart;
+import dev.toolbus.protocol.ErrorCode;
+import dev.toolbus.protocol.ErrorInfo;
+import dev.toolbus.protocol.Json;
+import dev.toolbus.protocol.ToolCall;
+import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.protocol.UserMessageEvent;
+import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.result.SplitResult;
+import dev.toolbus.spi.GatedCall;
+import dev.toolbus.spi.ToolPolicy;
+import dev.toolbus.tool.InputAnswer;
+import dev.toolbus.tool.ToolArguments;
+import dev.toolbus.tool.ToolContext;
+import dev.toolbus.tool.ToolConversation;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolHandler;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.Visibility;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+
+/**
+ * One call of a turn, from name resolution to its {@code tool_result}: tool lookup, policy, argument
+ * parsing, context fields, validation, the {@link CallGate} (if any), cache (single flight), a slot,
+ * the handler under its timeout, and retries where allowed. Every path ends in exactly one
+ * {@link TurnRun#complete}. The call is its handler's {@link ToolConversation}, backed by a
+ * {@link CallEvents} made on first use.
+ */
+final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listener {
+
+    private static final AtomicIntegerFieldUpdater<CallRun> DONE =
+            AtomicIntegerFieldUpdater.newUpdater(CallRun.class, "done");
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CallRun.class);
+    private static final String UNKNOWN_TAG = "unknown";
+    static final long MAX_BACKOFF_MS = 3_000;
+    static final long BASE_BACKOFF_MS = 200;
+
+    private final Pipeline p;
+    private final TurnRun turn;
+    private final int index;
+    private final ToolCall call;
+    private ToolDefinition def;
+    /** The definition's compiled checks and meters, once resolved. */
+    private ToolPlan plan;
+    private ToolHandler handler;
+    private ToolArguments args;
+    private String cacheKey;
+    private CompletableFuture<ResultCache.Flight> flight;
+    private int attempts;
+    /** The call's {@code tool_result} once it ended, and its media follow-ups; guarded by the turn's monitor. */
+    ToolResultEvent emitted;
+    List<UserMessageEvent> followUps;
+    private volatile HandlerRun running;
+    private volatile Disposable gateWait;
+    private dev.toolbus.tool.ToolSource source;
+    /** The call's pass through the limits (permits it holds are released when it completes). */
+    private volatile LimitStep.Admission limit;
+    /** What the approval step did, for the call log. */
+    private volatile String approval = "";
+    private volatile boolean cancelled;
+    private volatile int done;
+    private volatile CallEvents events;
+    /** Set when a control cancel ended the call: the call log's detail. */
+    private volatile String cancelDetail;
+    /** Why the call was cancelled, for the handler's {@code ToolContext.cancelReason()}. */
+    private volatile String cancelReason = ToolContext.CANCELLED;
+
+    CallRun(Pipeline p, TurnRun turn, int index, ToolCall call) {
+        this.p = p;
+        this.turn = turn;
+        this.index = index;
+        this.call = call;
+    }
+
+    void start() {
+        if (cancelled) {
+            fail(UNKNOWN_TAG, ErrorCode.CANCELLED, p.texts.cancelled(call.name()));
+            return;
+        }
+        String name = call.name();
+        ToolRegistry.Entry entry = name.isEmpty() ? null : p.registry.find(name);
+        if (entry == null) {
+            fail(UNKNOWN_TAG, ErrorCode.UNKNOWN_TOOL, name.isEmpty() ? p.texts.noToolName() : p.texts.unknownTool(name));
+            return;
+        }
+        def = entry.tool().definition();
+        handler = entry.tool().handler();
+        source = entry.source();
+        ToolCallsEvent t = turn.turn;
+        CallContext ctx = t.context();
+        if (def.visibility() == Visibility.HIDDEN) {
+            fail(name, ErrorCode.NOT_AVAILABLE, p.texts.notAvailable(name));
+            return;
+        }
+        ToolPolicy.Decision decision = p.policy.decide(def, t.streamId(), ctx);
+        if (!decision.allowed()) {
+            fail(name, decision.code(), decision.reason().isEmpty() ? p.texts.notAvailable(name) : decision.reason());
+            return;
+        }
+        plan = p.plan(def);
+        ArgumentRules rules = plan.rules;
+        ObjectNode raw = parseArguments(name, rules);
+        if (raw == null) {
+            return;
+        }
+        ObjectNode filled = def.isLegacyAction()
+                ? ContextFields.legacyActionPayload(raw, t.streamId(), ctx)
+                : ContextFields.fill(raw, rules, t.streamId(), ctx);
+        ArgumentRules.Violation v = rules.check(def.isLegacyAction() ? raw : filled);
+        if (v != null) {
+            fail(name, ErrorCode.INVALID_ARGUMENTS, v.message(p.texts, name));
+            return;
+        }
+        args = ToolArguments.of(filled);
+        if (p.gate != null) {
+            Mono<ErrorInfo> verdict = p.gate.admit(new GatedCall(turn, index, call, def, filled, this::noteApproval));
+            if (verdict != null) {
+                awaitGate(verdict, filled);
+                return;
+            }
+        }
+        proceed(filled);
+    }
+
+    /** Past the gate: the limits (if any), the cache (single flight), else a slot. */
+    private void proceed(ObjectNode filled) {
+        if (cancelled) {
+            failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+            return;
+        }
+        if (p.limits != null && limit == null) {
+            LimitStep.Admission a = p.limits.admit(turn.turn, index, def, source);
+            limit = a;
+            if (done != 0) {
+                a.release();
+                return;
+            }
+            Mono<ErrorInfo> verdict = a.verdict();
+            if (verdict != null) {
+                awaitGate(verdict, filled);
+                return;
+            }
+        }
+        ToolCallsEvent t = turn.turn;
+        String name = def.name();
+        if (p.cache != null && plan.cacheable
+                && (cacheKey = p.cache.key(name, filled, def.cacheScope(), t.streamId(), t.context()
+                        .userId())) != null) {
+            CompletableFuture<ResultCache.Flight> mine = null;
+            CompletableFuture<ResultCache.Flight> prior = p.cache.find(cacheKey);
+            if (prior == null) {
+                mine = new CompletableFuture<>();
+                prior = p.cache.join(cacheKey, mine);
+            }
+            if (prior != null) {
+                p.metrics.cache(true);
+                if (prior.isDone()) {
+                    fromFlight(prior.join());
+                } else {
+                    prior.whenComplete((f, err) -> {
+                        try {
+                            fromFlight(f);
+                        } catch (Throwable e) {
+                            crash(e);
+                        }
+                    });
+                }
+                return;
+            }
+            p.metrics.cache(false);
+            flight = mine;
+        }
+        attempt(1);
+    }
+
+    /** Waits for the gate's verdict: run on empty, fail with the error it gives. */
+    private void awaitGate(Mono<ErrorInfo> verdict, ObjectNode filled) {
+        boolean[] refused = new boolean[1];
+        gateWait = verdict.subscribe(
+                e -> {
+                    refused[0] = true;
+                    fail(def.name(), e);
+                },
+                e -> failure(new CallFailure(ErrorCode.TOOL_FAILED, CallFailure.message(e))),
+                () -> {
+                    gateWait = null;
+                    if (!refused[0]) {
+                        proceed(filled);
+                    }
+                });
+        if (cancelled) {
+            gateWait.dispose();
+        }
+    }
+
+    String id() {
+        return call.toolCallId();
+    }
+
+    /** Marks a call of a turn that has not started yet as cancelled: it ends {@code CANCELLED} at start. */
+    void stopBeforeStart(String reason) {
+        cancelDetail = cancelDetail(reason);
+        cancelReason = reason == null || reason.isBlank() ? ToolContext.CANCELLED : reason;
+        cancelled = true;
+    }
+
+    /**
+     * A control cancel: stops the handler (disposed, interrupted, context cancelled) or the wait for a
+     * gate, slot or retry, and ends the call {@code CANCELLED} now.
+     *
+     * @return whether the call was unfinished
+     */
+    boolean stop(String reason) {
+        if (done != 0) {
+            return false;
+        }
+        cancelDetail = cancelDetail(reason);
+        cancelReason = reason == null || reason.isBlank() ? ToolContext.CANCELLED : reason;
+        cancelled = true;
+        HandlerRun r = running;
+        if (r != null) {
+            r.cancel(cancelReason);
+        }
+        Disposable g = gateWait;
+        if (g != null) {
+            g.dispose();
+        }
+        if (done == 0) {
+            failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def == null ? call.name() : def.name())));
+        }
+        return true;
+    }
+
+    private void noteApproval(String outcome) {
+        approval = outcome;
+    }
+
+    /** The call log's detail of a control cancel; the reason bounded to 200 characters. */
+    private static String cancelDetail(String reason) {
+        if (reason == null || reason.isEmpty()) {
+            return "cancel event";
+        }
+        return "cancel event: " + (reason.length() > 200 ? reason.substring(0, 200) + "…" : reason);
+    }
+
+    /** Abandons the call (its turn was cancelled) with the reason {@code cancelled}. */
+    void cancel() {
+        cancel(ToolContext.CANCELLED);
+    }
+
+    /** Abandons the call (its turn was cancelled); {@code reason} reaches the handler's context. */
+    void cancel(String reason) {
+        cancelReason = reason;
+        cancelled = true;
+        HandlerRun r = running;
+        if (r != null) {
+            r.cancel(reason);
+        }
+        Disposable g = gateWait;
+        if (g != null) {
+            g.dispose();
+            failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+        }
+    }
+
+
+    private ObjectNode parseArguments(String name, ArgumentRules rules) {
+        JsonNode node = call.arguments();
+        if (node == null) {
+            String json = call.argumentsJson();
+            if (json == null || json.isBlank()) {
+                return Json.mapper().createObjectNode();
+            }
+            try {
+                node = ArgumentParser.parse(json, rules.declaredCount());
+            } catch (JsonProcessingException e) {
+                fail(name, ErrorCode.INVALID_ARGUMENTS, p.texts.invalidJson(name, e.getOriginalMessage()));
+                return null;
+            }
+        }
+        if (node instanceof ObjectNode o) {
+            return o;
+        }
+        fail(name, ErrorCode.INVALID_ARGUMENTS, p.texts.notAnObject(name,
+                node == null || node.isMissingNode() ? "nothing" : ArgumentRules.jsonType(node)));
+        return null;
+    }
+
+    private void attempt(int n) {
+        if (done != 0) {
+            return;
+        }
+        if (!p.slots.submit(this, p.settings.maxQueuedCalls())) {
+            failure(new CallFailure(ErrorCode.REJECTED, p.texts.overloaded(p.slots.queued())));
+        }
+    }
+
+    /** The slot task: runs the next attempt (see {@link #runAttempt}); attempts run one after another. */
+    @Override
+    public void run() {
+        runAttempt(attempts + 1);
+    }
+
+    /**
+     * Runs with a slot held; the slot is released when the attempt ends. Never throws: anything thrown
+     * on the way (an {@code Error} included) ends the attempt {@code TOOL_FAILED} and frees the slot.
+     */
+    private void runAttempt(int n) {
+        if (cancelled || turn.cancelled || done != 0) {
+            p.slots.release();
+            try {
+                failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+            } catch (Throwable t) {
+                crash(t);
+            }
+            return;
+        }
+        HandlerRun run = null;
+        try {
+            attempts = n;
+            ToolContext.Handle handle = context(n);
+            ToolContext ctx = handle.context();
+            long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
+            run = new HandlerRun(handle, this, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
+            running = run;
+            p.inflight.incrementAndGet();
+            p.running.add(run);
+            run.start(invoke(ctx), timeoutMs, p.timer);
+            if (cancelled) {
+                run.cancel(cancelReason);
+            }
+        } catch (Throwable t) {
+            if (run != null) {
+                run.fail(t);
+            } else {
+                p.slots.release();
+                crash(t);
+            }
+        }
+    }
+
+    private Mono<ToolResult> invoke(ToolContext ctx) {
+        if (handler.isBlocking()) {
+            return turn.inScope(index, new ThrowSafeMono(Mono.defer(() -> call(ctx))).subscribeOn(p.blocking));
+        }
+        return turn.inScope(index, call(ctx));
+    }
+
+    /** The handler's Mono; whatever it throws (an {@code Error} included) becomes the Mono's error. */
+    private Mono<ToolResult> call(ToolContext ctx) {
+        Mono<ToolResult> m;
+        try {
+            m = handler.call(args, ctx);
+        } catch (Throwable e) {
+            return Mono.error(e);
+        }
+        return m != null ? m : Mono.error(new IllegalStateException("the handler of " + def.name() + " returned null"));
+    }
+
+    /** The end of the running attempt (its handler run's one outcome). */
+    @Override
+    public void ended(AttemptOutcome o, ToolResult result, Throwable failure) {
+        int n = attempts;
+        p.running.remove(running);
+        running = null;
+        p.inflight.decrementAndGet();
+        try {
+            switch (o) {
+                case RESULT -> success(result);
+                case FAILED, TIMEOUT -> {
+                    if (retryable(n)) {
+                        p.metrics.retry(def.name());
+                        p.timer.schedule(() -> attempt(n + 1), backoffMs(n), TimeUnit.MILLISECONDS);
+                    } else if (o == AttemptOutcome.TIMEOUT) {
+                        long ms = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
+                        failure(new CallFailure(ErrorCode.TIMEOUT, p.texts.timedOut(def.name(), ms)));
+                    } else {
+                        failure(new CallFailure(ErrorCode.TOOL_FAILED, CallFailure.message(failure)));
+                    }
+                }
+                case CANCELLED -> failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+            }
+        } catch (Throwable t) {
+            crash(t);
+        } finally {
+            p.slots.release();
+        }
+    }
+
+    private boolean retryable(int n) {
+        return p.settings.retryOnError() && !def.sideEffecting() && n <= p.settings.maxRetries() && !cancelled
+                && !turn.cancelled;
+    }
+
+    /** Exponential backoff with jitter, capped at 3 s: about 200, 400, 800, 1600, 3000 ms. */
+    static long backoffMs(int attempt) {
+        long base = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS << Math.min(attempt - 1, 10));
+        long jittered = base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
+        return Math.min(MAX_BACKOFF_MS, jittered);
+    }
+
+    private ToolContext.Handle context(int attempt) {
+        return ToolContext.builder().turn(turn.turn).toolCallId(call.toolCallId()).toolName(def.name())
+                .attempt(attempt).conversation(this).trace(turn.callTrace(index)).services(p.services).handle();
+    }
+
+    private void success(ToolResult result) {
+        if (flight != null) {
+            CallEvents ch = eventsIfAny();
+            if (ch != null && ch.asked()) {
+                // the result depends on the user's answer: never served to later calls
+                p.cache.landUncached(cacheKey, flight, new ResultCache.Flight(result, null));
+            } else {
+                p.cache.land(cacheKey, flight, new ResultCache.Flight(result, null));
+            }
+        }
+        emit(result, false);
+    }
+
+    private void failure(CallFailure f) {
+        if (flight != null) {
+            p.cache.land(cacheKey, flight, new ResultCache.Flight(null, f));
+        }
+        fail(def == null ? UNKNOWN_TAG : def.name(), f.code(), f.message());
+    }
+
+    /**
+     * Ends the call {@code TOOL_FAILED} after something threw where nothing should (an {@code Error}
+     * included), landing its flight so identical calls do not wait forever. The caller frees any slot.
+     */
+    void crash(Throwable t) {
+        LOG.error("call {} of {} failed unexpectedly", call.toolCallId(), call.name(), t);
+        if (done != 0) {
+            return;
+        }
+        try {
+            failure(new CallFailure(ErrorCode.TOOL_FAILED, CallFailure.message(t)));
+        } catch (Throwable again) {
+            LOG.error("call {} could not be answered", call.toolCallId(), again);
+        }
+    }
+
+    private void fromFlight(ResultCache.Flight f) {
+        if (done != 0) {
+            return;
+        }
+        if (f == null) {
+            fail(def.name(), ErrorCode.TOOL_FAILED, "the shared run of an identical call ended without a result");
+        } else if (f.outcome() != null && f.outcome().code() == ErrorCode.CANCELLED && !cancelled) {
+            // the leader's turn was abandoned; that is no reason to fail this call: run it alone
+            attempt(1);
+        } else if (f.outcome() != null) {
+            fail(def.name(), f.outcome().code(), f.outcome().message());
+        } else {
+            emit(f.result(), f.success());
+        }
+    }
+
+    /** Splits a result the tool returned and completes the call with it. */
+    private void emit(ToolResult result, boolean cached) {
+        Object data = result.data();
+        if (data != null && !(data instanceof JsonNode)) {
+            try {
+                data = Json.mapper().valueToTree(data);
+            } catch (IllegalArgumentException e) {
+                fail(def.name(), ErrorCode.TOOL_FAILED, "The result data of " + def.name()
+                        + " cannot be encoded as JSON: " + e.getMessage());
+                return;
+            }
+        }
+        SplitResult whole = p.splitter.split(call.toolCallId(), call.name(), result);
+        SplitResult split = p.cutter.cut(def, turn.turn.streamId(), call.toolCallId(), whole);
+        data = ResultCutter.data(whole, split, data);
+        long now = p.nanoClock.getAsLong();
+        ToolCallsEvent t = turn.turn;
+        ErrorInfo error = null;
+        String content = split.content();
+        if (split.error() != null) {
+            error = split.error();
+            content = split.error().message();
+        } else if (result.isError()) {
+            String m = result.errorMessage().isEmpty() ? content : p.cutter.errorText(def, result.errorMessage());
+            error = new ErrorInfo(ErrorCode.TOOL_ERROR, m);
+        }
+        List<UserMessageEvent> messages = List.of();
+        if (error == null || error.code() == ErrorCode.TOOL_ERROR) {
+            if (!split.messages().isEmpty()) {
+                messages = new ArrayList<>(split.messages().size());
+                for (SplitResult.MediaMessage mm : split.messages()) {
+                    List<ContentPart> parts = mm.content();
+                    messages.add(new UserMessageEvent(t.streamId(), t.turnId(), mm.messageId(), call.toolCallId(),
+                            UserMessageEvent.TOOL_RESULT_MEDIA, parts, mm.visibleText(), mm.item()));
+                }
+            }
+        }
+        ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
+                content, error != null, error, data, result.metadata(),
+                error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of(),
+                cached ? 0 : attempts, cached, (now - turn.startNanos) / 1_000_000);
+        complete(def.name(), error == null ? OK : outcomeTag(error.code()), event, messages, now);
+    }
+
+    private void fail(String toolTag, ErrorCode code, String message) {
+        fail(toolTag, new ErrorInfo(code, message));
+    }
+
+    private void fail(String toolTag, ErrorInfo error) {
+        long now = p.nanoClock.getAsLong();
+        ToolCallsEvent t = turn.turn;
+        ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
+                error.message(), true, error, null, null, null, attempts, false, (now - turn.startNanos) / 1_000_000);
+        complete(toolTag, outcomeTag(error.code()), event, List.of(), now);
+    }
+
+    private void complete(String toolTag, String outcome, ToolResultEvent event, List<UserMessageEvent> messages,
+                          long now) {
+        if (!DONE.compareAndSet(this, 0, 1)) {
+            return;
+        }
+        LimitStep.Admission a = limit;
+        if (a != null) {
+            a.release();
+        }
+        CallEvents ch = eventsIfAny();
+        if (ch != null) {
+            ch.close();
+        }
+        long nanos = now - turn.startNanos;
+        ToolPlan tp = plan;
+        if (tp != null && toolTag.equals(def.name())) {
+            tp.meters.call(outcome, nanos);
+        } else {
+            p.metrics.call(toolTag, outcome, nanos);
+        }
+        ToolCallsEvent t = turn.turn;
+        p.callLog.add(CallRecord.builder(p.recordClock.at(now)).tool(call.name()).streamId(t.streamId())
+                .turnId(t.turnId()).toolCallId(call.toolCallId()).userId(t.context().userId()).outcome(outcome)
+                .durationMs(nanos / 1_000_000).attempts(event.attempts()).cached(event.cached())
+                .detail(event.isError() && event.error().code() == ErrorCode.CANCELLED ? cancelDetail : null)
+                .approval(approval).build());
+        turn.complete(index, event, messages, now);
+    }
+
+    @Override
+    public Mono<Void> progress(double progress, Double total, String message) {
+        return events().progress(progress, total, message);
+    }
+
+    @Override
+    public Mono<Void> send(List<ContentPart> content) {
+        return events().send(content);
+    }
+
+    @Override
+    public Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
+        dev.toolbus.tool.InputQuestion question;
+        try {
+            // as before InputQuestion: no message is an empty one, a timeout below 1 ms is 1 ms
+            question = dev.toolbus.tool.InputQuestion.builder(message == null ? "" : message).schema(schema)
+                    .timeout(timeout == null || timeout.toMillis() >= 1 ? timeout : Duration.ofMillis(1)).build();
+        } catch (IllegalArgumentException | NullPointerException bad) {
+            return Mono.error(bad);
+        }
+        return events().ask(question);
+    }
+
+    @Override
+    public Mono<InputAnswer> ask(dev.toolbus.tool.InputQuestion question) {
+        return events().ask(question);
+    }
+
+    private CallEvents events() {
+        CallEvents c = events;
+        if (c == null) {
+            synchronized (this) {
+                c = events;
+                if (c == null) {
+                    c = new CallEvents(p, turn, call.toolCallId(), def.name(), this::extendDeadline);
+                    events = c;
+                }
+            }
+            if (done != 0) {
+                // the call ended before it first spoke: complete() may not have seen these events
+                c.close();
+            }
+        }
+        return c;
+    }
+
+    /** A question waits until {@code untilMs}: the running attempt's timeout fires no earlier than its full timeout after that. */
+    private void extendDeadline(long untilMs) {
+        HandlerRun r = running;
+        if (r != null) {
+            long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
+            r.extendDeadline(untilMs + timeoutMs, p.timer);
+        }
+    }
+
+    private CallEvents eventsIfAny() {
+        return events;
+    }
+
+    static final String OK = "ok";
+    private static final String[] TAGS = tags();
+
+    private static String[] tags() {
+        ErrorCode[] codes = ErrorCode.values();
+        String[] out = new String[codes.length];
+        for (ErrorCode c : codes) {
+            out[c.ordinal()] = c.name().toLowerCase(java.util.Locale.ROOT);
+        }
+        return out;
+    }
+
+    private static String outcomeTag(ErrorCode code) {
+        return TAGS[code.ordinal()];
+    }
+}

@@ -1,0 +1,382 @@
+package dev.toolbus.executor.internal;
+
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ToolCall;
+import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.protocol.UserMessageEvent;
+import dev.toolbus.spi.GatedTurn;
+import dev.toolbus.tool.ToolContext;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.function.Consumer;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * One turn in flight. Calls start together (each then waits for a slot); results are emitted in call
+ * order as soon as every earlier call is done; after the last result come the media follow-ups of all
+ * calls, then {@code turn_completed}. The owner of the sink calls {@link #done()} once the events are
+ * delivered (or published), which frees the stream for its next turn.
+ *
+ * <p>Live events ({@code tool_progress}, {@code send_message}, {@code input_request},
+ * {@code approval_request}) bypass call order: {@link #live} publishes them at once. A control cancel
+ * ({@link #cancelCalls}) ends unfinished calls {@code CANCELLED}; the turn then completes as usual.
+ */
+final class TurnRun implements GatedTurn {
+
+    /**
+     * Where a turn's events go. {@link #next} and {@link #live} only queue (they run no code of the
+     * subscriber or bus and may be called holding a lock); {@link #flush} and {@link #complete} deliver
+     * and are called holding no lock of the executor.
+     */
+    interface Sink {
+        /** Queues an event in order. */
+        void next(OutboundEvent event);
+
+        /**
+         * Queues a live event for publishing now (not held for call order), before anything queued later.
+         *
+         * @return completes when published; {@code null} when refused (the turn's bound of pending live
+         *     events is reached)
+         */
+        Mono<Void> live(OutboundEvent event);
+
+        /** Delivers what is queued. */
+        void flush();
+
+        /** All events were queued; called once. Delivers them; the sink's owner then calls {@link TurnRun#done()}. */
+        void complete();
+    }
+
+    final ToolCallsEvent turn;
+    final long startNanos;
+    private final Pipeline pipeline;
+    private final Sink sink;
+    private final Consumer<TurnRun> onDone;
+    private final CallRun[] calls;
+    private static final AtomicIntegerFieldUpdater<TurnRun> DONE_ONCE =
+            AtomicIntegerFieldUpdater.newUpdater(TurnRun.class, "doneOnce");
+    private volatile int doneOnce;
+    private int nextEmit;
+    private int errors;
+    private boolean finished;
+    private boolean callsCreated;
+    /** A control cancel of the whole turn arrived before it started. */
+    private boolean stopAll;
+    /** Calls a control cancel named before the turn started. */
+    private Set<String> stopIds;
+    private String stopReason;
+    private volatile boolean started;
+    volatile boolean cancelled;
+    /** Why the turn was cancelled (set before {@link #cancelled}). */
+    private volatile String cancelReason;
+    /** The turn's tracing, or null (no observing registry and no inbound trace context). */
+    private volatile TurnObservation trace;
+    private boolean finishedNormally;
+    /** The observation an {@code execute()} subscriber runs in, the parent of an untraced turn's; or null. */
+    private Object parentObservation;
+
+    TurnRun(ToolCallsEvent turn, Pipeline pipeline, Sink sink, Consumer<TurnRun> onDone) {
+        this.turn = turn;
+        this.pipeline = pipeline;
+        this.sink = sink;
+        this.onDone = onDone;
+        int n = turn.calls().size();
+        this.calls = new CallRun[n];
+        this.startNanos = pipeline.nanoClock.getAsLong();
+    }
+
+    /** Sets the parent observation of the turn's (before it is submitted); ignored unless an {@code Observation}. */
+    void parentObservation(Object parent) {
+        this.parentObservation = parent;
+    }
+
+    /** Starts every call of the turn (its stream's lane is now held). */
+    void start() {
+        started = true;
+        if (cancelled) {
+            done();
+            return;
+        }
+        trace = pipeline.tracing.start(turn, parentObservation);
+        List<ToolCall> list = turn.calls();
+        if (list.isEmpty()) {
+            synchronized (this) {
+                try {
+                    finish(pipeline.nanoClock.getAsLong());
+                } catch (Throwable t) {
+                    abandon(t);
+                }
+            }
+            try {
+                sink.complete();
+            } catch (Throwable t) {
+                abandon(t);
+            }
+            return;
+        }
+        TurnObservation tr = trace;
+        if (tr != null) {
+            // before any call can end (a cancel may end one as soon as the calls exist)
+            tr.startCalls(pipeline.tracing, pipeline.registry);
+        }
+        synchronized (this) {
+            for (int i = 0; i < list.size(); i++) {
+                CallRun c = new CallRun(pipeline, this, i, list.get(i));
+                if (stopAll || (stopIds != null && stopIds.contains(c.id()))) {
+                    c.stopBeforeStart(stopReason);
+                }
+                calls[i] = c;
+            }
+            callsCreated = true;
+        }
+        for (int i = 0; i < calls.length && !cancelled; i++) {
+            try {
+                calls[i].start();
+            } catch (Throwable t) {
+                calls[i].crash(t);
+            }
+        }
+        if (cancelled) {
+            // a cancel that came while the turn was starting (its tracing can take a while the first time)
+            // found no call, or not every call, to stop, and no observation to end: do both now
+            String reason = cancelReason;
+            for (CallRun c : calls) {
+                c.cancel(reason);
+            }
+            done();
+            return;
+        }
+        if (pipeline.gate != null) {
+            pipeline.gate.turnAdmitted(this);
+        }
+    }
+
+    /**
+     * A control cancel: ends the unfinished calls of this turn (all, or the one named) {@code CANCELLED};
+     * a turn that has not started yet answers them {@code CANCELLED} when it starts.
+     *
+     * @return whether anything unfinished was cancelled
+     */
+    boolean cancelCalls(String toolCallId, String reason) {
+        synchronized (this) {
+            if (finished || cancelled) {
+                return false;
+            }
+            if (!callsCreated) {
+                stopReason = reason;
+                if (toolCallId == null) {
+                    boolean first = !stopAll;
+                    stopAll = true;
+                    return first;
+                }
+                if (stopAll || !hasCall(toolCallId)) {
+                    return false;
+                }
+                if (stopIds == null) {
+                    stopIds = new HashSet<>(4);
+                }
+                return stopIds.add(toolCallId);
+            }
+        }
+        boolean any = false;
+        for (CallRun c : calls) {
+            if (toolCallId == null || c.id().equals(toolCallId)) {
+                any |= c.stop(reason);
+            }
+        }
+        return any;
+    }
+
+    private boolean hasCall(String toolCallId) {
+        for (ToolCall c : turn.calls()) {
+            if (c.toolCallId().equals(toolCallId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Queues a live event of this turn (the caller may hold a lock; it calls {@link #flushLive} after
+     * releasing it); {@code null} when refused (see {@link Sink#live}).
+     */
+    Mono<Void> live(OutboundEvent event) {
+        return sink.live(stamp(event));
+    }
+
+    /** The handler Mono of call {@code index}, with the call's observation in its Reactor context when traced. */
+    <T> Mono<T> inScope(int index, Mono<T> handler) {
+        TurnObservation tr = trace;
+        return tr == null ? handler : tr.inScope(index, handler);
+    }
+
+    /** The trace context of call {@code index} (its span's, or the inbound one), or null. */
+    dev.toolbus.protocol.TraceContext callTrace(int index) {
+        TurnObservation tr = trace;
+        return tr == null ? null : tr.trace(index);
+    }
+
+    private OutboundEvent stamp(OutboundEvent event) {
+        TurnObservation tr = trace;
+        return tr == null ? event : tr.stamp(event);
+    }
+
+    /** Delivers the queued live events; call holding no lock. */
+    void flushLive() {
+        sink.flush();
+    }
+
+    @Override
+    public ToolCallsEvent event() {
+        return turn;
+    }
+
+    @Override
+    public String instanceId() {
+        return pipeline.instanceId;
+    }
+
+    @Override
+    public Scheduler timer() {
+        return pipeline.timer;
+    }
+
+    @Override
+    public Mono<Void> publish(OutboundEvent event) {
+        Mono<Void> m = sink.live(stamp(event));
+        if (m == null) {
+            return Mono.error(TurnLiveEvents.overflow());
+        }
+        sink.flush();
+        return m;
+    }
+
+    /** Records a call's result and emits whatever is now in order (queued under the lock, delivered after). */
+    void complete(int index, ToolResultEvent result, List<UserMessageEvent> messages, long nowNanos) {
+        TurnObservation tr = trace;
+        if (tr != null) {
+            tr.callEnded(index, result);
+            result = tr.stamp(index, result);
+        }
+        boolean last;
+        synchronized (this) {
+            CallRun c = calls[index];
+            if (finished || c.emitted != null) {
+                return;
+            }
+            c.emitted = result;
+            c.followUps = messages;
+            if (result.isError()) {
+                errors++;
+            }
+            try {
+                while (nextEmit < calls.length && calls[nextEmit].emitted != null) {
+                    sink.next(calls[nextEmit++].emitted);
+                }
+                last = nextEmit == calls.length;
+                if (last) {
+                    finish(nowNanos);
+                }
+            } catch (Throwable t) {
+                abandon(t);
+                return;
+            }
+        }
+        try {
+            if (last) {
+                sink.complete();
+            } else {
+                sink.flush();
+            }
+        } catch (Throwable t) {
+            abandon(t);
+        }
+    }
+
+    /** The sink threw (an {@code Error} included): the turn emits nothing more, and its stream is freed. */
+    private void abandon(Throwable t) {
+        org.slf4j.LoggerFactory.getLogger(TurnRun.class).error("turn {} of stream {} could not deliver its events; "
+                + "its stream is freed", turn.turnId(), turn.streamId(), t);
+        synchronized (this) {
+            finished = true;
+        }
+        done();
+    }
+
+    /** Cancels running calls with the reason {@code cancelled}; see {@link #cancel(String)}. */
+    void cancel() {
+        cancel(ToolContext.CANCELLED);
+    }
+
+    /** Cancels running calls; the turn emits nothing more and frees its stream. */
+    void cancel(String reason) {
+        cancelReason = reason;
+        cancelled = true;
+        synchronized (this) {
+            finished = true;
+        }
+        for (CallRun c : calls) {
+            if (c != null) {
+                c.cancel(reason);
+            }
+        }
+        if (started) {
+            done();
+        }
+    }
+
+    /** Frees the stream for its next turn; idempotent. */
+    void done() {
+        TurnObservation tr = trace;
+        if (tr != null) {
+            int errorCount;
+            boolean normal;
+            synchronized (this) {
+                errorCount = errors;
+                normal = finishedNormally;
+            }
+            tr.stop(errorCount, !normal);
+        }
+        if (onDone != null && DONE_ONCE.compareAndSet(this, 0, 1)) {
+            onDone.accept(this);
+        }
+    }
+
+    /** Whether the executor refused this turn (it was closing): it has no lane and runs nothing. */
+    boolean rejected() {
+        return onDone == null;
+    }
+
+    /** Queues the media follow-ups and {@code turn_completed} (the caller holds the lock, then calls {@link Sink#complete}). */
+    private void finish(long nowNanos) {
+        finished = true;
+        finishedNormally = true;
+        for (CallRun c : calls) {
+            List<UserMessageEvent> m = c.followUps;
+            if (m != null && !m.isEmpty()) {
+                for (int i = 0; i < m.size(); i++) {
+                    sink.next(stamp(m.get(i)));
+                }
+            }
+        }
+        sink.next(stamp(new TurnCompletedEvent(turn.streamId(), turn.turnId(), callIds(turn.calls()), errors,
+                (nowNanos - startNanos) / 1_000_000)));
+        pipeline.metrics.turn();
+    }
+
+    private static List<String> callIds(List<ToolCall> calls) {
+        if (calls.size() == 1) {
+            return List.of(calls.get(0).toolCallId());
+        }
+        String[] ids = new String[calls.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = calls.get(i).toolCallId();
+        }
+        return List.of(ids);
+    }
+}

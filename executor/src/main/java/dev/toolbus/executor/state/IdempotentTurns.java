@@ -1,0 +1,219 @@
+package dev.toolbus.executor.state;
+
+import dev.toolbus.protocol.ApprovalRequestEvent;
+import dev.toolbus.protocol.InputRequestEvent;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ReplayedEvent;
+import dev.toolbus.protocol.SendMessageEvent;
+import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.protocol.ToolProgressEvent;
+import dev.toolbus.spi.TurnLedger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Puts a {@link TurnLedger} in front of a turn's run: a finished turn is answered with its recorded
+ * events marked replayed, a running one is joined, any other runs and is recorded when its events are
+ * out (released on every other ending: an error, an {@code Error}, a cancel).
+ *
+ * <p>On a bus a joined turn publishes nothing (the run it joined publishes the events once to the same
+ * stream) and is settled when that run completes. A caller of {@link ToolExecutor#handle} that joined
+ * gets the run's events, marked replayed.
+ */
+final class IdempotentTurns {
+
+    private static final Logger log = LoggerFactory.getLogger(IdempotentTurns.class);
+
+    private IdempotentTurns() {
+    }
+
+    /** Whether the event is one of the turn's recorded events (not a live event). */
+    static boolean recorded(OutboundEvent e) {
+        return !(e instanceof ToolProgressEvent || e instanceof SendMessageEvent || e instanceof ApprovalRequestEvent
+                || e instanceof InputRequestEvent || e instanceof ReplayedEvent);
+    }
+
+    /**
+     * A turn taken from a bus.
+     *
+     * @param publish the bus's publish
+     * @param run runs the turn with the publish function it is given
+     */
+    static Mono<Void> forBus(TurnLedger ledger, ToolCallsEvent turn, Function<List<OutboundEvent>, Mono<Void>> publish,
+                             Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run) {
+        return forBus(ledger, RepeatedTurnMetrics.NONE, turn, publish, run);
+    }
+
+    /** As above, counting the repeats. */
+    static Mono<Void> forBus(TurnLedger ledger, RepeatedTurnMetrics metrics, ToolCallsEvent turn,
+                             Function<List<OutboundEvent>, Mono<Void>> publish,
+                             Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run) {
+        return forBus(ledger, metrics, turn, publish, run, () -> { });
+    }
+
+    /**
+     * As above; {@code admitted} is called once the turn is admitted: its run subscribed (so queued in
+     * its lane), its recorded events replayed, or the run it joined finished.
+     */
+    static Mono<Void> forBus(TurnLedger ledger, RepeatedTurnMetrics metrics, ToolCallsEvent turn,
+                             Function<List<OutboundEvent>, Mono<Void>> publish,
+                             Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run, Runnable admitted) {
+        if (ledger == TurnLedger.none()) {
+            return AdmissionOrder.signalAfterSubscribe(Mono.defer(() -> run.apply(publish)), admitted);
+        }
+        String s = turn.streamId();
+        String t = turn.turnId();
+        return admit(ledger, s, t).flatMap(a -> {
+            if (a instanceof TurnLedger.Admission.Replay r) {
+                log.debug("turn {}/{} finished before: {} events replayed", s, t, r.events().size());
+                metrics.replayed();
+                return (r.events().isEmpty() ? Mono.<Void>empty() : publish.apply(replayed(r.events())))
+                        .doFinally(sig -> admitted.run());
+            }
+            if (a instanceof TurnLedger.Admission.Join j) {
+                log.debug("turn {}/{} is running: joined", s, t);
+                return j.finished().map(Optional::of).defaultIfEmpty(Optional.empty())
+                        .flatMap(o -> {
+                            if (o.isPresent()) {
+                                metrics.joined();
+                                admitted.run();
+                                return Mono.<Void>empty();
+                            }
+                            return forBus(ledger, metrics, turn, publish, run, admitted);
+                        });
+            }
+            List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
+            Function<List<OutboundEvent>, Mono<Void>> capture = batch -> {
+                Mono<Void> p;
+                try {
+                    p = publish.apply(batch);
+                } catch (Throwable e) {
+                    p = Mono.error(e);
+                }
+                return p.doOnSuccess(v -> keep(events, batch));
+            };
+            return owned(ledger, s, t, events,
+                    AdmissionOrder.signalAfterSubscribe(Mono.defer(() -> run.apply(capture)), admitted));
+        });
+    }
+
+    /** A turn answered to its caller ({@link ToolExecutor#handle}). */
+    static Flux<OutboundEvent> forCaller(TurnLedger ledger, ToolCallsEvent turn, Supplier<Flux<OutboundEvent>> run) {
+        return forCaller(ledger, RepeatedTurnMetrics.NONE, turn, run);
+    }
+
+    /** As above, counting the repeats. */
+    static Flux<OutboundEvent> forCaller(TurnLedger ledger, RepeatedTurnMetrics metrics, ToolCallsEvent turn,
+                                         Supplier<Flux<OutboundEvent>> run) {
+        if (ledger == TurnLedger.none()) {
+            return run.get();
+        }
+        String s = turn.streamId();
+        String t = turn.turnId();
+        return admit(ledger, s, t).flatMapMany(a -> {
+            if (a instanceof TurnLedger.Admission.Replay r) {
+                metrics.replayed();
+                return Flux.fromIterable(replayed(r.events()));
+            }
+            if (a instanceof TurnLedger.Admission.Join j) {
+                return j.finished().map(Optional::of).defaultIfEmpty(Optional.empty())
+                        .flatMapMany(o -> {
+                            if (o.isPresent()) {
+                                metrics.joined();
+                                return Flux.fromIterable(replayed(o.get()));
+                            }
+                            return forCaller(ledger, metrics, turn, run);
+                        });
+            }
+            List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
+            AtomicBoolean settled = new AtomicBoolean();
+            return Flux.defer(run)
+                    .doOnNext(e -> {
+                        if (recorded(e)) {
+                            synchronized (events) {
+                                events.add(e);
+                            }
+                        }
+                    })
+                    .concatWith(Mono.defer(() -> record(ledger, s, t, events, settled)).then(Mono.empty()))
+                    .doFinally(sig -> release(ledger, s, t, settled));
+        });
+    }
+
+    /**
+     * The admission; a run admitted but never handed on (the subscriber cancelled meanwhile) is released.
+     * A ledger that fails admits the turn to run (at least once, rather than lost or stuck).
+     */
+    private static Mono<TurnLedger.Admission> admit(TurnLedger ledger, String s, String t) {
+        return Mono.defer(() -> ledger.admit(s, t))
+                .onErrorResume(e -> {
+                    log.warn("turn {}/{}: the turn ledger failed, running the turn: {}", s, t, e.toString());
+                    return Mono.just(TurnLedger.Admission.run());
+                })
+                .doOnDiscard(TurnLedger.Admission.Run.class, r -> ledger.release(s, t));
+    }
+
+    private static Mono<Void> owned(TurnLedger ledger, String s, String t, List<OutboundEvent> events, Mono<Void> run) {
+        AtomicBoolean settled = new AtomicBoolean();
+        return run.then(Mono.defer(() -> record(ledger, s, t, events, settled)))
+                .doFinally(sig -> release(ledger, s, t, settled));
+    }
+
+    private static Mono<Void> record(TurnLedger ledger, String s, String t, List<OutboundEvent> events,
+                                     AtomicBoolean settled) {
+        if (!settled.compareAndSet(false, true)) {
+            return Mono.empty();
+        }
+        List<OutboundEvent> copy;
+        synchronized (events) {
+            copy = List.copyOf(events);
+        }
+        Mono<Void> done;
+        try {
+            done = ledger.complete(s, t, copy);
+        } catch (RuntimeException e) {
+            done = Mono.error(e);
+        }
+        return done.onErrorResume(e -> {
+            log.warn("turn {}/{} not recorded (a repeat will run again): {}", s, t, e.toString());
+            ledger.release(s, t);
+            return Mono.empty();
+        });
+    }
+
+    private static void release(TurnLedger ledger, String s, String t, AtomicBoolean settled) {
+        if (settled.compareAndSet(false, true)) {
+            try {
+                ledger.release(s, t);
+            } catch (RuntimeException e) {
+                log.warn("turn {}/{}: releasing its running mark failed: {}", s, t, e.toString());
+            }
+        }
+    }
+
+    private static void keep(List<OutboundEvent> events, List<OutboundEvent> batch) {
+        synchronized (events) {
+            for (OutboundEvent e : batch) {
+                if (recorded(e)) {
+                    events.add(e);
+                }
+            }
+        }
+    }
+
+    private static List<OutboundEvent> replayed(List<OutboundEvent> events) {
+        List<OutboundEvent> out = new ArrayList<>(events.size());
+        for (OutboundEvent e : events) {
+            out.add(ReplayedEvent.of(e));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.toolbus.spi;
+
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ToolCallsEvent;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/** The turn of a call at the {@link CallGate} (compare by identity). */
+public interface GatedTurn {
+
+    /** The turn as it arrived. */
+    ToolCallsEvent event();
+
+    /** The executor's instance id (for ids like {@code ap-<instanceId>-<n>}). */
+    String instanceId();
+
+    /** The executor's timer (virtual in tests); {@code now(MILLISECONDS)} is the epoch-ms clock. */
+    Scheduler timer();
+
+    /**
+     * Publishes an event of the turn now, before its results (e.g. {@code approval_request}).
+     *
+     * @return completes when published; fails when the turn's bound of pending events is reached
+     */
+    Mono<Void> publish(OutboundEvent event);
+}

@@ -1,0 +1,285 @@
+package dev.toolbus.executor.state;
+
+import static dev.toolbus.executor.TestTools.call;
+import static dev.toolbus.executor.TestTools.turn;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.toolbus.bus.InMemoryBus;
+import dev.toolbus.executor.TestEngines;
+import dev.toolbus.executor.TestTools;
+import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.protocol.EventCodec;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ReplayedEvent;
+import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.protocol.ToolResultEvent;
+import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.tool.ToolDefinition;
+import dev.toolbus.tool.ToolResult;
+import dev.toolbus.tool.ToolSpec;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.test.StepVerifier;
+
+/** Idempotent turns in the executor: the in-memory ledger on a manual clock, on a bus and through handle(). */
+class IdempotentTurnsTest {
+
+    private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+    private final AtomicInteger runs = new AtomicInteger();
+    private final io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+            new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+
+    private double repeated(String outcome) {
+        return meters.get(dev.toolbus.metrics.ToolMetrics.TURNS_REPEATED).tag("outcome", outcome).counter().count();
+    }
+
+    private ToolExecutor executor(TurnLedgerSettings settings, ToolSpec... tools) {
+        ToolExecutor.Builder b = ToolExecutor.builder().nanoClock(nanos::get).idempotency(settings).meterRegistry(meters)
+                .settings(ExecutionSettings.builder().cacheResults(false).build())
+                .tool(TestTools.counter("count", runs));
+        for (ToolSpec t : tools) {
+            b.tool(t);
+        }
+        return b.build();
+    }
+
+    private static ToolCallsEvent counted(String turnId) {
+        return turn("s1", turnId, call("c1", "count", "{}"));
+    }
+
+    @Test
+    void aRepeatWithinTheWindowIsNotRunAndItsEventsComeBackReplayed() {
+        InMemoryBus bus = InMemoryBus.create();
+        ToolExecutor ex = executor(TurnLedgerSettings.DEFAULTS.withWindow(Duration.ofMinutes(10)));
+        List<OutboundEvent> seen = new CopyOnWriteArrayList<>();
+        bus.events("s1").subscribe(seen::add);
+        Disposable loop = ex.attach(bus);
+        bus.send(counted("t1"));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 2);
+        nanos.addAndGet(Duration.ofMinutes(9).toNanos());
+        bus.send(counted("t1"));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 4);
+        assertThat(runs).hasValue(1);
+        assertThat(seen.subList(0, 2)).noneMatch(e -> e instanceof ReplayedEvent);
+        assertThat(seen.subList(2, 4)).allMatch(e -> e instanceof ReplayedEvent);
+        assertThat(((ReplayedEvent) seen.get(2)).event()).isEqualTo(seen.get(0));
+        assertThat(((ReplayedEvent) seen.get(3)).event()).isInstanceOf(TurnCompletedEvent.class);
+        String wire = EventCodec.defaults().encode(seen.get(2));
+        assertThat(wire).startsWith("{\"replayed\":true,\"type\":\"tool_result\",\"stream_id\":\"s1\"");
+        assertThat(EventCodec.defaults().decodeOutbound(wire)).isEqualTo(seen.get(2));
+        assertThat(repeated("replayed")).isEqualTo(1.0);
+        assertThat(repeated("joined")).isZero();
+        loop.dispose();
+    }
+
+    @Test
+    void aRepeatAfterTheWindowRunsAgain() {
+        InMemoryBus bus = InMemoryBus.create();
+        ToolExecutor ex = executor(TurnLedgerSettings.DEFAULTS.withWindow(Duration.ofMinutes(10)));
+        List<OutboundEvent> seen = new CopyOnWriteArrayList<>();
+        bus.events("s1").subscribe(seen::add);
+        Disposable loop = ex.attach(bus);
+        bus.send(counted("t1"));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 2);
+        nanos.addAndGet(Duration.ofMinutes(10).plusMillis(1).toNanos());
+        bus.send(counted("t1"));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 4);
+        assertThat(runs).hasValue(2);
+        assertThat(seen).noneMatch(e -> e instanceof ReplayedEvent);
+        loop.dispose();
+    }
+
+    @Test
+    void aRepeatArrivingWhileTheTurnRunsJoinsItAndPublishesNothingOfItsOwn() {
+        Sinks.Empty<Void> gate = Sinks.empty();
+        AtomicInteger slowRuns = new AtomicInteger();
+        ToolSpec slow = new ToolSpec(ToolDefinition.builder("slow").description("waits for the test").build(),
+                (a, c) -> gate.asMono().then(Mono.fromSupplier(() -> ToolResult.text("ran " + slowRuns.incrementAndGet()))));
+        InMemoryBus bus = InMemoryBus.create();
+        ToolExecutor ex = executor(TurnLedgerSettings.DEFAULTS, slow);
+        List<OutboundEvent> seen = new CopyOnWriteArrayList<>();
+        bus.events("s1").subscribe(seen::add);
+        var done = ex.run(bus).toFuture();
+        ToolCallsEvent t = turn("s1", "t1", call("c1", "slow", "{}"));
+        bus.send(t);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> ex.inflight() == 1);
+        bus.send(t);
+        // a later turn of the stream waits behind t1: its admission comes after the joined copy's (AdmissionOrder)
+        bus.send(turn("s1", "t2", call("c2", "count", "{}")));
+        assertThat(((MemoryTurnLedger) TestEngines.engine(ex).turnLedger()).running()).isEqualTo(1);
+        gate.tryEmitEmpty();
+        bus.complete();
+        done.join(); // every message settled: the joined one too
+        assertThat(slowRuns).hasValue(1);
+        assertThat(seen).extracting(OutboundEvent::type)
+                .containsExactly("tool_result", "turn_completed", "tool_result", "turn_completed");
+        assertThat(((ToolResultEvent) seen.get(0)).content()).isEqualTo("ran 1");
+        assertThat(seen).noneMatch(e -> e instanceof ReplayedEvent);
+        assertThat(repeated("joined")).isEqualTo(1.0);
+    }
+
+    @Test
+    void throughHandleARepeatIsReplayedAndAConcurrentDuplicateGetsTheEventsOfTheRunItJoined() {
+        Sinks.Empty<Void> gate = Sinks.empty();
+        AtomicInteger slowRuns = new AtomicInteger();
+        ToolSpec slow = new ToolSpec(ToolDefinition.builder("slow").description("waits for the test").build(),
+                (a, c) -> gate.asMono().then(Mono.fromSupplier(() -> ToolResult.text("ran " + slowRuns.incrementAndGet()))));
+        ToolExecutor ex = executor(TurnLedgerSettings.DEFAULTS, slow);
+        ToolCallsEvent t = turn("s1", "t1", call("c1", "slow", "{}"));
+        var first = ex.handle(t).collectList().toFuture();
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> ex.inflight() == 1);
+        var joined = ex.handle(t).collectList().toFuture();
+        gate.tryEmitEmpty();
+        List<OutboundEvent> one = first.join();
+        List<OutboundEvent> two = joined.join();
+        assertThat(one).extracting(OutboundEvent::type).containsExactly("tool_result", "turn_completed");
+        assertThat(two).allMatch(e -> e instanceof ReplayedEvent);
+        assertThat(two).extracting(e -> ((ReplayedEvent) e).event()).containsExactlyElementsOf(one);
+        StepVerifier.create(ex.handle(t))
+                .assertNext(e -> assertThat(((ReplayedEvent) e).event()).isEqualTo(one.get(0)))
+                .assertNext(e -> assertThat(((ReplayedEvent) e).event()).isEqualTo(one.get(1)))
+                .verifyComplete();
+        assertThat(slowRuns).hasValue(1);
+    }
+
+    @Test
+    void theOldestFinishedTurnsAreEvictedByBytes() {
+        TurnLedgerSettings small = TurnLedgerSettings.builder().window(Duration.ofHours(1)).maxBytes(20_000).maxEntries(1_000)
+                .maxRecordedBytes(64 * 1024).build();
+        MemoryTurnLedger ledger = new MemoryTurnLedger(small, nanos::get);
+        String text = "x".repeat(2_000); // about 4 KB per record
+        for (int i = 0; i < 50; i++) {
+            String turnId = "t" + i;
+            StepVerifier.create(ledger.admit("s", turnId)).expectNext(TurnLedger.Admission.run()).verifyComplete();
+            ledger.complete("s", turnId, List.of(result("s", turnId, text))).block();
+        }
+        assertThat(ledger.weight()).isLessThanOrEqualTo(20_000).isGreaterThan(8_000);
+        assertThat(ledger.size()).isBetween(2L, 5L);
+        int replayed = 0;
+        for (int i = 0; i < 50; i++) {
+            TurnLedger.Admission a = ledger.admit("s", "t" + i).block();
+            if (a instanceof TurnLedger.Admission.Replay r) {
+                assertThat(r.events()).hasSize(1);
+                replayed++;
+            } else {
+                ledger.release("s", "t" + i); // evicted: it would run again
+            }
+        }
+        assertThat(replayed).isEqualTo(ledger.size());
+        assertThat(ledger.running()).isZero();
+    }
+
+    @Test
+    void aTurnTooLargeToKeepIsRememberedWithoutItsEventsAndEntriesAreBoundedByCount() {
+        TurnLedgerSettings s = TurnLedgerSettings.builder().window(Duration.ofHours(1)).maxBytes(1_000_000).maxEntries(10)
+                .maxRecordedBytes(1_000).build();
+        MemoryTurnLedger ledger = new MemoryTurnLedger(s, nanos::get);
+        ledger.admit("s", "big").block();
+        ledger.complete("s", "big", List.of(result("s", "big", "y".repeat(5_000)))).block();
+        StepVerifier.create(ledger.admit("s", "big"))
+                .assertNext(a -> assertThat(((TurnLedger.Admission.Replay) a).events()).isEmpty())
+                .verifyComplete();
+        for (int i = 0; i < 100; i++) {
+            ledger.admit("s", "n" + i).block();
+            ledger.complete("s", "n" + i, List.of()).block();
+        }
+        assertThat(ledger.size()).isLessThanOrEqualTo(10);
+    }
+
+    @Test
+    void anErrorOfTheRunReleasesTheRunningMarkAndTheJoinedTurnThenRunsItself() {
+        MemoryTurnLedger ledger = new MemoryTurnLedger(TurnLedgerSettings.DEFAULTS, nanos::get);
+        ToolCallsEvent t = counted("t1");
+        List<List<OutboundEvent>> published = new CopyOnWriteArrayList<>();
+        Sinks.Empty<Void> firstMayFail = Sinks.empty();
+        AtomicInteger attempts = new AtomicInteger();
+        var first = IdempotentTurns.forBus(ledger, t, batch -> Mono.fromRunnable(() -> published.add(batch)),
+                p -> firstMayFail.asMono().then(Mono.error(new AssertionError("test: an Error while publishing"))))
+                .doOnSubscribe(s -> attempts.incrementAndGet());
+        StepVerifier first2 = StepVerifier.create(first).expectError(AssertionError.class).verifyLater();
+        assertThat(ledger.running()).isEqualTo(1);
+        var joined = IdempotentTurns.forBus(ledger, t, batch -> Mono.fromRunnable(() -> published.add(batch)),
+                p -> p.apply(List.of(result("s1", "t1", "second"))));
+        var second = joined.toFuture();
+        assertThat(second).isNotDone();
+        firstMayFail.tryEmitEmpty();
+        first2.verify(Duration.ofSeconds(5));
+        second.join();
+        assertThat(attempts).hasValue(1);
+        // the joined turn admitted again, ran and was recorded
+        assertThat(published).hasSize(1);
+        assertThat(ledger.running()).isZero();
+        StepVerifier.create(ledger.admit("s1", "t1"))
+                .assertNext(a -> assertThat(((TurnLedger.Admission.Replay) a).events()).hasSize(1))
+                .verifyComplete();
+    }
+
+    @Test
+    void aThrownErrorAndACancelledCallerReleaseTheMarkToo() {
+        MemoryTurnLedger ledger = new MemoryTurnLedger(TurnLedgerSettings.DEFAULTS, nanos::get);
+        ToolCallsEvent t = counted("t1");
+        StepVerifier.create(IdempotentTurns.forBus(ledger, t, batch -> {
+                    throw new ExceptionInInitializerError("test");
+                }, p -> p.apply(List.of(result("s1", "t1", "x")))))
+                .expectError(ExceptionInInitializerError.class).verify(Duration.ofSeconds(5));
+        assertThat(ledger.running()).isZero();
+        Sinks.Empty<Void> never = Sinks.empty();
+        StepVerifier.create(IdempotentTurns.forCaller(ledger, t, () -> never.asMono().thenMany(reactor.core.publisher.Flux.<OutboundEvent>empty())))
+                .thenAwait(Duration.ofMillis(10))
+                .then(() -> assertThat(ledger.running()).isEqualTo(1))
+                .thenCancel()
+                .verify(Duration.ofSeconds(5));
+        assertThat(ledger.running()).isZero();
+        StepVerifier.create(ledger.admit("s1", "t1")).expectNext(TurnLedger.Admission.run()).verifyComplete();
+    }
+
+    @Test
+    void aLedgerThatFailsLetsTheTurnRun() {
+        TurnLedger broken = new TurnLedger() {
+            @Override
+            public Mono<Admission> admit(String streamId, String turnId) {
+                return Mono.error(new IllegalStateException("ledger down"));
+            }
+
+            @Override
+            public Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events) {
+                throw new IllegalStateException("ledger down");
+            }
+
+            @Override
+            public void release(String streamId, String turnId) {
+            }
+        };
+        ToolExecutor ex = ToolExecutor.builder().turnLedger(broken).tool(TestTools.counter("count", runs))
+                .settings(ExecutionSettings.builder().cacheResults(false).build()).build();
+        for (int i = 0; i < 2; i++) {
+            assertThat(ex.handle(counted("t1")).collectList().block(Duration.ofSeconds(5)))
+                    .extracting(OutboundEvent::type).containsExactly("tool_result", "turn_completed");
+        }
+        assertThat(runs).hasValue(2);
+    }
+
+    @Test
+    void offRunsEveryRepeat() {
+        ToolExecutor ex = executor(TurnLedgerSettings.OFF);
+        for (int i = 0; i < 3; i++) {
+            List<OutboundEvent> out = ex.handle(counted("t1")).collectList().block(Duration.ofSeconds(5));
+            assertThat(out).noneMatch(e -> e instanceof ReplayedEvent);
+        }
+        assertThat(runs).hasValue(3);
+    }
+
+    private static ToolResultEvent result(String stream, String turnId, String content) {
+        return new ToolResultEvent(stream, turnId, "c1", "count", content, false, null, null, null, null, 1, false, 0);
+    }
+}
