@@ -26,4 +26,12 @@ interface CallPeer {
 
     /** Whether the client can be asked a form question ({@code url}: a URL-mode one). */
     boolean canElicit(boolean url);
+
+    /**
+     * Holds the call's questions back until the returned release runs, so that questions asked
+     * meanwhile share one {@code input_required} result (a legacy call asks each at once: nothing to hold).
+     */
+    default Runnable hold() {
+        return () -> { };
+    }
 }

@@ -137,6 +137,33 @@ public final class McpSampling {
         });
     }
 
+    /**
+     * Asks several things at once: the questions {@code asks} asks as it is built and subscribed
+     * ({@code ToolContext.ask}, {@link #createMessage}, {@link #listRoots}, typically under one
+     * {@code Mono.zip}) reach a 2026-07-28 client in one {@code input_required} result, however long
+     * building them takes. (Questions asked apart from each other are gathered only within a short
+     * window.) A 2025 client is asked each at once, as without this.
+     *
+     * @param ctx the running tool's context
+     * @param asks builds the questions' joint answer; called once per subscription
+     * @return what {@code asks} returns
+     */
+    public <T> Mono<T> together(ToolContext ctx, java.util.function.Supplier<Mono<T>> asks) {
+        Objects.requireNonNull(ctx, "ctx");
+        Objects.requireNonNull(asks, "asks");
+        return Mono.create(sink -> {
+            CallPeer live = peer(ctx);
+            Runnable release = live == null ? () -> { } : live.hold();
+            try {
+                sink.onDispose(asks.get().subscribe(sink::success, sink::error, sink::success));
+            } catch (RuntimeException e) {
+                sink.error(e);
+            } finally {
+                release.run();
+            }
+        });
+    }
+
     /** Makes a call's client reachable by its tools; {@code false} when the ids are taken. */
     boolean register(String streamId, String turnId, String toolCallId, CallPeer live) {
         return running.putIfAbsent(key(streamId, turnId, toolCallId), live) == null;

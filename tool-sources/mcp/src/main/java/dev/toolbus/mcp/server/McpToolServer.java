@@ -125,6 +125,7 @@ public final class McpToolServer {
     private final McpJsonMapper json;
     private final McpSampling sampling;
     private final java.time.Duration httpHeaderTimeout;
+    private final java.time.Clock clock;
     private final int maxSessionsPerClient;
     private final int maxHttpSessions;
     private final Subscriptions subscriptions;
@@ -165,6 +166,7 @@ public final class McpToolServer {
         this.json = new JacksonMcpJsonMapper(mapper);
         this.sampling = b.sampling == null ? McpSampling.create() : b.sampling;
         this.httpHeaderTimeout = b.httpHeaderTimeout;
+        this.clock = b.clock;
         this.maxSessionsPerClient = b.maxSessionsPerClient;
         this.maxHttpSessions = b.maxHttpSessions;
         this.subscriptions = new Subscriptions(this::serverInfo);
@@ -309,7 +311,7 @@ public final class McpToolServer {
             Hosts.requireTokenOffLoopback("MCP", host, tokens);
             NettyHttpServerTransport transport = new NettyHttpServerTransport(json, mapper, httpPath, maxMessageBytes,
                     allowedOrigins, maxHttpSessions, maxSessionsPerClient, tokens, grant -> grant.admit(streamId, context),
-                    maxHttpConnections, httpIdleTimeout, httpHeaderTimeout);
+                    maxHttpConnections, httpIdleTimeout, httpHeaderTimeout, clock);
             McpStatelessAsyncServer server = sdkServer(transport);
             transport.modern(modern, this::paramHeaders, legacyTasks);
             transport.onClose(subscriptions::closeAll);
@@ -701,7 +703,10 @@ public final class McpToolServer {
             return this;
         }
 
-        /** The clock of task times, TTLs and {@code requestState} expiry (default: the system's, UTC). */
+        /**
+         * The clock of task times, TTLs, {@code requestState} expiry and the HTTP clients' {@code initialize}
+         * budgets (default: the system's, UTC).
+         */
         public Builder clock(java.time.Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;

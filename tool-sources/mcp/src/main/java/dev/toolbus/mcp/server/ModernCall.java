@@ -87,6 +87,9 @@ final class ModernCall implements CallPeer {
     private ObjectNode outcomeError;
     private boolean done;
     private boolean flushQueued;
+    private Disposable flushTimer;
+    private long gatherStartNanos;
+    private int holds;
     private long parkedUntilMs;
     private Disposable run;
     private Disposable taskTimer;
@@ -625,15 +628,54 @@ final class ModernCall implements CallPeer {
         return key;
     }
 
-    /** Sends the pending questions soon, so that questions asked together share one result. */
+    /**
+     * Sends the pending questions soon, so that questions asked together share one result: the flush
+     * waits {@link ModernCalls#GATHER} after the latest question, at most {@link ModernCalls#GATHER_MAX}
+     * after the first.
+     */
     private void flushLater() {
+        Disposable old;
         synchronized (this) {
-            if (flushQueued || pending.isEmpty()) {
+            if (done || pending.isEmpty()) {
                 return;
             }
-            flushQueued = true;
+            long now = System.nanoTime();
+            if (!flushQueued) {
+                flushQueued = true;
+                gatherStartNanos = now;
+            } else if (flushTimer == null && holds == 0) {
+                return; // a flush runs at once (a retry's)
+            }
+            old = flushTimer;
+            flushTimer = null;
+            if (holds == 0) {
+                long left = ModernCalls.GATHER_MAX.toNanos() - (now - gatherStartNanos);
+                long delay = Math.max(0, Math.min(ModernCalls.GATHER.toNanos(), left));
+                flushTimer = Schedulers.parallel().schedule(this::flush, delay, java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
         }
-        Schedulers.parallel().schedule(this::flush, ModernCalls.GATHER.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        if (old != null) {
+            old.dispose();
+        }
+    }
+
+    @Override
+    public Runnable hold() {
+        synchronized (this) {
+            holds++;
+        }
+        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (released.compareAndSet(false, true)) {
+                synchronized (this) {
+                    holds--;
+                    if (holds == 0 && flushQueued && flushTimer == null) {
+                        flushQueued = false; // the held flush is scheduled afresh
+                    }
+                }
+                flushLater();
+            }
+        };
     }
 
     /** The pending questions go out: as an {@code input_required} result, as the task's state, or to a legacy task's client. */
@@ -641,7 +683,11 @@ final class ModernCall implements CallPeer {
         SessionOutbox legacy = null;
         List<Question> toLegacy = List.of();
         synchronized (this) {
+            if (holds > 0) {
+                return; // the release flushes
+            }
             flushQueued = false;
+            flushTimer = null;
             if (done || pending.isEmpty()) {
                 return;
             }

@@ -8,6 +8,7 @@ import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.mcp.McpToolHints.TaskSupport;
 import dev.toolbus.mcp.internal.Wire;
 import dev.toolbus.protocol.InputRequestEvent;
+import io.modelcontextprotocol.spec.McpSchema;
 import dev.toolbus.protocol.TraceContext;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -38,8 +39,10 @@ import reactor.core.publisher.Sinks;
 final class ModernCalls {
 
     private static final Logger log = LoggerFactory.getLogger(ModernCalls.class);
-    /** Questions asked within this of each other share one {@code input_required} result. */
-    static final Duration GATHER = Duration.ofMillis(15);
+    /** Questions asked within this of each other share one {@code input_required} result ... */
+    static final Duration GATHER = Duration.ofMillis(50);
+    /** ... unless the first of them waited this long already. */
+    static final Duration GATHER_MAX = Duration.ofMillis(500);
     /** How long a parked call waits for its retry after its questions expired. */
     static final Duration PARK_GRACE = Duration.ofSeconds(5);
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -84,6 +87,27 @@ final class ModernCalls {
         this.serverInfo = serverInfo;
         this.served = served;
         this.seq = seq;
+        warm(mapper);
+    }
+
+    /**
+     * Jackson learns the SDK's sampling and roots types here rather than in a tool's first request to
+     * its client, where the delay (up to a second on a cold JVM) would split questions asked together
+     * into separate {@code input_required} results.
+     */
+    private static void warm(ObjectMapper mapper) {
+        try {
+            mapper.valueToTree(McpSchema.CreateMessageRequest.builder().messages(List.of(new McpSchema.SamplingMessage(
+                    McpSchema.Role.USER, new McpSchema.TextContent("warm")))).maxTokens(1).build());
+            ObjectNode answer = Wire.object().put("role", "assistant").put("model", "warm");
+            answer.putObject("content").put("type", "text").put("text", "warm");
+            mapper.convertValue(answer, McpSchema.CreateMessageResult.class);
+            ObjectNode roots = Wire.object();
+            roots.putArray("roots");
+            mapper.convertValue(roots, McpSchema.ListRootsResult.class);
+        } catch (IllegalArgumentException e) {
+            log.debug("MCP sampling types could not be prepared: {}", e.toString());
+        }
     }
 
     /** 128 random bits, Base64url: task ids and call handles. */

@@ -117,7 +117,7 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
     NettyHttpServerTransport(McpJsonMapper json, String path, int maxBodyBytes, Set<String> allowedOrigins,
                              int maxSessions, AccessTokens tokens, Function<AccessTokens.Grant, TokenScope.Admission> admit) {
         this(json, new ObjectMapper(), path, maxBodyBytes, allowedOrigins, maxSessions, 64, tokens, admit, 1024,
-                Duration.ofSeconds(60), Duration.ofSeconds(10));
+                Duration.ofSeconds(60), Duration.ofSeconds(10), java.time.Clock.systemUTC());
     }
 
     /**
@@ -127,11 +127,12 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
      * @param idleTimeout how long a connection may wait for its next request (or for the rest of a
      *     request's body) before it is closed; a running SSE stream is not idle
      * @param headerTimeout how long a connection may take to send a request's headers
+     * @param clock the time of the clients' {@code initialize} budgets
      */
     NettyHttpServerTransport(McpJsonMapper json, ObjectMapper mapper, String path, int maxBodyBytes,
                              Set<String> allowedOrigins, int maxSessions, int maxSessionsPerClient, AccessTokens tokens,
                              Function<AccessTokens.Grant, TokenScope.Admission> admit, int maxConnections,
-                             Duration idleTimeout, Duration headerTimeout) {
+                             Duration idleTimeout, Duration headerTimeout, java.time.Clock clock) {
         this.open = new HttpConnections(maxConnections, headerTimeout, System::nanoTime);
         this.idleTimeout = idleTimeout;
         this.tokens = tokens;
@@ -143,7 +144,8 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
         this.allowedOrigins = Set.copyOf(allowedOrigins);
         this.maxSessions = maxSessions;
         this.maxSessionsPerClient = maxSessionsPerClient;
-        this.initializes = new InitializeBuckets(INITIALIZE_BURST, INITIALIZE_PER_SECOND, System::nanoTime);
+        this.initializes = new InitializeBuckets(INITIALIZE_BURST, INITIALIZE_PER_SECOND,
+                () -> java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(clock.millis()));
     }
 
     /** Serves 2026-07-28 requests with {@code modern}; {@code paramHeaders}: a tool's mirrored arguments. */
