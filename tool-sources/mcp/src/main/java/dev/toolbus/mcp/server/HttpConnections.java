@@ -180,11 +180,10 @@ final class HttpConnections {
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
             if (msg instanceof LastHttpContent) {
-                promise = promise.unvoid();
-                promise.addListener(f -> {
-                    s.idleSince = nanos.getAsLong();
-                    s.busy = false;
-                });
+                // idle as the response's end is written, not once the write is reported done: its client
+                // may have read it (and opened the next connection) before that report runs
+                s.idleSince = nanos.getAsLong();
+                s.busy = false;
             }
             ctx.write(msg, promise);
         }

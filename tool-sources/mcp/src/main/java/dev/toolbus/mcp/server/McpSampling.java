@@ -155,7 +155,8 @@ public final class McpSampling {
             CallPeer live = peer(ctx);
             Runnable release = live == null ? () -> { } : live.hold();
             try {
-                sink.onDispose(asks.get().subscribe(sink::success, sink::error, sink::success));
+                sink.onDispose(asks.get().contextWrite(sink.contextView())
+                        .subscribe(sink::success, sink::error, sink::success));
             } catch (RuntimeException e) {
                 sink.error(e);
             } finally {
