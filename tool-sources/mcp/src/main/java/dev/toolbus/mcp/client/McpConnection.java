@@ -2,8 +2,10 @@ package dev.toolbus.mcp.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.mcp.McpCallException;
 import dev.toolbus.mcp.McpResults;
+import dev.toolbus.mcp.internal.Wire;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolResult;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -57,6 +59,7 @@ final class McpConnection {
     private volatile McpServerConfig.Protocol era;
     private final AtomicReference<ModernSession> modern = new AtomicReference<>();
     private final List<ModernSession> allModern = new ArrayList<>();
+    private volatile java.util.function.Consumer<List<McpSchema.Tool>> toolsChanged = list -> { };
 
     McpConnection(McpServerConfig config, McpToolSource.Settings settings, McpJsonMapper json, ObjectMapper mapper) {
         this.config = config;
@@ -67,6 +70,11 @@ final class McpConnection {
 
     McpServerConfig config() {
         return config;
+    }
+
+    /** Told the server's new tool list after its {@code notifications/tools/list_changed} (2025-11-25 era). */
+    void onToolsChanged(java.util.function.Consumer<List<McpSchema.Tool>> consumer) {
+        this.toolsChanged = java.util.Objects.requireNonNull(consumer, "consumer");
     }
 
     /** Lists every tool of the server (following pagination). */
@@ -280,6 +288,17 @@ final class McpConnection {
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
                 .capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
                 .progressConsumer(n -> progress(s, n))
+                .toolsChangeConsumer(list -> {
+                    if (!closed) {
+                        try {
+                            toolsChanged.accept(list);
+                        } catch (RuntimeException e) {
+                            log.warn("MCP server '{}': its new tool list could not be applied: {}", config.name(),
+                                    e.toString());
+                        }
+                    }
+                    return Mono.empty();
+                })
                 .elicitation(r -> elicit(s, r))
                 .build();
         long wait = notBeforeNanos - System.nanoTime();
@@ -381,7 +400,10 @@ final class McpConnection {
             Mono<Void> delay = wait > 0 ? Mono.delay(Duration.ofNanos(wait)).then() : Mono.empty();
             Mono<Void> started = channel instanceof StdioChannel stdio ? stdio.start() : Mono.empty();
             channel.dead().subscribe(null, null, () -> retireModern(fresh, null));
-            fresh.ready = delay.then(started).doOnSuccess(x -> failures.set(0)).thenReturn(fresh)
+            fresh.ready = delay.then(started).doOnSuccess(x -> {
+                        failures.set(0);
+                        listen(fresh, 0);
+                    }).thenReturn(fresh)
                     .onErrorMap(e -> {
                         retireModern(fresh, e);
                         return new McpCallException("MCP server '" + config.name() + "' could not be started: "
@@ -403,6 +425,51 @@ final class McpConnection {
             retireModern(m, e);
             return new McpCallException("MCP server '" + config.name() + "' failed: " + message(e), e);
         });
+    }
+
+    /**
+     * Keeps a {@code subscriptions/listen} for tool list changes open on a 2026-07-28 session while it
+     * is the current one: each {@code notifications/tools/list_changed} re-lists the tools for
+     * {@link #onToolsChanged}. A listen the server ends is opened again after a second, one that
+     * fails after a backoff that doubles up to 30 s; a server that refuses it (an error response) is
+     * not asked again.
+     */
+    private void listen(ModernSession m, int failed) {
+        if (closed || modern.get() != m) {
+            return;
+        }
+        ObjectNode params = Wire.object();
+        params.putObject("notifications").put("toolsListChanged", true);
+        java.util.concurrent.atomic.AtomicBoolean refused = new java.util.concurrent.atomic.AtomicBoolean();
+        m.channel.exchange(m.request("subscriptions/listen", params, null, false))
+                .doOnNext(msg -> {
+                    if (Wire.isResponse(msg) && msg.has("error")) {
+                        refused.set(true);
+                        log.info("MCP server '{}' does not take subscriptions/listen ({}): its tool list is read once",
+                                config.name(), msg.path("error").path("message").asText());
+                    }
+                })
+                .filter(msg -> "notifications/tools/list_changed".equals(msg.path("method").asText()))
+                .concatMap(x -> m.listTools().onErrorResume(e -> {
+                    log.warn("MCP server '{}' changed its tools, but listing them failed: {}", config.name(), message(e));
+                    return Mono.empty();
+                }))
+                .subscribe(list -> {
+                    try {
+                        toolsChanged.accept(list);
+                    } catch (RuntimeException e) {
+                        log.warn("MCP server '{}': its new tool list could not be applied: {}", config.name(), e.toString());
+                    }
+                }, e -> {
+                    long ms = Math.min(30_000L, 1000L << Math.min(5, failed));
+                    log.debug("MCP server '{}': the listen stream failed ({}); again in {} ms", config.name(),
+                            message(e), ms);
+                    Mono.delay(Duration.ofMillis(ms)).subscribe(x -> listen(m, failed + 1));
+                }, () -> {
+                    if (!refused.get()) {
+                        Mono.delay(Duration.ofSeconds(1)).subscribe(x -> listen(m, 0));
+                    }
+                });
     }
 
     private void retireModern(ModernSession m, Throwable cause) {

@@ -80,6 +80,9 @@ public final class McpToolSource implements AutoCloseable {
     private final ObjectMapper mapper;
     private final List<Diagnostic> diagnostics = new CopyOnWriteArrayList<>();
     private final List<ToolSpec> tools = new CopyOnWriteArrayList<>();
+    /** The MCP tool each registered tool was made of, to tell what a new list changed. */
+    private final Map<ToolSpec, McpSchema.Tool> listedAs = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile ToolRegistry registry;
 
     private McpToolSource(Builder b) {
         this.settings = new Settings(b.requestTimeout, b.initTimeout, b.connectTimeout, b.minBackoff, b.maxBackoff,
@@ -109,6 +112,8 @@ public final class McpToolSource implements AutoCloseable {
      */
     public Mono<McpToolSource> connect(ToolRegistry registry) {
         Objects.requireNonNull(registry, "registry");
+        this.registry = registry;
+        connections.forEach(c -> c.onToolsChanged(list -> toolsChanged(c, list)));
         return Flux.fromIterable(connections)
                 .flatMapSequential(c -> c.listTools()
                         .timeout(settings.connectTimeout())
@@ -126,7 +131,65 @@ public final class McpToolSource implements AutoCloseable {
                 .then(Mono.just(this));
     }
 
-    private void register(ToolRegistry registry, McpConnection c, McpSchema.Tool tool) {
+    /**
+     * A server's new tool list (after its {@code notifications/tools/list_changed}): new tools are
+     * registered as at {@link #connect}, changed ones replaced in place under the name they got, and
+     * the ones it no longer lists removed.
+     */
+    private synchronized void toolsChanged(McpConnection c, List<McpSchema.Tool> listed) {
+        ToolRegistry reg = registry;
+        if (reg == null || listed == null) {
+            return;
+        }
+        String server = c.config().name();
+        Map<String, ToolSpec> mine = new LinkedHashMap<>();
+        for (ToolSpec spec : tools) {
+            if (server.equals(spec.definition().metadata().get("mcp_server"))) {
+                mine.put(String.valueOf(spec.definition().metadata().get("mcp_tool")), spec);
+            }
+        }
+        int added = 0;
+        int replaced = 0;
+        int removed = 0;
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (McpSchema.Tool t : listed) {
+            if (t == null || t.name() == null || !seen.add(t.name())) {
+                continue;
+            }
+            ToolSpec old = mine.get(t.name());
+            if (old == null) {
+                added += register(reg, c, t) ? 1 : 0;
+            } else if (!t.equals(listedAs.get(old))) {
+                ToolSpec spec;
+                try {
+                    spec = new ToolSpec(definition(old.definition().name(), c.config(), t), old.handler());
+                } catch (IllegalArgumentException e) {
+                    report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, t.name(), null, "MCP tool '" + t.name()
+                            + "' of server '" + server + "' is removed: its new definition is invalid: " + e.getMessage()));
+                    seen.remove(t.name());
+                    continue;
+                }
+                if (reg.replace(spec, ToolSource.MCP)) {
+                    tools.set(tools.indexOf(old), spec);
+                    listedAs.remove(old);
+                    listedAs.put(spec, t);
+                    replaced++;
+                }
+            }
+        }
+        for (Map.Entry<String, ToolSpec> e : mine.entrySet()) {
+            if (!seen.contains(e.getKey())) {
+                ToolSpec gone = e.getValue();
+                reg.removeIf(x -> x.tool() == gone);
+                tools.remove(gone);
+                listedAs.remove(gone);
+                removed++;
+            }
+        }
+        log.info("MCP server '{}' changed its tools: {} added, {} changed, {} removed", server, added, replaced, removed);
+    }
+
+    private boolean register(ToolRegistry registry, McpConnection c, McpSchema.Tool tool) {
         String server = c.config().name();
         String original = tool.name();
         String name = sanitize(original);
@@ -140,7 +203,7 @@ public final class McpToolSource implements AutoCloseable {
             if (registry.clash(prefixed) != null) {
                 report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
                         + "' of server '" + server + "' is skipped: both '" + name + "' and '" + prefixed + "' are taken"));
-                return;
+                return false;
             }
             report(new Diagnostic(Diagnostic.Kind.RENAMED, server, original, prefixed, "MCP tool '" + original
                     + "' of server '" + server + "' is registered as '" + prefixed + "': '" + name
@@ -153,16 +216,18 @@ public final class McpToolSource implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
                     + "' of server '" + server + "' is skipped: " + e.getMessage()));
-            return;
+            return false;
         }
         ToolHandler handler = (args, ctx) -> c.call(original, toMap(args.node()), ctx);
         ToolSpec spec = new ToolSpec(def, handler);
         if (registry.register(spec, ToolSource.MCP)) {
             tools.add(spec);
-        } else {
-            report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
-                    + "' of server '" + server + "' lost a name clash on '" + name + "'"));
+            listedAs.put(spec, tool);
+            return true;
         }
+        report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, original, null, "MCP tool '" + original
+                + "' of server '" + server + "' lost a name clash on '" + name + "'"));
+        return false;
     }
 
     private ToolDefinition definition(String name, McpServerConfig config, McpSchema.Tool tool) {
