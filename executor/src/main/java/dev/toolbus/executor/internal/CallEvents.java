@@ -1,6 +1,5 @@
 package dev.toolbus.executor.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.InputRequestEvent;
 import dev.toolbus.protocol.SendMessageEvent;
@@ -140,7 +139,8 @@ final class CallEvents {
         return m;
     }
 
-    Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
+    Mono<InputAnswer> ask(dev.toolbus.tool.InputQuestion question) {
+        Duration timeout = question.timeout();
         // the operator's default, or what the tool asks for, but never longer than the call's own timeout
         long ms = timeout == null ? p.settings.inputTimeout().toMillis()
                 : Math.min(Math.max(1, safeMillis(timeout)), callTimeoutMs);
@@ -159,7 +159,7 @@ final class CallEvents {
                 }
             }
             String principal = turn.principalId();
-            q = p.inputs.open(turn.turn.streamId(), principal, ms, schema);
+            q = p.inputs.open(turn.turn.streamId(), principal, ms, question.schema());
             if (q == null) {
                 return Mono.error(new IllegalStateException(p.inputs.refusal(turn.turn.streamId(), principal)));
             }
@@ -172,7 +172,9 @@ final class CallEvents {
             extendDeadline.accept(expiresAt);
             InputRequestEvent e = InputRequestEvent.builder().streamId(turn.turn.streamId())
                     .turnId(turn.turn.turnId()).toolCallId(toolCallId).inputId(q.id).expiresAtMs(expiresAt)
-                    .message(message).schema(schema).build();
+                    .message(question.message()).schema(question.schema())
+                    .mode(question.mode() == dev.toolbus.tool.InputQuestion.Mode.URL ? "url" : null)
+                    .url(question.url()).key(question.key()).build();
             m = turn.live(e);
         }
         if (m == null) {
