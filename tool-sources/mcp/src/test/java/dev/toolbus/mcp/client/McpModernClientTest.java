@@ -162,7 +162,9 @@ class McpModernClientTest {
                     List.of(ToolCall.of("call_" + n, tool, Turns.args("{\"seconds\":30}"))));
             List<OutboundEvent> events = new CopyOnWriteArrayList<>();
             var run = executor.execute(turn).doOnNext(events::add).collectList().toFuture();
-            Thread.sleep(700);
+            // the task runs once the server's first status message ("started") came back as progress
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
+                    events.stream().anyMatch(ToolProgressEvent.class::isInstance));
             executor.control(CancelEvent.builder().streamId("cancel-" + n).turnId("turn-" + n).toolCallId("call_" + n)
                     .reason("the user said stop").build())
                     .block(Duration.ofSeconds(5));
