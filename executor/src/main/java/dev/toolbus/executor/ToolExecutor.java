@@ -24,7 +24,8 @@ import dev.toolbus.spi.SkillProvider;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.spi.ToolDispatch;
 import dev.toolbus.spi.ToolPolicy;
-import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
+import dev.toolbus.spi.TurnStateSettings;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -367,16 +368,31 @@ public interface ToolExecutor extends AutoCloseable {
         /**
          * Bounds of the in-memory ledger of idempotent turns (default {@link TurnLedgerSettings#DEFAULTS};
          * {@link TurnLedgerSettings#OFF} turns them off). It serves {@link ToolExecutor#handle} and every
-         * bus that brings no ledger of its own ({@link ToolBus#turnLedger()}).
+         * bus that brings no ledger of its own ({@link ToolBus#turnState()}).
          */
         public Builder idempotency(TurnLedgerSettings settings) {
             options.turnLedgerSettings(Objects.requireNonNull(settings, "settings"));
             return this;
         }
 
-        /** A ledger of idempotent turns of your own, instead of the in-memory one (see {@link TurnLedger}). */
-        public Builder turnLedger(TurnLedger ledger) {
-            options.turnLedger(Objects.requireNonNull(ledger, "ledger"));
+        /**
+         * A turn state of your own (see {@link TurnState}), instead of the in-memory one, for
+         * {@link ToolExecutor#handle} and every bus that brings none: for example one
+         * {@link dev.toolbus.executor.state.InMemoryTurnState} shared by two executors. A facet it leaves
+         * {@code null} is the executor's in-memory one.
+         */
+        public Builder turnState(TurnState state) {
+            options.turnState(Objects.requireNonNull(state, "state"));
+            return this;
+        }
+
+        /**
+         * Bounds and lifetimes of the executor's in-memory turn state (journal, requests, grants, cut
+         * results); default {@link TurnStateSettings#DEFAULTS} with the cut results' bounds of
+         * {@link ExecutionSettings#results()}.
+         */
+        public Builder turnStateSettings(TurnStateSettings settings) {
+            options.turnStateSettings(Objects.requireNonNull(settings, "settings"));
             return this;
         }
 

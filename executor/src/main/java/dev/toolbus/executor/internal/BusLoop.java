@@ -53,7 +53,7 @@ final class BusLoop {
         this.codec = codec;
         this.maxInflightTurns = maxInflightTurns;
         this.maxWaiting = Math.max(maxInflightTurns, MIN_WAITING_TURNS);
-        this.turns = executor.turnState().onBus(bus.turnLedger());
+        this.turns = executor.turnStateStep().onBus(bus.turnState(), bus.principal());
     }
 
     /** Turns taken from the bus that wait for a slot, at most: this many, or {@code maxInflightTurns} if more. */

@@ -6,6 +6,7 @@ import dev.toolbus.executor.approval.ApprovalStep;
 import dev.toolbus.executor.limits.LimitStep;
 import dev.toolbus.executor.limits.Limits;
 import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.executor.state.InMemoryTurnState;
 import dev.toolbus.executor.state.TurnLedgerSettings;
 import dev.toolbus.executor.state.TurnStateStep;
 import dev.toolbus.metrics.CallLog;
@@ -34,7 +35,10 @@ import dev.toolbus.spi.SkillProvider;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.spi.ToolDispatch;
 import dev.toolbus.spi.ToolPolicy;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
+import dev.toolbus.spi.TurnStateSettings;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.Visibility;
@@ -114,18 +118,28 @@ public final class Engine {
         this.maxInflightTurns = o.maxInflightTurns;
         this.dispatch = o.dispatch == null ? null : new DispatchedListing(o.dispatch, o.dispatchCacheTtl, clock, meters);
         this.skills = o.skills;
-        TurnLedger ledger = o.turnLedger != null ? o.turnLedger : TurnStateStep.inMemoryLedger(o.turnLedgerSettings, clock);
-        this.turnState = TurnStateStep.create(ledger, meters);
+        LongSupplier epochMillis = () -> timer.now(TimeUnit.MILLISECONDS);
+        InMemoryTurnState memory = InMemoryTurnState.builder().ledger(o.turnLedgerSettings)
+                .settings(o.turnStateSettings != null ? o.turnStateSettings : TurnStateSettings.DEFAULTS.toBuilder()
+                        .cutResultsTtl(settings.results().storeTtl()).cutResultsMaxBytes(settings.results().storeMaxBytes())
+                        .cutResultsMaxEntries(settings.results().storeMaxEntries()).build())
+                .nanoClock(clock).epochMillis(epochMillis).meters(meters).build();
+        this.turnState = TurnStateStep.create(TurnStateStep.overlay(o.turnState, memory), meters);
     }
 
-    /** The turn-state step (its ledger serves callers of {@link #handle} and buses without their own). */
-    TurnStateStep turnState() {
+    /** The turn-state step (its state serves callers of {@link #handle} and buses without their own). */
+    TurnStateStep turnStateStep() {
         return turnState;
     }
 
     /** The ledger of idempotent turns for callers of {@link #handle} and buses without their own (diagnostics). */
     public TurnLedger turnLedger() {
         return turnState.ledger();
+    }
+
+    /** The turn state for callers of {@link #handle} and buses without their own. */
+    public TurnState turnState() {
+        return turnState.state();
     }
 
     public Flux<OutboundEvent> execute(ToolCallsEvent turn) {
@@ -172,7 +186,7 @@ public final class Engine {
 
     public Flux<OutboundEvent> handle(InboundEvent event) {
         if (event instanceof ToolCallsEvent t) {
-            return turnState.forCaller(t, () -> execute(t));
+            return turnState.forCaller(t, Principal.local(), () -> execute(t));
         }
         if (event instanceof ControlEvent c) {
             return control(c).flatMapMany(o -> o == ControlOutcome.UNKNOWN_REQUEST
@@ -469,7 +483,8 @@ public final class Engine {
         Supplier<Limits> limits;
         RateLimitStore rateLimitStore;
         TurnLedgerSettings turnLedgerSettings = TurnLedgerSettings.DEFAULTS;
-        TurnLedger turnLedger;
+        TurnStateSettings turnStateSettings;
+        TurnState turnState;
         ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
         /** The registry the engine runs (and registers its built-in tools in). */
@@ -564,8 +579,13 @@ public final class Engine {
             return this;
         }
 
-        public Options turnLedger(TurnLedger v) {
-            turnLedger = v;
+        public Options turnState(TurnState v) {
+            turnState = v;
+            return this;
+        }
+
+        public Options turnStateSettings(TurnStateSettings v) {
+            turnStateSettings = v;
             return this;
         }
 
