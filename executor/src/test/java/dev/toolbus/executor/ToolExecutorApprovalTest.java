@@ -294,9 +294,11 @@ class ToolExecutorApprovalTest {
         var run = start(turn("s", "t1", call("c1", "wipe", "{\"target\":\"a\"}"), call("c2", "echo",
                 "{\"text\":\"x\"}")));
         String id = requests().get(0).approvalId();
-        assertThat(ex.control(new CancelEvent("s", "t1", "c1", "stop")).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(ex.control(CancelEvent.builder().streamId("s").turnId("t1").toolCallId("c1").reason("stop")
+                .build()).block()).isEqualTo(ControlOutcome.APPLIED);
         assertThat(TestEngines.engine(ex).pendingApprovals()).as("c2 still waits").isEqualTo(1);
-        assertThat(ex.control(new CancelEvent("s", "t1", null, "stop")).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(ex.control(CancelEvent.builder().streamId("s").turnId("t1").reason("stop")
+                .build()).block()).isEqualTo(ControlOutcome.APPLIED);
         List<OutboundEvent> out = run.join();
         assertThat(TestTools.results(out)).extracting(r -> r.error().code())
                 .containsExactly(ErrorCode.CANCELLED, ErrorCode.CANCELLED);

@@ -152,7 +152,8 @@ class ToolExecutorAskTest {
         ToolExecutor ex2 = ToolExecutor.builder().timer(vts).tool(watcher).build();
         var run = ex2.execute(turn("s", "t", call("w", "watch", "{}"))).collectList().toFuture();
         assertThat(TestEngines.engine(ex2).pendingInputs()).isEqualTo(1);
-        assertThat(ex2.control(new CancelEvent("s", "t", "w", "")).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(ex2.control(CancelEvent.builder().streamId("s").turnId("t").toolCallId("w")
+                .build()).block()).isEqualTo(ControlOutcome.APPLIED);
         assertThat(result(run.join()).error().code()).isEqualTo(ErrorCode.CANCELLED);
         assertThat(seen.get().outcome()).isEqualTo(InputAnswer.Outcome.CANCEL);
         assertThat(TestEngines.engine(ex2).pendingInputs()).isZero();

@@ -230,8 +230,8 @@ public final class ApprovalStep implements CallGate {
         }
         String id = ControlRequest.approvalId(key, ids);
         long expiresAt = turn.timer().now(TimeUnit.MILLISECONDS) + timeoutMs;
-        ApprovalRequestEvent event = new ApprovalRequestEvent(key.streamId(), key.turnId(), id, expiresAt, calls,
-                texts.approvalPrompt(lines));
+        ApprovalRequestEvent event = ApprovalRequestEvent.builder().streamId(key.streamId()).turnId(key.turnId())
+                .approvalId(id).expiresAtMs(expiresAt).calls(calls).text(texts.approvalPrompt(lines)).build();
         ControlRequest request = ControlRequest.approval(key, event);
         PendingApprovals.Request r = pa.open(request, state, entries);
         for (PendingApprovals.Entry e : entries) {

@@ -67,8 +67,8 @@ final class CallEvents {
             }
             ToolProgressEvent e;
             try {
-                e = new ToolProgressEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId, name, progress, total,
-                        message);
+                e = ToolProgressEvent.builder().streamId(turn.turn.streamId()).turnId(turn.turn.turnId())
+                        .toolCallId(toolCallId).name(name).progress(progress).total(total).message(message).build();
             } catch (IllegalArgumentException bad) {
                 return Mono.error(bad);
             }
@@ -131,8 +131,9 @@ final class CallEvents {
                 return Mono.error(new IllegalStateException("the call " + toolCallId
                         + " has ended; nothing more can be sent"));
             }
-            SendMessageEvent e = new SendMessageEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId,
-                    SendMessageEvent.messageId(toolCallId, ++messages), content);
+            SendMessageEvent e = SendMessageEvent.builder().streamId(turn.turn.streamId()).turnId(turn.turn.turnId())
+                    .toolCallId(toolCallId).messageId(SendMessageEvent.messageId(toolCallId, ++messages))
+                    .content(content).build();
             m = turn.live(e);
             if (m == null) {
                 return Mono.error(TurnLiveEvents.overflow());
@@ -166,8 +167,9 @@ final class CallEvents {
             asked = true;
             long expiresAt = p.timer.now(TimeUnit.MILLISECONDS) + ms;
             extendDeadline.accept(expiresAt);
-            request = ControlRequest.input(callKey, ordinal, new InputRequestEvent(turn.turn.streamId(),
-                    turn.turn.turnId(), toolCallId, id, expiresAt, message, schema));
+            request = ControlRequest.input(callKey, ordinal, InputRequestEvent.builder()
+                    .streamId(turn.turn.streamId()).turnId(turn.turn.turnId()).toolCallId(toolCallId).inputId(id)
+                    .expiresAtMs(expiresAt).message(message).schema(schema).build());
         }
         Mono.defer(() -> turn.state.requests().raise(request)).subscribe(s -> raised(q, s), q::fail);
         return q.answer.asMono();

@@ -266,8 +266,8 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             }
         }
         if (result == null) {
-            result = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
-                    p.texts.finishedResultNotKept(def.name()), false, null, null, null, null, 0, false, 0);
+            result = ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId()).toolCallId(call.toolCallId())
+                    .name(call.name()).content(p.texts.finishedResultNotKept(def.name())).build();
         }
         replayed = true;
         complete(def.name(), result.isError() && result.error() != null ? outcomeTag(result.error().code()) : OK,
@@ -598,15 +598,19 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                 messages = new ArrayList<>(split.messages().size());
                 for (SplitResult.MediaMessage mm : split.messages()) {
                     List<ContentPart> parts = mm.content();
-                    messages.add(new UserMessageEvent(t.streamId(), t.turnId(), mm.messageId(), call.toolCallId(),
-                            UserMessageEvent.TOOL_RESULT_MEDIA, parts, mm.visibleText(), mm.item()));
+                    messages.add(UserMessageEvent.builder().streamId(t.streamId()).turnId(t.turnId())
+                            .messageId(mm.messageId()).toolCallId(call.toolCallId())
+                            .source(UserMessageEvent.TOOL_RESULT_MEDIA).content(parts).visibleText(mm.visibleText())
+                            .item(mm.item()).build());
                 }
             }
         }
-        ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
-                content, error != null, error, data, result.metadata(),
-                error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of(),
-                cached ? 0 : attempts, cached, (now - turn.startNanos) / 1_000_000);
+        ToolResultEvent event = ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId())
+                .toolCallId(call.toolCallId()).name(call.name()).content(content).isError(error != null).error(error)
+                .data(data).metadata(result.metadata())
+                .media(error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of())
+                .attempts(cached ? 0 : attempts).cached(cached).elapsedMs((now - turn.startNanos) / 1_000_000)
+                .build();
         String outcome = error == null ? OK : outcomeTag(error.code());
         if (kept[0] == null) {
             complete(def.name(), outcome, event, messages, now);
@@ -633,8 +637,9 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private void fail(String toolTag, ErrorInfo error) {
         long now = p.nanoClock.getAsLong();
         ToolCallsEvent t = turn.turn;
-        ToolResultEvent event = new ToolResultEvent(t.streamId(), t.turnId(), call.toolCallId(), call.name(),
-                error.message(), true, error, null, null, null, attempts, false, (now - turn.startNanos) / 1_000_000);
+        ToolResultEvent event = ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId())
+                .toolCallId(call.toolCallId()).name(call.name()).content(error.message()).isError(true).error(error)
+                .attempts(attempts).elapsedMs((now - turn.startNanos) / 1_000_000).build();
         complete(toolTag, outcomeTag(error.code()), event, List.of(), now);
     }
 

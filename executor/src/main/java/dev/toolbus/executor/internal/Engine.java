@@ -316,8 +316,8 @@ public final class Engine {
         for (ToolRegistry.Entry e : entries) {
             out.add(ToolExport.export(e.tool().definition(), request.format(), pipeline.settings.locale()));
         }
-        return new ToolsEvent(request.streamId(), request.requestId(), request.format().wireName(), out,
-                request.trace());
+        return ToolsEvent.builder().streamId(request.streamId()).requestId(request.requestId())
+                .format(request.format().wireName()).tools(out).trace(request.trace()).build();
     }
 
     public Disposable attach(ToolBus bus) {
@@ -426,8 +426,9 @@ public final class Engine {
         List<OutboundEvent> out = new ArrayList<>(turn.calls().size() + 1);
         List<String> ids = new ArrayList<>(turn.calls().size());
         for (ToolCall c : turn.calls()) {
-            out.add(new ToolResultEvent(turn.streamId(), turn.turnId(), c.toolCallId(), c.name(), msg, true,
-                    new ErrorInfo(ErrorCode.REJECTED, msg), null, null, null, 0, false, 0, turn.trace()));
+            out.add(ToolResultEvent.builder().streamId(turn.streamId()).turnId(turn.turnId())
+                    .toolCallId(c.toolCallId()).name(c.name()).content(msg).isError(true)
+                    .error(new ErrorInfo(ErrorCode.REJECTED, msg)).trace(turn.trace()).build());
             ids.add(c.toolCallId());
         }
         out.add(new TurnCompletedEvent(turn.streamId(), turn.turnId(), ids, ids.size(), 0, turn.trace()));

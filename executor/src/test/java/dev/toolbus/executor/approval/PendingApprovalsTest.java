@@ -64,8 +64,9 @@ class PendingApprovalsTest {
             calls.add(new ApprovalRequestEvent.Call(e.toolCallId(), e.name(), e.risk(), "{}"));
         }
         long expiresAt = vts.now(TimeUnit.MILLISECONDS) + 5_000;
-        ControlRequest request = ControlRequest.approval(turn, new ApprovalRequestEvent("s1", turnId,
-                ControlRequest.approvalId(turn, ids), expiresAt, calls, "text"));
+        ControlRequest request = ControlRequest.approval(turn, ApprovalRequestEvent.builder().streamId("s1")
+                .turnId(turnId).approvalId(ControlRequest.approvalId(turn, ids)).expiresAtMs(expiresAt).calls(calls)
+                .text("text").build());
         PendingApprovals.Request r = pending.open(request, state, List.of(entries));
         RequestState s = state.requests().raise(request).block();
         pending.arm(r, s.request().expiresAtMs());

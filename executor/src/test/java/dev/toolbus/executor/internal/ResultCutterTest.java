@@ -147,7 +147,8 @@ class ResultCutterTest {
                 + "</tool_result_media_list>";
         String body = "w ".repeat(100);
         SplitResult split = new SplitResult(body.strip() + "\n\n" + block,
-                List.of(new MediaRef("tool_result:c1:1", "image", "image/png", null)), List.of(), null);
+                List.of(MediaRef.builder().index("tool_result:c1:1").type("image").mimeType("image/png")
+                        .build()), List.of(), null);
         ResultLimits l = limits(100, Map.of());
         Store store = store(l);
         SplitResult cut = cutter(l, store).cut(tool("t"), "s", "c1", split);
