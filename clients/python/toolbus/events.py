@@ -16,7 +16,9 @@ DedupKey = Tuple[Hashable, ...]
 class Responder(Protocol):
     """What answers an approval or a question: the ``Client`` the event arrived on."""
 
-    async def respond_approval(self, request: "ApprovalRequest", decision: str) -> None: ...
+    async def respond_approval(self, request: "ApprovalRequest", decision: str, *,
+                               tool_call_id: Optional[str] = None, arguments: Optional[JsonObject] = None,
+                               message: Optional[str] = None) -> None: ...
 
     async def respond_input(self, request: "InputRequest", action: str,
                             content: Optional[JsonObject] = None) -> None: ...
