@@ -11,8 +11,21 @@ public interface GatedTurn {
     /** The turn as it arrived. */
     ToolCallsEvent event();
 
-    /** The executor's instance id (for ids like {@code ap-<instanceId>-<n>}). */
+    /** The executor's instance id (diagnostics; request ids no longer name it). */
     String instanceId();
+
+    /** Who sent the turn (set by the ingress); {@link Principal#local()} by default. */
+    default Principal principal() {
+        return Principal.local();
+    }
+
+    /**
+     * The turn state the turn's calls use (the bus's facets, else the executor's): where a gate keeps its
+     * requests and grants so that another instance finds them. {@code null} by default.
+     */
+    default TurnState turnState() {
+        return null;
+    }
 
     /** The executor's timer (virtual in tests); {@code now(MILLISECONDS)} is the epoch-ms clock. */
     Scheduler timer();
@@ -25,12 +38,11 @@ public interface GatedTurn {
     Mono<Void> publish(OutboundEvent event);
 
     /**
-     * Who sent the turn, as its ingress knows it (a gateway token, a bus's configured identity), or
-     * {@code null} while the ingress does not say (issue 21 item 1 sets it). The per-principal bounds on
-     * questions and on turns waiting for approval apply to a known principal; the per-stream and total
-     * bounds always apply.
+     * The key the per-principal bounds count under (questions, and turns waiting for approval): the
+     * {@link Principal#key() key} of {@link #principal()} ({@code <kind>:<id>}, so a token and a bus of the
+     * same name are counted apart). {@code null} would leave only the per-stream and total bounds.
      */
     default String principalId() {
-        return null;
+        return principal().key();
     }
 }

@@ -3,6 +3,7 @@ package dev.toolbus.bus.kafka;
 import dev.toolbus.spi.BusMessage;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
@@ -139,13 +140,15 @@ public final class KafkaBus implements ToolBus {
     }
 
     /**
-     * Exactly once: {@link TurnLedger#none()}, the bus deduplicates turns itself (its ledger topic, or
-     * none when {@code turnLedgerWindow} is zero). At least once: {@code null}, the executor's in-memory
-     * ledger (repeats on one instance are replayed or joined; a partition's next owner does not know them).
+     * Exactly once: a state whose ledger is {@link TurnLedger#none()}, the bus deduplicates turns itself
+     * (its ledger topic, or none when {@code turnLedgerWindow} is zero). At least once: {@code null}, the
+     * executor's in-memory state (repeats on one instance are replayed or joined; a partition's next
+     * owner does not know them). The other facets are the executor's in-memory ones.
      */
     @Override
-    public TurnLedger turnLedger() {
-        return config.delivery() == KafkaDelivery.EXACTLY_ONCE ? TurnLedger.none() : null;
+    public TurnState turnState() {
+        return config.delivery() == KafkaDelivery.EXACTLY_ONCE ? TurnState.builder().ledger(TurnLedger.none()).build()
+                : null;
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.spi.BusMessage;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.RedisBusyException;
@@ -309,11 +310,17 @@ public final class RedisStreamsBus implements ToolBus {
     }
 
     /**
-     * The ledger of idempotent turns shared by the instances on this broker: finished-turn records and
-     * running-turn claims in Redis; {@link TurnLedger#none()} when {@code doneMarkerTtl} is zero.
+     * The turn state this bus brings: its ledger of idempotent turns, shared by the instances on this
+     * broker (finished-turn records and running-turn claims in Redis; {@link TurnLedger#none()} when
+     * {@code doneMarkerTtl} is zero). The other facets are the executor's in-memory ones.
      */
     @Override
-    public TurnLedger turnLedger() {
+    public TurnState turnState() {
+        return TurnState.builder().ledger(ledger != null ? ledger : TurnLedger.none()).build();
+    }
+
+    /** The ledger of {@link #turnState()} (tests). */
+    TurnLedger turnLedger() {
         return ledger != null ? ledger : TurnLedger.none();
     }
 

@@ -1,6 +1,7 @@
 package dev.toolbus.bus.redis;
 
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.spi.TurnKey;
 import dev.toolbus.spi.TurnLedger;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.nio.charset.StandardCharsets;
@@ -89,7 +90,10 @@ final class RedisTurnLedger implements TurnLedger {
     }
 
     @Override
-    public Mono<Admission> admit(String streamId, String turnId) {
+    public Mono<Admission> admit(TurnKey turn) {
+        // every turn of a Redis bus has the bus's principal: the keys need not name it
+        String streamId = turn.streamId();
+        String turnId = turn.turnId();
         String done = config.doneMarkerKey(streamId, turnId);
         String claim = claimKey(streamId, turnId);
         return admissions.admit(done, claim, owner, ascii(claimTtlMs()))
@@ -141,15 +145,15 @@ final class RedisTurnLedger implements TurnLedger {
     }
 
     @Override
-    public Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events) {
+    public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
         // the record was written with the events (ResultWriter), which usually deleted the claim too;
         // if it did not (the write was not the turn's own), the claim is released here
-        return Mono.fromRunnable(() -> release(streamId, turnId));
+        return Mono.fromRunnable(() -> release(turn));
     }
 
     @Override
-    public void release(String streamId, String turnId) {
-        String claim = claimKey(streamId, turnId);
+    public void release(TurnKey turn) {
+        String claim = claimKey(turn.streamId(), turn.turnId());
         if (!owned.remove(claim)) {
             return;
         }
