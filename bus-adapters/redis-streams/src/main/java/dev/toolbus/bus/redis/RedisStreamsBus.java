@@ -4,6 +4,7 @@ import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.spi.TurnLedger;
 import dev.toolbus.spi.TurnState;
@@ -317,6 +318,12 @@ public final class RedisStreamsBus implements ToolBus {
     @Override
     public TurnState turnState() {
         return TurnState.builder().ledger(ledger != null ? ledger : TurnLedger.none()).build();
+    }
+
+    /** {@code bus:<principal>} of the config: who sends every turn and answer read from this bus. */
+    @Override
+    public Principal principal() {
+        return config.principal();
     }
 
     /** The ledger of {@link #turnState()} (tests). */
