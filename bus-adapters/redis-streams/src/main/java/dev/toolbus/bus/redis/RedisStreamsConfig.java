@@ -8,6 +8,7 @@ import static dev.toolbus.spi.Checks.requireText;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.TurnKey;
+import dev.toolbus.spi.TurnStateSettings;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Objects;
@@ -40,6 +41,7 @@ import java.util.UUID;
  *   <tr><td>maxDeliveries</td><td>{@value #DEFAULT_MAX_DELIVERIES}</td><td>an entry delivered more often is dead-lettered, with an {@code error} event on its stream</td></tr>
  *   <tr><td>instanceId</td><td>none</td><td>the executor's {@code instanceId} (the part of approval and input ids that names their instance); control events are shared across instances only when it is set</td></tr>
  *   <tr><td>principal</td><td>the calls stream's name</td><td>who sends the turns and answers read from this bus ({@link Principal#bus}): part of every key of its turns' state; every instance of a deployment must have the same</td></tr>
+ *   <tr><td>turnState</td><td>{@link TurnStateSettings#DEFAULTS}</td><td>lifetimes and bounds of the turn state in this Redis (keys {@code state:} beside the markers): call journal, approval requests and questions, held answers, session grants, cut results</td></tr>
  *   <tr><td>controlChannel</td><td>{@value #DEFAULT_CONTROL_CHANNEL}</td><td>pub/sub channel of cancels for every instance; {@code <channel>:<instanceId>} carries an instance's answers</td></tr>
  * </table>
  */
@@ -87,6 +89,7 @@ public final class RedisStreamsConfig {
     private final String controlChannel;
     private final String principal;
     private final Principal busPrincipal;
+    private final TurnStateSettings turnState;
 
     private RedisStreamsConfig(Builder b) {
         this.callsStream = b.callsStream;
@@ -111,6 +114,7 @@ public final class RedisStreamsConfig {
         this.controlChannel = b.controlChannel;
         this.principal = b.principal;
         this.busPrincipal = Principal.bus(principal != null ? principal : callsStream);
+        this.turnState = b.turnState;
     }
 
     /** The stream turns arrive on. */
@@ -213,6 +217,11 @@ public final class RedisStreamsConfig {
         return controlChannel;
     }
 
+    /** Lifetimes and bounds of the turn state kept in this Redis. */
+    public TurnStateSettings turnState() {
+        return turnState;
+    }
+
     /** Who sends the turns and answers read from this bus: {@code bus:<principal>} (default the calls stream's name). */
     public Principal principal() {
         return busPrincipal;
@@ -246,12 +255,13 @@ public final class RedisStreamsConfig {
                 && maxDeliveries == c.maxDeliveries
                 && Objects.equals(instanceId, c.instanceId)
                 && Objects.equals(controlChannel, c.controlChannel)
-                && Objects.equals(principal, c.principal);
+                && Objects.equals(principal, c.principal)
+                && turnState.equals(c.turnState);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(callsStream, group, consumer, resultsKeyTemplate, resultsMaxLen, deadLetterStream, deadLetterMaxLen, batchSize, blockTimeout, claimMinIdle, claimInterval, claimBatch, doneMarkerPrefix, doneMarkerTtl, maxEventBytes, shutdownTimeout, maxRecordedBytes, maxDeliveries, instanceId, controlChannel, principal);
+        return Objects.hash(callsStream, group, consumer, resultsKeyTemplate, resultsMaxLen, deadLetterStream, deadLetterMaxLen, batchSize, blockTimeout, claimMinIdle, claimInterval, claimBatch, doneMarkerPrefix, doneMarkerTtl, maxEventBytes, shutdownTimeout, maxRecordedBytes, maxDeliveries, instanceId, controlChannel, principal, turnState);
     }
 
     @Override
@@ -278,6 +288,7 @@ public final class RedisStreamsConfig {
                 + ", instanceId=" + instanceId
                 + ", controlChannel=" + controlChannel
                 + ", principal=" + busPrincipal.id()
+                + ", turnState=" + turnState
                 + "]";
     }
 
@@ -301,7 +312,8 @@ public final class RedisStreamsConfig {
                 .claimMinIdle(claimMinIdle).claimInterval(claimInterval).claimBatch(claimBatch)
                 .doneMarkerPrefix(doneMarkerPrefix).doneMarkerTtl(doneMarkerTtl)
                 .maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout)
-                .maxRecordedBytes(maxRecordedBytes).maxDeliveries(maxDeliveries).instanceId(instanceId).controlChannel(controlChannel).principal(principal);
+                .maxRecordedBytes(maxRecordedBytes).maxDeliveries(maxDeliveries).instanceId(instanceId).controlChannel(controlChannel).principal(principal)
+                .turnState(turnState);
     }
 
     /** The pub/sub channel of control answers for one instance. */
@@ -380,8 +392,18 @@ public final class RedisStreamsConfig {
         private String instanceId;
         private String controlChannel = DEFAULT_CONTROL_CHANNEL;
         private String principal;
+        private TurnStateSettings turnState = TurnStateSettings.DEFAULTS;
 
         private Builder() {
+        }
+
+        /**
+         * Lifetimes and bounds of the turn state kept in this Redis (the call journal, approval requests
+         * and questions, session grants, cut results); {@link TurnStateSettings#DEFAULTS} by default.
+         */
+        public Builder turnState(TurnStateSettings settings) {
+            this.turnState = Objects.requireNonNull(settings, "turnState");
+            return this;
         }
 
         /**
