@@ -266,9 +266,10 @@ public record Config(
      * @param group the consumer group
      * @param consumer this instance's consumer name (empty: unique per process)
      * @param idempotency the executor's ledger of idempotent turns ({@code bus.idempotency})
+     * @param redis how a Redis bus moves turns off a dead or stalled instance ({@code bus.redis})
      */
     public record Bus(String type, String url, String calls, String results, String deadLetter, String group,
-                      String consumer, Idempotency idempotency) {
+                      String consumer, Idempotency idempotency, RedisFailover redis) {
         public static final List<String> TYPES = List.of("in-memory", "stdio", "redis", "kafka");
 
         /** A bus with the default {@link Idempotency}. */
@@ -277,9 +278,16 @@ public record Config(
             this(type, url, calls, results, deadLetter, group, consumer, Idempotency.DEFAULTS);
         }
 
+        /** A bus with the default {@link RedisFailover}. */
+        public Bus(String type, String url, String calls, String results, String deadLetter, String group,
+                   String consumer, Idempotency idempotency) {
+            this(type, url, calls, results, deadLetter, group, consumer, idempotency, RedisFailover.DEFAULTS);
+        }
+
         public Bus {
             Objects.requireNonNull(type, "type");
             idempotency = Objects.requireNonNullElse(idempotency, Idempotency.DEFAULTS);
+            redis = Objects.requireNonNullElse(redis, RedisFailover.DEFAULTS);
             url = Objects.requireNonNullElse(url, "");
             calls = Objects.requireNonNullElse(calls, "");
             results = Objects.requireNonNullElse(results, "");
@@ -298,6 +306,28 @@ public record Config(
                 default -> new Bus(type, "", "", "", "", "", "");
             };
         }
+    }
+
+    /**
+     * How a Redis bus moves the turns of an instance that died or stalled to another ({@code bus.redis};
+     * docs/buses.md "Failover"). A turn read by an instance stays pending with it; another instance takes
+     * it over ({@code XAUTOCLAIM}) once it has been idle {@code claimMinIdleMs}, and the running-turn claim
+     * of an idempotent turn lapses after the same time. The owner renews both every
+     * {@code claimIntervalMs} while the turn runs.
+     *
+     * @param claimMinIdleMs how long a turn waits before another instance takes it over: lower moves a dead
+     *     instance's turns sooner, but an instance stalled longer than this (a GC pause, an overloaded host)
+     *     loses its turns: a retry-safe call may run again elsewhere, a side-effecting one that had started
+     *     ends {@code OUTCOME_UNKNOWN}
+     * @param claimIntervalMs how often each instance takes over idle turns and renews its own leases: lower
+     *     takes over sooner after the idle time (a turn moves after {@code claimMinIdleMs} plus up to this)
+     *     at the cost of one {@code XAUTOCLAIM} and one renewal per interval and instance; at most half of
+     *     {@code claimMinIdleMs}
+     * @param claimBatch the most turns one {@code XAUTOCLAIM} takes over
+     */
+    public record RedisFailover(long claimMinIdleMs, long claimIntervalMs, int claimBatch) {
+        /** 30 s, 5 s, 100 turns (the Redis bus's own defaults). */
+        public static final RedisFailover DEFAULTS = new RedisFailover(30_000, 5_000, 100);
     }
 
     /**
