@@ -188,4 +188,79 @@ class RedisTurnStateKillIT {
         result(events, "c1");
         assertThat(runs(charges)).as("runs of the side-effecting tool").isEqualTo(1);
     }
+
+    private JsonNode awaitEvent(String stream, String type) {
+        await().atMost(TAKEOVER).pollInterval(Duration.ofMillis(200))
+                .until(() -> events(stream).stream().anyMatch(e -> e.path("type").asText().equals(type)));
+        return events(stream).stream().filter(e -> e.path("type").asText().equals(type)).findFirst().orElseThrow();
+    }
+
+    private static List<JsonNode> ofType(List<JsonNode> events, String type) {
+        return events.stream().filter(e -> e.path("type").asText().equals(type)).toList();
+    }
+
+    private static String approve(String stream, String id) {
+        return "{\"type\":\"approval_response\",\"stream_id\":\"" + stream + "\",\"approval_id\":\"" + id
+                + "\",\"decision\":\"approve\"}";
+    }
+
+    @Test
+    void anApprovalAnsweredAfterItsOwnerDied_isAskedAgainUnderItsId_andTheCallRunsOnce() throws Exception {
+        Path wipes = dir.resolve("wipes");
+        Process w1 = start("w1");
+        redis.send("s1", turn("s1", "t1", call("c1", "wipe", wipes, 0)));
+        JsonNode asked = awaitEvent("s1", "approval_request");
+        String id = asked.path("approval_id").asText();
+        w1.destroyForcibly();
+        w1.waitFor();
+        start("w2");
+        // the survivor takes the turn over and publishes the same request again, marked replayed, same expiry
+        await().atMost(TAKEOVER).until(() -> ofType(events("s1"), "approval_request").size() == 2);
+        JsonNode again = ofType(events("s1"), "approval_request").get(1);
+        assertThat(again.path("replayed").asBoolean()).isTrue();
+        assertThat(again.path("approval_id").asText()).isEqualTo(id);
+        assertThat(again.path("expires_at_ms").asLong()).isEqualTo(asked.path("expires_at_ms").asLong());
+        redis.send("s1", approve("s1", id));
+
+        List<JsonNode> events = completedTurn("s1");
+        assertThat(result(events, "c1").path("content").asText()).isEqualTo("done 1");
+        assertThat(runs(wipes)).isEqualTo(1);
+        assertThat(events).noneMatch(e -> e.toString().contains("UNKNOWN_REQUEST"));
+    }
+
+    @Test
+    void anApprovalAnsweredBeforeTheTakeOver_isApplied_withoutAskingAgain() throws Exception {
+        Path wipes = dir.resolve("wipes");
+        Process w1 = start("w1");
+        redis.send("s1", turn("s1", "t1", call("c1", "wipe", wipes, 0)));
+        String id = awaitEvent("s1", "approval_request").path("approval_id").asText();
+        w1.destroyForcibly();
+        w1.waitFor();
+        redis.send("s1", approve("s1", id)); // read by the next instance before it takes the turn over
+        start("w2");
+
+        List<JsonNode> events = completedTurn("s1");
+        assertThat(ofType(events, "approval_request")).as("asked once").hasSize(1);
+        assertThat(result(events, "c1").path("content").asText()).isEqualTo("done 1");
+        assertThat(runs(wipes)).isEqualTo(1);
+        assertThat(events).noneMatch(e -> e.toString().contains("UNKNOWN_REQUEST"));
+    }
+
+    @Test
+    void aQuestionAnsweredBeforeTheTakeOver_isNotAskedAgain_whenItsRetrySafeToolAsksAgain() throws Exception {
+        Path asks = dir.resolve("asks");
+        Process w1 = start("w1");
+        redis.send("s1", turn("s1", "t1", call("c1", "ask_city", asks, 0)));
+        String id = awaitEvent("s1", "input_request").path("input_id").asText();
+        w1.destroyForcibly();
+        w1.waitFor();
+        redis.send("s1", "{\"type\":\"input_response\",\"stream_id\":\"s1\",\"input_id\":\"" + id
+                + "\",\"action\":\"accept\",\"content\":{\"city\":\"Paris\"}}");
+        start("w2");
+
+        List<JsonNode> events = completedTurn("s1");
+        assertThat(ofType(events, "input_request")).as("asked once").hasSize(1);
+        assertThat(result(events, "c1").path("content").asText()).isEqualTo("city Paris");
+        assertThat(runs(asks)).as("the retry-safe tool ran again and found its answer").isEqualTo(2);
+    }
 }

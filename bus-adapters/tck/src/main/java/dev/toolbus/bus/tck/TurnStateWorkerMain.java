@@ -1,6 +1,9 @@
 package dev.toolbus.bus.tck;
 
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.executor.approval.ApprovalMode;
+import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.protocol.Risk;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.tool.ToolArguments;
 import dev.toolbus.tool.ToolContext;
@@ -27,7 +30,11 @@ import reactor.core.scheduler.Schedulers;
  * (default 0), later runs do not; each answers {@code done <n>}, n being its line in the file.
  * <ul>
  *   <li>{@code charge}: side-effecting, not idempotent (never run twice: the call journal);</li>
- *   <li>{@code lookup}: not side-effecting (retry-safe: may run again).</li>
+ *   <li>{@code lookup}: not side-effecting (retry-safe: may run again);</li>
+ *   <li>{@code wipe}: side-effecting and of high risk: asks for approval (approval {@code auto}; the
+ *       others are classified low and run without asking);</li>
+ *   <li>{@code ask_city}: retry-safe; asks "Which city?" once it counted its run, answers
+ *       {@code city <answer>} or {@code no answer (<outcome>)}.</li>
  * </ul>
  * Args: the {@link WorkerBus} class, then its arguments. Prints {@code READY <args>} once attached; a
  * SIGTERM closes the bus gracefully.
@@ -46,6 +53,11 @@ public final class TurnStateWorkerMain {
                         .sideEffecting(true).timeout(Duration.ofMinutes(5)).build()))
                 .tool(counting(ToolDefinition.builder("lookup").description("Looks something up (counts its runs)")
                         .timeout(Duration.ofMinutes(5)).build()))
+                .tool(counting(ToolDefinition.builder("wipe").description("Wipes a disk (counts its runs)")
+                        .sideEffecting(true).risk(Risk.HIGH).timeout(Duration.ofMinutes(5)).build()))
+                .tool(askCity())
+                .approval(ApprovalSettings.builder().mode(ApprovalMode.AUTO).low(List.of("charge", "lookup", "ask_city"))
+                        .build())
                 .build();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             bus.closeGracefully().block(Duration.ofSeconds(30));
@@ -58,17 +70,30 @@ public final class TurnStateWorkerMain {
     }
 
     private static ToolSpec counting(ToolDefinition definition) {
-        return new ToolSpec(definition, (ToolArguments a, ToolContext c) -> Mono.fromCallable(() -> {
-            Path file = Path.of(a.string("file"));
-            Files.writeString(file, c.turnId() + "/" + c.toolCallId() + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.SYNC);
-            long n = lines(file);
-            System.out.println("RAN " + definition.name() + " " + c.turnId() + "/" + c.toolCallId() + " #" + n);
-            System.out.flush();
-            return n;
-        }).subscribeOn(Schedulers.boundedElastic())
+        return new ToolSpec(definition, (ToolArguments a, ToolContext c) -> Mono.fromCallable(
+                () -> count(Path.of(a.string("file")), definition, c)).subscribeOn(Schedulers.boundedElastic())
                 .flatMap(n -> Mono.delay(Duration.ofMillis(n == 1 ? a.integer("hold_ms", 0) : 0)).thenReturn(n))
                 .map(n -> ToolResult.text("done " + n)));
+    }
+
+    private static ToolSpec askCity() {
+        ToolDefinition d = ToolDefinition.builder("ask_city").description("Asks for a city (counts its runs)")
+                .timeout(Duration.ofMinutes(5)).build();
+        return new ToolSpec(d, (a, c) -> Mono.fromCallable(() -> count(Path.of(a.string("file")), d, c))
+                .subscribeOn(Schedulers.boundedElastic())
+                .then(c.ask("Which city?", ControlTools.CITY_SCHEMA, Duration.ofMinutes(2)))
+                .map(ans -> ToolResult.text(ans.accepted() ? "city " + ans.content().get("city").asText()
+                        : "no answer (" + ans.outcome().name().toLowerCase(java.util.Locale.ROOT) + ")")));
+    }
+
+    /** Appends the run to the file; its line number. */
+    private static long count(Path file, ToolDefinition d, ToolContext c) throws IOException {
+        Files.writeString(file, c.turnId() + "/" + c.toolCallId() + "\n", StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.SYNC);
+        long n = lines(file);
+        System.out.println("RAN " + d.name() + " " + c.turnId() + "/" + c.toolCallId() + " #" + n);
+        System.out.flush();
+        return n;
     }
 
     private static long lines(Path file) {
