@@ -142,8 +142,8 @@ class ToolbusBusStarterTest {
         RedisStreamsBus bus = (RedisStreamsBus) context.getBean(Toolbus.class).bus();
         assertThat(bus.config().claimMinIdle()).isEqualTo(Duration.ofSeconds(4));
         assertThat(bus.config().claimInterval()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(meters.find("toolbus.state.records").tag("facet", "held_answers").gauge())
-                .as("a facet only the Redis state has").isNotNull();
+        assertThat(meters.find("toolbus.bus.state.records").tag("facet", "journal").tag("bus", "redis").gauge())
+                .as("the Redis state's journal").isNotNull();
 
         JsonNode health = get("/actuator/health/toolbus");
         assertThat(health.path("status").asText()).isEqualTo("UP");

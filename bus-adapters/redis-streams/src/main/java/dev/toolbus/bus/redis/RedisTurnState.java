@@ -2,7 +2,6 @@ package dev.toolbus.bus.redis;
 
 import static dev.toolbus.bus.redis.RedisCallJournal.utf8;
 
-import dev.toolbus.metrics.ToolMetrics;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.spi.CallJournal;
 import dev.toolbus.spi.ControlRequests;
@@ -27,10 +26,16 @@ import reactor.core.publisher.Mono;
  * journal ({@code j:}), approval requests and questions ({@code r:}, answers by call {@code a:}, held
  * answers {@code h:}), session grants ({@code g:}) and cut results ({@code c:}). Every transition is one
  * Lua script; every record has a TTL and is counted in its facet's index, which bounds it and which the
- * gauges {@code toolbus.state.records} and {@code toolbus.state.bytes} (tag {@code facet}) read when
- * {@link #refreshGauges()} runs (the bus's claim loop runs it).
+ * gauges {@value #RECORDS} and {@value #BYTES} (tags {@code bus=redis}, {@code facet}) read when
+ * {@link #refreshGauges()} runs (the bus's claim loop runs it). They are not the executor's
+ * {@code toolbus.state.*}: those count its in-memory facets, registered in the same registry first.
  */
 final class RedisTurnState implements TurnState, AutoCloseable {
+
+    /** Records of the state in Redis, per facet. */
+    static final String RECORDS = "toolbus.bus.state.records";
+    /** Their estimated bytes, per facet. */
+    static final String BYTES = "toolbus.bus.state.bytes";
 
     /** The facets the gauges report, in the order of {@link #GAUGES}' answer. */
     static final List<String> FACETS = List.of("journal", "requests", "held_answers", "grants", "cut_results");
@@ -130,13 +135,13 @@ final class RedisTurnState implements TurnState, AutoCloseable {
         return seen.get(2 * FACETS.indexOf(facet) + 1);
     }
 
-    /** Registers {@code toolbus.state.records} and {@code toolbus.state.bytes} per facet. */
+    /** Registers {@value #RECORDS} and {@value #BYTES} per facet. */
     void bind(MeterRegistry meters) {
         for (String facet : FACETS) {
-            Gauge.builder(ToolMetrics.STATE_RECORDS, this, s -> s.records(facet)).tag("facet", facet)
-                    .description("Records the turn state keeps").register(meters);
-            Gauge.builder(ToolMetrics.STATE_BYTES, this, s -> s.bytes(facet)).tag("facet", facet).baseUnit("bytes")
-                    .description("Estimated bytes of the records the turn state keeps").register(meters);
+            Gauge.builder(RECORDS, this, s -> s.records(facet)).tags("bus", "redis", "facet", facet)
+                    .description("Records the turn state keeps in Redis").register(meters);
+            Gauge.builder(BYTES, this, s -> s.bytes(facet)).tags("bus", "redis", "facet", facet).baseUnit("bytes")
+                    .description("Estimated bytes of the records the turn state keeps in Redis").register(meters);
         }
     }
 

@@ -69,7 +69,9 @@ class RedisTurnStateIT extends AbstractTurnStateTests {
     @Override
     protected Double gauge(TurnState state, String name, String facet) {
         ((RedisTurnState) state).refreshGauges().block(WAIT);
-        Gauge g = metersOf.get(state).find(name).tag("facet", facet).gauge();
+        // the Redis state's gauges are toolbus.bus.state.* (the executor's in-memory ones are toolbus.state.*)
+        Gauge g = metersOf.get(state).find(name.replace("toolbus.state.", "toolbus.bus.state."))
+                .tag("facet", facet).tag("bus", "redis").gauge();
         return g == null ? null : g.value();
     }
 
