@@ -96,6 +96,7 @@ final class EffectiveYaml {
         Map<String, Object> bus = map("type", b.type(), "url", maskUrl(b.url()), "calls", b.calls(), "results", b.results());
         bus.putAll(map("deadLetter", b.deadLetter(), "group", b.group(), "consumer", b.consumer()));
         bus.put("idempotency", IdempotencySection.effective(b.idempotency()));
+        bus.put("redis", RedisSection.effective(b.redis()));
         m.put("bus", bus);
         GatewayConfig g = c.gateway();
         Map<String, Object> gw = map("enabled", g.enabled(), "host", g.host(), "port", g.port(),

@@ -48,6 +48,7 @@ class ToolbusPropertiesTest {
               type: redis
               url: redis://127.0.0.1:6390
               idempotency: {windowMs: 5000, maxEntries: 10}
+              redis: {claimMinIdleMs: 4000, claimIntervalMs: 1000}
             gateway:
               enabled: true
               port: 0
@@ -90,6 +91,7 @@ class ToolbusPropertiesTest {
         assertThat(c.limits()).isEqualTo(f.limits());
         assertThat(c.bus()).isEqualTo(f.bus());
         assertThat(c.bus().idempotency().windowMs()).isEqualTo(5000);
+        assertThat(c.bus().redis().claimMinIdleMs()).isEqualTo(4000);
         assertThat(c.gateway()).isEqualTo(f.gateway());
         assertThat(c.gateway().tokens()).singleElement().satisfies(t -> {
             assertThat(t.maxPermission()).isEqualTo(PermissionLevel.MEMBER);

@@ -38,6 +38,8 @@ import java.util.concurrent.TimeUnit;
  * {@code --kafka-pid PID} (to report the broker's CPU), {@code --logs DIR}, {@code --out FILE},
  * {@code --jfr DIR} (a JFR recording of every consumer process, {@code DIR/<scenario>-<n>.jfr}) with
  * {@code --jfr-settings NAME|FILE} ({@code profile}),
+ * {@code --tool echo|count} (the sample tool of every call: {@code echo}, read-only, by default;
+ * {@code count}, side-effecting, so each call also begins and finishes in the call journal),
  * {@code --command TEXT} (recorded in the Markdown).
  */
 public final class LoadHarness {
@@ -57,6 +59,11 @@ public final class LoadHarness {
         int w = Integer.parseInt(opts.getOrDefault("warmup", "4000"));
         this.warmup = Math.max(1, w / streams) * streams;
         this.logs = Path.of(opts.getOrDefault("logs", "benchmarks/target/load-logs"));
+        String tool = opts.getOrDefault("tool", "echo");
+        if (!tool.equals("echo") && !tool.equals("count")) {
+            throw new IllegalArgumentException("--tool is echo or count, got " + tool);
+        }
+        EchoEvents.tool = tool;
     }
 
     public static void main(String[] args) throws Exception {

@@ -18,7 +18,8 @@ import reactor.core.scheduler.Scheduler;
 /**
  * The {@link TurnLedger} of a Redis bus, shared by every instance on the broker. A finished turn is its
  * finished-turn record ({@code doneMarkerPrefix}), written with the turn's events by {@link ResultWriter}.
- * A running turn is a claim key ({@code toolbus:running:{stream_id}:{turn_id}}, value this instance's
+ * A running turn is a claim key ({@code toolbus:running:<turn hash>}, the {@link TurnKey#hash()} of the turn's
+ * principal, stream and turn ids, so no two turns share one; value this instance's
  * consumer name) set with {@code SET NX PX claimMinIdle} when the turn is admitted, renewed by the claim
  * loop while the turn runs here, and deleted (only by its owner) when the turn completes (by the script
  * that writes its events and record, no round trip of its own) or fails. A
@@ -77,25 +78,26 @@ final class RedisTurnLedger implements TurnLedger {
         this.config = config;
         this.scheduler = scheduler;
         this.owner = config.consumer().getBytes(StandardCharsets.UTF_8);
-        String p = config.doneMarkerPrefix();
-        this.claimPrefix = p.endsWith("done:") ? p.substring(0, p.length() - 5) + "running:" : p + "running:";
+        this.claimPrefix = config.keyNamespace() + "running:";
         this.admissions = new AdmitBatcher(commands);
         this.pollSha = commands.digest(POLL_SCRIPT);
         this.ownedSha = commands.digest(OWNED_SCRIPT);
     }
 
     /** The claim key of a running turn. */
+    String claimKey(TurnKey turn) {
+        return claimPrefix + turn.hash();
+    }
+
+    /** The claim key of a running turn of the bus's principal. */
     String claimKey(String streamId, String turnId) {
-        return claimPrefix + streamId + ":" + turnId;
+        return claimKey(TurnKey.of(config.principal(), streamId, turnId));
     }
 
     @Override
     public Mono<Admission> admit(TurnKey turn) {
-        // every turn of a Redis bus has the bus's principal: the keys need not name it
-        String streamId = turn.streamId();
-        String turnId = turn.turnId();
-        String done = config.doneMarkerKey(streamId, turnId);
-        String claim = claimKey(streamId, turnId);
+        String done = config.doneMarkerKey(turn);
+        String claim = claimKey(turn);
         return admissions.admit(done, claim, owner, ascii(claimTtlMs()))
                 .flatMap(r -> {
                     if (r == 1) {
@@ -153,7 +155,7 @@ final class RedisTurnLedger implements TurnLedger {
 
     @Override
     public void release(TurnKey turn) {
-        String claim = claimKey(turn.streamId(), turn.turnId());
+        String claim = claimKey(turn);
         if (!owned.remove(claim)) {
             return;
         }
