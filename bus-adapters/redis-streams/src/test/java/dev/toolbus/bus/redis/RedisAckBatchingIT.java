@@ -100,9 +100,10 @@ class RedisAckBatchingIT {
             }
             assertThat(events).isEqualTo(2L * n); // a tool_result and a turn_completed per turn, once each
             assertThat(redis.pending()).isZero();
-            // other tests may share the server, so only an upper bound far below one script call per turn
-            // (79 for 500 on the loaded 2-core machine: batches fill while a call is on the wire)
-            assertThat(scripts).isLessThan(n / 4);
+            // other tests may share the server, so only an upper bound well below one script call per turn:
+            // how full a batch gets depends on how long a call is on the wire (79 calls for 500 turns on
+            // a loaded 2-core machine, 145 on a quiet one), so the bound asks for two turns a call on average
+            assertThat(scripts).isLessThan(n / 2);
         } finally {
             sub.dispose();
             bus.closeGracefully().block(Duration.ofSeconds(10));
