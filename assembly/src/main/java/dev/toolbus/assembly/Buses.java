@@ -88,11 +88,36 @@ final class Buses {
             require("dev.toolbus.bus.kafka.KafkaBus", "toolbus-bus-kafka");
             Config.Bus b = n.bus();
             Config.Idempotency idem = n.idempotency();
-            return dev.toolbus.bus.kafka.KafkaBus.fromUri(uri, dev.toolbus.bus.kafka.KafkaBusConfig.builder()
+            return dev.toolbus.bus.kafka.KafkaBus.fromUri(uri, kafkaConfig(uri, n));
+        }
+
+        /**
+         * The Kafka bus's settings of the config: names, idempotency, and {@code bus.kafka} (failover timing,
+         * client settings). A client setting the bus refuses (offsets, isolation, transactions) stops the start.
+         */
+        static dev.toolbus.bus.kafka.KafkaBusConfig kafkaConfig(String uri, Names n) {
+            Config.Bus b = n.bus();
+            Config.Idempotency idem = n.idempotency();
+            Config.Kafka k = b.kafka();
+            dev.toolbus.bus.kafka.KafkaBusConfig.Builder c = dev.toolbus.bus.kafka.KafkaBusConfig.builder()
                     .bootstrapServers(uri).callsTopic(b.calls()).resultsTopic(b.results())
                     .deadLetterTopic(b.deadLetter()).groupId(n.group()).clientId(n.instance())
                     .maxEventBytes(n.maxEventBytes()).turnLedgerWindow(Duration.ofMillis(idem.windowMs()))
-                    .maxRecordedBytes(recorded(idem)).turnLedgerMaxBytes(idem.maxBytes()).build());
+                    .maxRecordedBytes(recorded(idem)).turnLedgerMaxBytes(idem.maxBytes());
+            if (k.sessionTimeoutMs() > 0) {
+                c.sessionTimeout(Duration.ofMillis(k.sessionTimeoutMs()));
+            }
+            if (k.heartbeatIntervalMs() > 0) {
+                c.heartbeatInterval(Duration.ofMillis(k.heartbeatIntervalMs()));
+            }
+            try {
+                k.consumer().forEach(c::consumerProperty);
+                k.producer().forEach(c::producerProperty);
+                k.admin().forEach(c::adminProperty);
+                return c.build();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("bus.kafka: " + e.getMessage(), e);
+            }
         }
 
         /** The shared token buckets of {@code limits} on a Redis. */

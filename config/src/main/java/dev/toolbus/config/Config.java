@@ -8,6 +8,8 @@ import dev.toolbus.policy.PermissionLevel;
 import dev.toolbus.policy.PolicyConfig;
 import dev.toolbus.policy.SourceMode;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -266,9 +268,10 @@ public record Config(
      * @param group the consumer group
      * @param consumer this instance's consumer name (empty: unique per process)
      * @param idempotency the executor's ledger of idempotent turns ({@code bus.idempotency})
+     * @param kafka the Kafka bus's failover timing and client settings ({@code bus.kafka}; other buses ignore it)
      */
     public record Bus(String type, String url, String calls, String results, String deadLetter, String group,
-                      String consumer, Idempotency idempotency) {
+                      String consumer, Idempotency idempotency, Kafka kafka) {
         public static final List<String> TYPES = List.of("in-memory", "stdio", "redis", "kafka");
 
         /** A bus with the default {@link Idempotency}. */
@@ -277,9 +280,16 @@ public record Config(
             this(type, url, calls, results, deadLetter, group, consumer, Idempotency.DEFAULTS);
         }
 
+        /** A bus with the default {@link Kafka} settings. */
+        public Bus(String type, String url, String calls, String results, String deadLetter, String group,
+                   String consumer, Idempotency idempotency) {
+            this(type, url, calls, results, deadLetter, group, consumer, idempotency, Kafka.DEFAULTS);
+        }
+
         public Bus {
             Objects.requireNonNull(type, "type");
             idempotency = Objects.requireNonNullElse(idempotency, Idempotency.DEFAULTS);
+            kafka = Objects.requireNonNullElse(kafka, Kafka.DEFAULTS);
             url = Objects.requireNonNullElse(url, "");
             calls = Objects.requireNonNullElse(calls, "");
             results = Objects.requireNonNullElse(results, "");
@@ -297,6 +307,28 @@ public record Config(
                         "toolbus", "");
                 default -> new Bus(type, "", "", "", "", "", "");
             };
+        }
+    }
+
+    /**
+     * The Kafka bus's failover timing and kafka-clients settings ({@code bus.kafka}). How soon a dead
+     * instance's partitions, with their turns, move to another is the consumer's session timeout.
+     *
+     * @param sessionTimeoutMs {@code session.timeout.ms} of the consumer (0: Kafka's default, 45 s)
+     * @param heartbeatIntervalMs {@code heartbeat.interval.ms} (0: a third of the session timeout, at most 3 s)
+     * @param consumer kafka-clients consumer settings, by their Kafka names
+     * @param producer kafka-clients producer settings
+     * @param admin kafka-clients admin client settings (topic creation)
+     */
+    public record Kafka(long sessionTimeoutMs, long heartbeatIntervalMs, Map<String, String> consumer,
+                        Map<String, String> producer, Map<String, String> admin) {
+        /** Kafka's timing, no client settings. */
+        public static final Kafka DEFAULTS = new Kafka(0, 0, Map.of(), Map.of(), Map.of());
+
+        public Kafka {
+            consumer = Collections.unmodifiableMap(new LinkedHashMap<>(consumer));
+            producer = Collections.unmodifiableMap(new LinkedHashMap<>(producer));
+            admin = Collections.unmodifiableMap(new LinkedHashMap<>(admin));
         }
     }
 

@@ -90,6 +90,7 @@ final class EffectiveYaml {
         Map<String, Object> bus = map("type", b.type(), "url", maskUrl(b.url()), "calls", b.calls(), "results", b.results());
         bus.putAll(map("deadLetter", b.deadLetter(), "group", b.group(), "consumer", b.consumer()));
         bus.put("idempotency", IdempotencySection.effective(b.idempotency()));
+        bus.put("kafka", KafkaSection.effective(b.kafka()));
         m.put("bus", bus);
         Config.Gateway g = c.gateway();
         Map<String, Object> gw = map("enabled", g.enabled(), "host", g.host(), "port", g.port(),

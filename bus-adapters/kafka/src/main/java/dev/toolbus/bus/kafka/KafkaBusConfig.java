@@ -79,6 +79,24 @@ public final class KafkaBusConfig {
     public static final Duration DEFAULT_STATE_RESTORE_TIMEOUT = Duration.ofSeconds(60);
     public static final String DEFAULT_PRINCIPAL = "kafka";
 
+    /** Consumer settings the bus owns, with what to set instead. */
+    public static final Map<String, String> RESERVED_CONSUMER_PROPERTIES = Map.of(
+            "group.id", "set groupId",
+            "client.id", "set clientId",
+            "enable.auto.commit", "offsets are committed when a turn's events are durable",
+            "isolation.level", "the bus reads committed records only",
+            "partition.assignment.strategy", "turn state and fencing follow the cooperative sticky assignment",
+            "key.deserializer", "records are read as the bus writes them",
+            "value.deserializer", "records are read as the bus writes them");
+
+    /** Producer settings the bus owns, with what to set instead. */
+    public static final Map<String, String> RESERVED_PRODUCER_PROPERTIES = Map.of(
+            "transactional.id", "the bus names its transactions per instance",
+            "enable.idempotence", "a retried send must not write twice",
+            "acks", "a turn's events and a started call are durable on every in-sync replica",
+            "key.serializer", "records are written as the bus reads them",
+            "value.serializer", "records are written as the bus reads them");
+
     private final String bootstrapServers;
     private final String callsTopic;
     private final String resultsTopic;
@@ -725,16 +743,33 @@ public final class KafkaBusConfig {
             return this;
         }
 
-        /** A kafka-clients consumer setting that overrides the bus's (for example {@code session.timeout.ms}). */
+        /**
+         * A kafka-clients consumer setting that overrides the bus's (for example {@code max.poll.interval.ms}
+         * or the security settings). The settings the delivery guarantees rest on are refused
+         * ({@link #RESERVED_CONSUMER_PROPERTIES}): the bus commits offsets itself, reads committed records only,
+         * and names its group and client through {@link #groupId} and {@link #clientId}.
+         *
+         * @throws IllegalArgumentException for a reserved setting
+         */
         public Builder consumerProperty(String key, String value) {
             requireText(key, "consumer property name");
+            requireArgument(!RESERVED_CONSUMER_PROPERTIES.containsKey(key), "consumer property '" + key
+                    + "' is the bus's own: " + RESERVED_CONSUMER_PROPERTIES.get(key));
             consumerProperties.put(key, Objects.requireNonNull(value, key));
             return this;
         }
 
-        /** A kafka-clients producer setting that overrides the bus's. */
+        /**
+         * A kafka-clients producer setting that overrides the bus's (for example {@code linger.ms},
+         * {@code transaction.timeout.ms} or the security settings). The settings the delivery guarantees rest
+         * on are refused ({@link #RESERVED_PRODUCER_PROPERTIES}).
+         *
+         * @throws IllegalArgumentException for a reserved setting
+         */
         public Builder producerProperty(String key, String value) {
             requireText(key, "producer property name");
+            requireArgument(!RESERVED_PRODUCER_PROPERTIES.containsKey(key), "producer property '" + key
+                    + "' is the bus's own: " + RESERVED_PRODUCER_PROPERTIES.get(key));
             producerProperties.put(key, Objects.requireNonNull(value, key));
             return this;
         }

@@ -223,7 +223,7 @@ final class PollLoop implements BusSource {
 
     private void run() {
         try {
-            consumer = new KafkaConsumer<>(consumerProperties(), new StringDeserializer(), new ByteArrayDeserializer());
+            consumer = new KafkaConsumer<>(consumerProperties(config), new StringDeserializer(), new ByteArrayDeserializer());
             long backoff = 100;
             boolean started = false;
             while (!stopped && !started) {
@@ -454,7 +454,8 @@ final class PollLoop implements BusSource {
         }
     }
 
-    private java.util.Properties consumerProperties() {
+    /** The group consumer's settings: the bus's, then the failover timing, then the operator's overrides. */
+    static java.util.Properties consumerProperties(KafkaBusConfig config) {
         java.util.Properties p = new java.util.Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
