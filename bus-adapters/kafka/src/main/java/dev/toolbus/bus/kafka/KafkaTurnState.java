@@ -142,11 +142,23 @@ final class KafkaTurnState implements TurnState, AutoCloseable {
             store.restore(p, key, value, expired.computeIfAbsent(p, x -> new HashSet<>()));
         }, config.stateRestoreTimeout());
         List<ProducerRecord<String, byte[]>> tombstones = new ArrayList<>();
+        Set<Integer> unread = new HashSet<>(partitions);
+        unread.removeAll(read);
+        store.forget(unread);
+        List<Integer> over = store.overBounds(read);
+        for (int p : over) {
+            log.error("turn state {}: partition {} holds more records than the bounds leave room for (journalMaxEntries/"
+                    + "Bytes, requestsMaxEntries/Bytes of this instance, with the partitions it owns already); it is not "
+                    + "taken: calls there that are not retry-safe fail until it is assigned again or records expire",
+                    topic, p);
+        }
         for (int p : partitions) {
             if (!read.contains(p)) {
-                store.drop(List.of(p));
                 log.error("turn state {}: partition {} not read to its end within {}; calls there that are not "
                         + "retry-safe fail until it is assigned again", topic, p, config.stateRestoreTimeout());
+                continue;
+            }
+            if (over.contains(p)) {
                 continue;
             }
             store.own(p, new StateStore.Owned(token, offsets.get(p)));
@@ -155,7 +167,9 @@ final class KafkaTurnState implements TurnState, AutoCloseable {
         }
         writer.direct(tombstones).subscribe(null, e -> log.warn("turn state {}: tombstones of expired records not written: {}",
                 topic, e.toString()));
-        log.info("turn state {}: took over partitions {} ({} records read in {} ms)", topic, read, count[0],
+        Set<Integer> taken = new HashSet<>(read);
+        over.forEach(taken::remove);
+        log.info("turn state {}: took over partitions {} ({} records read in {} ms)", topic, taken, count[0],
                 (System.nanoTime() - start) / 1_000_000);
     }
 

@@ -726,9 +726,15 @@ final class StateStore {
                 dropped.add(p);
             }
         }
-        if (dropped.isEmpty()) {
-            return dropped;
+        if (!dropped.isEmpty()) {
+            forget(dropped);
         }
+        return dropped;
+    }
+
+    /** Forgets the records of these partitions, owned or not (a restore given up, or a partition dropped). */
+    synchronized void forget(Collection<Integer> gone) {
+        Set<Integer> dropped = new HashSet<>(gone);
         for (Map.Entry<String, Journal> e : List.copyOf(journal.entrySet())) {
             if (dropped.contains(e.getValue().partition())) {
                 removeJournal(e.getKey());
@@ -754,6 +760,37 @@ final class StateStore {
                 removeCut(e.getKey());
             }
         }
-        return dropped;
+    }
+
+    /**
+     * After a restore: forgets the oldest grants and cut results past their bounds (asked again, or no
+     * longer readable), and names the restored partitions to give up, largest first, while the journal or
+     * the requests are past theirs. Their records cannot be forgotten one by one: a started call forgotten
+     * would run again, a request forgotten would lose its answers.
+     */
+    synchronized List<Integer> overBounds(Collection<Integer> restored) {
+        while (grants.size() > s.grantsMaxEntries()) {
+            removeGrant(grants.keySet().iterator().next());
+        }
+        while (cutsTally.records > s.cutResultsMaxEntries() || cutsTally.bytes > s.cutResultsMaxBytes()) {
+            removeCut(cuts.keySet().iterator().next());
+        }
+        Map<Integer, Long> weight = new HashMap<>();
+        restored.forEach(p -> weight.put(p, 0L));
+        journal.values().forEach(j -> weight.computeIfPresent(j.partition(), (p, w) -> w + j.bytes()));
+        requests.values().forEach(r -> weight.computeIfPresent(r.partition, (p, w) -> w + r.bytes));
+        held.values().forEach(h -> weight.computeIfPresent(h.partition(), (p, w) -> w + h.bytes()));
+        List<Integer> order = new ArrayList<>(weight.keySet());
+        order.sort((x, y) -> Long.compare(weight.get(y), weight.get(x)));
+        List<Integer> out = new ArrayList<>();
+        for (int p : order) {
+            if (journalTally.records <= s.journalMaxEntries() && journalTally.bytes <= s.journalMaxBytes()
+                    && requestsTally.records <= s.requestsMaxEntries() && requestsTally.bytes <= s.requestsMaxBytes()) {
+                break;
+            }
+            forget(List.of(p));
+            out.add(p);
+        }
+        return out;
     }
 }

@@ -241,6 +241,41 @@ class KafkaTurnStateTakeoverIT {
                 .isEqualTo(AnswerOutcome.HOLD_FULL);
     }
 
+    @Test
+    void aPartitionPastTheNextOwnersBounds_isNotTaken_andItsCallsThatAreNotRetrySafeDoNotStart() {
+        KafkaTurnState a = owner("a", TurnStateSettings.DEFAULTS, ConcurrentHashMap.newKeySet());
+        List<CallKey> started = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            started.add(call("t1", "c" + i));
+        }
+        a.journal().begin(started).block(WAIT);
+
+        TurnStateSettings small = TurnStateSettings.builder().journalMaxEntries(4).build();
+        KafkaTurnState b = owner("b", small, ConcurrentHashMap.newKeySet());
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        b.bind(meters);
+        assertThat(meters.find("toolbus.state.records").tag("facet", "journal").gauge().value())
+                .as("the 6 records of the stream's partition are not kept past the bound of 4").isZero();
+        assertThatThrownBy(() -> b.journal().begin(List.of(call("t2", "new"))).block(WAIT))
+                .as("rather than forget a started call (it would run again), the partition is not taken")
+                .hasMessageContaining("not on this instance");
+        String other = otherPartitionsStream(stream);
+        CallKey elsewhere = CallKey.of(BUS, other, "t1", "c1");
+        assertThat(b.journal().begin(List.of(elsewhere)).block(WAIT).get(elsewhere).isNew())
+                .as("the other partitions are taken").isTrue();
+    }
+
+    /** A stream whose records land on another state partition than {@code stream}'s. */
+    private static String otherPartitionsStream(String stream) {
+        int p = StateKeys.partition(stream, StateFixture.PARTITIONS);
+        for (int i = 0; ; i++) {
+            String s = stream + "-" + i;
+            if (StateKeys.partition(s, StateFixture.PARTITIONS) != p) {
+                return s;
+            }
+        }
+    }
+
     /** The latest value of every key of the topic (null: a tombstone), read from its start to its end. */
     private static Map<String, byte[]> latest(String topic) {
         Map<String, Object> p = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, Brokers.kafkaBootstrap(),
