@@ -22,8 +22,8 @@ final class ControlDecoder {
         if (reason != null && !reason.isNull() && !reason.isTextual()) {
             throw new EventDecodeException("cancel.reason must be a string, got " + kind(reason), streamId, turnId);
         }
-        return new CancelEvent(streamId, turnId, callId,
-                reason == null || reason.isNull() ? "" : reason.textValue());
+        return CancelEvent.builder().streamId(streamId).turnId(turnId).toolCallId(callId)
+                .reason(reason == null || reason.isNull() ? "" : reason.textValue()).build();
     }
 
     static ApprovalResponseEvent approval(ObjectNode root, String streamId, String turnIdRaw) {

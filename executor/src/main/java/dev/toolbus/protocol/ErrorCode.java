@@ -34,5 +34,13 @@ public enum ErrorCode {
      */
     RATE_LIMITED,
     /** A limit rule's per-turn cap: too many calls of one tool, or of its tools, in one turn. */
-    LIMIT_EXCEEDED
+    LIMIT_EXCEEDED,
+    /**
+     * The turn was run again (after its instance died or stalled, or sent again) and this call, which is
+     * not safe to run twice, had started before without finishing: it may or may not have taken effect,
+     * and was not run again.
+     */
+    OUTCOME_UNKNOWN,
+    /** The turn state (call journal, approval requests, questions) could not be read or written: the call did not start. */
+    STATE_UNAVAILABLE
 }

@@ -3,7 +3,7 @@ package dev.toolbus.protocol;
 /**
  * Input that is not a valid event. Carries the {@code stream_id} and {@code turn_id} when they could
  * be read, so the error can be answered on the conversation; otherwise the input goes to the bus's
- * dead-letter place.
+ * dead-letter place. Thrown by {@link EventCodec}; not built outside this package.
  */
 public final class EventDecodeException extends RuntimeException {
 
@@ -17,7 +17,7 @@ public final class EventDecodeException extends RuntimeException {
      * @param streamId the stream id read from the input, or {@code null}
      * @param turnId the turn id read from the input, or {@code null}
      */
-    public EventDecodeException(String message, String streamId, String turnId) {
+    EventDecodeException(String message, String streamId, String turnId) {
         super(message, null, false, false);
         this.streamId = streamId;
         this.turnId = turnId;

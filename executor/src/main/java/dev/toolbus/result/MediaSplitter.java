@@ -143,7 +143,8 @@ public final class MediaSplitter {
             MediaAttrs attrs = new MediaAttrs(index, type, item);
             String xml = attrs.xml();
             text.append("\n  <media ").append(xml).append(" />");
-            refs.add(new MediaRef(index, type, emptyToNull(item.mimeType()), emptyToNull(item.name())));
+            refs.add(MediaRef.builder().index(index).type(type).mimeType(emptyToNull(item.mimeType()))
+                    .name(emptyToNull(item.name())).build());
             ContentPart image = payloads[k] == null ? null : imagePart(payloads[k]);
             String visible = "<tool_result_media msg_id=\"" + MediaAttrs.escape(attrs.index()) + "\" />\n"
                     + attrs.describe() + (image == null ? "" : "\n" + texts.imageMarker());

@@ -12,5 +12,11 @@ public enum ControlOutcome {
      * this to tell whether this instance knew the id; alone, it is answered with an {@code error} event
      * with code {@code UNKNOWN_REQUEST}.
      */
-    UNKNOWN_REQUEST
+    UNKNOWN_REQUEST,
+    /**
+     * An answer whose request is not raised yet (it may arrive before its request, for example when the
+     * request's turn is being taken over by another instance): held in the turn state and applied when
+     * the request is raised. Nothing is sent back.
+     */
+    HELD
 }

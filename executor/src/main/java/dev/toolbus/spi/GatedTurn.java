@@ -11,8 +11,21 @@ public interface GatedTurn {
     /** The turn as it arrived. */
     ToolCallsEvent event();
 
-    /** The executor's instance id (for ids like {@code ap-<instanceId>-<n>}). */
+    /** The executor's instance id (diagnostics; request ids no longer name it). */
     String instanceId();
+
+    /** Who sent the turn (set by the ingress); {@link Principal#local()} by default. */
+    default Principal principal() {
+        return Principal.local();
+    }
+
+    /**
+     * The turn state the turn's calls use (the bus's facets, else the executor's): where a gate keeps its
+     * requests and grants so that another instance finds them. {@code null} by default.
+     */
+    default TurnState turnState() {
+        return null;
+    }
 
     /** The executor's timer (virtual in tests); {@code now(MILLISECONDS)} is the epoch-ms clock. */
     Scheduler timer();

@@ -277,6 +277,22 @@ final class ChineseTexts implements Texts {
         return "工具未执行：ask 模式不执行工具";
     }
 
+    @Override
+    public String outcomeUnknown(String tool) {
+        return "结果未知：工具 " + tool + " 的调用在本轮中断前已经开始，但没有返回结果，可能已经生效，也可能没有。"
+                + "为避免重复执行，未再次运行。再次调用前，请先确认它是否已经生效。";
+    }
+
+    @Override
+    public String stateUnavailable(String tool, String reason) {
+        return "工具未执行：无法在轮次状态中记录 " + tool + " 的调用（" + reason + "），请稍后重试";
+    }
+
+    @Override
+    public String finishedResultNotKept(String tool) {
+        return "工具 " + tool + " 的调用在本轮重新执行前已经完成；其结果过大未被保存，因此不再显示。请勿为同一目的再次调用。";
+    }
+
     // cut results
 
     @Override

@@ -299,6 +299,25 @@ final class EnglishTexts implements Texts {
         return "Tool not executed: ask mode runs no tools.";
     }
 
+    @Override
+    public String outcomeUnknown(String tool) {
+        return "Outcome unknown: the call to " + tool + " started before this turn was interrupted and did not report "
+                + "back, so it may or may not have taken effect. It was not run again. Check whether it took effect "
+                + "before calling it again.";
+    }
+
+    @Override
+    public String stateUnavailable(String tool, String reason) {
+        return "Tool not executed: " + tool + " was not started because toolbus could not record it in its turn state ("
+                + reason + "). Try again later.";
+    }
+
+    @Override
+    public String finishedResultNotKept(String tool) {
+        return "The call to " + tool + " finished before this turn was run again; its result was too large to keep, "
+                + "so it is not shown again. Do not call it again for the same purpose.";
+    }
+
     // cut results
 
     @Override

@@ -207,6 +207,20 @@ public interface Texts {
     /** The mode is {@code ask}: nothing runs ({@code NOT_APPROVED}). */
     String askModeRunsNothing();
 
+    // the turn state
+
+    /**
+     * A call that is not safe to run twice had started before its turn was interrupted and run again
+     * ({@code OUTCOME_UNKNOWN}): it may or may not have taken effect; check before calling it again.
+     */
+    String outcomeUnknown(String tool);
+
+    /** The turn state could not be read or written, so the call did not start ({@code STATE_UNAVAILABLE}). */
+    String stateUnavailable(String tool, String reason);
+
+    /** A call that finished before its turn was run again; its result was too large to keep. */
+    String finishedResultNotKept(String tool);
+
     // cut results
 
     /** What replaces the cut part of an error message. */

@@ -72,7 +72,8 @@ class CancelReasonTest {
         StepVerifier.withVirtualTime(() -> ex.execute(turn("s", "t1", call("a", "wait", "{}"))), () -> vts, Long.MAX_VALUE)
                 .expectSubscription()
                 .expectNoEvent(Duration.ofSeconds(1))
-                .then(() -> ex.control(new CancelEvent("s", "t1", "a", "the user pressed stop")).block())
+                .then(() -> ex.control(CancelEvent.builder().streamId("s").turnId("t1").toolCallId("a")
+                        .reason("the user pressed stop").build()).block())
                 .assertNext(e -> assertThat(result(e).error().code()).isEqualTo(ErrorCode.CANCELLED))
                 .expectNextCount(1)
                 .verifyComplete();
@@ -84,7 +85,7 @@ class CancelReasonTest {
         StepVerifier.withVirtualTime(() -> ex2.execute(turn("s2", "t2", call("b", "wait", "{}"))), () -> vts2, Long.MAX_VALUE)
                 .expectSubscription()
                 .expectNoEvent(Duration.ofSeconds(1))
-                .then(() -> ex2.control(new CancelEvent("s2", "t2", null, "")).block())
+                .then(() -> ex2.control(CancelEvent.ofTurn("s2", "t2")).block())
                 .expectNextCount(2)
                 .verifyComplete();
         assertThat(reasons).containsExactly("the user pressed stop", ToolContext.CANCELLED);

@@ -17,9 +17,9 @@ import reactor.core.publisher.Mono;
 /** list_skills through {@link ToolExecutor#handle} and the bus loop, with and without a provider. */
 class ListSkillsRoutingTest {
 
-    private static final SkillProvider ONE = r -> Mono.just(new SkillsEvent(r.streamId(), r.requestId(), "all",
-            List.of(new SkillsEvent.SkillEntry("pdf", "PDF forms")), 0, List.of(), List.of(), List.of(), List.of(),
-            false));
+    private static final SkillProvider ONE = r -> Mono.just(SkillsEvent.builder().streamId(r.streamId())
+            .requestId(r.requestId()).mode("all").skills(List.of(new SkillsEvent.SkillEntry("pdf", "PDF forms")))
+            .build());
 
     @Test
     void withoutAProvider_theAnswerIsModeOffAndEmpty() {

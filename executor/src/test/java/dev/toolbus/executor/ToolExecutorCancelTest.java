@@ -49,7 +49,8 @@ class ToolExecutorCancelTest {
                 .expectSubscription()
                 .assertNext(e -> assertThat(result(e).content()).isEqualTo("one"))
                 .expectNoEvent(Duration.ofSeconds(5))
-                .then(() -> assertThat(ex.control(new CancelEvent("s", "t1", "b", "stop")).block())
+                .then(() -> assertThat(ex.control(CancelEvent.builder().streamId("s").turnId("t1").toolCallId("b")
+                        .reason("stop").build()).block())
                         .isEqualTo(ControlOutcome.APPLIED))
                 .assertNext(e -> {
                     assertThat(result(e).toolCallId()).isEqualTo("b");
@@ -72,7 +73,8 @@ class ToolExecutorCancelTest {
         });
         assertThat(ex.callLog().recent(r -> r.toolCallId().equals("a"), 1).get(0).detail()).isEmpty();
         // finished: a second cancel of the same call is a no-op
-        assertThat(ex.control(new CancelEvent("s", "t1", "b", "")).block()).isEqualTo(ControlOutcome.NOTHING_TO_DO);
+        assertThat(ex.control(CancelEvent.builder().streamId("s").turnId("t1").toolCallId("b")
+                .build()).block()).isEqualTo(ControlOutcome.NOTHING_TO_DO);
     }
 
     @Test
@@ -96,7 +98,8 @@ class ToolExecutorCancelTest {
         CompletableFuture<List<OutboundEvent>> events = ex.execute(turn("s", "t", call("z", "sleep", "{}"),
                 call("e", "echo", "{\"text\":\"after\"}"))).collectList().toFuture();
         assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(ex.control(new CancelEvent("s", "t", "z", "user said stop")).block())
+        assertThat(ex.control(CancelEvent.builder().streamId("s").turnId("t").toolCallId("z").reason("user said stop")
+                .build()).block())
                 .isEqualTo(ControlOutcome.APPLIED);
         // the issue allows one second; a generous bound for a loaded machine
         List<OutboundEvent> out = events.get(5, TimeUnit.SECONDS);
@@ -120,7 +123,7 @@ class ToolExecutorCancelTest {
                         () -> vts, Long.MAX_VALUE)
                 .expectSubscription()
                 .expectNoEvent(Duration.ofSeconds(1))
-                .then(() -> assertThat(ex.control(new CancelEvent("s", "t1", null, "")).block())
+                .then(() -> assertThat(ex.control(CancelEvent.ofTurn("s", "t1")).block())
                         .isEqualTo(ControlOutcome.APPLIED))
                 .assertNext(e -> assertThat(result(e).error().code()).isEqualTo(ErrorCode.CANCELLED))
                 .assertNext(e -> assertThat(result(e).content()).isEqualTo("kept"))
@@ -143,7 +146,8 @@ class ToolExecutorCancelTest {
         var a1 = ex.execute(turn("A", "t1", call("h", "hang", "{}"))).collectList().toFuture();
         var a2 = ex.execute(turn("A", "t2", call("n", "count", "{}"))).collectList().toFuture();
         var b1 = ex.execute(turn("B", "t1", call("h", "hang", "{}"))).collectList().toFuture();
-        assertThat(ex.control(new CancelEvent("A", null, null, "stop all")).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(ex.control(CancelEvent.builder().streamId("A").reason("stop all")
+                .build()).block()).isEqualTo(ControlOutcome.APPLIED);
         List<OutboundEvent> first = a1.join();
         List<OutboundEvent> second = a2.join();
         assertThat(result(first.get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
@@ -155,9 +159,10 @@ class ToolExecutorCancelTest {
         assertThat(b1).isNotDone();
         assertThat(cancelled).hasValue(1);
         // stream B is untouched until its own cancel
-        assertThat(ex.control(new CancelEvent("B", "t1", "h", "")).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(ex.control(CancelEvent.builder().streamId("B").turnId("t1").toolCallId("h")
+                .build()).block()).isEqualTo(ControlOutcome.APPLIED);
         assertThat(result(b1.join().get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
-        assertThat(ex.control(new CancelEvent("A", null, null, "")).block()).isEqualTo(ControlOutcome.NOTHING_TO_DO);
+        assertThat(ex.control(CancelEvent.ofStream("A")).block()).isEqualTo(ControlOutcome.NOTHING_TO_DO);
         assertThat(meters.counter(ToolMetrics.CONTROL_CANCELS, "source", "event", "outcome", "applied").count())
                 .isEqualTo(2);
         assertThat(meters.counter(ToolMetrics.CONTROL_CANCELS, "source", "event", "outcome", "nothing_to_do")
@@ -174,8 +179,9 @@ class ToolExecutorCancelTest {
         var t1 = ex.execute(turn("s", "t1", call("z", "sleep", "{\"ms\":1000}"))).collectList().toFuture();
         var t2 = ex.execute(turn("s", "t2", call("n", "count", "{}"), call("m", "count", "{}")))
                 .collectList().toFuture();
-        assertThat(ex.control(new CancelEvent("s", "t2", "m", "")).block()).isEqualTo(ControlOutcome.APPLIED);
-        assertThat(ex.control(new CancelEvent("s", "t2", "nope", "")).block())
+        assertThat(ex.control(CancelEvent.builder().streamId("s").turnId("t2").toolCallId("m")
+                .build()).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(ex.control(CancelEvent.builder().streamId("s").turnId("t2").toolCallId("nope").build()).block())
                 .isEqualTo(ControlOutcome.NOTHING_TO_DO);
         vts.advanceTimeBy(Duration.ofSeconds(1));
         assertThat(result(t1.join().get(0)).content()).isEqualTo("slept 1000");
@@ -194,10 +200,11 @@ class ToolExecutorCancelTest {
         var a = ex.execute(turn("A", "t", call("h", "hang", "{}"))).collectList().toFuture();
         var b = ex.execute(turn("B", "t", call("w", "echo", "{\"text\":\"x\"}"))).collectList().toFuture();
         assertThat(b).isNotDone();
-        assertThat(ex.control(new CancelEvent("B", "t", "w", "")).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(ex.control(CancelEvent.builder().streamId("B").turnId("t").toolCallId("w")
+                .build()).block()).isEqualTo(ControlOutcome.APPLIED);
         assertThat(result(b.join().get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
         assertThat(a).isNotDone();
-        ex.control(new CancelEvent("A", null, null, "")).block();
+        ex.control(CancelEvent.ofStream("A")).block();
         assertThat(result(a.join().get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
         assertThat(ex.inflight()).isZero();
     }
@@ -212,7 +219,7 @@ class ToolExecutorCancelTest {
         bus.send(turn("s", "t1", call("h", "hang", "{}")));
         // queued behind t1 on the same stream; the cancel must not wait behind it
         bus.send(turn("s", "t2", call("e", "echo", "{\"text\":\"next\"}")));
-        bus.send(new CancelEvent("s", "t1", "h", "stop"));
+        bus.send(CancelEvent.builder().streamId("s").turnId("t1").toolCallId("h").reason("stop").build());
         List<OutboundEvent> out = events.get(10, TimeUnit.SECONDS);
         assertThat(out).extracting(OutboundEvent::type)
                 .containsExactly("tool_result", "turn_completed", "tool_result", "turn_completed");
@@ -224,8 +231,9 @@ class ToolExecutorCancelTest {
     @Test
     void cancelForNothingUnfinishedIsANoOp() {
         ToolExecutor ex = ToolExecutor.builder().tool(TestTools.echo()).build();
-        assertThat(ex.control(new CancelEvent("nobody", null, null, "")).block())
+        assertThat(ex.control(CancelEvent.ofStream("nobody")).block())
                 .isEqualTo(ControlOutcome.NOTHING_TO_DO);
-        assertThat(ex.handle(new CancelEvent("nobody", "t", "c", "")).collectList().block()).isEmpty();
+        assertThat(ex.handle(CancelEvent.builder().streamId("nobody").turnId("t").toolCallId("c")
+                .build()).collectList().block()).isEmpty();
     }
 }

@@ -59,7 +59,8 @@ class ToolExecutorGateTest {
             streams.put(id, turn.event().streamId());
             List<ApprovalRequestEvent.Call> list = calls.stream().map(c -> new ApprovalRequestEvent.Call(
                     c.call().toolCallId(), c.definition().name(), Risk.MEDIUM, c.arguments().toString())).toList();
-            turn.publish(new ApprovalRequestEvent(turn.event().streamId(), turn.event().turnId(), id, 0, list, "ok?"))
+            turn.publish(ApprovalRequestEvent.builder().streamId(turn.event().streamId())
+                    .turnId(turn.event().turnId()).approvalId(id).expiresAtMs(0).calls(list).text("ok?").build())
                     .subscribe();
         }
 
@@ -115,7 +116,7 @@ class ToolExecutorGateTest {
         assertThat(TestTools.results(denied.join()).get(0).error().code()).isEqualTo(ErrorCode.NOT_APPROVED);
 
         var cancelled = ex.execute(turn("s", "t2", call("b", "echo", "{\"text\":\"x\"}"))).collectList().toFuture();
-        assertThat(ex.control(new CancelEvent("s", "t2", null, "")).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(ex.control(CancelEvent.ofTurn("s", "t2")).block()).isEqualTo(ControlOutcome.APPLIED);
         assertThat(TestTools.results(cancelled.join()).get(0).error().code()).isEqualTo(ErrorCode.CANCELLED);
         assertThat(gate.disposed).hasValue(1);
     }

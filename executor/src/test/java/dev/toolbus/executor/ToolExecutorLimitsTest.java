@@ -340,7 +340,8 @@ class ToolExecutorLimitsTest {
         var t = ex.execute(turn("s", "t", call("a", "slow", "{}"), call("b", "slow", "{}"), call("c", "slow", "{}")))
                 .collectList().toFuture();
         assertThat(started).hasValue(1);
-        assertThat(ex.control(new CancelEvent("s", "t", "b", "user stop")).block()).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(ex.control(CancelEvent.builder().streamId("s").turnId("t").toolCallId("b").reason("user stop")
+                .build()).block()).isEqualTo(ControlOutcome.APPLIED);
         assertThat(meters.find(ToolMetrics.LIMITS_WAITING).tag("rule", "cap").gauge().value()).isEqualTo(1);
         vts.advanceTimeBy(Duration.ofMillis(1000));
         assertThat(started).hasValue(2);
@@ -369,7 +370,7 @@ class ToolExecutorLimitsTest {
         var holder = ex.execute(turn("s1", "t", call("a", "slow", "{}"))).collectList().toFuture();
         var dropped = ex.execute(turn("s2", "t", call("b", "slow", "{}"))).collectList().toFuture();
         var next = ex.execute(turn("s3", "t", call("c", "slow", "{}"))).collectList().toFuture();
-        ex.control(new CancelEvent("s2", "t", null, "")).block();
+        ex.control(CancelEvent.ofTurn("s2", "t")).block();
         assertThat(results(dropped.join()).get(0).error().code()).isEqualTo(ErrorCode.CANCELLED);
         vts.advanceTimeBy(Duration.ofMillis(1000));
         assertThat(holder).isDone();

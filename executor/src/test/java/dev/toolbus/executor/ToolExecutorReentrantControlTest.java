@@ -97,7 +97,8 @@ class ToolExecutorReentrantControlTest {
         StepVerifier.create(ex.execute(turn("s", "t", call("c1", "slow", "{}"))).doOnNext(e -> {
                     if (live(e) && outcome.get() == null) {
                         // synchronous: control() runs on subscription
-                        ex.control(new CancelEvent("s", "t", "c1", "stop")).subscribe(outcome::set);
+                        ex.control(CancelEvent.builder().streamId("s").turnId("t").toolCallId("c1").reason("stop")
+                                .build()).subscribe(outcome::set);
                     }
                 }))
                 .expectNextMatches(ToolExecutorReentrantControlTest::live)
@@ -117,7 +118,8 @@ class ToolExecutorReentrantControlTest {
         StepVerifier.create(ex.execute(turn("s", "t", call("c1", "slow", "{}"))).doOnNext(e -> {
                     if (live(e) && finishedInTime.get() == null) {
                         finishedInTime.set(waitFor(() -> outcome.set(
-                                ex.control(new CancelEvent("s", "t", "c1", "stop")).block())));
+                                ex.control(CancelEvent.builder().streamId("s").turnId("t").toolCallId("c1")
+                                        .reason("stop").build()).block())));
                     }
                 }))
                 .expectNextMatches(ToolExecutorReentrantControlTest::live)
@@ -246,11 +248,13 @@ class ToolExecutorReentrantControlTest {
         AtomicReference<ToolExecutor> exRef = new AtomicReference<>();
         List<ControlOutcome> outcomes = new CopyOnWriteArrayList<>();
         List<Boolean> inTime = new CopyOnWriteArrayList<>();
-        Function<Void, ControlOutcome> cancel = v -> exRef.get().control(new CancelEvent("s", "t", "c1", "stop"))
+        Function<Void, ControlOutcome> cancel = v -> exRef.get().control(CancelEvent.builder().streamId("s")
+                .turnId("t").toolCallId("c1").reason("stop").build())
                 .block();
         ToolBus wrapped = reentrant(bus, e -> {
             if (!otherThread) {
-                exRef.get().control(new CancelEvent("s", "t", "c1", "stop")).subscribe(outcomes::add);
+                exRef.get().control(CancelEvent.builder().streamId("s").turnId("t").toolCallId("c1").reason("stop")
+                        .build()).subscribe(outcomes::add);
             } else {
                 inTime.add(waitFor(() -> outcomes.add(cancel.apply(null))));
             }

@@ -19,11 +19,12 @@ class ControlEventCodecTest {
     void cancelDecodesAtEveryScopeAndRoundTrips() {
         CancelEvent call = (CancelEvent) codec.decode(
                 "{\"type\":\"cancel\",\"stream_id\":\"s\",\"turn_id\":\"t1\",\"tool_call_id\":\"c2\",\"reason\":\"user said stop\"}");
-        assertThat(call).isEqualTo(new CancelEvent("s", "t1", "c2", "user said stop"));
+        assertThat(call).isEqualTo(CancelEvent.builder().streamId("s").turnId("t1").toolCallId("c2")
+                .reason("user said stop").build());
         CancelEvent turn = (CancelEvent) codec.decode("{\"type\":\"cancel\",\"stream_id\":\"s\",\"turn_id\":7}");
-        assertThat(turn).isEqualTo(new CancelEvent("s", "7", null, ""));
+        assertThat(turn).isEqualTo(CancelEvent.ofTurn("s", "7"));
         CancelEvent stream = (CancelEvent) codec.decode("{\"type\":\"cancel\",\"stream_id\":\"s\"}");
-        assertThat(stream).isEqualTo(new CancelEvent("s", null, null, ""));
+        assertThat(stream).isEqualTo(CancelEvent.ofStream("s"));
         for (CancelEvent e : List.of(call, turn, stream)) {
             assertThat(codec.decode(codec.encode(e))).isEqualTo(e);
         }
@@ -96,13 +97,19 @@ class ControlEventCodecTest {
     void liveOutboundEventsEncodeInWireShapeAndDecodeBack() {
         JsonNode schema = Json.mapper().createObjectNode().put("type", "object");
         List<OutboundEvent> events = List.of(
-                new ApprovalRequestEvent("s", "t1", "ap-a1-1", 1767225600000L,
-                        List.of(new ApprovalRequestEvent.Call("c2", "delete_file", Risk.HIGH, "{\"path\":\"a.txt\"}")),
-                        "The model requested these tools"),
-                new ToolProgressEvent("s", "t1", "c1", "render", 3, 10.0, "frame 3"),
-                new ToolProgressEvent("s", "t1", "c1", "render", 0.5, null, null),
-                new SendMessageEvent("s", "t1", "c1", "c1:msg:1", List.of(ContentPart.text("你好！"))),
-                new InputRequestEvent("s", "t1", "c1", "in-a1-1", 1767225660000L, "Which city?", schema),
+                ApprovalRequestEvent.builder().streamId("s").turnId("t1").approvalId("ap-a1-1")
+                        .expiresAtMs(1767225600000L)
+                        .calls(List.of(new ApprovalRequestEvent.Call("c2", "delete_file", Risk.HIGH,
+                                "{\"path\":\"a.txt\"}")))
+                        .text("The model requested these tools").build(),
+                ToolProgressEvent.builder().streamId("s").turnId("t1").toolCallId("c1").name("render").progress(3)
+                        .total(10.0).message("frame 3").build(),
+                ToolProgressEvent.builder().streamId("s").turnId("t1").toolCallId("c1").name("render").progress(0.5)
+                        .build(),
+                SendMessageEvent.builder().streamId("s").turnId("t1").toolCallId("c1").messageId("c1:msg:1")
+                        .content(List.of(ContentPart.text("你好！"))).build(),
+                InputRequestEvent.builder().streamId("s").turnId("t1").toolCallId("c1").inputId("in-a1-1")
+                        .expiresAtMs(1767225660000L).message("Which city?").schema(schema).build(),
                 new ErrorEvent("s", null, ErrorCode.UNKNOWN_REQUEST, "no question"));
         for (OutboundEvent e : events) {
             String json = codec.encode(e);

@@ -98,8 +98,8 @@ class EventCodecEncodeTest {
                 "{\"page_title\":\"Reactor\",\"rank\":1,\"tags\":[\"java\"]}", "{\"display_name\":\"x\"}", "[1,2]",
                 "\"NaN\"", "{}"};
         for (int i = 0; i < values.length; i++) {
-            ToolResultEvent r = new ToolResultEvent("s", "t", "c", "x", "", false, null, values[i], null, null, 1,
-                    false, 0);
+            ToolResultEvent r = ToolResultEvent.builder().streamId("s").turnId("t").toolCallId("c").name("x")
+                    .content("").data(values[i]).attempts(1).build();
             String json = codec.encode(r);
             assertThat(json).doesNotContain("\n");
             assertThat(Samples.json(json).get("data").toString()).as("data %s", values[i])
@@ -111,15 +111,15 @@ class EventCodecEncodeTest {
     void encode_rawValueWithLineBreak_isStillOneLine() {
         ObjectNode raw = JsonNodeFactory.instance.objectNode();
         raw.putRawValue("r", new RawValue("{\n\"a\": 1\n}"));
-        String json = codec.encode(new ToolResultEvent("s", "t", "c", "x", "", false, null, raw, null, null, 1,
-                false, 0));
+        String json = codec.encode(ToolResultEvent.builder().streamId("s").turnId("t").toolCallId("c").name("x")
+                .content("").data(raw).attempts(1).build());
         assertThat(json).doesNotContain("\n").contains("\"data\":{\"r\":{\"a\":1}}");
     }
 
     @Test
     void encode_unserialisableData_raisesEncodeErrorNamingTheCall() {
-        ToolResultEvent r = new ToolResultEvent("s", "t", "call_9", "clock", "", false, null,
-                Map.of("at", Instant.EPOCH), null, null, 1, false, 0);
+        ToolResultEvent r = ToolResultEvent.builder().streamId("s").turnId("t").toolCallId("call_9").name("clock")
+                .content("").data(Map.of("at", Instant.EPOCH)).attempts(1).build();
         assertThatThrownBy(() -> codec.encode(r)).isInstanceOf(EventEncodeException.class)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("tool_result").hasMessageContaining("call_9").hasMessageContaining("Instant");
@@ -152,8 +152,10 @@ class EventCodecEncodeTest {
     @Test
     void decodeOutbound_acceptsEventsAboveTheInboundLimit() {
         String big = "A".repeat(2 * EventCodec.DEFAULT_MAX_EVENT_BYTES);
-        UserMessageEvent m = new UserMessageEvent("s", "t", "tool_result:c:1", "c", null,
-                List.of(ContentPart.text("<tool_result_media />"), ContentPart.imageBase64(big, "image/png")), "");
+        UserMessageEvent m = UserMessageEvent.builder().streamId("s").turnId("t").messageId("tool_result:c:1")
+                .toolCallId("c")
+                .content(List.of(ContentPart.text("<tool_result_media />"), ContentPart.imageBase64(big, "image/png")))
+                .visibleText("").build();
         assertThat(codec.decodeOutbound(codec.encode(m))).isEqualTo(m);
     }
 

@@ -48,22 +48,24 @@ final class Samples {
 
     static SkillsEvent skills() {
         String text = "# pdf-tools\n\nMerge with pdftk.";
-        return new SkillsEvent("qq:group:123", "sk-1", "auto", List.of(new SkillsEvent.SkillEntry("pdf-tools",
-                "Fill and merge PDF forms")), 2, List.of(new SkillText("pdf-tools", SkillText.Reason.MATCHED, text,
-                false, text.length()), new SkillText("deploy", SkillText.Reason.LOADED, "# deploy\n\n[cut: ...]", true,
-                90_000)), List.of("deploy"), List.of("nope"), List.of("big"), true);
+        return SkillsEvent.builder().streamId("qq:group:123").requestId("sk-1").mode("auto")
+                .skills(List.of(new SkillsEvent.SkillEntry("pdf-tools", "Fill and merge PDF forms"))).skillsOmitted(2)
+                .documents(List.of(new SkillText("pdf-tools", SkillText.Reason.MATCHED, text, false, text.length()),
+                        new SkillText("deploy", SkillText.Reason.LOADED, "# deploy\n\n[cut: ...]", true, 90_000)))
+                .loaded(List.of("deploy")).missing(List.of("nope")).omitted(List.of("big")).truncated(true).build();
     }
 
     static ToolResultEvent toolResult() {
-        return new ToolResultEvent("qq:group:123", "msg-42", "call_1", "search_web", "3 results\nfirst: x", false,
-                null, Map.of("hits", List.of("a", "b"), "total", 3), Map.of("source", "web"), List.of(), 1, false,
-                12);
+        return ToolResultEvent.builder().streamId("qq:group:123").turnId("msg-42").toolCallId("call_1")
+                .name("search_web").content("3 results\nfirst: x").data(Map.of("hits", List.of("a", "b"), "total", 3))
+                .metadata(Map.of("source", "web")).attempts(1).elapsedMs(12).build();
     }
 
     static ToolResultEvent toolResultError() {
-        return new ToolResultEvent("qq:group:123", "msg-42", "call_2", "get_weather", "Tool get_weather timed out",
-                true, new ErrorInfo(ErrorCode.TIMEOUT, "timed out after 30000 ms"), null, Map.of(), List.of(), 2,
-                false, 30001);
+        return ToolResultEvent.builder().streamId("qq:group:123").turnId("msg-42").toolCallId("call_2")
+                .name("get_weather").content("Tool get_weather timed out").isError(true)
+                .error(new ErrorInfo(ErrorCode.TIMEOUT, "timed out after 30000 ms")).attempts(2).elapsedMs(30001)
+                .build();
     }
 
     static ToolResultEvent toolResultMedia() {
@@ -71,24 +73,32 @@ final class Samples {
                 + "  <media msg_id=\"tool_result:call_1:1\" type=\"image\" mime=\"image/png\" name=\"out.png\" />\n"
                 + "  <media msg_id=\"tool_result:call_1:2\" type=\"audio\" mime=\"audio/wav\" />\n"
                 + "</tool_result_media_list>";
-        return new ToolResultEvent("qq:group:123", "msg-42", "call_1", "plugin_image", content, false, null, null,
-                Map.of(), List.of(new MediaRef("tool_result:call_1:1", "image", "image/png", "out.png"),
-                        new MediaRef("tool_result:call_1:2", "audio", "audio/wav", null)), 1, true, 0);
+        return ToolResultEvent.builder().streamId("qq:group:123").turnId("msg-42").toolCallId("call_1")
+                .name("plugin_image").content(content)
+                .media(List.of(
+                        MediaRef.builder().index("tool_result:call_1:1").type("image").mimeType("image/png")
+                                .name("out.png").build(),
+                        MediaRef.builder().index("tool_result:call_1:2").type("audio").mimeType("audio/wav").build()))
+                .attempts(1).cached(true).build();
     }
 
     static UserMessageEvent userMessageImage() {
         String header = "<tool_result_media msg_id=\"tool_result:call_1:1\" type=\"image\" mime=\"image/png\" "
                 + "name=\"out.png\" />";
-        return new UserMessageEvent("qq:group:123", "msg-42", "tool_result:call_1:1", "call_1",
-                UserMessageEvent.TOOL_RESULT_MEDIA, List.of(ContentPart.text(header),
-                        ContentPart.imageBase64(PNG_1X1, "image/png")),
-                "<tool_result_media msg_id=\"tool_result:call_1:1\" />\nimage / image/png / out.png\n[image]");
+        return UserMessageEvent.builder().streamId("qq:group:123").turnId("msg-42").messageId("tool_result:call_1:1")
+                .toolCallId("call_1").source(UserMessageEvent.TOOL_RESULT_MEDIA)
+                .content(List.of(ContentPart.text(header), ContentPart.imageBase64(PNG_1X1, "image/png")))
+                .visibleText("<tool_result_media msg_id=\"tool_result:call_1:1\" />\n"
+                        + "image / image/png / out.png\n[image]")
+                .build();
     }
 
     static UserMessageEvent userMessageAudio() {
-        return new UserMessageEvent("qq:group:123", "msg-42", "tool_result:call_1:2", "call_1", null,
-                List.of(ContentPart.text("<tool_result_media msg_id=\"tool_result:call_1:2\" type=\"audio\" "
-                        + "mime=\"audio/wav\" />")), null);
+        return UserMessageEvent.builder().streamId("qq:group:123").turnId("msg-42").messageId("tool_result:call_1:2")
+                .toolCallId("call_1")
+                .content(List.of(ContentPart.text("<tool_result_media msg_id=\"tool_result:call_1:2\" type=\"audio\" "
+                        + "mime=\"audio/wav\" />")))
+                .build();
     }
 
     static TurnCompletedEvent turnCompleted() {
@@ -99,7 +109,8 @@ final class Samples {
         ObjectNode t = (ObjectNode) json("""
                 {"type":"function","function":{"name":"search_web","description":"Search the web",
                  "parameters":{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}}}""");
-        return new ToolsEvent("qq:group:123", "req-1", "openai", List.of(t));
+        return ToolsEvent.builder().streamId("qq:group:123").requestId("req-1").format("openai").tools(List.of(t))
+                .build();
     }
 
     static ErrorEvent error() {
@@ -113,18 +124,26 @@ final class Samples {
     static List<OutboundEvent> outbound() {
         return List.of(skills(), SkillsEvent.off(ListSkillsEvent.of("s")), toolResult(), toolResultError(), toolResultMedia(), userMessageImage(), userMessageAudio(),
                 turnCompleted(), tools(), error(), errorWithoutStream(),
-                new ApprovalRequestEvent("s", "t", "ap-a1-1", 1767225600000L, List.of(new ApprovalRequestEvent.Call(
-                        "c", "wipe", dev.toolbus.protocol.Risk.HIGH, "{\"target\":\"x\"}")), "The model requested: wipe"),
-                new ToolProgressEvent("s", "t", "c", "render", 2.5, null, null),
-                new ToolProgressEvent("s", "t", "c", "render", 3, 10.0, "frame 3"),
-                new SendMessageEvent("s", "t", "c", "c:msg:1", List.of(ContentPart.text("hi"),
-                        ContentPart.imageBase64(PNG_1X1, "image/png"))),
-                new InputRequestEvent("s", "t", "c", "in-a1-1", 1767225600000L, "Which city?", null),
+                ApprovalRequestEvent.builder().streamId("s").turnId("t").approvalId("ap-a1-1")
+                        .expiresAtMs(1767225600000L)
+                        .calls(List.of(new ApprovalRequestEvent.Call("c", "wipe", dev.toolbus.protocol.Risk.HIGH,
+                                "{\"target\":\"x\"}")))
+                        .text("The model requested: wipe").build(),
+                ToolProgressEvent.builder().streamId("s").turnId("t").toolCallId("c").name("render").progress(2.5)
+                        .build(),
+                ToolProgressEvent.builder().streamId("s").turnId("t").toolCallId("c").name("render").progress(3)
+                        .total(10.0).message("frame 3").build(),
+                SendMessageEvent.builder().streamId("s").turnId("t").toolCallId("c").messageId("c:msg:1")
+                        .content(List.of(ContentPart.text("hi"), ContentPart.imageBase64(PNG_1X1, "image/png")))
+                        .build(),
+                InputRequestEvent.builder().streamId("s").turnId("t").toolCallId("c").inputId("in-a1-1")
+                        .expiresAtMs(1767225600000L).message("Which city?").build(),
                 new ErrorEvent("s", null, ErrorCode.UNKNOWN_REQUEST, "no question"));
     }
 
     static List<InboundEvent> control() {
-        return List.of(new CancelEvent("s", null, null, ""), new CancelEvent("s", "t", "c", "stop"),
+        return List.of(CancelEvent.ofStream("s"), CancelEvent.builder().streamId("s").turnId("t")
+                .toolCallId("c").reason("stop").build(),
                 new ApprovalResponseEvent("s", "ap-a1-1", ApprovalDecision.APPROVE_SESSION),
                 new InputResponseEvent("s", "in-a1-1", InputAction.ACCEPT, json("{\"city\":\"Paris\"}")),
                 new InputResponseEvent("s", "in-a1-2", InputAction.CANCEL, null));

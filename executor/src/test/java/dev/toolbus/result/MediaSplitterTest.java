@@ -95,7 +95,8 @@ class MediaSplitterTest {
         assertThat(s.content()).isEqualTo("done\n\n<tool_result_media_list>\n"
                 + "  <media msg_id=\"tool_result:call_1:1\" type=\"image\" mime=\"image/png\" name=\"out.png\" />\n"
                 + "</tool_result_media_list>");
-        assertThat(s.media()).containsExactly(new MediaRef("tool_result:call_1:1", "image", "image/png", "out.png"));
+        assertThat(s.media()).containsExactly(MediaRef.builder().index("tool_result:call_1:1").type("image")
+                .mimeType("image/png").name("out.png").build());
         SplitResult.MediaMessage m = s.messages().get(0);
         assertThat(m.visibleText()).isEqualTo("<tool_result_media msg_id=\"tool_result:call_1:1\" />\n"
                 + "image / image/png / out.png\n[image]");

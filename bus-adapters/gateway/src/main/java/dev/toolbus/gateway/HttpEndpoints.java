@@ -253,7 +253,7 @@ final class HttpEndpoints {
             }
             return config.executor.control(control).flatMap(outcome -> switch (outcome) {
                 case UNKNOWN_REQUEST -> error(res, HttpResponseStatus.NOT_FOUND, unknownRequest(control));
-                case APPLIED, NOTHING_TO_DO -> json(res, HttpResponseStatus.ACCEPTED,
+                case APPLIED, NOTHING_TO_DO, HELD -> json(res, HttpResponseStatus.ACCEPTED,
                         "{\"outcome\":\"" + outcome.name().toLowerCase(Locale.ROOT) + "\"}");
             });
         }, "");

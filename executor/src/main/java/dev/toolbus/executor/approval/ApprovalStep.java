@@ -1,39 +1,64 @@
 package dev.toolbus.executor.approval;
 
+import dev.toolbus.protocol.ApprovalRequestEvent;
 import dev.toolbus.protocol.ApprovalResponseEvent;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorInfo;
+import dev.toolbus.protocol.ReplayedEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.spi.CallGate;
+import dev.toolbus.spi.CallKey;
+import dev.toolbus.spi.ControlAnswer;
 import dev.toolbus.spi.ControlOutcome;
+import dev.toolbus.spi.ControlRequest;
+import dev.toolbus.spi.ControlRequests;
 import dev.toolbus.spi.GatedCall;
 import dev.toolbus.spi.GatedTurn;
+import dev.toolbus.spi.GrantKey;
+import dev.toolbus.spi.Principal;
+import dev.toolbus.spi.RequestState;
+import dev.toolbus.spi.TurnKey;
+import dev.toolbus.spi.TurnState;
 import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ToolDefinition;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 /**
  * The approval step, as the executor's {@link CallGate}: each call is decided by the
- * {@link ApprovalSettings} in force (read once per call); the calls of a turn that must ask are
- * collected while the turn starts and sent in one {@code approval_request} when {@link #turnAdmitted}
- * says every call has passed; each waits on a {@link Sinks.One} (no slot, no thread) until the answer,
- * the expiry or its cancel.
+ * {@link ApprovalSettings} in force (read once per call) and its turn's principal (a turn may loosen the
+ * mode only with the approval override); a call a session grant of its principal covers runs; the
+ * calls of a turn that must ask are collected while the turn starts and sent in one
+ * {@code approval_request} when {@link #turnAdmitted} says every call has passed (and every grant
+ * lookup answered).
+ *
+ * <p>Requests live in the turn's {@link TurnState}: the id is derived from the principal, stream, turn
+ * and call ids, so a turn run again raises the same id; a request found answered is applied without
+ * asking, one found pending is published again marked replayed with its first expiry, and a call whose
+ * answer was recorded under another request (its turn's request now covers fewer calls) gets that
+ * answer. Answers are recorded by whichever instance receives them ({@link #answer}) and applied by the
+ * one waiting ({@link #signal}). Each waiting call waits on a {@link Sinks.One} (no slot, no thread).
  *
  * <p>Not API: the one public entry of this package's machinery, which the executor makes when it is
  * built with {@code ToolExecutor.Builder.approval}; embedders use that builder method. It may change
  * without notice.
  */
 public final class ApprovalStep implements CallGate {
+
+    private static final Logger log = LoggerFactory.getLogger(ApprovalStep.class);
 
     private final ApprovalRules rules;
     private final Texts texts;
@@ -42,9 +67,8 @@ public final class ApprovalStep implements CallGate {
     private final ConcurrentHashMap<GatedTurn, Batch> forming = new ConcurrentHashMap<>();
     private volatile PendingApprovals pending;
 
-    private ApprovalStep(Supplier<ApprovalSettings> settings, DescriptionLocale locale, MeterRegistry meters,
-                         LongSupplier nanoClock) {
-        this.rules = new ApprovalRules(settings, nanoClock);
+    private ApprovalStep(Supplier<ApprovalSettings> settings, DescriptionLocale locale, MeterRegistry meters) {
+        this.rules = new ApprovalRules(settings);
         this.texts = Texts.of(locale);
         this.metrics = new ApprovalMetrics(meters);
     }
@@ -55,26 +79,21 @@ public final class ApprovalStep implements CallGate {
      * @param settings the settings in force, read once per call (must be cheap and never {@code null})
      * @param locale the language of the request and refusal texts
      * @param meters where the approval meters go
-     * @param nanoClock the clock of session grants, in nanoseconds
      */
     public static ApprovalStep create(Supplier<ApprovalSettings> settings, DescriptionLocale locale,
-                                      MeterRegistry meters, LongSupplier nanoClock) {
+                                      MeterRegistry meters) {
         return new ApprovalStep(Objects.requireNonNull(settings, "settings"),
-                Objects.requireNonNull(locale, "locale"), Objects.requireNonNull(meters, "meters"),
-                Objects.requireNonNull(nanoClock, "nanoClock"));
+                Objects.requireNonNull(locale, "locale"), Objects.requireNonNull(meters, "meters"));
     }
 
     @Override
     public Mono<ErrorInfo> admit(GatedCall call) {
         ToolDefinition def = call.definition();
-        ToolCallsEvent t = call.turn().event();
-        ApprovalRules.Verdict v = rules.check(def, def.risk(), t.streamId(), t.context());
+        GatedTurn turn = call.turn();
+        ToolCallsEvent t = turn.event();
+        ApprovalRules.Verdict v = rules.check(def, def.risk(), t.context(), turn.principal());
         switch (v.kind()) {
             case RUN -> {
-                if (v.byGrant()) {
-                    metrics.bySessionGrant.increment();
-                    call.note().accept("by_session_grant");
-                }
                 return null;
             }
             case REFUSE -> {
@@ -83,11 +102,33 @@ public final class ApprovalStep implements CallGate {
                 return Mono.just(new ErrorInfo(ErrorCode.NOT_APPROVED, texts.askModeRunsNothing()));
             }
             default -> {
-                call.note().accept("asked");
-                Batch b = forming.computeIfAbsent(call.turn(), k -> new Batch(k, forming));
+                Batch b = forming.computeIfAbsent(turn, k -> new Batch(k, forming));
                 Waiting w = new Waiting(b, call.note());
-                b.add(new PendingApprovals.Entry(call.call().toolCallId(), def.name(), v.risk(),
-                        ArgumentSummary.of(call.arguments()), w));
+                PendingApprovals.Entry e = new PendingApprovals.Entry(call.call().toolCallId(), def.name(), v.risk(),
+                        ArgumentSummary.of(call.arguments()), t.context().userId(), w);
+                TurnState state = turn.turnState();
+                if (v.grantable() && state != null) {
+                    b.lookup();
+                    GrantKey k = GrantKey.of(turn.principal(), t.streamId(), t.context().userId(), def.name());
+                    Mono.defer(() -> state.grants().has(k)).defaultIfEmpty(false).subscribe(has -> {
+                        if (has) {
+                            metrics.bySessionGrant.increment();
+                            call.note().accept("by_session_grant");
+                            w.sink.tryEmitEmpty();
+                        } else {
+                            call.note().accept("asked");
+                            b.add(e);
+                        }
+                    }, err -> {
+                        log.warn("session grant of {} not read (asking): {}", def.name(), err.toString());
+                        call.note().accept("asked");
+                        b.add(e);
+                        b.looked();
+                    }, b::looked);
+                } else {
+                    call.note().accept("asked");
+                    b.add(e);
+                }
                 return w.sink.asMono().doOnCancel(w::withdraw);
             }
         }
@@ -96,31 +137,46 @@ public final class ApprovalStep implements CallGate {
     @Override
     public void turnAdmitted(GatedTurn turn) {
         Batch b = forming.remove(turn);
-        if (b == null) {
-            return;
+        if (b != null) {
+            b.admitted();
         }
-        ToolCallsEvent t = turn.event();
-        PendingApprovals pa = pending(turn);
-        PendingApprovals.Request r;
-        synchronized (b) {
-            if (b.entries.isEmpty()) {
-                return;
-            }
-            r = pa.open(t.streamId(), t.turnId(), t.context().userId(), b.entries);
-            b.request = r;
-        }
-        turn.publish(r.event).subscribe(null, e -> pa.abandon(r, texts.approvalUnsent(
-                e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
     }
 
+    /** Not used by the executor, which calls {@link #answer(ApprovalResponseEvent, Principal, TurnState)}. */
     @Override
     public ControlOutcome answer(ApprovalResponseEvent response) {
-        PendingApprovals pa = pending;
-        if (pa == null) {
-            return ControlOutcome.UNKNOWN_REQUEST;
+        return ControlOutcome.UNKNOWN_REQUEST;
+    }
+
+    /**
+     * An {@code approval_response} sent by {@code principal}: recorded in {@code state} as the answer of its
+     * id (if that principal may answer it), and applied if this instance waits on the request.
+     *
+     * @param state the state the answer is recorded in ({@code null}: nothing waits, unknown)
+     * @return {@code APPLIED} (recorded), {@code HELD} (no request yet: held until one is raised) or
+     *     {@code UNKNOWN_REQUEST}
+     */
+    public Mono<ControlOutcome> answer(ApprovalResponseEvent response, Principal principal, TurnState state) {
+        String id = response.approvalId();
+        if (state == null || !ControlRequest.isDerivedId(id) || !id.startsWith(ControlRequest.APPROVAL_PREFIX)) {
+            return Mono.just(ControlOutcome.UNKNOWN_REQUEST);
         }
-        return pa.answer(response.streamId(), response.approvalId(), response.decision())
-                == PendingApprovals.Answer.APPLIED ? ControlOutcome.APPLIED : ControlOutcome.UNKNOWN_REQUEST;
+        ControlAnswer a = ControlAnswer.approval(principal, response, null);
+        return state.requests().answer(a, rules.settings().timeout()).map(o -> {
+            if (o == ControlRequests.AnswerOutcome.RECORDED) {
+                signal(id);
+                return ControlOutcome.APPLIED;
+            }
+            return o == ControlRequests.AnswerOutcome.HELD ? ControlOutcome.HELD : ControlOutcome.UNKNOWN_REQUEST;
+        });
+    }
+
+    /** An answer of this approval id was recorded (by any instance): applied if this instance waits on it. */
+    public void signal(String approvalId) {
+        PendingApprovals pa = pending;
+        if (pa != null) {
+            pa.signal(approvalId);
+        }
     }
 
     /** Requests waiting for an answer now (for diagnostics). */
@@ -129,13 +185,98 @@ public final class ApprovalStep implements CallGate {
         return pa == null ? 0 : pa.size();
     }
 
+    /** Raises the turn's request (after every call passed and every grant lookup answered). */
+    private void raise(GatedTurn turn, List<PendingApprovals.Entry> entries) {
+        TurnState state = turn.turnState();
+        if (state == null) {
+            for (PendingApprovals.Entry e : entries) {
+                e.waiter().notApproved("unsent", texts.approvalUnsent("no turn state"));
+            }
+            return;
+        }
+        ToolCallsEvent t = turn.event();
+        TurnKey key = TurnKey.of(turn.principal(), t.streamId(), t.turnId());
+        PendingApprovals pa = pending(turn);
+        Map<String, PendingApprovals.Entry> byCall = new LinkedHashMap<>();
+        List<CallKey> keys = new ArrayList<>(entries.size());
+        for (PendingApprovals.Entry e : entries) {
+            byCall.put(e.toolCallId(), e);
+            keys.add(key.call(e.toolCallId()));
+        }
+        Mono.defer(() -> state.requests().findForCalls(keys)).subscribe(found -> {
+            pa.resolveFound(state, found, byCall);
+            List<PendingApprovals.Entry> rest = new ArrayList<>(entries.size());
+            for (PendingApprovals.Entry e : entries) {
+                if (!found.containsKey(key.call(e.toolCallId()))) {
+                    rest.add(e);
+                }
+            }
+            if (!rest.isEmpty()) {
+                raise(turn, state, key, pa, rest);
+            }
+        }, err -> failAll(entries, err));
+    }
+
+    private void raise(GatedTurn turn, TurnState state, TurnKey key, PendingApprovals pa,
+                       List<PendingApprovals.Entry> entries) {
+        long timeoutMs = rules.settings().timeout().toMillis();
+        List<String> ids = new ArrayList<>(entries.size());
+        List<ApprovalRequestEvent.Call> calls = new ArrayList<>(entries.size());
+        List<Texts.ApprovalLine> lines = new ArrayList<>(entries.size());
+        for (PendingApprovals.Entry e : entries) {
+            ids.add(e.toolCallId());
+            calls.add(new ApprovalRequestEvent.Call(e.toolCallId(), e.name(), e.risk(), e.argumentsSummary()));
+            lines.add(new Texts.ApprovalLine(e.name(), e.risk(), e.argumentsSummary()));
+        }
+        String id = ControlRequest.approvalId(key, ids);
+        long expiresAt = turn.timer().now(TimeUnit.MILLISECONDS) + timeoutMs;
+        ApprovalRequestEvent event = ApprovalRequestEvent.builder().streamId(key.streamId()).turnId(key.turnId())
+                .approvalId(id).expiresAtMs(expiresAt).calls(calls).text(texts.approvalPrompt(lines)).build();
+        ControlRequest request = ControlRequest.approval(key, event);
+        PendingApprovals.Request r = pa.open(request, state, entries);
+        for (PendingApprovals.Entry e : entries) {
+            ((Waiting) e.waiter()).request(r);
+        }
+        Mono.defer(() -> state.requests().raise(request)).subscribe(s -> raised(turn, pa, r, s, entries.size()), err -> {
+            log.warn("approval {} not raised in the turn state; its calls do not run: {}", id, err.toString());
+            pa.fail(r, e -> e.waiter().notApproved("state_unavailable", texts.stateUnavailable(e.name(),
+                    err.getMessage() == null ? err.getClass().getSimpleName() : err.getMessage())));
+        });
+    }
+
+    private void raised(GatedTurn turn, PendingApprovals pa, PendingApprovals.Request r, RequestState s, int asked) {
+        switch (s.status()) {
+            case NEW, PENDING -> {
+                metrics.asked.increment(asked);
+                pa.arm(r, s.request().expiresAtMs());
+                boolean everyCallAnswered = s.answers().size() == s.request().calls().size();
+                if (!everyCallAnswered) {
+                    var event = s.status() == RequestState.Status.NEW ? s.request().event()
+                            : ReplayedEvent.of(s.request().event());
+                    turn.publish(event).subscribe(null, e -> pa.abandon(r, texts.approvalUnsent(
+                            e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
+                }
+                pa.apply(r, s);
+            }
+            default -> pa.apply(r, s);
+        }
+    }
+
+    private void failAll(List<PendingApprovals.Entry> entries, Throwable err) {
+        log.warn("approvals not read from the turn state; the calls do not run: {}", err.toString());
+        for (PendingApprovals.Entry e : entries) {
+            e.waiter().notApproved("state_unavailable", texts.stateUnavailable(e.name(),
+                    err.getMessage() == null ? err.getClass().getSimpleName() : err.getMessage()));
+        }
+    }
+
     private PendingApprovals pending(GatedTurn turn) {
         PendingApprovals pa = pending;
         if (pa == null) {
             synchronized (this) {
                 pa = pending;
                 if (pa == null) {
-                    pa = new PendingApprovals(turn.instanceId(), rules, texts, metrics, turn.timer());
+                    pa = new PendingApprovals(rules, texts, metrics, turn.timer());
                     pending = pa;
                 }
             }
@@ -143,12 +284,14 @@ public final class ApprovalStep implements CallGate {
         return pa;
     }
 
-    /** The calls of one turn that ask, until the request is open. */
-    private static final class Batch {
-        final List<PendingApprovals.Entry> entries = new ArrayList<>(2);
-        final GatedTurn turn;
-        final ConcurrentHashMap<GatedTurn, Batch> forming;
-        PendingApprovals.Request request;
+    /** The calls of one turn that ask, until the request is raised. */
+    private final class Batch {
+        private final List<PendingApprovals.Entry> entries = new ArrayList<>(2);
+        private final GatedTurn turn;
+        private final ConcurrentHashMap<GatedTurn, Batch> forming;
+        private int lookups;
+        private boolean admitted;
+        private boolean raised;
 
         Batch(GatedTurn turn, ConcurrentHashMap<GatedTurn, Batch> forming) {
             this.turn = turn;
@@ -158,6 +301,48 @@ public final class ApprovalStep implements CallGate {
         synchronized void add(PendingApprovals.Entry e) {
             entries.add(e);
         }
+
+        synchronized void lookup() {
+            lookups++;
+        }
+
+        void looked() {
+            synchronized (this) {
+                lookups--;
+            }
+            maybeRaise();
+        }
+
+        void admitted() {
+            synchronized (this) {
+                admitted = true;
+            }
+            maybeRaise();
+        }
+
+        /** Withdraws a call that is not asked yet; whether it was here. */
+        synchronized boolean remove(Waiting w) {
+            boolean removed = entries.removeIf(e -> e.waiter() == w);
+            if (entries.isEmpty() && !admitted) {
+                forming.remove(turn, this);
+            }
+            return removed;
+        }
+
+        private void maybeRaise() {
+            List<PendingApprovals.Entry> out;
+            synchronized (this) {
+                if (!admitted || lookups > 0 || raised) {
+                    return;
+                }
+                raised = true;
+                if (entries.isEmpty()) {
+                    return;
+                }
+                out = List.copyOf(entries);
+            }
+            raise(turn, out);
+        }
     }
 
     /** One call waiting for its answer. */
@@ -165,14 +350,19 @@ public final class ApprovalStep implements CallGate {
         final Sinks.One<ErrorInfo> sink = Sinks.one();
         private final Batch batch;
         private final Consumer<String> note;
+        private volatile PendingApprovals.Request request;
 
         Waiting(Batch batch, Consumer<String> note) {
             this.batch = batch;
             this.note = note;
         }
 
+        void request(PendingApprovals.Request r) {
+            this.request = r;
+        }
+
         @Override
-        public void approved(boolean session) {
+        public void approved(boolean session, ControlAnswer answer) {
             note.accept(session ? "approved_session" : "approved");
             sink.tryEmitEmpty();
         }
@@ -180,24 +370,18 @@ public final class ApprovalStep implements CallGate {
         @Override
         public void notApproved(String outcome, String message) {
             note.accept(outcome);
-            sink.tryEmitValue(new ErrorInfo(ErrorCode.NOT_APPROVED, message));
+            ErrorCode code = "state_unavailable".equals(outcome) ? ErrorCode.STATE_UNAVAILABLE : ErrorCode.NOT_APPROVED;
+            sink.tryEmitValue(new ErrorInfo(code, message));
         }
 
         /** The call was cancelled while it waited. */
         void withdraw() {
-            PendingApprovals.Request r;
-            synchronized (batch) {
-                r = batch.request;
-                if (r == null) {
-                    // not asked yet; a turn whose every asking call is gone leaves nothing behind
-                    batch.entries.removeIf(e -> e.waiter() == this);
-                    if (batch.entries.isEmpty()) {
-                        batch.forming.remove(batch.turn, batch);
-                    }
-                    return;
-                }
+            PendingApprovals.Request r = request;
+            if (r != null) {
+                r.withdraw(this);
+                return;
             }
-            r.withdraw(this);
+            batch.remove(this);
         }
     }
 }

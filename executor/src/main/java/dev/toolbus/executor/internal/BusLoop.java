@@ -66,7 +66,15 @@ final class BusLoop {
     Mono<Void> run() {
         return Mono.create(sink -> {
             Loop loop = new Loop(sink);
-            sink.onDispose(loop::stop);
+            // the bus's own answers (its requests facet) reach the calls waiting here
+            Disposable answers = turns.state().requests() == executor.turnState().requests() ? null
+                    : executor.listen(turns.state());
+            sink.onDispose(() -> {
+                loop.stop();
+                if (answers != null) {
+                    answers.dispose();
+                }
+            });
             bus.receive().subscribe(loop);
         });
     }
@@ -116,7 +124,7 @@ final class BusLoop {
             }
             if (event instanceof ControlEvent c) {
                 // acts at once, whatever the stream's lane is doing and however many turns are in flight
-                now = executor.control(c).flatMap(o -> o == ControlOutcome.UNKNOWN_REQUEST
+                now = executor.control(c, turns.principal(), turns.state()).flatMap(o -> o == ControlOutcome.UNKNOWN_REQUEST
                         ? bus.publish(List.of(Engine.unknownRequest(c))) : Mono.<Void>empty());
             }
             if (now != null) {
@@ -242,7 +250,7 @@ final class BusLoop {
             return settle(j.msg, executor.answerSkillsOrError(s).flatMap(answer -> bus.publish(List.of(answer))));
         }
         ToolCallsEvent turn = (ToolCallsEvent) j.event;
-        return settle(j.msg, turns.run(turn, bus::publish, p -> executor.runForBus(turn, p)));
+        return settle(j.msg, turns.run(turn, bus::publish, p -> executor.runForBus(turn, turns.principal(), turns.state(), p)));
     }
 
     private Mono<Void> settle(BusMessage msg, Mono<Void> answer) {

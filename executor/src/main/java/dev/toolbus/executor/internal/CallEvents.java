@@ -3,8 +3,13 @@ package dev.toolbus.executor.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.InputRequestEvent;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ReplayedEvent;
 import dev.toolbus.protocol.SendMessageEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
+import dev.toolbus.spi.CallKey;
+import dev.toolbus.spi.ControlRequest;
+import dev.toolbus.spi.RequestState;
 import dev.toolbus.tool.InputAnswer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,6 +42,9 @@ final class CallEvents {
     private Disposable progressTimer;
     private final LongConsumer extendDeadline;
     private List<PendingInputs.Pending> questions;
+    /** Questions this call asked (their ordinal is part of their id). */
+    private int asks;
+    private final CallKey callKey;
     private volatile boolean asked;
     private boolean closed;
 
@@ -45,6 +53,7 @@ final class CallEvents {
         this.extendDeadline = extendDeadline;
         this.turn = turn;
         this.toolCallId = toolCallId;
+        this.callKey = turn.key.call(toolCallId);
         this.name = name;
         this.intervalMs = p.settings.progressInterval().toMillis();
     }
@@ -58,8 +67,8 @@ final class CallEvents {
             }
             ToolProgressEvent e;
             try {
-                e = new ToolProgressEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId, name, progress, total,
-                        message);
+                e = ToolProgressEvent.builder().streamId(turn.turn.streamId()).turnId(turn.turn.turnId())
+                        .toolCallId(toolCallId).name(name).progress(progress).total(total).message(message).build();
             } catch (IllegalArgumentException bad) {
                 return Mono.error(bad);
             }
@@ -122,8 +131,9 @@ final class CallEvents {
                 return Mono.error(new IllegalStateException("the call " + toolCallId
                         + " has ended; nothing more can be sent"));
             }
-            SendMessageEvent e = new SendMessageEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId,
-                    SendMessageEvent.messageId(toolCallId, ++messages), content);
+            SendMessageEvent e = SendMessageEvent.builder().streamId(turn.turn.streamId()).turnId(turn.turn.turnId())
+                    .toolCallId(toolCallId).messageId(SendMessageEvent.messageId(toolCallId, ++messages))
+                    .content(content).build();
             m = turn.live(e);
             if (m == null) {
                 return Mono.error(TurnLiveEvents.overflow());
@@ -137,12 +147,14 @@ final class CallEvents {
     Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
         long ms = timeout == null ? p.settings.inputTimeout().toMillis() : Math.max(1, timeout.toMillis());
         PendingInputs.Pending q;
-        Mono<Void> m;
+        ControlRequest request;
         synchronized (this) {
             if (closed) {
                 return Mono.error(new IllegalStateException("the call " + toolCallId + " has ended; it cannot ask"));
             }
-            q = p.inputs.open(turn.turn.streamId(), ms);
+            int ordinal = ++asks;
+            String id = ControlRequest.inputId(callKey, ordinal);
+            q = p.inputs.open(id, callKey, turn.state);
             if (q == null) {
                 return Mono.error(new IllegalStateException("too many questions wait for an answer (at most "
                         + PendingInputs.MAX_PENDING + ")"));
@@ -155,17 +167,41 @@ final class CallEvents {
             asked = true;
             long expiresAt = p.timer.now(TimeUnit.MILLISECONDS) + ms;
             extendDeadline.accept(expiresAt);
-            InputRequestEvent e = new InputRequestEvent(turn.turn.streamId(), turn.turn.turnId(), toolCallId, q.id,
-                    expiresAt, message, schema);
-            m = turn.live(e);
+            request = ControlRequest.input(callKey, ordinal, InputRequestEvent.builder()
+                    .streamId(turn.turn.streamId()).turnId(turn.turn.turnId()).toolCallId(toolCallId).inputId(id)
+                    .expiresAtMs(expiresAt).message(message).schema(schema).build());
         }
-        if (m == null) {
-            q.fail(TurnLiveEvents.overflow());
-        } else {
-            turn.flushLive();
-            m.subscribe(null, q::fail);
-        }
+        Mono.defer(() -> turn.state.requests().raise(request)).subscribe(s -> raised(q, s), q::fail);
         return q.answer.asMono();
+    }
+
+    /**
+     * What the state said of a question: new (publish it), raised before and unanswered (publish it
+     * again, marked replayed, with its first expiry), answered (the answer, at once: nothing is asked),
+     * or closed (expired).
+     */
+    private void raised(PendingInputs.Pending q, RequestState s) {
+        if (s.status() == RequestState.Status.NEW || s.status() == RequestState.Status.PENDING) {
+            p.inputs.arm(q, s.request().expiresAtMs());
+            if (s.answer(q.call) == null) {
+                OutboundEvent e = s.status() == RequestState.Status.NEW ? s.request().event()
+                        : ReplayedEvent.of(s.request().event());
+                if (s.status() == RequestState.Status.PENDING) {
+                    extendDeadline.accept(s.request().expiresAtMs());
+                }
+                Mono<Void> m;
+                synchronized (this) {
+                    m = closed ? Mono.empty() : turn.live(e);
+                }
+                if (m == null) {
+                    q.fail(TurnLiveEvents.overflow());
+                } else {
+                    turn.flushLive();
+                    m.subscribe(null, q::fail);
+                }
+            }
+        }
+        p.inputs.apply(q, s);
     }
 
     /** Whether the call asked the user anything (its result then depends on the answer: never cached). */

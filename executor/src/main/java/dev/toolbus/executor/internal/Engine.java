@@ -88,6 +88,8 @@ public final class Engine {
         leave();
     };
     private volatile boolean closing;
+    /** The subscription to the answers recorded in this executor's state (by any instance). */
+    private final Disposable answers;
 
     /** Builds the engine from its parts (validated by {@code ToolExecutor.Builder}); registers the built-in tools. */
     public Engine(Options o) {
@@ -103,7 +105,7 @@ public final class Engine {
         MeterRegistry meters = o.meterRegistry != null ? o.meterRegistry : new SimpleMeterRegistry();
         // without approval settings there is no approval step at all: plain calls pay nothing for it
         CallGate gate = o.callGate != null ? o.callGate
-                : o.approval != null ? ApprovalStep.create(o.approval, settings.locale(), meters, clock) : null;
+                : o.approval != null ? ApprovalStep.create(o.approval, settings.locale(), meters) : null;
         ReadToolResult.register(registry, settings.locale());
         this.pipeline = new Pipeline(settings, registry, o.policy, timer, blocking, clock, meters,
                 CallLog.create(o.callLogSize), o.instanceId, gate, o.limits, o.rateLimitStore);
@@ -113,7 +115,8 @@ public final class Engine {
         if (!o.observationRegistry.isNoop()) {
             pipeline.tracing = new TurnTracing(o.observationRegistry);
         }
-        this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control);
+        this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control,
+                () -> pipeline.settings.inputTimeout());
         this.codec = o.codec;
         this.maxInflightTurns = o.maxInflightTurns;
         this.dispatch = o.dispatch == null ? null : new DispatchedListing(o.dispatch, o.dispatchCacheTtl, clock, meters);
@@ -125,6 +128,27 @@ public final class Engine {
                         .cutResultsMaxEntries(settings.results().storeMaxEntries()).build())
                 .nanoClock(clock).epochMillis(epochMillis).meters(meters).build();
         this.turnState = TurnStateStep.create(TurnStateStep.overlay(o.turnState, memory), meters);
+        this.answers = listen(turnState.state());
+    }
+
+    /**
+     * Listens to the answers recorded in a state by any instance: each one this instance waits on is
+     * applied. A failing signal is logged and the listening goes on (a request's expiry still applies
+     * its answer).
+     */
+    Disposable listen(TurnState state) {
+        return state.requests().answered()
+                .onErrorResume(e -> {
+                    log.warn("the turn state stopped signalling answers (expiries still apply them): {}", e.toString());
+                    return Flux.empty();
+                })
+                .subscribe(id -> {
+                    try {
+                        router.signal(id);
+                    } catch (RuntimeException e) {
+                        log.error("applying the answer {} failed", id, e);
+                    }
+                });
     }
 
     /** The turn-state step (its state serves callers of {@link #handle} and buses without their own). */
@@ -142,23 +166,29 @@ public final class Engine {
         return turnState.state();
     }
 
-    public Flux<OutboundEvent> execute(ToolCallsEvent turn) {
+    public Flux<OutboundEvent> execute(ToolCallsEvent turn, Principal principal) {
+        java.util.Objects.requireNonNull(principal, "principal");
         ErrorEvent refused = TurnChecks.refusal(turn, pipeline.settings);
         if (refused != null) {
             return Flux.just(turn.trace() == null ? refused : refused.withTrace(turn.trace()));
         }
-        return new TurnPublisher(this, turn);
+        return new TurnPublisher(this, turn, principal);
     }
 
     /**
      * A turn writing to the sink. When the executor is closing, the turn is marked rejected:
      * {@link #submit} then answers every call {@code REJECTED} instead of running it.
      */
-    TurnRun newTurn(ToolCallsEvent turn, TurnRun.Sink sink) {
+    TurnRun newTurn(ToolCallsEvent turn, Principal principal, TurnRun.Sink sink) {
+        return newTurn(turn, principal, turnState.state(), sink);
+    }
+
+    /** A turn of a principal whose calls use the given state (a bus's). */
+    TurnRun newTurn(ToolCallsEvent turn, Principal principal, TurnState state, TurnRun.Sink sink) {
         if (!enter()) {
-            return new TurnRun(turn, pipeline, sink, null);
+            return new TurnRun(turn, principal, state, pipeline, sink, null);
         }
-        return new TurnRun(turn, pipeline, sink, released);
+        return new TurnRun(turn, principal, state, pipeline, sink, released);
     }
 
     /**
@@ -184,12 +214,12 @@ public final class Engine {
         lanes.submit(run);
     }
 
-    public Flux<OutboundEvent> handle(InboundEvent event) {
+    public Flux<OutboundEvent> handle(InboundEvent event, Principal principal) {
         if (event instanceof ToolCallsEvent t) {
-            return turnState.forCaller(t, Principal.local(), () -> execute(t));
+            return turnState.forCaller(t, principal, () -> execute(t, principal));
         }
         if (event instanceof ControlEvent c) {
-            return control(c).flatMapMany(o -> o == ControlOutcome.UNKNOWN_REQUEST
+            return control(c, principal).flatMapMany(o -> o == ControlOutcome.UNKNOWN_REQUEST
                     ? Flux.just(unknownRequest(c)) : Flux.empty());
         }
         if (event instanceof ListSkillsEvent s) {
@@ -213,8 +243,14 @@ public final class Engine {
                 });
     }
 
-    public Mono<ControlOutcome> control(ControlEvent event) {
-        return Mono.fromSupplier(() -> router.route(event));
+    public Mono<ControlOutcome> control(ControlEvent event, Principal principal) {
+        return control(event, principal, turnState.state());
+    }
+
+    /** A control event of a principal, recorded in the given state (a bus's). */
+    Mono<ControlOutcome> control(ControlEvent event, Principal principal, TurnState state) {
+        java.util.Objects.requireNonNull(principal, "principal");
+        return Mono.defer(() -> router.route(event, principal, state));
     }
 
     /** The error answering a control event whose id nobody waits for. */
@@ -280,8 +316,8 @@ public final class Engine {
         for (ToolRegistry.Entry e : entries) {
             out.add(ToolExport.export(e.tool().definition(), request.format(), pipeline.settings.locale()));
         }
-        return new ToolsEvent(request.streamId(), request.requestId(), request.format().wireName(), out,
-                request.trace());
+        return ToolsEvent.builder().streamId(request.streamId()).requestId(request.requestId())
+                .format(request.format().wireName()).tools(out).trace(request.trace()).build();
     }
 
     public Disposable attach(ToolBus bus) {
@@ -297,7 +333,8 @@ public final class Engine {
      * collected and handed to {@code publish} after every live publish completed, the lane held until
      * that completes.
      */
-    Mono<Void> runForBus(ToolCallsEvent turn, Function<List<OutboundEvent>, Mono<Void>> publish) {
+    Mono<Void> runForBus(ToolCallsEvent turn, Principal principal, TurnState state,
+                         Function<List<OutboundEvent>, Mono<Void>> publish) {
         ErrorEvent refused = TurnChecks.refusal(turn, pipeline.settings);
         if (refused != null) {
             OutboundEvent answer = turn.trace() == null ? refused : refused.withTrace(turn.trace());
@@ -360,7 +397,7 @@ public final class Engine {
                     published.doFinally(s -> run[0].done()).subscribe(null, result::error, result::success);
                 }
             };
-            run[0] = newTurn(turn, sink);
+            run[0] = newTurn(turn, principal, state, sink);
             submit(run[0], sink);
         });
     }
@@ -389,8 +426,9 @@ public final class Engine {
         List<OutboundEvent> out = new ArrayList<>(turn.calls().size() + 1);
         List<String> ids = new ArrayList<>(turn.calls().size());
         for (ToolCall c : turn.calls()) {
-            out.add(new ToolResultEvent(turn.streamId(), turn.turnId(), c.toolCallId(), c.name(), msg, true,
-                    new ErrorInfo(ErrorCode.REJECTED, msg), null, null, null, 0, false, 0, turn.trace()));
+            out.add(ToolResultEvent.builder().streamId(turn.streamId()).turnId(turn.turnId())
+                    .toolCallId(c.toolCallId()).name(c.name()).content(msg).isError(true)
+                    .error(new ErrorInfo(ErrorCode.REJECTED, msg)).trace(turn.trace()).build());
             ids.add(c.toolCallId());
         }
         out.add(new TurnCompletedEvent(turn.streamId(), turn.turnId(), ids, ids.size(), 0, turn.trace()));
@@ -431,11 +469,6 @@ public final class Engine {
         return pipeline.limits;
     }
 
-    /** The full texts of cut results (tests). */
-    FullResults fullResults() {
-        return pipeline.fullResults;
-    }
-
     /** Whether turns and calls are observed (an observation registry other than {@code NOOP} was given). */
     public boolean traced() {
         return pipeline.tracing != TurnTracing.OFF;
@@ -454,6 +487,7 @@ public final class Engine {
             }
             return drained.asMono();
         }).then(Mono.fromRunnable(() -> {
+            answers.dispose();
             if (ownedBlocking != null) {
                 ownedBlocking.dispose();
             }

@@ -37,10 +37,19 @@ final class IdempotentTurns {
     private IdempotentTurns() {
     }
 
-    /** Whether the event is one of the turn's recorded events (not a live event). */
+    /**
+     * Whether the event is one of the turn's recorded events (not a live event). A call's result replayed
+     * from the call journal is, unwrapped ({@link #unwrapped}).
+     */
     static boolean recorded(OutboundEvent e) {
-        return !(e instanceof ToolProgressEvent || e instanceof SendMessageEvent || e instanceof ApprovalRequestEvent
-                || e instanceof InputRequestEvent || e instanceof ReplayedEvent);
+        OutboundEvent x = unwrapped(e);
+        return !(x instanceof ToolProgressEvent || x instanceof SendMessageEvent || x instanceof ApprovalRequestEvent
+                || x instanceof InputRequestEvent);
+    }
+
+    /** The event itself, or the event a {@link ReplayedEvent} wraps. */
+    static OutboundEvent unwrapped(OutboundEvent e) {
+        return e instanceof ReplayedEvent r ? r.event() : e;
     }
 
     /**
@@ -135,7 +144,7 @@ final class IdempotentTurns {
                     .doOnNext(e -> {
                         if (recorded(e)) {
                             synchronized (events) {
-                                events.add(e);
+                                events.add(unwrapped(e));
                             }
                         }
                     })
@@ -200,7 +209,7 @@ final class IdempotentTurns {
         synchronized (events) {
             for (OutboundEvent e : batch) {
                 if (recorded(e)) {
-                    events.add(e);
+                    events.add(unwrapped(e));
                 }
             }
         }

@@ -64,7 +64,7 @@ class BusLoopControlTest {
             // two long turns in flight: these wait for a slot
             bus.send(turn("C", "t1", call("c1", "echo", "{\"text\":\"third\"}")));
             bus.send(turn("D", "t1", call("d1", "hang", "{}")));
-            bus.send(new CancelEvent("A", "t1", "a1", "stop"));
+            bus.send(CancelEvent.builder().streamId("A").turnId("t1").toolCallId("a1").reason("stop").build());
             List<OutboundEvent> outA = a.get(5, TimeUnit.SECONDS);
             assertThat(outA).extracting(OutboundEvent::type).containsExactly("tool_result", "turn_completed");
             assertThat(((ToolResultEvent) outA.get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
@@ -95,9 +95,9 @@ class BusLoopControlTest {
             await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
                     .until(() -> taken.get() == max && started.get() == 2);
             // a cancel of a running turn frees a slot: one waiting turn starts, one more message is taken
-            bus.send(new CancelEvent("s0", null, null, "stop"));
+            bus.send(CancelEvent.builder().streamId("s0").reason("stop").build());
             // (the cancel itself sits behind ten unread turns: the bus is ordered and the loop bounded)
-            assertThat(ex.control(new CancelEvent("s0", null, null, "")).block())
+            assertThat(ex.control(CancelEvent.ofStream("s0")).block())
                     .isEqualTo(ControlOutcome.APPLIED);
             await().atMost(Duration.ofSeconds(5)).until(() -> started.get() == 3 && taken.get() == max + 1);
         } finally {

@@ -16,7 +16,7 @@ import reactor.core.publisher.Sinks;
 class TurnLiveEventsTest {
 
     private static ToolProgressEvent progress(int i) {
-        return new ToolProgressEvent("s", "t", "c", "p", i, null, null);
+        return ToolProgressEvent.builder().streamId("s").turnId("t").toolCallId("c").name("p").progress(i).build();
     }
 
     @Test
@@ -72,9 +72,11 @@ class TurnLiveEventsTest {
 
         TurnLiveEvents big = new TurnLiveEvents(events -> Mono.never());
         String mb = "x".repeat(1024 * 1024);
-        assertThat(big.offer(new SendMessageEvent("s", "t", "c", "c:msg:1", List.of(ContentPart.text(mb)))))
+        assertThat(big.offer(SendMessageEvent.builder().streamId("s").turnId("t").toolCallId("c").messageId("c:msg:1")
+                .content(List.of(ContentPart.text(mb))).build()))
                 .isNotNull();
-        assertThat(big.offer(new SendMessageEvent("s", "t", "c", "c:msg:2", List.of(ContentPart.text(mb)))))
+        assertThat(big.offer(SendMessageEvent.builder().streamId("s").turnId("t").toolCallId("c").messageId("c:msg:2")
+                .content(List.of(ContentPart.text(mb))).build()))
                 .isNull();
     }
 

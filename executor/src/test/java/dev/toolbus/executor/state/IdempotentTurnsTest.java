@@ -284,6 +284,7 @@ class IdempotentTurnsTest {
     }
 
     private static ToolResultEvent result(String stream, String turnId, String content) {
-        return new ToolResultEvent(stream, turnId, "c1", "count", content, false, null, null, null, null, 1, false, 0);
+        return ToolResultEvent.builder().streamId(stream).turnId(turnId).toolCallId("c1").name("count")
+                .content(content).attempts(1).build();
     }
 }

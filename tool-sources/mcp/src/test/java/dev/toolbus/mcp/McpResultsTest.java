@@ -75,10 +75,12 @@ class McpResultsTest {
     @Test
     void toCallToolResult_textImagesErrorAndData() {
         List<OutboundEvent> events = List.of(
-                new ToolResultEvent("s", "t", "c1", "draw", "a square", false, null, Map.of("sum", 3), Map.of(),
-                        List.of(), 1, false, 5),
-                new UserMessageEvent("s", "t", "tool_result:c1:1", "c1", null,
-                        List.of(ContentPart.text("<tool_result_media ... />"), ContentPart.imageBase64("iVBO", "image/png")), ""),
+                ToolResultEvent.builder().streamId("s").turnId("t").toolCallId("c1").name("draw").content("a square")
+                        .data(Map.of("sum", 3)).attempts(1).elapsedMs(5).build(),
+                UserMessageEvent.builder().streamId("s").turnId("t").messageId("tool_result:c1:1").toolCallId("c1")
+                        .content(List.of(ContentPart.text("<tool_result_media ... />"),
+                                ContentPart.imageBase64("iVBO", "image/png")))
+                        .visibleText("").build(),
                 new TurnCompletedEvent("s", "t", List.of("c1"), 0, 5));
         McpSchema.CallToolResult r = McpResults.toCallToolResult(events, mapper);
         assertThat(r.isError()).isFalse();
@@ -88,8 +90,9 @@ class McpResultsTest {
         assertThat(r.structuredContent()).isEqualTo(Map.of("sum", 3));
 
         McpSchema.CallToolResult err = McpResults.toCallToolResult(List.of(
-                new ToolResultEvent("s", "t", "c1", "x", "", true, new ErrorInfo(ErrorCode.TIMEOUT, "too slow"), "text data",
-                        Map.of(), List.of(), 1, false, 5)), mapper);
+                ToolResultEvent.builder().streamId("s").turnId("t").toolCallId("c1").name("x").content("")
+                        .isError(true).error(new ErrorInfo(ErrorCode.TIMEOUT, "too slow")).data("text data")
+                        .attempts(1).elapsedMs(5).build()), mapper);
         assertThat(err.isError()).isTrue();
         assertThat(((McpSchema.TextContent) err.content().get(0)).text()).isEqualTo("too slow");
         assertThat(err.structuredContent()).isNull();

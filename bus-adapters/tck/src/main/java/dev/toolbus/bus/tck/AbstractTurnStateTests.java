@@ -585,8 +585,8 @@ public abstract class AbstractTurnStateTests {
 
     /** A {@code tool_result} of the call. */
     protected static ToolResultEvent result(CallKey k, String content) {
-        return new ToolResultEvent(k.streamId(), k.turnId(), k.toolCallId(), "tool", content, false, null, null, null,
-                null, 1, false, 3);
+        return ToolResultEvent.builder().streamId(k.streamId()).turnId(k.turnId()).toolCallId(k.toolCallId())
+                .name("tool").content(content).attempts(1).elapsedMs(3).build();
     }
 
     /** An approval request of this test's stream for these calls of the turn, expiring {@code inMs} from now. */
@@ -602,15 +602,16 @@ public abstract class AbstractTurnStateTests {
             calls.add(new ApprovalRequestEvent.Call(id, "delete_file", Risk.HIGH, "{\"path\":\"a.txt\"}"));
         }
         String id = ControlRequest.approvalId(turn, List.of(toolCallIds));
-        return ControlRequest.approval(turn, new ApprovalRequestEvent(streamId, turnId, id, nowMs() + inMs, calls,
-                "The model requested these tools"));
+        return ControlRequest.approval(turn, ApprovalRequestEvent.builder().streamId(streamId).turnId(turnId)
+                .approvalId(id).expiresAtMs(nowMs() + inMs).calls(calls).text("The model requested these tools").build());
     }
 
     /** The {@code ordinal}-th question of a call, expiring {@code inMs} from now. */
     protected ControlRequest question(CallKey call, int ordinal, long inMs) {
         String id = ControlRequest.inputId(call, ordinal);
-        return ControlRequest.input(call, ordinal, new InputRequestEvent(call.streamId(), call.turnId(),
-                call.toolCallId(), id, nowMs() + inMs, "Which city?", null));
+        return ControlRequest.input(call, ordinal, InputRequestEvent.builder().streamId(call.streamId())
+                .turnId(call.turnId()).toolCallId(call.toolCallId()).inputId(id).expiresAtMs(nowMs() + inMs)
+                .message("Which city?").build());
     }
 
     /** {@code approve} by a principal, for one call or (null) every call. */

@@ -52,8 +52,10 @@ public final class EchoDriver {
         List<OutboundEvent> out = new ArrayList<>();
         List<String> ids = new ArrayList<>();
         for (ToolCall c : turn.calls()) {
-            out.add(new ToolResultEvent(turn.streamId(), turn.turnId(), c.toolCallId(), c.name(),
-                    "echo:" + (c.arguments() != null ? c.arguments().toString() : c.argumentsJson()), false, null, null, null, null, 1, false, 0));
+            out.add(ToolResultEvent.builder().streamId(turn.streamId()).turnId(turn.turnId())
+                    .toolCallId(c.toolCallId()).name(c.name())
+                    .content("echo:" + (c.arguments() != null ? c.arguments().toString() : c.argumentsJson()))
+                    .attempts(1).build());
             ids.add(c.toolCallId());
         }
         out.add(new TurnCompletedEvent(turn.streamId(), turn.turnId(), ids, 0, 0));

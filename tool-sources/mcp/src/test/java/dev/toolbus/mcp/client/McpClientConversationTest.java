@@ -140,7 +140,8 @@ class McpClientConversationTest {
         List<OutboundEvent> events = run("trigger-long-running-operation", "{\"duration\":30,\"steps\":30}", e -> {
             if (e instanceof ToolProgressEvent p && cancelledAt[0] == 0) {
                 cancelledAt[0] = System.nanoTime();
-                executor.control(new CancelEvent(p.streamId(), p.turnId(), p.toolCallId(), "the user said stop"))
+                executor.control(CancelEvent.builder().streamId(p.streamId()).turnId(p.turnId())
+                        .toolCallId(p.toolCallId()).reason("the user said stop").build())
                         .subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic())
                         .subscribe();
             }

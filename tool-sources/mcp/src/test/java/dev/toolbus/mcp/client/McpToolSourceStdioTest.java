@@ -132,8 +132,8 @@ class McpToolSourceStdioTest {
                 List.of(dev.toolbus.protocol.ToolCall.of("cancel_call", "sleep", Turns.args("{\"ms\":20000}"))));
         reactor.test.StepVerifier.create(executor.execute(turn).filter(ToolResultEvent.class::isInstance))
                 .then(() -> await().atMost(Duration.ofSeconds(10)).until(() -> executor.inflight() > 0))
-                .then(() -> executor.control(new dev.toolbus.protocol.CancelEvent("cancel-stream", "cancel-turn", null,
-                        "the user said stop")).block(Duration.ofSeconds(5)))
+                .then(() -> executor.control(dev.toolbus.protocol.CancelEvent.builder().streamId("cancel-stream")
+                        .turnId("cancel-turn").reason("the user said stop").build()).block(Duration.ofSeconds(5)))
                 .assertNext(e -> assertThat(((ToolResultEvent) e).error().code()).isEqualTo(ErrorCode.CANCELLED))
                 .expectComplete()
                 .verify(Duration.ofSeconds(5));

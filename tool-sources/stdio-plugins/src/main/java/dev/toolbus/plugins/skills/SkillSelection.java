@@ -93,8 +93,9 @@ final class SkillSelection {
             entries.add(new SkillsEvent.SkillEntry(d.name(), d.description()));
         }
         int entriesOmitted = catalog.skills().size() - entries.size();
-        return new SkillsEvent(request.streamId(), request.requestId(), settings.mode().wireName(), entries,
-                entriesOmitted, documents, loaded, missing, omitted, truncated || entriesOmitted > 0);
+        return SkillsEvent.builder().streamId(request.streamId()).requestId(request.requestId())
+                .mode(settings.mode().wireName()).skills(entries).skillsOmitted(entriesOmitted).documents(documents)
+                .loaded(loaded).missing(missing).omitted(omitted).truncated(truncated || entriesOmitted > 0).build();
     }
 
     private static List<String> triggers(SkillSettings settings, String name) {

@@ -121,7 +121,8 @@ class ConversationPluginTest extends PluginFixture {
                 ToolCall.ofJson("a", "wait", "{\"ms\":30000}"), ToolCall.ofJson("b", "wait", "{\"ms\":2000}"));
         await().atMost(WAIT).until(() -> host.pendingCount() == 2);
 
-        ex.control(new CancelEvent("two-users", turn.turnId, "a", "user pressed stop")).block(WAIT);
+        ex.control(CancelEvent.builder().streamId("two-users").turnId(turn.turnId).toolCallId("a")
+                .reason("user pressed stop").build()).block(WAIT);
 
         ToolResultEvent a = turn.awaitResult("a");
         assertThat(a.error().code()).isEqualTo(ErrorCode.CANCELLED);
@@ -142,7 +143,7 @@ class ConversationPluginTest extends PluginFixture {
         ConversationFixture turn = ConversationFixture.start(ex, "deaf", ToolCall.ofJson("x", "sleep", "{\"ms\":600000}"));
         await().atMost(WAIT).until(() -> host.pendingCount() == 1);
 
-        ex.control(new CancelEvent("deaf", turn.turnId, null, "stop")).block(WAIT);
+        ex.control(CancelEvent.builder().streamId("deaf").turnId(turn.turnId).reason("stop").build()).block(WAIT);
 
         assertThat(turn.awaitResult("x").error().code()).isEqualTo(ErrorCode.CANCELLED);
         awaitGone(first);

@@ -55,7 +55,8 @@ class ExampleConversationTest extends PluginFixture {
         turn.awaitFirst(ToolProgressEvent.class); // the plugin is in its 30 s wait
 
         long t0 = System.nanoTime();
-        ex.control(new CancelEvent(turn.streamId, turn.turnId, "long", "stop")).block(WAIT);
+        ex.control(CancelEvent.builder().streamId(turn.streamId).turnId(turn.turnId).toolCallId("long").reason("stop")
+                .build()).block(WAIT);
         ToolResultEvent r = turn.awaitResult("long");
 
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(1));

@@ -253,7 +253,8 @@ class FrameworkConversationTest extends PluginFixture {
         awaitRunning(turn, plugin);
 
         long t0 = System.nanoTime();
-        ex.control(new CancelEvent(turn.streamId, turn.turnId, "long", "user pressed stop")).block(WAIT);
+        ex.control(CancelEvent.builder().streamId(turn.streamId).turnId(turn.turnId).toolCallId("long")
+                .reason("user pressed stop").build()).block(WAIT);
         ToolResultEvent r = turn.awaitResult("long");
 
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(1));
