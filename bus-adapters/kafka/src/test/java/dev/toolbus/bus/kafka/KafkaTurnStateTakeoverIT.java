@@ -80,8 +80,8 @@ class KafkaTurnStateTakeoverIT {
     }
 
     private static ToolResultEvent result(CallKey k, String content) {
-        return new ToolResultEvent(k.streamId(), k.turnId(), k.toolCallId(), "tool", content, false, null, null, null,
-                null, 1, false, 3);
+        return ToolResultEvent.builder().streamId(k.streamId()).turnId(k.turnId()).toolCallId(k.toolCallId())
+                .name("tool").content(content).attempts(1).elapsedMs(3).build();
     }
 
     private ControlRequest approval(String turn, String... ids) {
@@ -91,8 +91,8 @@ class KafkaTurnStateTakeoverIT {
             calls.add(new ApprovalRequestEvent.Call(id, "delete_file", Risk.HIGH, "{}"));
         }
         String id = ControlRequest.approvalId(t, List.of(ids));
-        return ControlRequest.approval(t, new ApprovalRequestEvent(stream, turn, id,
-                System.currentTimeMillis() + 120_000, calls, "The model requested these tools"));
+        return ControlRequest.approval(t, ApprovalRequestEvent.builder().streamId(stream).turnId(turn).approvalId(id)
+                .expiresAtMs(System.currentTimeMillis() + 120_000).calls(calls).text("The model requested these tools").build());
     }
 
     private static ControlAnswer approve(ControlRequest r) {
