@@ -103,7 +103,10 @@ final class Buses {
                     .bootstrapServers(uri).callsTopic(b.calls()).resultsTopic(b.results())
                     .deadLetterTopic(b.deadLetter()).groupId(n.group()).clientId(n.instance())
                     .maxEventBytes(n.maxEventBytes()).turnLedgerWindow(Duration.ofMillis(idem.windowMs()))
-                    .maxRecordedBytes(recorded(idem)).turnLedgerMaxBytes(idem.maxBytes());
+                    .maxRecordedBytes(recorded(idem)).turnLedgerMaxBytes(idem.maxBytes()).turnState(k.turnState());
+            if (!k.stateTopic().isEmpty()) {
+                c.stateTopic(k.stateTopic());
+            }
             if (k.sessionTimeoutMs() > 0) {
                 c.sessionTimeout(Duration.ofMillis(k.sessionTimeoutMs()));
             }

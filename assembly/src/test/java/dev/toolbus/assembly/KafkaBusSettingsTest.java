@@ -41,8 +41,13 @@ class KafkaBusSettingsTest {
         assertThat(c.producerProperties()).containsEntry("linger.ms", "5");
         assertThat(c.adminProperties()).containsEntry("request.timeout.ms", "9000");
 
+        assertThat(c.turnState()).isTrue();
+        assertThat(c.stateTopic()).isEqualTo("a.state");
         KafkaBusConfig plain = settings("bus: {type: kafka}");
         assertThat(plain.sessionTimeout()).isNull();
+        KafkaBusConfig memory = settings("bus: {type: kafka, kafka: {turnState: false, stateTopic: x.state}}");
+        assertThat(memory.turnState()).isFalse();
+        assertThat(memory.stateTopic()).isEqualTo("x.state");
         assertThat(plain.heartbeatInterval()).isNull();
         assertThat(settings("bus: {type: kafka, kafka: {sessionTimeoutMs: 8000, heartbeatIntervalMs: 1000}}")
                 .heartbeatInterval()).isEqualTo(Duration.ofSeconds(1));

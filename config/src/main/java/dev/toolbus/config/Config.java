@@ -319,13 +319,17 @@ public record Config(
      * @param consumer kafka-clients consumer settings, by their Kafka names
      * @param producer kafka-clients producer settings
      * @param admin kafka-clients admin client settings (topic creation)
+     * @param turnState whether the turn state (call journal, approvals, grants, cut results) is kept in the
+     *     state topic (false: in the executor's memory)
+     * @param stateTopic the state topic (empty: the calls topic's name with {@code .state} for {@code .calls})
      */
     public record Kafka(long sessionTimeoutMs, long heartbeatIntervalMs, Map<String, String> consumer,
-                        Map<String, String> producer, Map<String, String> admin) {
-        /** Kafka's timing, no client settings. */
-        public static final Kafka DEFAULTS = new Kafka(0, 0, Map.of(), Map.of(), Map.of());
+                        Map<String, String> producer, Map<String, String> admin, boolean turnState, String stateTopic) {
+        /** Kafka's timing, no client settings, the turn state in its default topic. */
+        public static final Kafka DEFAULTS = new Kafka(0, 0, Map.of(), Map.of(), Map.of(), true, "");
 
         public Kafka {
+            stateTopic = Objects.requireNonNullElse(stateTopic, "");
             consumer = Collections.unmodifiableMap(new LinkedHashMap<>(consumer));
             producer = Collections.unmodifiableMap(new LinkedHashMap<>(producer));
             admin = Collections.unmodifiableMap(new LinkedHashMap<>(admin));

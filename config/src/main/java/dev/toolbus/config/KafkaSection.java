@@ -27,7 +27,8 @@ final class KafkaSection {
 
     static Config.Kafka read(ConfigLoader.Reader in, Map<String, Object> bus) {
         Map<String, Object> m = in.section(bus, "kafka", "bus",
-                Set.of("sessionTimeoutMs", "heartbeatIntervalMs", "consumer", "producer", "admin"));
+                Set.of("sessionTimeoutMs", "heartbeatIntervalMs", "consumer", "producer", "admin", "turnState",
+                        "stateTopic"));
         long session = timing(in, m, "sessionTimeoutMs", 1_000);
         long heartbeat = timing(in, m, "heartbeatIntervalMs", 100);
         if (session > 0 && heartbeat >= session) {
@@ -36,7 +37,8 @@ final class KafkaSection {
             heartbeat = 0;
         }
         return new Config.Kafka(session, heartbeat, clientSettings(in, m, "consumer"), clientSettings(in, m, "producer"),
-                clientSettings(in, m, "admin"));
+                clientSettings(in, m, "admin"), in.bool(m, "turnState", PATH, true),
+                ConfigLoader.Reader.nonBlank(in.string(m, "stateTopic", PATH, ""), ""));
     }
 
     /** Milliseconds: 0 (Kafka's default), else at least {@code min} (clamped, warned), at most 30 min. */
@@ -90,6 +92,8 @@ final class KafkaSection {
         m.put("consumer", masked(k.consumer()));
         m.put("producer", masked(k.producer()));
         m.put("admin", masked(k.admin()));
+        m.put("turnState", k.turnState());
+        m.put("stateTopic", k.stateTopic());
         return m;
     }
 

@@ -37,6 +37,12 @@ class KafkaSectionTest {
                 Map.entry("fetch.max.wait.ms", "50"));
         assertThat(k.producer()).containsExactly(Map.entry("linger.ms", "5"), Map.entry("compression.type", "lz4"));
         assertThat(k.admin()).containsEntry("request.timeout.ms", "9000").containsEntry("bootstrap.controllers", "a:1,b:2");
+        assertThat(k.turnState()).isTrue();
+        assertThat(k.stateTopic()).isEmpty();
+        Config.Kafka off = ConfigLoader.parse("bus: {type: kafka, kafka: {turnState: false, stateTopic: ' x.state '}}",
+                x -> null).config().bus().kafka();
+        assertThat(off.turnState()).isFalse();
+        assertThat(off.stateTopic()).isEqualTo("x.state");
         assertThat(ConfigLoader.effectiveYaml(l.config())).contains("sessionTimeoutMs: 10000")
                 .contains("max.poll.interval.ms: 600000");
         assertThat(ConfigLoader.parse(ConfigLoader.effectiveYaml(l.config()), x -> null).config().bus().kafka()).isEqualTo(k);

@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * partition over after the session timeout. Each tool counts its runs in a file: a call that is not
  * retry-safe never runs twice (it ends {@code OUTCOME_UNKNOWN} on the next owner), a retry-safe one runs
  * again; an approval raised by the dead instance keeps its id and is honoured with answers sent before and
- * after the takeover; a stalled instance that wakes after its partition moved publishes nothing for it.
+ * after the takeover; a session grant and a cut result's full text are read back on the next owner; a
+ * stalled instance that wakes after its partition moved publishes nothing for it.
  */
 class KafkaTurnStateProcessIT {
 
@@ -207,6 +208,46 @@ class KafkaTurnStateProcessIT {
         assertThat(runs("delete-" + started + ".txt")).as("approved and started on the dead owner: never again")
                 .containsExactly(owner);
         assertThat(events(started, asked())).as("its recorded answer is not asked for again").hasSize(1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(KafkaDelivery.class)
+    void aSessionGrant_andACutResult_areReadBackOnTheNextOwner_afterKillMinus9(KafkaDelivery delivery) throws Exception {
+        release();
+        Map<String, Process> instances = twoInstances(delivery);
+        turnAs("u1", "t1", call("c1", "rename_file", "path", "a"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> !events(asked()).isEmpty());
+        String id = events(asked()).get(0).path("approval_id").asText();
+        kafka.send(stream, "{\"type\":\"approval_response\",\"stream_id\":\"" + stream + "\",\"approval_id\":\""
+                + id + "\",\"decision\":\"approve_session\"}");
+        await().atMost(Duration.ofSeconds(60)).until(() -> !events(result("c1")).isEmpty());
+        turn("t2", call("r1", "report", "topic", "q3"));
+        await().atMost(Duration.ofSeconds(60)).until(() -> !events(result("r1")).isEmpty());
+        String cut = events(result("r1")).get(0).path("content").asText();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"offset\": (\\d+)").matcher(cut);
+        assertThat(m.find()).as(cut).isTrue();
+        int shown = Integer.parseInt(m.group(1));
+        assertThat(shown).isLessThanOrEqualTo(StateWorkerMain.REPORT_SHOWN);
+        assertThat(cut).startsWith(StateWorkerMain.report().substring(0, shown));
+        String owner = runs("rename-a").get(0);
+        kill(instances.get(owner));
+
+        // the next owner: the grant holds (no approval asked), the cut text reads back
+        turnAs("u1", "t3", call("c3", "rename_file", "path", "b"));
+        turn("t4", "{\"tool_call_id\":\"r2\",\"name\":\"read_tool_result\",\"arguments\":{\"tool_call_id\":\"r1\","
+                + "\"offset\":" + shown + "}}");
+        await().atMost(TAKEOVER).until(() -> !events(result("c3")).isEmpty() && !events(result("r2")).isEmpty());
+        assertThat(events(result("c3")).get(0).path("content").asText()).isEqualTo("renamed b");
+        assertThat(runs("rename-b")).hasSize(1).doesNotContain(owner);
+        assertThat(events(asked())).as("the session grant was restored: asked once, for t1 only").hasSize(1);
+        JsonNode rest = events(result("r2")).get(0);
+        assertThat(rest.path("is_error").asBoolean()).as(rest.toString()).isFalse();
+        assertThat(rest.path("content").asText()).contains(StateWorkerMain.report().substring(shown, shown + 40));
+    }
+
+    private void turnAs(String user, String turnId, String... calls) {
+        kafka.send(stream, "{\"type\":\"tool_calls\",\"stream_id\":\"" + stream + "\",\"turn_id\":\"" + turnId
+                + "\",\"calls\":[" + String.join(",", calls) + "],\"context\":{\"user_id\":\"" + user + "\"}}");
     }
 
     /** {@code n} conversation ids whose records land on one partition of the calls topic. */

@@ -3,6 +3,7 @@ package dev.toolbus.bus.kafka;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.approval.ApprovalMode;
 import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.tool.Param;
 import dev.toolbus.tool.Tool;
 import dev.toolbus.tool.method.Tools;
@@ -25,7 +26,19 @@ import java.util.List;
  */
 public final class StateWorkerMain {
 
+    /** The characters of a result the model gets; {@code report}'s text is longer. */
+    static final int REPORT_SHOWN = 100;
+
     private StateWorkerMain() {
+    }
+
+    /** The text {@code report} returns: 300 characters, numbered so that any part names its place. */
+    static String report() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; sb.length() < 300; i++) {
+            sb.append(String.format("part %03d;", i));
+        }
+        return sb.substring(0, 300);
     }
 
     public static void main(String[] args) throws Exception {
@@ -45,7 +58,9 @@ public final class StateWorkerMain {
         ToolExecutor executor = ToolExecutor.builder()
                 .tools(Tools.fromObject(new CountingTools(name, dir)))
                 .approval(ApprovalSettings.builder().mode(ApprovalMode.AUTO).high(List.of("delete_file"))
-                        .bypass(List.of("charge", "lookup")).timeout(Duration.ofMinutes(2)).build())
+                        .medium(List.of("rename_file")).bypass(List.of("charge", "lookup", "report"))
+                        .timeout(Duration.ofMinutes(2)).build())
+                .settings(ExecutionSettings.builder().maxResultChars(REPORT_SHOWN).build())
                 .build();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             bus.closeGracefully().block(Duration.ofSeconds(30));
@@ -81,9 +96,22 @@ public final class StateWorkerMain {
             return "found " + key;
         }
 
+        @Tool(name = "report", description = "Returns a long report (safe to repeat).")
+        public String report(@Param(description = "The topic.") String topic) {
+            count("report-" + topic);
+            return StateWorkerMain.report();
+        }
+
+        @Tool(name = "rename_file", description = "Renames a file.", sideEffecting = true)
+        public String renameFile(@Param(description = "The file.") String path) {
+            count("rename-" + path);
+            return "renamed " + path;
+        }
+
         @Tool(name = "delete_file", description = "Deletes a file.", sideEffecting = true)
         public String deleteFile(@Param(description = "The file.") String path) {
             count("delete-" + path);
+            hold();
             return "deleted " + path;
         }
 
