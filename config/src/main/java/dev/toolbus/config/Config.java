@@ -457,9 +457,11 @@ public record Config(
      * @param agents agent globs (empty: any)
      * @param channels channel globs (empty: any)
      * @param streams stream globs (empty: any)
+     * @param approvalOverride {@code approval: override}: its turns may loosen approval with
+     *     {@code context.approval_mode}
      */
     public record GatewayToken(String name, String token, PermissionLevel maxPermission, List<String> agents,
-                               List<String> channels, List<String> streams) {
+                               List<String> channels, List<String> streams, boolean approvalOverride) {
         public GatewayToken {
             Objects.requireNonNull(name, "name");
             token = Objects.requireNonNullElse(token, "");
@@ -469,10 +471,16 @@ public record Config(
             streams = List.copyOf(streams);
         }
 
+        /** A token without the approval override. */
+        public GatewayToken(String name, String token, PermissionLevel maxPermission, List<String> agents,
+                            List<String> channels, List<String> streams) {
+            this(name, token, maxPermission, agents, channels, streams, false);
+        }
+
         /** The scope of this token. */
         public TokenScope scope() {
             return TokenScope.builder(name).maxPermission(maxPermission).agents(agents).channels(channels)
-                    .streams(streams).build();
+                    .streams(streams).approvalOverride(approvalOverride).build();
         }
 
         @Override

@@ -98,8 +98,12 @@ final class EffectiveYaml {
         gw.putAll(map("maxRequestBytes", g.maxRequestBytes(), "maxOutboundEvents", g.maxOutboundEvents()));
         List<Object> scoped = new ArrayList<>();
         for (Config.GatewayToken t : g.tokens()) {
-            scoped.add(map("name", t.name(), "token", "***", "maxPermission", t.maxPermission().wireName(),
-                    "agents", t.agents(), "channels", t.channels(), "streams", t.streams()));
+            Map<String, Object> entry = map("name", t.name(), "token", "***", "maxPermission", t.maxPermission().wireName(),
+                    "agents", t.agents(), "channels", t.channels(), "streams", t.streams());
+            if (t.approvalOverride()) {
+                entry.put("approval", "override");
+            }
+            scoped.add(entry);
         }
         gw.putAll(map("tokens", scoped, "onExcess", g.onExcess(), "maxConnections", g.maxConnections(),
                 "headerTimeout", g.headerTimeoutMs(), "bodyTimeout", g.bodyTimeoutMs()));

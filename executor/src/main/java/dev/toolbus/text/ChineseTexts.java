@@ -263,6 +263,16 @@ final class ChineseTexts implements Texts {
     }
 
     @Override
+    public String approvalDeclinedWith(String message) {
+        return "工具未执行：用户取消，并说明：" + message;
+    }
+
+    @Override
+    public String approvalEditNamesNoCall() {
+        return "工具未执行：批准时修改了参数，但没有指明是哪一个调用（tool_call_id）的参数";
+    }
+
+    @Override
     public String approvalExpired(long timeoutMs) {
         return "工具未执行：确认超时（" + timeoutMs + "ms）";
     }

@@ -285,6 +285,16 @@ final class EnglishTexts implements Texts {
     }
 
     @Override
+    public String approvalDeclinedWith(String message) {
+        return "Tool not executed: the user declined, saying: " + message;
+    }
+
+    @Override
+    public String approvalEditNamesNoCall() {
+        return "Tool not executed: the approval edited arguments without naming which call (tool_call_id) they are for.";
+    }
+
+    @Override
     public String approvalExpired(long timeoutMs) {
         return "Tool not executed: no answer to the approval request within " + timeoutMs + " ms.";
     }

@@ -198,6 +198,15 @@ public interface Texts {
     /** The user said no ({@code NOT_APPROVED}). */
     String approvalDeclined();
 
+    /** The user said no and why ({@code NOT_APPROVED}); {@code message} is the user's, bounded by the protocol. */
+    String approvalDeclinedWith(String message);
+
+    /**
+     * An approval carried edited arguments without naming its call while the request has several
+     * ({@code NOT_APPROVED}): toolbus does not guess which call the edit is for.
+     */
+    String approvalEditNamesNoCall();
+
     /** Nobody answered in time ({@code NOT_APPROVED}). */
     String approvalExpired(long timeoutMs);
 

@@ -47,72 +47,7 @@ import reactor.core.publisher.Mono;
  * instance receives the answer, grants and cut results honoured by another instance, all bound to the
  * turn's principal.
  */
-class SharedTurnStateTest {
-
-    final Instances cluster = new Instances();
-    final AtomicInteger paid = new AtomicInteger();
-    final AtomicInteger charged = new AtomicInteger();
-    final AtomicInteger looked = new AtomicInteger();
-    /** While set, {@code pay} counts its run and then never answers (its instance dies meanwhile). */
-    final AtomicBoolean payHangs = new AtomicBoolean();
-    final AtomicReference<ApprovalSettings> approval = new AtomicReference<>(ApprovalSettings.defaults());
-    final List<OutboundEvent> live = new CopyOnWriteArrayList<>();
-
-    /** Side-effecting, not idempotent: goes through the journal. */
-    ToolSpec pay() {
-        return new ToolSpec(ToolDefinition.builder("pay").description("pays").sideEffecting(true).risk(Risk.HIGH).build(),
-                (a, c) -> {
-                    int n = paid.incrementAndGet();
-                    return payHangs.get() ? Mono.never() : Mono.just(ToolResult.text("paid " + n));
-                });
-    }
-
-    /** Side-effecting but declared idempotent: retry-safe. */
-    ToolSpec charge() {
-        return new ToolSpec(ToolDefinition.builder("charge").description("charges once per key").sideEffecting(true)
-                .idempotent(true).build(), (a, c) -> Mono.just(ToolResult.text("charged " + charged.incrementAndGet())));
-    }
-
-    /** Read-only. */
-    ToolSpec lookup() {
-        return new ToolSpec(ToolDefinition.builder("lookup").description("reads").risk(Risk.LOW).build(),
-                (a, c) -> Mono.just(ToolResult.text("looked " + looked.incrementAndGet())));
-    }
-
-    /** A result of 500 characters cut at 100. */
-    static ToolSpec longText() {
-        return new ToolSpec(ToolDefinition.builder("long_text").description("long").maxResultChars(100).build(),
-                (a, c) -> Mono.just(ToolResult.text("0123456789".repeat(50))));
-    }
-
-    ToolExecutor instance(String id, Instances.View view) {
-        return ToolExecutor.builder().timer(cluster.vts).instanceId(id).approval(approval::get)
-                .turnState(view.state).settings(ExecutionSettings.builder().cacheResults(false).build())
-                .tool(pay()).tool(charge()).tool(lookup()).tool(longText()).tool(ToolExecutorAskTest.askCity())
-                .build();
-    }
-
-    CompletableFuture<List<OutboundEvent>> run(ToolExecutor ex, ToolCallsEvent t) {
-        return run(ex, t, Principal.local());
-    }
-
-    CompletableFuture<List<OutboundEvent>> run(ToolExecutor ex, ToolCallsEvent t, Principal p) {
-        return ex.execute(t, p).doOnNext(live::add).collectList().toFuture();
-    }
-
-    static ToolCallsEvent turnOf(String stream, String turnId, String user, ToolCall... calls) {
-        return new ToolCallsEvent(stream, turnId, List.of(calls),
-                CallContext.builder().userId(user).putAll(Map.of()).build(), null);
-    }
-
-    static List<ToolResultEvent> results(List<OutboundEvent> out) {
-        return out.stream().map(e -> e instanceof ReplayedEvent r ? r.event() : e)
-                .filter(e -> e instanceof ToolResultEvent).map(e -> (ToolResultEvent) e).toList();
-    }
-
-    <T> List<T> seen(Class<T> type) {
-        return live.stream().filter(type::isInstance).map(type::cast).toList();
-    }
+class SharedTurnStateTest extends ClusterFixture {
 
     @Test
     void aSideEffectingCallThatFinished_isReplayedFromTheJournal_onAnyInstance_notRunAgain() {

@@ -1,6 +1,7 @@
 package dev.toolbus.assembly.stdio;
 
 import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.bus.EventIdPeek;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.protocol.ErrorCode;
@@ -163,6 +164,12 @@ public final class StdioBus implements ToolBus {
     }
 
     /** Flushes pending output and stops the reader and writer threads; the streams stay open. */
+    /** The process that started toolbus: {@link Principal#stdio()} sends every turn and answer read here. */
+    @Override
+    public Principal principal() {
+        return Principal.stdio();
+    }
+
     @Override
     public Mono<Void> closeGracefully() {
         return Mono.<Void>fromRunnable(this::flushQuietly)

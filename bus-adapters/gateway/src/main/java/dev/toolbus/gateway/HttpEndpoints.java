@@ -229,7 +229,7 @@ final class HttpEndpoints {
             if (admitted.refusal() != null) {
                 return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
             }
-            Flux<OutboundEvent> events = server.track(config.executor.handle(admitted.event()));
+            Flux<OutboundEvent> events = server.track(config.executor.handle(admitted.event(), grant.scope().principal()));
             return sse ? sendSse(res, events) : sendArray(res, events);
         }, ": send smaller arguments, or raise the limit on both sides");
     }
@@ -251,7 +251,7 @@ final class HttpEndpoints {
             if (admitted.refusal() != null) {
                 return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
             }
-            return config.executor.control(control).flatMap(outcome -> switch (outcome) {
+            return config.executor.control(control, grant.scope().principal()).flatMap(outcome -> switch (outcome) {
                 case UNKNOWN_REQUEST -> error(res, HttpResponseStatus.NOT_FOUND, unknownRequest(control));
                 case APPLIED, NOTHING_TO_DO, HELD -> json(res, HttpResponseStatus.ACCEPTED,
                         "{\"outcome\":\"" + outcome.name().toLowerCase(Locale.ROOT) + "\"}");
@@ -331,7 +331,7 @@ final class HttpEndpoints {
             if (admitted.refusal() != null) {
                 return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
             }
-            return server.track(config.executor.handle(admitted.event())).next()
+            return server.track(config.executor.handle(admitted.event(), grant.scope().principal())).next()
                     .flatMap(answer -> send(res, answer instanceof ErrorEvent
                             ? HttpResponseStatus.INTERNAL_SERVER_ERROR : HttpResponseStatus.OK, JSON,
                             server.codec.encode(answer)));

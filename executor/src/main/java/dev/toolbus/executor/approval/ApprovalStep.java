@@ -103,7 +103,7 @@ public final class ApprovalStep implements CallGate {
             }
             default -> {
                 Batch b = forming.computeIfAbsent(turn, k -> new Batch(k, forming));
-                Waiting w = new Waiting(b, call.note());
+                Waiting w = new Waiting(b, call, texts);
                 PendingApprovals.Entry e = new PendingApprovals.Entry(call.call().toolCallId(), def.name(), v.risk(),
                         ArgumentSummary.of(call.arguments()), t.context().userId(), w);
                 TurnState state = turn.turnState();
@@ -161,7 +161,7 @@ public final class ApprovalStep implements CallGate {
         if (state == null || !ControlRequest.isDerivedId(id) || !id.startsWith(ControlRequest.APPROVAL_PREFIX)) {
             return Mono.just(ControlOutcome.UNKNOWN_REQUEST);
         }
-        ControlAnswer a = ControlAnswer.approval(principal, response, null);
+        ControlAnswer a = ControlAnswer.approval(principal, response, response.toolCallId());
         return state.requests().answer(a, rules.settings().timeout()).map(o -> {
             if (o == ControlRequests.AnswerOutcome.RECORDED) {
                 signal(id);
@@ -349,20 +349,54 @@ public final class ApprovalStep implements CallGate {
     private static final class Waiting implements PendingApprovals.Waiter {
         final Sinks.One<ErrorInfo> sink = Sinks.one();
         private final Batch batch;
+        private final GatedCall call;
         private final Consumer<String> note;
+        private final Texts texts;
         private volatile PendingApprovals.Request request;
 
-        Waiting(Batch batch, Consumer<String> note) {
+        Waiting(Batch batch, GatedCall call, Texts texts) {
             this.batch = batch;
-            this.note = note;
+            this.call = call;
+            this.note = call.note();
+            this.texts = texts;
         }
 
         void request(PendingApprovals.Request r) {
             this.request = r;
         }
 
+        /**
+         * Runs the call, with the user's edit of its arguments when the answer carries one for it (named
+         * by {@code tool_call_id}, or the request's only call); an edit that names no call of a request
+         * of several is refused, as is one the tool's schema or the policy refuses.
+         */
         @Override
         public void approved(boolean session, ControlAnswer answer) {
+            ApprovalResponseEvent r = (ApprovalResponseEvent) answer.response();
+            if (r.arguments() != null) {
+                String mine = call.call().toolCallId();
+                PendingApprovals.Request req = request;
+                boolean forMe = mine.equals(r.toolCallId());
+                if (!forMe && r.toolCallId() == null) {
+                    if (req == null || req.request.calls().size() != 1) {
+                        note.accept("edit_names_no_call");
+                        sink.tryEmitValue(new ErrorInfo(ErrorCode.NOT_APPROVED, texts.approvalEditNamesNoCall()));
+                        return;
+                    }
+                    forMe = true;
+                }
+                if (forMe) {
+                    ErrorInfo refused = call.edit().apply((com.fasterxml.jackson.databind.node.ObjectNode) r.arguments());
+                    if (refused != null) {
+                        note.accept("edit_refused");
+                        sink.tryEmitValue(refused);
+                        return;
+                    }
+                    note.accept(session ? "approved_session_edited" : "approved_edited");
+                    sink.tryEmitEmpty();
+                    return;
+                }
+            }
             note.accept(session ? "approved_session" : "approved");
             sink.tryEmitEmpty();
         }

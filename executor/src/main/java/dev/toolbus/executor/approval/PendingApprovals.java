@@ -285,7 +285,9 @@ final class PendingApprovals {
                 }
                 case DENY -> {
                     metrics.denied.increment();
-                    e.waiter().notApproved("denied", texts.approvalDeclined());
+                    String why = ((ApprovalResponseEvent) a.response()).message();
+                    e.waiter().notApproved("denied", why == null || why.isBlank() ? texts.approvalDeclined()
+                            : texts.approvalDeclinedWith(why.strip()));
                 }
             }
         } catch (RuntimeException ex) {

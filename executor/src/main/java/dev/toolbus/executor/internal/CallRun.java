@@ -85,6 +85,8 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private volatile String cancelDetail;
     /** Set when the journal answered the call: the call log's detail. */
     private volatile String journalDetail;
+    /** The arguments a human's approval edited (the call runs with them), or null. */
+    private volatile ObjectNode edited;
     /** Why the call was cancelled, for the handler's {@code ToolContext.cancelReason()}. */
     private volatile String cancelReason = ToolContext.CANCELLED;
     /** The call's key in the journal, once it asked it (calls that are not retry-safe). */
@@ -144,7 +146,8 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         }
         args = ToolArguments.of(filled);
         if (p.gate != null) {
-            Mono<ErrorInfo> verdict = p.gate.admit(new GatedCall(turn, index, call, def, filled, this::noteApproval));
+            Mono<ErrorInfo> verdict = p.gate.admit(new GatedCall(turn, index, call, def, filled, this::noteApproval,
+                    this::edit));
             if (verdict != null) {
                 awaitGate(verdict, filled);
                 return;
@@ -286,7 +289,8 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                 () -> {
                     gateWait = null;
                     if (!refused[0]) {
-                        proceed(filled);
+                        ObjectNode e = edited;
+                        proceed(e != null ? e : filled);
                     }
                 });
         if (cancelled) {
@@ -334,6 +338,32 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     private void noteApproval(String outcome) {
         approval = outcome;
+    }
+
+    /**
+     * A human's edit of the arguments, at the gate: the policy decides again and the edit is validated
+     * like the model's arguments; taken, the call runs with it. Answers the error that refuses it, or null.
+     */
+    private ErrorInfo edit(ObjectNode raw) {
+        ToolCallsEvent t = turn.turn;
+        CallContext ctx = t.context();
+        ToolPolicy.Decision decision = p.policy.decide(def, t.streamId(), ctx);
+        if (!decision.allowed()) {
+            return new ErrorInfo(decision.code(), decision.reason().isEmpty() ? p.texts.notAvailable(def.name())
+                    : decision.reason());
+        }
+        ArgumentRules rules = plan.rules;
+        ObjectNode copy = raw.deepCopy();
+        ObjectNode filled = def.isLegacyAction()
+                ? ContextFields.legacyActionPayload(copy, t.streamId(), ctx)
+                : ContextFields.fill(copy, rules, t.streamId(), ctx);
+        ArgumentRules.Violation v = rules.check(def.isLegacyAction() ? copy : filled);
+        if (v != null) {
+            return new ErrorInfo(ErrorCode.INVALID_ARGUMENTS, v.message(p.texts, def.name()));
+        }
+        args = ToolArguments.of(filled);
+        edited = filled;
+        return null;
     }
 
     /** The call log's detail of a control cancel; the reason bounded to 200 characters. */
@@ -607,7 +637,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         }
         ToolResultEvent event = ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId())
                 .toolCallId(call.toolCallId()).name(call.name()).content(content).isError(error != null).error(error)
-                .data(data).metadata(result.metadata())
+                .data(data).metadata(edited == null ? result.metadata() : editedMetadata(result.metadata()))
                 .media(error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of())
                 .attempts(cached ? 0 : attempts).cached(cached).elapsedMs((now - turn.startNanos) / 1_000_000)
                 .build();
@@ -628,6 +658,13 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                 crash(x);
             }
         });
+    }
+
+    /** The result's metadata with {@code arguments_edited: true}: a human changed the arguments it ran with. */
+    private static java.util.Map<String, Object> editedMetadata(java.util.Map<String, Object> m) {
+        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>(m == null ? java.util.Map.of() : m);
+        out.put("arguments_edited", true);
+        return out;
     }
 
     private void fail(String toolTag, ErrorCode code, String message) {
