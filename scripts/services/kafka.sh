@@ -59,6 +59,7 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 group.min.session.timeout.ms=2000
+log.cleaner.dedupe.buffer.size=16777216
 EOP
   cat > "$run/log4j2.properties" <<EOP
 status = warn

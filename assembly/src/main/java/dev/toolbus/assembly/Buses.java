@@ -6,6 +6,7 @@ import dev.toolbus.spi.ToolBus;
 import dev.toolbus.config.Config;
 import dev.toolbus.config.IdempotencyConfig;
 import dev.toolbus.config.BusConfig;
+import dev.toolbus.config.KafkaConfig;
 import dev.toolbus.config.RedisFailoverConfig;
 import dev.toolbus.protocol.EventCodec;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -108,13 +109,39 @@ final class Buses {
 
         static ToolBus kafka(String uri, Names n) {
             require("dev.toolbus.bus.kafka.KafkaBus", "toolbus-bus-kafka");
+            return dev.toolbus.bus.kafka.KafkaBus.fromUri(uri, kafkaConfig(uri, n));
+        }
+
+        /**
+         * The Kafka bus's settings of the config: names, idempotency, and {@code bus.kafka} (failover timing,
+         * client settings). A client setting the bus refuses (offsets, isolation, transactions) stops the start.
+         */
+        static dev.toolbus.bus.kafka.KafkaBusConfig kafkaConfig(String uri, Names n) {
             BusConfig b = n.bus();
             IdempotencyConfig idem = n.idempotency();
-            return dev.toolbus.bus.kafka.KafkaBus.fromUri(uri, dev.toolbus.bus.kafka.KafkaBusConfig.builder()
+            KafkaConfig k = b.kafka();
+            dev.toolbus.bus.kafka.KafkaBusConfig.Builder c = dev.toolbus.bus.kafka.KafkaBusConfig.builder()
                     .bootstrapServers(uri).callsTopic(b.calls()).resultsTopic(b.results())
                     .deadLetterTopic(b.deadLetter()).groupId(n.group()).clientId(n.instance())
                     .maxEventBytes(n.maxEventBytes()).turnLedgerWindow(Duration.ofMillis(idem.windowMs()))
-                    .maxRecordedBytes(recorded(idem)).turnLedgerMaxBytes(idem.maxBytes()).build());
+                    .maxRecordedBytes(recorded(idem)).turnLedgerMaxBytes(idem.maxBytes()).turnState(k.turnState());
+            if (!k.stateTopic().isEmpty()) {
+                c.stateTopic(k.stateTopic());
+            }
+            if (k.sessionTimeoutMs() > 0) {
+                c.sessionTimeout(Duration.ofMillis(k.sessionTimeoutMs()));
+            }
+            if (k.heartbeatIntervalMs() > 0) {
+                c.heartbeatInterval(Duration.ofMillis(k.heartbeatIntervalMs()));
+            }
+            try {
+                k.consumer().forEach(c::consumerProperty);
+                k.producer().forEach(c::producerProperty);
+                k.admin().forEach(c::adminProperty);
+                return c.build();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("bus.kafka: " + e.getMessage(), e);
+            }
         }
 
         /** The shared token buckets of {@code limits} on a Redis. */

@@ -25,6 +25,7 @@ public final class BusConfig {
     private final String consumer;
     private final IdempotencyConfig idempotency;
     private final RedisFailoverConfig redis;
+    private final KafkaConfig kafka;
 
     private BusConfig(Builder b) {
         String type = b.type;
@@ -36,6 +37,7 @@ public final class BusConfig {
         String consumer = b.consumer;
         IdempotencyConfig idempotency = b.idempotency;
         RedisFailoverConfig redis = Objects.requireNonNullElse(b.redis, RedisFailoverConfig.DEFAULTS);
+        KafkaConfig kafka = Objects.requireNonNullElse(b.kafka, KafkaConfig.DEFAULTS);
         Objects.requireNonNull(type, "type");
         Checks.requireArgument(TYPES.contains(type), "bus.type must be one of " + TYPES + ", got '" + type + "'");
         url = Objects.requireNonNullElse(url, "");
@@ -54,6 +56,7 @@ public final class BusConfig {
         this.consumer = consumer;
         this.idempotency = idempotency;
         this.redis = redis;
+        this.kafka = kafka;
     }
 
     /** A builder holding this section's values. */
@@ -68,6 +71,7 @@ public final class BusConfig {
         b.consumer = consumer;
         b.idempotency = idempotency;
         b.redis = redis;
+        b.kafka = kafka;
         return b;
     }
 
@@ -155,23 +159,29 @@ public final class BusConfig {
         return redis;
     }
 
+    /** The Kafka bus's failover timing, client settings and turn state ({@code bus.kafka}). */
+    public KafkaConfig kafka() {
+        return kafka;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof BusConfig e && type.equals(e.type) && url.equals(e.url) && calls.equals(e.calls)
                 && results.equals(e.results) && deadLetter.equals(e.deadLetter) && group.equals(e.group)
-                && consumer.equals(e.consumer) && idempotency.equals(e.idempotency) && redis.equals(e.redis);
+                && consumer.equals(e.consumer) && idempotency.equals(e.idempotency) && redis.equals(e.redis)
+                && kafka.equals(e.kafka);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(type, url, calls, results, deadLetter, group, consumer, idempotency, redis);
+        return Objects.hash(type, url, calls, results, deadLetter, group, consumer, idempotency, redis, kafka);
     }
 
     @Override
     public String toString() {
         return "BusConfig[type=" + type + ", url=" + url + ", calls=" + calls + ", results=" + results
                 + ", deadLetter=" + deadLetter + ", group=" + group + ", consumer=" + consumer + ", idempotency="
-                + idempotency + ", redis=" + redis + "]";
+                + idempotency + ", redis=" + redis + ", kafka=" + kafka + "]";
     }
 
     /**
@@ -187,6 +197,7 @@ public final class BusConfig {
         private String consumer;
         private IdempotencyConfig idempotency;
         private RedisFailoverConfig redis;
+        private KafkaConfig kafka;
 
         private Builder() {
         }
@@ -236,6 +247,12 @@ public final class BusConfig {
         /** How a Redis bus moves turns off a dead or stalled instance ({@code null}: the defaults). */
         public Builder redis(RedisFailoverConfig redis) {
             this.redis = redis;
+            return this;
+        }
+
+        /** The Kafka bus's failover timing, client settings and turn state ({@code null}: the defaults). */
+        public Builder kafka(KafkaConfig kafka) {
+            this.kafka = kafka;
             return this;
         }
 

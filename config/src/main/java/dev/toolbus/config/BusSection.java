@@ -13,7 +13,7 @@ final class BusSection {
     static BusConfig read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> b = in.section(root, "bus", "",
                 Set.of("type", "url", "calls", "results", "deadLetter", "group", "consumer", "idempotency",
-                        "redis"));
+                        "redis", "kafka"));
         String type = in.choice(b, "type", "bus", BusConfig.TYPES, "in-memory");
         BusConfig d = BusConfig.defaults(type);
         return BusConfig.builder(type)
@@ -25,6 +25,7 @@ final class BusSection {
                 .consumer(Objects.requireNonNullElse(in.string(b, "consumer", "bus", ""), ""))
                 .idempotency(IdempotencySection.read(in, b))
                 .redis(RedisSection.read(in, b))
+                .kafka(KafkaSection.read(in, b))
                 .build();
     }
 

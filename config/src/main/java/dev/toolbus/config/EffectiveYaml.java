@@ -97,6 +97,7 @@ final class EffectiveYaml {
         bus.putAll(map("deadLetter", b.deadLetter(), "group", b.group(), "consumer", b.consumer()));
         bus.put("idempotency", IdempotencySection.effective(b.idempotency()));
         bus.put("redis", RedisSection.effective(b.redis()));
+        bus.put("kafka", KafkaSection.effective(b.kafka()));
         m.put("bus", bus);
         GatewayConfig g = c.gateway();
         Map<String, Object> gw = map("enabled", g.enabled(), "host", g.host(), "port", g.port(),

@@ -3,6 +3,7 @@ package dev.toolbus.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.config.Config;
+import dev.toolbus.config.KafkaConfig;
 import dev.toolbus.config.ConfigLoader;
 import dev.toolbus.executor.approval.ApprovalMode;
 import dev.toolbus.policy.PermissionLevel;
@@ -136,6 +137,38 @@ class ToolbusPropertiesTest {
             assertThat(r.tools()).containsExactly("add");
             assertThat(r.maxCallsPerTool()).isEqualTo(2);
         });
+    }
+
+    @Test
+    void kafkaFailoverTiming_andClientSettings_bindFromPropertiesYamlAndEnvironment() throws IOException {
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("toolbus.bus.type", "kafka");
+        props.put("toolbus.bus.kafka.session-timeout-ms", "9000");
+        props.put("toolbus.bus.kafka.consumer.max.poll.interval.ms", "600000");
+        props.put("toolbus.bus.kafka.producer[linger.ms]", "5");
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("TOOLBUS_BUS_KAFKA_HEARTBEATINTERVALMS", "1500");
+        env.put("TOOLBUS_BUS_KAFKA_ADMIN_REQUEST_TIMEOUT_MS", "9000");
+        ToolbusProperties p = ToolbusProperties.from(environment(List.of(new MapPropertySource("props", props),
+                new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, env))));
+        assertThat(p.warnings()).isEmpty();
+        KafkaConfig k = p.config().bus().kafka();
+        assertThat(k.sessionTimeoutMs()).isEqualTo(9000);
+        assertThat(k.heartbeatIntervalMs()).isEqualTo(1500);
+        assertThat(k.consumer()).containsEntry("max.poll.interval.ms", "600000");
+        assertThat(k.producer()).containsEntry("linger.ms", "5");
+        assertThat(k.admin()).containsEntry("request.timeout.ms", "9000");
+
+        String yaml = """
+                bus:
+                  type: kafka
+                  kafka:
+                    sessionTimeoutMs: 9000
+                    consumer: {max.poll.interval.ms: 600000}
+                """;
+        ToolbusProperties fromYaml = ToolbusProperties.from(environment(List.of(applicationYaml(yaml))));
+        assertThat(fromYaml.warnings()).isEmpty();
+        assertThat(fromYaml.config().bus().kafka()).isEqualTo(file(yaml).bus().kafka());
     }
 
     @Test

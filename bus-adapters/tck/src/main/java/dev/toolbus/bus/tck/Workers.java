@@ -31,9 +31,19 @@ public final class Workers implements AutoCloseable {
      */
     public Process start(String name, Class<?> main, Class<? extends WorkerBus> factory, List<String> args)
             throws Exception {
+        List<String> all = new ArrayList<>(List.of(factory.getName()));
+        all.addAll(args);
+        return startMain(name, main, all);
+    }
+
+    /**
+     * Starts a JVM running {@code main} (on this test's class path) with these arguments, and waits for the
+     * line it prints once ready ({@code READY ...}).
+     */
+    public Process startMain(String name, Class<?> main, List<String> args) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), main.getName(), factory.getName()));
+                "-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(args);
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         started.add(p);
