@@ -147,7 +147,9 @@ class SmallHeapGatewayIT {
     @Test
     void turnsWaitingForApprovalAreWeighedAndRefusedAboveTheBound(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("toolbus.yaml");
-        Files.writeString(config, "approval:\n  mode: auto\n", StandardCharsets.UTF_8);
+        // one token is one principal: its own bound raised to the total, so the total bound is the one met here
+        Files.writeString(config, "approval:\n  mode: auto\n  maxWaitingBytesPerPrincipal: 67108864\n",
+                StandardCharsets.UTF_8);
         try (RunningServer s = RunningServer.start("small-heap-approvals", TOKEN, SMALL_HEAP, "--config",
                 config.toString(), "--sample-tools", "--gateway", "127.0.0.1:0", "--log-level", "warn")) {
             int sockets = 8;
