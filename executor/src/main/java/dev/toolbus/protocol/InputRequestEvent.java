@@ -1,6 +1,7 @@
 package dev.toolbus.protocol;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
@@ -9,10 +10,12 @@ import java.util.Objects;
 
 /**
  * A question a running tool asks the user ({@code input_request}, MCP elicitation); answered with an
- * {@code input_response} naming {@code input_id} before {@code expires_at_ms}. Immutable; built with
- * {@link #builder()}.
+ * {@code input_response} naming {@code input_id} before {@code expires_at_ms}. A form question (the
+ * default) may carry a {@code schema} of the answer's content; a URL-mode question ({@code mode} {@code url})
+ * asks the user to visit {@code url} and its answer has no content. Immutable; built with {@link #builder()}.
  */
-@JsonPropertyOrder({"type", "stream_id", "turn_id", "tool_call_id", "input_id", "expires_at_ms", "message", "schema"})
+@JsonPropertyOrder({"type", "stream_id", "turn_id", "tool_call_id", "input_id", "expires_at_ms", "message", "schema",
+        "mode", "url"})
 public final class InputRequestEvent implements OutboundEvent {
 
     private final String streamId;
@@ -23,6 +26,9 @@ public final class InputRequestEvent implements OutboundEvent {
     private final String message;
     private final JsonNode schema;
     private final TraceContext trace;
+    private final String mode;
+    private final String url;
+    private final String key;
 
     private InputRequestEvent(Builder b) {
         String streamId = b.streamId;
@@ -33,11 +39,25 @@ public final class InputRequestEvent implements OutboundEvent {
         String message = b.message;
         JsonNode schema = b.schema;
         TraceContext trace = b.trace;
+        String mode = b.mode;
+        String url = b.url;
         Objects.requireNonNull(streamId, "streamId");
         Objects.requireNonNull(turnId, "turnId");
         Objects.requireNonNull(toolCallId, "toolCallId");
         Objects.requireNonNull(inputId, "inputId");
         message = message == null ? "" : message;
+        if ("form".equals(mode)) {
+            mode = null;
+        }
+        if (mode != null && !mode.equals("url")) {
+            throw new IllegalArgumentException("input_request mode is form or url, not '" + mode + "'");
+        }
+        if ("url".equals(mode) && (url == null || url.isEmpty())) {
+            throw new IllegalArgumentException("a url-mode input_request needs its url");
+        }
+        if (mode == null) {
+            url = null;
+        }
         this.streamId = streamId;
         this.turnId = turnId;
         this.toolCallId = toolCallId;
@@ -46,6 +66,9 @@ public final class InputRequestEvent implements OutboundEvent {
         this.message = message;
         this.schema = schema;
         this.trace = trace;
+        this.mode = mode;
+        this.url = url;
+        this.key = b.key;
     }
 
     private InputRequestEvent(InputRequestEvent e, TraceContext trace) {
@@ -57,6 +80,9 @@ public final class InputRequestEvent implements OutboundEvent {
         this.message = e.message;
         this.schema = e.schema;
         this.trace = trace;
+        this.mode = e.mode;
+        this.url = e.url;
+        this.key = e.key;
     }
 
     /** An event read from the wire. */
@@ -68,9 +94,11 @@ public final class InputRequestEvent implements OutboundEvent {
                                               @JsonProperty("expires_at_ms") long expiresAtMs,
                                               @JsonProperty("message") String message,
                                               @JsonProperty("schema") JsonNode schema,
+                                              @JsonProperty("mode") String mode,
+                                              @JsonProperty("url") String url,
                                               @JsonUnwrapped TraceContext trace) {
         return builder().streamId(streamId).turnId(turnId).toolCallId(toolCallId).inputId(inputId)
-                .expiresAtMs(expiresAtMs).message(message).schema(schema).trace(trace).build();
+                .expiresAtMs(expiresAtMs).message(message).schema(schema).mode(mode).url(url).trace(trace).build();
     }
 
     /** Starts a builder. */
@@ -89,6 +117,9 @@ public final class InputRequestEvent implements OutboundEvent {
         b.message = message;
         b.schema = schema;
         b.trace = trace;
+        b.mode = mode;
+        b.url = url;
+        b.key = key;
         return b;
     }
 
@@ -135,6 +166,36 @@ public final class InputRequestEvent implements OutboundEvent {
         return schema;
     }
 
+    /**
+     * {@code url} for a question that asks the user to visit {@link #url()} (the answer has no content),
+     * {@code null} for a form (the default).
+     */
+    @JsonProperty
+    public String mode() {
+        return mode;
+    }
+
+    /** The URL to visit in URL mode, else {@code null}. */
+    @JsonProperty
+    public String url() {
+        return url;
+    }
+
+    /**
+     * The tool's name for the question ({@link dev.toolbus.tool.InputQuestion#key()}), or {@code null}; in
+     * process only, never encoded.
+     */
+    @JsonIgnore
+    public String key() {
+        return key;
+    }
+
+    /** Whether the user is asked to visit {@link #url()} rather than to answer a form. */
+    @JsonIgnore
+    public boolean urlMode() {
+        return mode != null;
+    }
+
     /** The W3C trace context of the span this event belongs to, or {@code null}. */
     @Override
     @JsonProperty
@@ -159,19 +220,21 @@ public final class InputRequestEvent implements OutboundEvent {
     public boolean equals(Object o) {
         return o instanceof InputRequestEvent e && streamId.equals(e.streamId) && turnId.equals(e.turnId)
                 && toolCallId.equals(e.toolCallId) && inputId.equals(e.inputId) && expiresAtMs == e.expiresAtMs
-                && message.equals(e.message) && Objects.equals(schema, e.schema) && Objects.equals(trace, e.trace);
+                && message.equals(e.message) && Objects.equals(schema, e.schema) && Objects.equals(trace, e.trace)
+                && Objects.equals(mode, e.mode) && Objects.equals(url, e.url) && Objects.equals(key, e.key);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(streamId, turnId, toolCallId, inputId, expiresAtMs, message, schema, trace);
+        return Objects.hash(streamId, turnId, toolCallId, inputId, expiresAtMs, message, schema, trace, mode, url,
+                key);
     }
 
     @Override
     public String toString() {
         return "InputRequestEvent[streamId=" + streamId + ", turnId=" + turnId + ", toolCallId=" + toolCallId
                 + ", inputId=" + inputId + ", expiresAtMs=" + expiresAtMs + ", message=" + message + ", schema="
-                + schema + ", trace=" + trace + "]";
+                + schema + ", trace=" + trace + ", mode=" + mode + ", url=" + url + ", key=" + key + "]";
     }
 
     /**
@@ -186,6 +249,9 @@ public final class InputRequestEvent implements OutboundEvent {
         private String message;
         private JsonNode schema;
         private TraceContext trace;
+        private String mode;
+        private String url;
+        private String key;
 
         private Builder() {
         }
@@ -238,11 +304,31 @@ public final class InputRequestEvent implements OutboundEvent {
             return this;
         }
 
+        /** {@code url} for a URL-mode question, {@code null} or {@code form} for a form (the default). */
+        public Builder mode(String mode) {
+            this.mode = mode;
+            return this;
+        }
+
+        /** The URL to visit in URL mode (ignored for a form). */
+        public Builder url(String url) {
+            this.url = url;
+            return this;
+        }
+
+        /** The tool's name for the question, or {@code null}; in process only, never encoded. */
+        public Builder key(String key) {
+            this.key = key;
+            return this;
+        }
+
         /**
          * The event.
          *
          * @throws NullPointerException when {@code streamId}, {@code turnId}, {@code toolCallId} or
          *     {@code inputId} is missing
+         * @throws IllegalArgumentException when {@code mode} is neither {@code form} nor {@code url}, or a
+         *     URL-mode question has no {@code url}
          */
         public InputRequestEvent build() {
             return new InputRequestEvent(this);

@@ -1,6 +1,7 @@
 package dev.toolbus.protocol;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
@@ -16,10 +17,15 @@ import java.util.Objects;
  * {@code tracestate} that is longer than {@value #MAX_TRACESTATE_CHARS} characters or holds characters
  * outside printable ASCII. A bad value is never an error of the event.
  *
- * @param traceparent {@code 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>}
- * @param tracestate the vendor list, or {@code null}
+ * <p>{@code baggage} is the W3C Baggage that came with it where a protocol carries one (MCP's
+ * {@code _meta.baggage}, added with {@link #withBaggage}); it is passed on to the calls a tool makes
+ * and is never encoded in events. Immutable.
  */
-public record TraceContext(String traceparent, String tracestate) {
+public final class TraceContext {
+
+    private final String traceparent;
+    private final String tracestate;
+    private final String baggage;
 
     /** The longest accepted {@code traceparent}: 55 characters for version 00, room for later versions. */
     public static final int MAX_TRACEPARENT_CHARS = 256;
@@ -27,13 +33,22 @@ public record TraceContext(String traceparent, String tracestate) {
     /** The longest accepted {@code tracestate} (the length W3C asks every vendor to propagate). */
     public static final int MAX_TRACESTATE_CHARS = 512;
 
+    /** The longest accepted {@code baggage} (W3C Baggage asks to propagate at least 8192 bytes). */
+    public static final int MAX_BAGGAGE_CHARS = 8192;
+
     /**
-     * Validates.
+     * A context without baggage; validates.
      *
+     * @param traceparent {@code 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>}
+     * @param tracestate the vendor list, or {@code null}
      * @throws IllegalArgumentException when {@code traceparent} is not valid or {@code tracestate} is
      *     not valid (use {@link #parse} for input from the wire)
      */
-    public TraceContext {
+    public TraceContext(String traceparent, String tracestate) {
+        this(traceparent, tracestate, null);
+    }
+
+    private TraceContext(String traceparent, String tracestate, String baggage) {
         Objects.requireNonNull(traceparent, "traceparent");
         if (!validTraceparent(traceparent)) {
             throw new IllegalArgumentException("not a W3C traceparent: '" + cut(traceparent) + "'");
@@ -45,6 +60,43 @@ public record TraceContext(String traceparent, String tracestate) {
             throw new IllegalArgumentException("tracestate must be at most " + MAX_TRACESTATE_CHARS
                     + " printable ASCII characters");
         }
+        if (baggage != null && baggage.isEmpty()) {
+            baggage = null;
+        }
+        if (baggage != null && !validBaggage(baggage)) {
+            throw new IllegalArgumentException("baggage must be at most " + MAX_BAGGAGE_CHARS
+                    + " printable ASCII characters");
+        }
+        this.traceparent = traceparent;
+        this.tracestate = tracestate;
+        this.baggage = baggage;
+    }
+
+    /** {@code 00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>}. */
+    @JsonProperty("traceparent")
+    public String traceparent() {
+        return traceparent;
+    }
+
+    /** The vendor list, or {@code null}. */
+    @JsonProperty("tracestate")
+    public String tracestate() {
+        return tracestate;
+    }
+
+    /** The W3C Baggage list, or {@code null}; never encoded in events. */
+    @JsonIgnore
+    public String baggage() {
+        return baggage;
+    }
+
+    /**
+     * This context with {@code baggage} (the W3C Baggage list); an invalid or over-long value is
+     * dropped ({@code null} kept). Never throws.
+     */
+    public TraceContext withBaggage(String baggage) {
+        String b = baggage == null || validBaggage(baggage) ? baggage : null;
+        return java.util.Objects.equals(b, this.baggage) ? this : new TraceContext(traceparent, tracestate, b);
     }
 
     /**
@@ -58,6 +110,22 @@ public record TraceContext(String traceparent, String tracestate) {
             return null;
         }
         return new TraceContext(traceparent, tracestate == null || validTracestate(tracestate) ? tracestate : null);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TraceContext t && traceparent.equals(t.traceparent)
+                && Objects.equals(tracestate, t.tracestate) && Objects.equals(baggage, t.baggage);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(traceparent, tracestate, baggage);
+    }
+
+    @Override
+    public String toString() {
+        return "TraceContext[traceparent=" + traceparent + ", tracestate=" + tracestate + ", baggage=" + baggage + "]";
     }
 
     /** The 32-hex-digit trace id. */
@@ -97,6 +165,20 @@ public record TraceContext(String traceparent, String tracestate) {
         if (s.length() > MAX_TRACESTATE_CHARS) {
             return false;
         }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static boolean validBaggage(String s) {
+        return s.length() <= MAX_BAGGAGE_CHARS && validPrintable(s);
+    }
+
+    private static boolean validPrintable(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c < 0x20 || c > 0x7e) {

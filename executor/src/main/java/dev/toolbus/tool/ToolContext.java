@@ -265,6 +265,19 @@ public final class ToolContext {
         return conversation.ask(message, schema, timeout);
     }
 
+    /**
+     * Asks a question with a key, or in URL mode ({@link InputQuestion}), and waits for the answer.
+     *
+     * @return the answer; fails with {@link IllegalStateException} without a conversation
+     */
+    public Mono<InputAnswer> ask(InputQuestion question) {
+        Objects.requireNonNull(question, "question");
+        if (conversation == null) {
+            return Mono.error(new IllegalStateException("this call has no conversation to ask"));
+        }
+        return conversation.ask(question);
+    }
+
     /** The conversation, or {@code null} (adapters forwarding a call's messages use the methods above). */
     public ToolConversation conversation() {
         return conversation;

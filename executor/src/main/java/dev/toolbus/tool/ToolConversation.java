@@ -39,4 +39,17 @@ public interface ToolConversation {
      *     be published
      */
     Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout);
+
+    /**
+     * Publishes {@code input_request} for a question with a key or in URL mode, and waits for the
+     * answer. The default serves a form question through {@link #ask(String, JsonNode, Duration)}
+     * (the key is dropped) and fails a URL-mode one: a conversation that can ask for a URL visit
+     * overrides it.
+     */
+    default Mono<InputAnswer> ask(InputQuestion question) {
+        if (question.mode() == InputQuestion.Mode.URL) {
+            return Mono.error(new IllegalStateException("this conversation cannot ask for a URL visit"));
+        }
+        return ask(question.message(), question.schema(), question.timeout());
+    }
 }

@@ -77,6 +77,34 @@ class OutputSchemaServeIT {
         }
     }
 
+    @Test
+    void overTheGateway_aResultBreakingItsOutputSchemaIsInvalidOutput_andCodeMayCallInEitherProvidersShape(
+            @TempDir Path dir) throws Exception {
+        Path plugin = Files.createDirectories(dir.resolve("totals"));
+        Files.writeString(plugin.resolve("totals.py"), PLUGIN, StandardCharsets.UTF_8);
+        Files.writeString(plugin.resolve("plugin.json"), "{\"id\":\"totals\",\"command\":\"python3\","
+                + "\"args\":[\"-u\",\"totals.py\"],\"activationTimeoutMs\":10000}", StandardCharsets.UTF_8);
+        try (RunningServer s = RunningServer.start("output-schema-gateway", "schema-secret", "--plugins", dir.toString(),
+                "--gateway", "127.0.0.1:0")) {
+            String body = "{\"type\":\"tool_calls\",\"stream_id\":\"g:o\",\"turn_id\":\"g1\",\"calls\":["
+                    + call("ok", 7, null) + "," + call("bad", -3, null) + ","
+                    + call("anthropic", 2, "{\"type\":\"code_execution_20250825\",\"tool_id\":\"srvtoolu_2\"}") + ","
+                    + call("openai", 3, "{\"type\":\"program\",\"caller_id\":\"call_prog_2\"}") + "]}";
+            String out = RunningServer.curl("-s", s.url() + "/v1/turns", "-H", "Authorization: Bearer schema-secret",
+                    "-d", body);
+            List<JsonNode> ev = new java.util.ArrayList<>();
+            RunningServer.JSON.readTree(out).forEach(ev::add);
+            assertThat(result(ev, "ok").path("data").path("total").asInt()).isEqualTo(7);
+            JsonNode bad = result(ev, "bad");
+            assertThat(bad.path("error").path("code").asText()).as(out).isEqualTo("INVALID_OUTPUT");
+            assertThat(bad.path("content").asText()).contains("data.total");
+            // the plugin allows programmatic callers (it names Anthropic's code execution): code in either
+            // provider's shape runs it
+            assertThat(result(ev, "anthropic").path("data").path("total").asInt()).isEqualTo(2);
+            assertThat(result(ev, "openai").path("data").path("total").asInt()).as(out).isEqualTo(3);
+        }
+    }
+
     private static JsonNode result(List<JsonNode> events, String id) {
         return events.stream().filter(e -> e.path("type").asText().equals("tool_result")
                 && e.path("tool_call_id").asText().equals(id)).findFirst()

@@ -2,6 +2,7 @@ package dev.toolbus.assembly.samples;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.mcp.McpToolHints;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.protocol.Risk;
 import dev.toolbus.tool.ContentItem;
@@ -16,6 +17,9 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -27,7 +31,8 @@ import reactor.core.scheduler.Schedulers;
  * {@code progress} (reports {@code tool_progress}), {@code greet} (posts a {@code send_message}) and
  * {@code ask_city} (asks with an {@code input_request}), and {@code wipe} (side-effecting, declares risk
  * high: the approval step's example), and {@code count} (side-effecting: counts its runs, to show that a
- * repeated turn is not run again). None of them blocks a thread.
+ * repeated turn is not run again). None of them blocks a thread. A cancelled {@code sleep} logs it (at
+ * info); an MCP call of {@code sleep} may become a task.
  */
 public final class SampleTools {
 
@@ -41,6 +46,7 @@ public final class SampleTools {
     public static final int MAX_PROGRESS_STEPS = 10_000;
 
     private static final JsonNode CITY_SCHEMA = citySchema();
+    private static final Logger LOG = LoggerFactory.getLogger(SampleTools.class);
 
     private final Scheduler timer;
     private final java.util.concurrent.atomic.AtomicLong runs = new java.util.concurrent.atomic.AtomicLong();
@@ -57,9 +63,14 @@ public final class SampleTools {
         this.timer = Objects.requireNonNull(timer, "timer");
     }
 
-    /** The tools of this object, read from their annotations. */
+    /**
+     * The tools of this object, read from their annotations; an MCP call of {@code sleep} may become a
+     * task (for a client that supports tasks, when it runs long).
+     */
     public List<ToolSpec> specs() {
-        return Tools.fromObject(this);
+        return Tools.fromObject(this).stream().map(t -> !t.definition().name().equals("sleep") ? t
+                : new ToolSpec(McpToolHints.taskSupport(t.definition().toBuilder(), McpToolHints.TaskSupport.OPTIONAL)
+                        .build(), t.handler())).toList();
     }
 
     /** A copy of the PNG {@code draw} returns. */
@@ -90,12 +101,23 @@ public final class SampleTools {
         return "run " + runs.incrementAndGet() + " of " + key;
     }
 
-    @Tool(name = "sleep", description = "Waits the given number of milliseconds, then answers.", blocking = false)
-    public Mono<ToolResult> sleep(@Param(description = "How long to wait, in milliseconds.") long ms) {
+    /** {@code sleep} without a call context (tests): waits, then answers. */
+    public Mono<ToolResult> sleep(long ms) {
         if (ms < 0) {
             return Mono.just(ToolResult.error("ms must not be negative, got " + ms));
         }
         return Mono.delay(Duration.ofMillis(ms), timer).map(tick -> ToolResult.text("slept " + ms));
+    }
+
+    @Tool(name = "sleep", description = "Waits the given number of milliseconds, then answers.", blocking = false)
+    public Mono<ToolResult> sleep(@Param(description = "How long to wait, in milliseconds.") long ms, ToolContext ctx) {
+        // a cancelled sleep says so in the log: the tests of cancellation read it there
+        Disposable hook = ctx.onCancel(reason -> LOG.info("sample tool sleep ({} ms) cancelled: {}", ms, reason));
+        return sleep(ms).doFinally(s -> {
+            if (s != reactor.core.publisher.SignalType.CANCEL) {
+                hook.dispose();
+            }
+        });
     }
 
     @Tool(name = "fail", description = "Always fails with the given message (for testing error paths).",

@@ -126,11 +126,6 @@ public final class GatewayLoad {
                     mib(peakHeapBytes), mib(heapAfterGcBytes), mib(peakRssBytes));
         }
 
-        Phase withRuns(int runs, double spread) {
-            return new Phase(name, requests, errors, seconds, callsPerSecond, p50Ms, p99Ms, peakHeapBytes,
-                    heapAfterGcBytes, peakRssBytes, serverCpuNanos, runs, spread, clientCpuShare);
-        }
-
         /** The server process's CPU time (user + system) per turn, in µs; n/a without a forked server. */
         String cpuPerCall() {
             return serverCpuNanos <= 0 || requests == 0 ? "n/a"
@@ -250,11 +245,10 @@ public final class GatewayLoad {
         double spread = mid.callsPerSecond() <= 0 ? 0
                 : (sorted.get(sorted.size() - 1).callsPerSecond() - sorted.get(0).callsPerSecond()) / mid.callsPerSecond();
         int errors = runs.stream().mapToInt(Phase::errors).sum();
-        Phase withErrors = new Phase(mid.name(), mid.requests(), errors, mid.seconds(), mid.callsPerSecond(), mid.p50Ms(),
+        return new Phase(mid.name(), mid.requests(), errors, mid.seconds(), mid.callsPerSecond(), mid.p50Ms(),
                 mid.p99Ms(), runs.stream().mapToLong(Phase::peakHeapBytes).max().orElse(0), mid.heapAfterGcBytes(),
-                runs.stream().mapToLong(Phase::peakRssBytes).max().orElse(0), mid.serverCpuNanos(), 1, 0,
+                runs.stream().mapToLong(Phase::peakRssBytes).max().orElse(0), mid.serverCpuNanos(), runs.size(), spread,
                 mid.clientCpuShare());
-        return withErrors.withRuns(runs.size(), spread);
     }
 
     /** The HTTP and WebSocket phases against the toolbus gateway or, with {@code raw}, the raw server. */

@@ -1,6 +1,5 @@
 package dev.toolbus.executor.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.InputRequestEvent;
 import dev.toolbus.protocol.OutboundEvent;
@@ -149,7 +148,8 @@ final class CallEvents {
         return m;
     }
 
-    Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
+    Mono<InputAnswer> ask(dev.toolbus.tool.InputQuestion question) {
+        Duration timeout = question.timeout();
         // the operator's default, or what the tool asks for, but never longer than the call's own timeout
         long ms = timeout == null ? p.settings.inputTimeout().toMillis()
                 : Math.min(Math.max(1, safeMillis(timeout)), callTimeoutMs);
@@ -171,7 +171,7 @@ final class CallEvents {
             // the ordinal is part of the id: a refused question takes none, so a run again asks the same ids
             int ordinal = asks + 1;
             String id = ControlRequest.inputId(callKey, ordinal);
-            q = p.inputs.open(id, callKey, turn.state, principal, schema);
+            q = p.inputs.open(id, callKey, turn.state, principal, question.schema());
             if (q == null) {
                 return Mono.error(new IllegalStateException(p.inputs.refusal(turn.turn.streamId(), principal)));
             }
@@ -185,7 +185,9 @@ final class CallEvents {
             extendDeadline.accept(expiresAt);
             request = ControlRequest.input(callKey, ordinal, InputRequestEvent.builder()
                     .streamId(turn.turn.streamId()).turnId(turn.turn.turnId()).toolCallId(toolCallId).inputId(id)
-                    .expiresAtMs(expiresAt).message(message).schema(schema).build());
+                    .expiresAtMs(expiresAt).message(question.message()).schema(question.schema())
+                    .mode(question.mode() == dev.toolbus.tool.InputQuestion.Mode.URL ? "url" : null)
+                    .url(question.url()).key(question.key()).build());
         }
         Mono.defer(() -> turn.state.requests().raise(request)).subscribe(s -> raised(q, s), q::fail);
         return q.answer.asMono();

@@ -763,7 +763,21 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     @Override
     public Mono<InputAnswer> ask(String message, JsonNode schema, Duration timeout) {
-        return events().ask(message, schema, timeout);
+        dev.toolbus.tool.InputQuestion question;
+        try {
+            // as before InputQuestion: no message is an empty one, a timeout below 1 ms is 1 ms
+            question = dev.toolbus.tool.InputQuestion.builder(message == null ? "" : message).schema(schema)
+                    .timeout(timeout == null || timeout.compareTo(Duration.ofMillis(1)) >= 0 ? timeout : Duration.ofMillis(1))
+                    .build();
+        } catch (IllegalArgumentException | NullPointerException bad) {
+            return Mono.error(bad);
+        }
+        return events().ask(question);
+    }
+
+    @Override
+    public Mono<InputAnswer> ask(dev.toolbus.tool.InputQuestion question) {
+        return events().ask(question);
     }
 
     private CallEvents events() {

@@ -134,6 +134,7 @@ final class TurnTracing {
         String flags = Boolean.TRUE.equals(c.sampled()) ? "01" : "00";
         TraceContext out = TraceContext.parse("00-" + traceId + "-" + spanId + "-" + flags,
                 inbound == null ? null : inbound.tracestate());
-        return out != null ? out : inbound;
+        // the inbound baggage goes on with the span (never on the bus: it is not encoded)
+        return out != null ? (inbound == null ? out : out.withBaggage(inbound.baggage())) : inbound;
     }
 }

@@ -26,7 +26,40 @@ import java.util.Map;
  */
 public final class McpResults {
 
+    /**
+     * Metadata key of a result that stands for a JSON-RPC error ({@code {"code": n, "message": "…"}}):
+     * see {@link #jsonRpcError(int, String)}.
+     */
+    public static final String JSONRPC_ERROR = "dev.toolbus/jsonrpc_error";
+
     private McpResults() {
+    }
+
+    /**
+     * A tool result that the MCP server answers as a JSON-RPC error rather than as a tool error (a
+     * task of it ends {@code failed} with this error). For protocol-level failures only: a tool that
+     * failed at its work returns an ordinary error result ({@code isError}).
+     *
+     * @param code the JSON-RPC error code (for example -32603)
+     * @param message its message
+     */
+    public static ToolResult jsonRpcError(int code, String message) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("code", code);
+        e.put("message", message);
+        return ToolResult.builder().error(message).metadata(JSONRPC_ERROR, e).build();
+    }
+
+    /** The JSON-RPC error object a result's metadata stands for ({@link #jsonRpcError(int, String)}), or {@code null}. */
+    public static com.fasterxml.jackson.databind.node.ObjectNode jsonRpcError(Map<String, Object> metadata) {
+        Object e = metadata == null ? null : metadata.get(JSONRPC_ERROR);
+        if (!(e instanceof Map<?, ?> m) || !(m.get("code") instanceof Number code)) {
+            return null;
+        }
+        var node = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        node.put("code", code.intValue());
+        node.put("message", String.valueOf(m.get("message")));
+        return node;
     }
 
     /**

@@ -27,6 +27,41 @@ public final class McpToolHints {
     /** Metadata key of the tool's MCP {@code destructiveHint} (a Boolean; absent when not declared). */
     public static final String DESTRUCTIVE_HINT = "destructiveHint";
 
+    /**
+     * Metadata key of whether an MCP call of the tool may run as a task (a String: {@code forbidden},
+     * {@code optional}, {@code required}; absent means forbidden). Set it with {@link #taskSupport(
+     * ToolDefinition.Builder, TaskSupport)}; an external server's {@code execution.taskSupport} is kept
+     * here too.
+     */
+    public static final String TASK_SUPPORT = "mcp.taskSupport";
+
+    /** Whether an MCP call of a tool may become a task (MCP's {@code execution.taskSupport}). */
+    public enum TaskSupport {
+        /** Never a task (the default). */
+        FORBIDDEN,
+        /** A task when the client supports tasks and the call runs long; else an ordinary call. */
+        OPTIONAL,
+        /** Always a task: a client without tasks cannot call it. */
+        REQUIRED;
+
+        /** The wire name. */
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** Reads a wire name; anything else is {@link #FORBIDDEN}. */
+        public static TaskSupport parse(Object value) {
+            if (value instanceof String s) {
+                for (TaskSupport t : values()) {
+                    if (t.wireName().equals(s)) {
+                        return t;
+                    }
+                }
+            }
+            return FORBIDDEN;
+        }
+    }
+
     private McpToolHints() {
     }
 
@@ -46,6 +81,16 @@ public final class McpToolHints {
             definition.metadata(DESTRUCTIVE_HINT, hints.destructiveHint());
         }
         return definition;
+    }
+
+    /** Declares whether an MCP call of the tool may run as a task. */
+    public static ToolDefinition.Builder taskSupport(ToolDefinition.Builder definition, TaskSupport support) {
+        return definition.metadata(TASK_SUPPORT, support.wireName());
+    }
+
+    /** Whether an MCP call of the tool may run as a task ({@link TaskSupport#FORBIDDEN} unless declared). */
+    public static TaskSupport taskSupport(ToolDefinition d) {
+        return TaskSupport.parse(d.metadata().get(TASK_SUPPORT));
     }
 
     /** Whether the annotations say the tool only reads ({@code readOnlyHint: true}). */

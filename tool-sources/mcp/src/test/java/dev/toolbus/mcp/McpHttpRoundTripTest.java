@@ -113,6 +113,47 @@ class McpHttpRoundTripTest {
     }
 
     @Test
+    void aServersToolListChange_isFollowed_added_changed_removed() {
+        followsListChanges(clientExecutor, source);
+    }
+
+    @Test
+    void aModernServersToolListChange_isFollowed_throughItsListenStream() {
+        ToolRegistry registry = ToolRegistry.create();
+        McpToolSource modern = McpToolSource.builder().server(McpServerConfig.http("remote", http.url())
+                        .withProtocol(McpServerConfig.Protocol.MODERN)).build()
+                .connect(registry).block(Duration.ofSeconds(30));
+        try (ToolExecutor executor = ToolExecutor.builder().registry(registry).build()) {
+            assertThat(modern.protocol("remote")).isEqualTo(McpServerConfig.Protocol.MODERN);
+            followsListChanges(executor, modern);
+        } finally {
+            modern.closeGracefully().block(Duration.ofSeconds(10));
+        }
+    }
+
+    /** A tool added to the serving registry, then changed, then removed: the client's registry follows. */
+    private void followsListChanges(ToolExecutor client, McpToolSource src) {
+        ToolRegistry served = serverExecutor.registry();
+        served.register(new ToolSpec(ToolDefinition.builder("late").description("Arrives later.").build(),
+                (args, ctx) -> Mono.just(ToolResult.text("late one"))), dev.toolbus.tool.ToolSource.PLUGIN);
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.registry().find("late") != null);
+        assertThat(Turns.result(Turns.run(client, "late", "{}")).content()).isEqualTo("late one");
+        assertThat(src.tools()).extracting(ToolSpec::name).contains("late");
+
+        served.replace(new ToolSpec(ToolDefinition.builder("late").description("Arrives later, changed.").build(),
+                (args, ctx) -> Mono.just(ToolResult.text("late two"))), dev.toolbus.tool.ToolSource.PLUGIN);
+        await().atMost(Duration.ofSeconds(10)).until(() -> "Arrives later, changed."
+                .equals(client.registry().find("late").tool().definition().description(dev.toolbus.text.DescriptionLocale.EN)));
+        assertThat(Turns.result(Turns.run(client, "late", "{}")).content()).isEqualTo("late two");
+
+        served.removeIf(e -> e.tool().name().equals("late"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.registry().find("late") == null);
+        assertThat(src.tools()).extracting(ToolSpec::name).doesNotContain("late").contains("echo", "slow");
+        assertThat(Turns.result(Turns.run(client, "echo", "{\"text\":\"still\"}")).content()).isEqualTo("still");
+        assertThat(src.diagnostics()).isEmpty();
+    }
+
+    @Test
     void tools_areServedAndRegistered() {
         assertThat(source.tools()).extracting(ToolSpec::name).startsWith("echo", "add", "draw", "slow")
                 .hasSize(6 + ConformanceTools.all(sampling).size()).contains("refuse", "test_elicitation");

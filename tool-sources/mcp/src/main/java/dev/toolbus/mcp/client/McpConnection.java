@@ -2,8 +2,10 @@ package dev.toolbus.mcp.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.toolbus.mcp.McpCallException;
 import dev.toolbus.mcp.McpResults;
+import dev.toolbus.mcp.internal.Wire;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolResult;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -53,6 +55,11 @@ final class McpConnection {
     private final List<Session> all = new ArrayList<>();
     private volatile long notBeforeNanos;
     private volatile boolean closed;
+    /** The era the server speaks, once known (configured or probed). */
+    private volatile McpServerConfig.Protocol era;
+    private final AtomicReference<ModernSession> modern = new AtomicReference<>();
+    private final List<ModernSession> allModern = new ArrayList<>();
+    private volatile java.util.function.Consumer<List<McpSchema.Tool>> toolsChanged = list -> { };
 
     McpConnection(McpServerConfig config, McpToolSource.Settings settings, McpJsonMapper json, ObjectMapper mapper) {
         this.config = config;
@@ -65,9 +72,41 @@ final class McpConnection {
         return config;
     }
 
+    /** Told the server's new tool list after its {@code notifications/tools/list_changed} (2025-11-25 era). */
+    void onToolsChanged(java.util.function.Consumer<List<McpSchema.Tool>> consumer) {
+        this.toolsChanged = java.util.Objects.requireNonNull(consumer, "consumer");
+    }
+
     /** Lists every tool of the server (following pagination). */
     Mono<List<McpSchema.Tool>> listTools() {
-        return session().flatMap(s -> page(s, null, new ArrayList<>()));
+        return era().flatMap(e -> e == McpServerConfig.Protocol.MODERN
+                ? modernSession().flatMap(m -> watchModern(m, m.listTools()))
+                : session().flatMap(s -> page(s, null, new ArrayList<>())));
+    }
+
+    /** The era the server speaks: configured, or discovered once ({@link EraProbe}) and kept. */
+    private Mono<McpServerConfig.Protocol> era() {
+        McpServerConfig.Protocol e = era;
+        if (e != null) {
+            return Mono.just(e);
+        }
+        if (config.protocol() != McpServerConfig.Protocol.AUTO) {
+            if (config.protocol() == McpServerConfig.Protocol.MODERN && config.transport() == McpServerConfig.Transport.SSE) {
+                return Mono.error(new McpCallException("MCP server '" + config.name() + "': the legacy sse transport"
+                        + " cannot speak " + McpServerConfig.Protocol.MODERN.wireName()));
+            }
+            era = config.protocol();
+            return Mono.just(era);
+        }
+        return EraProbe.modern(config, settings, json, mapper).map(m -> {
+            era = m ? McpServerConfig.Protocol.MODERN : McpServerConfig.Protocol.LEGACY;
+            return era;
+        });
+    }
+
+    /** The era in use, or {@code null} before the first connect. */
+    McpServerConfig.Protocol protocol() {
+        return era;
     }
 
     private Mono<List<McpSchema.Tool>> page(Session s, String cursor, List<McpSchema.Tool> acc) {
@@ -86,13 +125,32 @@ final class McpConnection {
      * questions while it runs go to the call's {@code ToolContext.ask} (see {@link #elicit}).
      */
     Mono<ToolResult> call(String tool, Map<String, Object> arguments, ToolContext context) {
+        return era().flatMap(e -> e == McpServerConfig.Protocol.MODERN
+                ? modernSession().flatMap(m -> watchModern(m, m.call(tool, arguments, context)))
+                : legacyCall(tool, arguments, context));
+    }
+
+    private Mono<ToolResult> legacyCall(String tool, Map<String, Object> arguments, ToolContext context) {
         return session().flatMap(s -> {
             CancellingTransport.CallTag tag = new CancellingTransport.CallTag();
             long n = callSeq.incrementAndGet();
             String token = "toolbus-" + n;
             InFlight call = new InFlight(n, context);
+            Map<String, Object> meta = new java.util.LinkedHashMap<>();
+            meta.put("progressToken", token);
+            dev.toolbus.protocol.TraceContext trace = context == null ? null : context.trace();
+            if (trace != null) {
+                // the call's trace goes on at the server (W3C Trace Context in _meta, as 2026-07-28 reserves it)
+                meta.put("traceparent", trace.traceparent());
+                if (trace.tracestate() != null) {
+                    meta.put("tracestate", trace.tracestate());
+                }
+                if (trace.baggage() != null) {
+                    meta.put("baggage", trace.baggage());
+                }
+            }
             McpSchema.CallToolRequest request = McpSchema.CallToolRequest.builder(tool).arguments(arguments)
-                    .progressToken(token).build();
+                    .meta(meta).build();
             return watch(s, s.client.callTool(request))
                     .contextWrite(Context.of(CancellingTransport.TAG_KEY, tag))
                     .doOnSubscribe(x -> s.calls.put(token, call))
@@ -230,6 +288,17 @@ final class McpConnection {
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(mapper))
                 .capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
                 .progressConsumer(n -> progress(s, n))
+                .toolsChangeConsumer(list -> {
+                    if (!closed) {
+                        try {
+                            toolsChanged.accept(list);
+                        } catch (RuntimeException e) {
+                            log.warn("MCP server '{}': its new tool list could not be applied: {}", config.name(),
+                                    e.toString());
+                        }
+                    }
+                    return Mono.empty();
+                })
                 .elicitation(r -> elicit(s, r))
                 .build();
         long wait = notBeforeNanos - System.nanoTime();
@@ -296,8 +365,126 @@ final class McpConnection {
 
     /** The pid of the current stdio child, or -1. */
     long pid() {
+        ModernSession m = modern.get();
+        if (m != null) {
+            return m.channel.pid();
+        }
         Session s = current.get();
         return s != null && s.transport.delegate() instanceof ProcessClientTransport p ? p.pid() : -1;
+    }
+
+    // ---------------------------------------------------------------- 2026-07-28 servers
+
+    /** The live 2026-07-28 session, starting one (its process, for stdio) after the backoff when there is none. */
+    private Mono<ModernSession> modernSession() {
+        return Mono.defer(() -> {
+            if (closed) {
+                return Mono.error(new McpCallException("MCP tool source is closed"));
+            }
+            ModernSession m = modern.get();
+            if (m != null) {
+                return m.ready;
+            }
+            ModernChannel channel = config.transport() == McpServerConfig.Transport.STDIO
+                    ? new StdioChannel(config, json, mapper, settings.maxLineBytes(), settings.closeGrace(),
+                            settings.initTimeout(), settings.stderr())
+                    : new HttpChannel(config, mapper, settings.maxLineBytes(), settings.connectTimeout());
+            ModernSession fresh = new ModernSession(config, channel, mapper);
+            if (!modern.compareAndSet(null, fresh)) {
+                return modernSession();
+            }
+            synchronized (allModern) {
+                allModern.add(fresh);
+            }
+            long wait = notBeforeNanos - System.nanoTime();
+            Mono<Void> delay = wait > 0 ? Mono.delay(Duration.ofNanos(wait)).then() : Mono.empty();
+            Mono<Void> started = channel instanceof StdioChannel stdio ? stdio.start() : Mono.empty();
+            channel.dead().subscribe(null, null, () -> retireModern(fresh, null));
+            fresh.ready = delay.then(started).doOnSuccess(x -> {
+                        failures.set(0);
+                        listen(fresh, 0);
+                    }).thenReturn(fresh)
+                    .onErrorMap(e -> {
+                        retireModern(fresh, e);
+                        return new McpCallException("MCP server '" + config.name() + "' could not be started: "
+                                + message(e), e);
+                    })
+                    .cache();
+            return fresh.ready;
+        });
+    }
+
+    /** Fails the operation when the channel dies; a failure below MCP retires the session. */
+    private <T> Mono<T> watchModern(ModernSession m, Mono<T> op) {
+        Mono<T> died = m.channel.dead().then(Mono.error(() -> new McpCallException(
+                "MCP server '" + config.name() + "' stopped during the call; the next call restarts it")));
+        return Mono.firstWithSignal(op, died).onErrorMap(e -> {
+            if (e instanceof McpCallException) {
+                return e;
+            }
+            retireModern(m, e);
+            return new McpCallException("MCP server '" + config.name() + "' failed: " + message(e), e);
+        });
+    }
+
+    /**
+     * Keeps a {@code subscriptions/listen} for tool list changes open on a 2026-07-28 session while it
+     * is the current one: each {@code notifications/tools/list_changed} re-lists the tools for
+     * {@link #onToolsChanged}. A listen the server ends is opened again after a second, one that
+     * fails after a backoff that doubles up to 30 s; a server that refuses it (an error response) is
+     * not asked again.
+     */
+    private void listen(ModernSession m, int failed) {
+        if (closed || modern.get() != m) {
+            return;
+        }
+        ObjectNode params = Wire.object();
+        params.putObject("notifications").put("toolsListChanged", true);
+        java.util.concurrent.atomic.AtomicBoolean refused = new java.util.concurrent.atomic.AtomicBoolean();
+        m.channel.exchange(m.request("subscriptions/listen", params, null, false))
+                .doOnNext(msg -> {
+                    if (Wire.isResponse(msg) && msg.has("error")) {
+                        refused.set(true);
+                        log.info("MCP server '{}' does not take subscriptions/listen ({}): its tool list is read once",
+                                config.name(), msg.path("error").path("message").asText());
+                    }
+                })
+                .filter(msg -> "notifications/tools/list_changed".equals(msg.path("method").asText()))
+                .concatMap(x -> m.listTools().onErrorResume(e -> {
+                    log.warn("MCP server '{}' changed its tools, but listing them failed: {}", config.name(), message(e));
+                    return Mono.empty();
+                }))
+                .subscribe(list -> {
+                    try {
+                        toolsChanged.accept(list);
+                    } catch (RuntimeException e) {
+                        log.warn("MCP server '{}': its new tool list could not be applied: {}", config.name(), e.toString());
+                    }
+                }, e -> {
+                    long ms = Math.min(30_000L, 1000L << Math.min(5, failed));
+                    log.debug("MCP server '{}': the listen stream failed ({}); again in {} ms", config.name(),
+                            message(e), ms);
+                    Mono.delay(Duration.ofMillis(ms)).subscribe(x -> listen(m, failed + 1));
+                }, () -> {
+                    if (!refused.get()) {
+                        Mono.delay(Duration.ofSeconds(1)).subscribe(x -> listen(m, 0));
+                    }
+                });
+    }
+
+    private void retireModern(ModernSession m, Throwable cause) {
+        if (!modern.compareAndSet(m, null)) {
+            return;
+        }
+        int n = failures.incrementAndGet();
+        long backoff = Math.min(settings.maxBackoff().toNanos(), settings.minBackoff().toNanos() << Math.min(20, n - 1));
+        notBeforeNanos = System.nanoTime() + backoff;
+        if (!closed) {
+            log.warn("MCP server '{}' ({}) session ended{}; the next call reconnects in at least {} ms", config.name(),
+                    McpServerConfig.Protocol.MODERN.wireName(), cause == null ? " (process exited)" : ": " + message(cause),
+                    Duration.ofNanos(backoff).toMillis());
+        }
+        m.channel.close().onErrorResume(e -> Mono.empty()).subscribe();
     }
 
     /** Ends every session this connection started and stops their processes. */
@@ -310,14 +497,22 @@ final class McpConnection {
                 all.clear();
             }
             current.set(null);
-            return reactor.core.publisher.Flux.fromIterable(sessions)
+            List<ModernSession> modernSessions;
+            synchronized (allModern) {
+                modernSessions = List.copyOf(allModern);
+                allModern.clear();
+            }
+            modern.set(null);
+            Mono<Void> modernClosed = reactor.core.publisher.Flux.fromIterable(modernSessions)
+                    .flatMap(m -> m.channel.close().onErrorResume(e -> Mono.empty())).then();
+            return modernClosed.then(reactor.core.publisher.Flux.fromIterable(sessions)
                     .flatMap(s -> {
                         s.retired.set(true);
                         s.dead.tryEmitEmpty();
                         return s.client.closeGracefully()
                                 .onErrorResume(e -> s.transport.closeGracefully().onErrorResume(x -> Mono.empty()));
                     })
-                    .then();
+                    .then());
         });
     }
 

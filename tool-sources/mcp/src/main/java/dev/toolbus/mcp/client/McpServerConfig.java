@@ -28,6 +28,7 @@ import java.util.Objects;
  *     executor's
  * @param disabled whether the entry is switched off ({@code "disabled": true} or
  *     {@code "enabled": false})
+ * @param protocol which MCP era to speak: {@link Protocol#AUTO} (the default) discovers it
  */
 public record McpServerConfig(
         String name,
@@ -39,9 +40,11 @@ public record McpServerConfig(
         String url,
         Map<String, String> headers,
         Duration toolTimeout,
-        boolean disabled) {
+        boolean disabled,
+        Protocol protocol) {
 
     public McpServerConfig {
+        protocol = protocol == null ? Protocol.AUTO : protocol;
         Objects.requireNonNull(name, "name");
         if (name.isBlank()) {
             throw new IllegalArgumentException("server name must not be blank");
@@ -72,6 +75,12 @@ public record McpServerConfig(
         }
     }
 
+    /** An entry that discovers its server's era ({@link Protocol#AUTO}). */
+    public McpServerConfig(String name, Transport transport, String command, List<String> args, Map<String, String> env,
+                           String cwd, String url, Map<String, String> headers, Duration toolTimeout, boolean disabled) {
+        this(name, transport, command, args, env, cwd, url, headers, toolTimeout, disabled, Protocol.AUTO);
+    }
+
     /** A stdio server. */
     public static McpServerConfig stdio(String name, String command, List<String> args, Map<String, String> env) {
         return new McpServerConfig(name, Transport.STDIO, command, args, env, "", "", Map.of(), null, false);
@@ -84,7 +93,52 @@ public record McpServerConfig(
 
     /** This entry with a per-call timeout for its tools. */
     public McpServerConfig withToolTimeout(Duration timeout) {
-        return new McpServerConfig(name, transport, command, args, env, cwd, url, headers, timeout, disabled);
+        return new McpServerConfig(name, transport, command, args, env, cwd, url, headers, timeout, disabled, protocol);
+    }
+
+    /** This entry speaking {@code protocol}. */
+    public McpServerConfig withProtocol(Protocol protocol) {
+        return new McpServerConfig(name, transport, command, args, env, cwd, url, headers, toolTimeout, disabled, protocol);
+    }
+
+    /** Which MCP era toolbus speaks with a server. */
+    public enum Protocol {
+        /**
+         * Discover it: a 2026-07-28 {@code server/discover} probe (over stdio on a short-lived copy of the
+         * process), and the {@code initialize} handshake when the answer is not a modern one.
+         */
+        AUTO("auto"),
+        /** 2026-07-28: stateless requests with {@code _meta}, {@code input_required} rounds, tasks. */
+        MODERN("2026-07-28"),
+        /** 2025-11-25 and earlier: the {@code initialize} handshake, through the MCP Java SDK. */
+        LEGACY("2025-11-25");
+
+        private final String wireName;
+
+        Protocol(String wireName) {
+            this.wireName = wireName;
+        }
+
+        /** The name used in the file. */
+        public String wireName() {
+            return wireName;
+        }
+
+        /**
+         * Reads a {@code protocol} value: {@code auto}, {@code 2026-07-28}, {@code 2025-11-25}.
+         *
+         * @throws IllegalArgumentException for anything else
+         */
+        public static Protocol parse(String value) {
+            String v = value.strip().toLowerCase(Locale.ROOT);
+            for (Protocol p : values()) {
+                if (p.wireName.equals(v)) {
+                    return p;
+                }
+            }
+            throw new IllegalArgumentException("unknown MCP protocol '" + value + "' (expected auto, 2026-07-28 or"
+                    + " 2025-11-25)");
+        }
     }
 
     /** How a server is reached. */

@@ -34,7 +34,8 @@ import java.util.Objects;
  * {@code streamable-http}, {@code sse}; when absent, a {@code url} means streamable HTTP and a
  * {@code command} means stdio. {@code command}, {@code args}, {@code env}, {@code cwd} for stdio;
  * {@code url}, {@code headers} for HTTP; {@code timeout} (milliseconds) for the tools' per-call
- * timeout; {@code disabled: true} or {@code enabled: false} switches an entry off. Unknown keys are
+ * timeout; {@code protocol}: {@code auto} (the default: discovered), {@code 2026-07-28} or
+ * {@code 2025-11-25}; {@code disabled: true} or {@code enabled: false} switches an entry off. Unknown keys are
  * ignored. An entry that cannot be used is skipped and reported in {@link Parsed#problems()}; a file
  * that is not JSON, or has neither key, is an error.
  */
@@ -156,9 +157,16 @@ public final class McpServersFile {
             }
             timeout = Duration.ofMillis(t.asLong());
         }
+        String protocol = text(node, "protocol");
+        McpServerConfig.Protocol era;
+        try {
+            era = protocol.isEmpty() ? McpServerConfig.Protocol.AUTO : McpServerConfig.Protocol.parse(protocol);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("server '" + name + "': " + e.getMessage());
+        }
         return new McpServerConfig(name, transport, command, strings(node.get("args"), name, "args"),
                 stringMap(node.get("env"), name, "env"), text(node, "cwd"), url,
-                stringMap(node.get("headers"), name, "headers"), timeout, off);
+                stringMap(node.get("headers"), name, "headers"), timeout, off, era);
     }
 
     private static String text(JsonNode node, String key) {

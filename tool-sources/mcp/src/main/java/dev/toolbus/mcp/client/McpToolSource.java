@@ -85,10 +85,13 @@ public final class McpToolSource implements AutoCloseable {
 
     private final java.util.ArrayDeque<Diagnostic> diagnostics = new java.util.ArrayDeque<>();
     private final List<ToolSpec> tools = new CopyOnWriteArrayList<>();
+    /** The MCP tool each registered tool was made of, to tell what a new list changed. */
+    private final Map<ToolSpec, McpSchema.Tool> listedAs = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile ToolRegistry registry;
 
     private McpToolSource(Builder b) {
         this.settings = new Settings(b.requestTimeout, b.initTimeout, b.connectTimeout, b.minBackoff, b.maxBackoff,
-                b.maxLineBytes, b.closeGrace, b.stderr);
+                b.maxLineBytes, b.closeGrace, b.stderr, b.probeTimeout);
         this.mapper = b.objectMapper;
         McpJsonMapper json = new JacksonMcpJsonMapper(mapper);
         List<McpConnection> list = new ArrayList<>();
@@ -114,6 +117,8 @@ public final class McpToolSource implements AutoCloseable {
      */
     public Mono<McpToolSource> connect(ToolRegistry registry) {
         Objects.requireNonNull(registry, "registry");
+        this.registry = registry;
+        connections.forEach(c -> c.onToolsChanged(list -> toolsChanged(c, list)));
         return Flux.fromIterable(connections)
                 .flatMapSequential(c -> c.listTools()
                         .timeout(settings.connectTimeout())
@@ -132,11 +137,73 @@ public final class McpToolSource implements AutoCloseable {
     }
 
     /**
+     * A server's new tool list (after its {@code notifications/tools/list_changed}): new tools are
+     * registered as at {@link #connect}, changed ones replaced in place under the name they got, and
+     * the ones it no longer lists removed.
+     */
+    private synchronized void toolsChanged(McpConnection c, List<McpSchema.Tool> listed) {
+        ToolRegistry reg = registry;
+        if (reg == null || listed == null) {
+            return;
+        }
+        String server = c.config().name();
+        Map<String, ToolSpec> mine = new LinkedHashMap<>();
+        for (ToolSpec spec : tools) {
+            if (server.equals(spec.definition().metadata().get("mcp_server"))) {
+                mine.put(String.valueOf(spec.definition().metadata().get("mcp_tool")), spec);
+            }
+        }
+        int added = 0;
+        int replaced = 0;
+        int removed = 0;
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        List<McpSchema.Tool> fresh = new ArrayList<>();
+        for (McpSchema.Tool t : listed) {
+            if (t == null || t.name() == null || !seen.add(t.name())) {
+                continue;
+            }
+            ToolSpec old = mine.get(t.name());
+            if (old == null) {
+                fresh.add(t);
+            } else if (!t.equals(listedAs.get(old))) {
+                ToolSpec spec;
+                try {
+                    spec = new ToolSpec(definition(old.definition().name(), c.config(), t), old.handler());
+                } catch (IllegalArgumentException e) {
+                    report(new Diagnostic(Diagnostic.Kind.SKIPPED, server, t.name(), null, "MCP tool '" + t.name()
+                            + "' of server '" + server + "' is removed: its new definition is invalid: " + e.getMessage()));
+                    seen.remove(t.name());
+                    continue;
+                }
+                if (reg.replace(spec, ToolSource.MCP)) {
+                    tools.set(tools.indexOf(old), spec);
+                    listedAs.remove(old);
+                    listedAs.put(spec, t);
+                    replaced++;
+                }
+            }
+        }
+        added = register(reg, c, fresh);
+        for (Map.Entry<String, ToolSpec> e : mine.entrySet()) {
+            if (!seen.contains(e.getKey())) {
+                ToolSpec gone = e.getValue();
+                reg.removeIf(x -> x.tool() == gone);
+                tools.remove(gone);
+                listedAs.remove(gone);
+                removed++;
+            }
+        }
+        log.info("MCP server '{}' changed its tools: {} added, {} changed, {} removed", server, added, replaced, removed);
+    }
+
+    /**
      * Names and registers one server's tools in one step: each name is checked against the registry
      * and the names given earlier in the list by one look-up each, so the cost grows with the number
      * of tools, not its square.
+     *
+     * @return how many were registered
      */
-    private void register(ToolRegistry registry, McpConnection c, List<McpSchema.Tool> list) {
+    private int register(ToolRegistry registry, McpConnection c, List<McpSchema.Tool> list) {
         String server = c.config().name();
         List<Diagnostic> found = new ArrayList<>();
         Map<String, McpSchema.Tool> byName = new LinkedHashMap<>();
@@ -183,6 +250,7 @@ public final class McpToolSource implements AutoCloseable {
             ToolRegistry.Entry e = registry.find(spec.name());
             if (e != null && e.tool() == spec) {
                 registered.add(spec);
+                listedAs.put(spec, byName.get(spec.name()));
             } else {
                 found.add(new Diagnostic(Diagnostic.Kind.SKIPPED, server, byName.get(spec.name()).name(), null,
                         "MCP tool '" + byName.get(spec.name()).name() + "' of server '" + server
@@ -191,6 +259,7 @@ public final class McpToolSource implements AutoCloseable {
         }
         tools.addAll(registered);
         report(found);
+        return registered.size();
     }
 
     /** Whether a name is reserved, or taken (ignoring case) by a registered tool or one named earlier in the list. */
@@ -282,6 +351,15 @@ public final class McpToolSource implements AutoCloseable {
         return Collections.unmodifiableList(out);
     }
 
+    /**
+     * The MCP era toolbus speaks with a server: as configured, or as discovered at its first connect;
+     * {@code null} before that or for an unknown server.
+     */
+    public McpServerConfig.Protocol protocol(String server) {
+        return connections.stream().filter(c -> c.config().name().equals(server)).findFirst()
+                .map(McpConnection::protocol).orElse(null);
+    }
+
     /** The process id of a stdio server's running child, or -1 (for tests and diagnostics). */
     public long pid(String server) {
         return connections.stream().filter(c -> c.config().name().equals(server)).findFirst().map(McpConnection::pid)
@@ -329,7 +407,8 @@ public final class McpToolSource implements AutoCloseable {
 
     /** Connection settings shared by the servers of one source. */
     record Settings(Duration requestTimeout, Duration initTimeout, Duration connectTimeout, Duration minBackoff,
-                    Duration maxBackoff, int maxLineBytes, Duration closeGrace, BiConsumer<String, String> stderr) {
+                    Duration maxBackoff, int maxLineBytes, Duration closeGrace, BiConsumer<String, String> stderr,
+                    Duration probeTimeout) {
     }
 
     /** Builder of {@link McpToolSource}. Setters validate eagerly. */
@@ -345,6 +424,7 @@ public final class McpToolSource implements AutoCloseable {
         private int maxLineBytes = 16 * 1024 * 1024;
         private Duration closeGrace = Duration.ofSeconds(2);
         private BiConsumer<String, String> stderr = McpConnection.logStderr();
+        private Duration probeTimeout = Duration.ofSeconds(5);
 
         private Builder() {
         }
@@ -435,6 +515,15 @@ public final class McpToolSource implements AutoCloseable {
         /** How long a stdio server gets to exit after its stdin closes, and again after SIGTERM (default 2 s). */
         public Builder closeGrace(Duration grace) {
             this.closeGrace = positive(grace, "closeGrace");
+            return this;
+        }
+
+        /**
+         * How long the era probe ({@code server/discover}) of a server whose {@code protocol} is
+         * {@code auto} waits for an answer before taking the server for a 2025 one (default 5 s).
+         */
+        public Builder probeTimeout(Duration timeout) {
+            this.probeTimeout = positive(timeout, "probeTimeout");
             return this;
         }
 

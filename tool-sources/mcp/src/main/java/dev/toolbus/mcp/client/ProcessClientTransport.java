@@ -50,9 +50,18 @@ final class ProcessClientTransport implements McpClientTransport {
     private final CompletableFuture<Process> started = new CompletableFuture<>();
     private volatile Process process;
     private volatile boolean closing;
+    /** What the process is for, in the log ({@code ""}: serving calls). */
+    private final String role;
 
     ProcessClientTransport(McpServerConfig config, McpJsonMapper json, int maxLineBytes, Duration closeGrace,
                            Duration startTimeout, BiConsumer<String, String> stderr, Runnable onExit) {
+        this(config, json, maxLineBytes, closeGrace, startTimeout, stderr, onExit, "");
+    }
+
+    /** @param role what the process is for, named in its log lines (the era probe's copy) */
+    ProcessClientTransport(McpServerConfig config, McpJsonMapper json, int maxLineBytes, Duration closeGrace,
+                           Duration startTimeout, BiConsumer<String, String> stderr, Runnable onExit, String role) {
+        this.role = role;
         this.config = Objects.requireNonNull(config, "config");
         this.json = Objects.requireNonNull(json, "json");
         this.maxLineBytes = maxLineBytes;
@@ -88,7 +97,11 @@ final class ProcessClientTransport implements McpClientTransport {
         }
         process = p;
         started.complete(p);
-        log.info("MCP server '{}' started, pid {}", config.name(), p.pid());
+        if (role.isEmpty()) {
+            log.info("MCP server '{}' started, pid {}", config.name(), p.pid());
+        } else {
+            log.debug("MCP server '{}' started for the {}, pid {}", config.name(), role, p.pid());
+        }
         Thread reader = new Thread(() -> readLoop(p.getInputStream(), handler), "mcp-stdio-in-" + config.name());
         reader.setDaemon(true);
         reader.start();
@@ -96,7 +109,7 @@ final class ProcessClientTransport implements McpClientTransport {
         err.setDaemon(true);
         err.start();
         p.onExit().thenAccept(done -> {
-            if (!closing) {
+            if (!closing && role.isEmpty()) {
                 log.warn("MCP server '{}' (pid {}) exited with code {}", config.name(), done.pid(), done.exitValue());
             }
             onExit.run();

@@ -7,8 +7,13 @@
  * streamable HTTP. Clashes get a server prefix, a cancel or the executor's timeout sends
  * {@code notifications/cancelled}, the server's progress and questions reach the call's
  * {@code ToolContext}, and a dead server fails its calls at once and is restarted on the next call.
+ * A server of the 2026-07-28 era (configured, or found by the {@code server/discover} probe of
+ * {@code protocol: auto}) is spoken to without the SDK: stateless requests with the {@code _meta}
+ * envelope, {@code input_required} rounds through the call's questions, tasks polled to their end.
  * Package-private: one server's session ({@code McpConnection}), the stdio transport that owns the
  * server's process ({@code ProcessClientTransport}) and the wrapper that sends cancellations
- * ({@code CancellingTransport}).
+ * ({@code CancellingTransport}); for the 2026-07-28 era the probe ({@code EraProbe}), the session
+ * ({@code ModernSession}) and its wires ({@code ModernChannel}: {@code StdioChannel},
+ * {@code HttpChannel}).
  */
 package dev.toolbus.mcp.client;

@@ -39,7 +39,7 @@ import reactor.core.scheduler.Schedulers;
  * asked, denies). Closing it withdraws questions still open.
  * A tool reaches {@link #sample} through {@link McpSampling}: {@code sampling/createMessage}.
  */
-final class LiveEvents {
+final class LiveEvents implements CallPeer {
 
     private static final Logger log = LoggerFactory.getLogger(LiveEvents.class);
     /** The logger name of {@code send_message} log notifications. */
@@ -127,14 +127,21 @@ final class LiveEvents {
     }
 
     private void ask(InputRequestEvent r) {
-        if (outbox == null || !outbox.canElicit()) {
+        if (outbox == null || !outbox.canElicit() || r.urlMode() && !outbox.canElicitUrl()) {
             answer(r, InputAction.CANCEL, null);
             return;
         }
         Map<String, Object> params = new LinkedHashMap<>();
-        params.put("message", r.message());
-        params.put("requestedSchema", r.schema() == null ? Map.of("type", "object", "properties", Map.of())
-                : mapper.convertValue(r.schema(), Map.class));
+        if (r.urlMode()) {
+            params.put("mode", "url");
+            params.put("message", r.message());
+            params.put("url", r.url());
+            params.put("elicitationId", r.inputId());
+        } else {
+            params.put("message", r.message());
+            params.put("requestedSchema", r.schema() == null ? Map.of("type", "object", "properties", Map.of())
+                    : mapper.convertValue(r.schema(), Map.class));
+        }
         // the executor expires the question; this bound only keeps a lost question from waiting forever
         long left = r.expiresAtMs() - System.currentTimeMillis();
         Duration timeout = Duration.ofMillis(Math.max(1, left) + 1_000);
@@ -172,7 +179,7 @@ final class LiveEvents {
     }
 
     /** The message's text parts joined; other parts as {@code [type mime]}. */
-    private static String text(SendMessageEvent m) {
+    static String text(SendMessageEvent m) {
         StringBuilder sb = new StringBuilder();
         for (ContentPart p : m.content()) {
             if (sb.length() > 0) {
@@ -187,13 +194,51 @@ final class LiveEvents {
         return sb.toString();
     }
 
-    /** Whether the client declared {@code sampling} and messages reach it during this call. */
-    boolean canSample() {
+    @Override
+    public boolean canSample() {
         return outbox != null && outbox.canSample();
     }
 
+    @Override
+    public boolean canListRoots() {
+        return outbox != null && outbox.canListRoots();
+    }
+
+    @Override
+    public boolean canElicit(boolean url) {
+        return outbox != null && outbox.canElicit() && (!url || outbox.canElicitUrl());
+    }
+
+    /** Asks the client for its roots; fails when it cannot be asked, refuses, or does not answer in time. */
+    @Override
+    public Mono<McpSchema.ListRootsResult> listRoots(String key, Duration timeout) {
+        if (outbox == null || !outbox.open()) {
+            return Mono.error(new IllegalStateException("this MCP request cannot carry messages to the client"
+                    + " (over HTTP it must accept text/event-stream), so its roots cannot be asked for"));
+        }
+        if (!outbox.canListRoots()) {
+            return Mono.error(new IllegalStateException("the MCP client did not declare the roots capability"));
+        }
+        return outbox.request(McpSchema.METHOD_ROOTS_LIST, Map.of(), timeout)
+                .switchIfEmpty(Mono.error(() -> new TimeoutException("the MCP client did not list its roots within "
+                        + timeout.toMillis() + " ms")))
+                .map(response -> {
+                    if (response.error() != null) {
+                        throw new McpCallException("the MCP client refused roots/list: " + response.error().message());
+                    }
+                    try {
+                        return mapper.convertValue(response.result(), McpSchema.ListRootsResult.class);
+                    } catch (IllegalArgumentException e) {
+                        throw new McpCallException("the MCP client answered roots/list with an invalid result: "
+                                + e.getMessage(), e);
+                    }
+                });
+    }
+
     /** Asks the client's model; fails when it cannot be asked, refuses, or does not answer in time. */
-    Mono<McpSchema.CreateMessageResult> sample(McpSchema.CreateMessageRequest request, Duration timeout) {
+    @Override
+    public Mono<McpSchema.CreateMessageResult> sample(String key, McpSchema.CreateMessageRequest request,
+            Duration timeout) {
         if (outbox == null || !outbox.open()) {
             return Mono.error(new IllegalStateException("this MCP request cannot carry messages to the client"
                     + " (over HTTP it must accept text/event-stream), so its model cannot be asked"));

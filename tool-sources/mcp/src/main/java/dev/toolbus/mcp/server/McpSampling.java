@@ -10,7 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import reactor.core.publisher.Mono;
 
 /**
- * Lets a tool ask the MCP client's model for a completion ({@code sampling/createMessage}) while
+ * Lets a tool reach the MCP client of its call: ask the client's model for a completion
+ * ({@code sampling/createMessage}), ask for the client's roots ({@code roots/list}), and tell
+ * beforehand what the client can do ({@link #available}, {@link #rootsAvailable},
+ * {@link #elicitationAvailable}). Sampling works while
  * the tool runs under an {@link McpToolServer} that was given this instance, and the client declared
  * the {@code sampling} capability in {@code initialize}. The request travels with the tool's
  * {@code tools/call} (stdio: the output; HTTP: the call's SSE stream), as elicitation does.
@@ -40,7 +43,7 @@ public final class McpSampling {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
     /** The MCP calls running now, by stream, turn and call id; each removed when its call ends. */
-    private final Map<String, LiveEvents> running = new ConcurrentHashMap<>();
+    private final Map<String, CallPeer> running = new ConcurrentHashMap<>();
 
     private McpSampling() {
     }
@@ -52,8 +55,28 @@ public final class McpSampling {
 
     /** Whether the tool of this context runs under an MCP client that can sample. */
     public boolean available(ToolContext ctx) {
-        LiveEvents live = running.get(key(ctx.streamId(), ctx.turnId(), ctx.toolCallId()));
+        CallPeer live = peer(ctx);
         return live != null && live.canSample();
+    }
+
+    /** Whether the tool of this context runs under an MCP client that declared {@code roots}. */
+    public boolean rootsAvailable(ToolContext ctx) {
+        CallPeer live = peer(ctx);
+        return live != null && live.canListRoots();
+    }
+
+    /**
+     * Whether the tool of this context runs under an MCP client that can answer its questions
+     * ({@code ToolContext.ask}); {@code url}: URL-mode questions. Without it a 2025 client's question
+     * is answered cancel, and a 2026-07-28 client's request fails with -32021.
+     */
+    public boolean elicitationAvailable(ToolContext ctx, boolean url) {
+        CallPeer live = peer(ctx);
+        return live != null && live.canElicit(url);
+    }
+
+    private CallPeer peer(ToolContext ctx) {
+        return running.get(key(ctx.streamId(), ctx.turnId(), ctx.toolCallId()));
     }
 
     /** {@link #createMessage(ToolContext, McpSchema.CreateMessageRequest, Duration)} with {@link #DEFAULT_TIMEOUT}. */
@@ -71,25 +94,83 @@ public final class McpSampling {
      */
     public Mono<McpSchema.CreateMessageResult> createMessage(ToolContext ctx, McpSchema.CreateMessageRequest request,
             Duration timeout) {
+        return createMessage(ctx, null, request, timeout);
+    }
+
+    /**
+     * {@link #createMessage(ToolContext, McpSchema.CreateMessageRequest, Duration)} naming the request:
+     * a 2026-07-28 client gets it in an {@code input_required} result under {@code key}.
+     *
+     * @param key 1 to 64 of {@code A-Z a-z 0-9 _ . -}, or {@code null} for a generated one
+     */
+    public Mono<McpSchema.CreateMessageResult> createMessage(ToolContext ctx, String key,
+            McpSchema.CreateMessageRequest request, Duration timeout) {
         Objects.requireNonNull(ctx, "ctx");
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(timeout, "timeout");
         return Mono.defer(() -> {
-            LiveEvents live = running.get(key(ctx.streamId(), ctx.turnId(), ctx.toolCallId()));
+            CallPeer live = peer(ctx);
             if (live == null) {
                 return Mono.error(new IllegalStateException("sampling needs a tool call that runs under toolbus's MCP"
                         + " server; tool '" + ctx.toolName() + "' runs outside one"));
             }
-            return live.sample(request, timeout);
+            return live.sample(key, request, timeout);
         });
     }
 
-    /** Makes a call's live events reachable by its tools; {@code false} when the ids are taken. */
-    boolean register(String streamId, String turnId, String toolCallId, LiveEvents live) {
+    /**
+     * Asks the MCP client of the tool's call for its roots ({@code roots/list}), under the same rules
+     * as sampling: the client must have declared {@code roots}.
+     *
+     * @param key the request's name in an {@code input_required} result, or {@code null}
+     */
+    public Mono<McpSchema.ListRootsResult> listRoots(ToolContext ctx, String key, Duration timeout) {
+        Objects.requireNonNull(ctx, "ctx");
+        Objects.requireNonNull(timeout, "timeout");
+        return Mono.defer(() -> {
+            CallPeer live = peer(ctx);
+            if (live == null) {
+                return Mono.error(new IllegalStateException("roots/list needs a tool call that runs under toolbus's"
+                        + " MCP server; tool '" + ctx.toolName() + "' runs outside one"));
+            }
+            return live.listRoots(key, timeout);
+        });
+    }
+
+    /**
+     * Asks several things at once: the questions {@code asks} asks as it is built and subscribed
+     * ({@code ToolContext.ask}, {@link #createMessage}, {@link #listRoots}, typically under one
+     * {@code Mono.zip}) reach a 2026-07-28 client in one {@code input_required} result, however long
+     * building them takes. (Questions asked apart from each other are gathered only within a short
+     * window.) A 2025 client is asked each at once, as without this.
+     *
+     * @param ctx the running tool's context
+     * @param asks builds the questions' joint answer; called once per subscription
+     * @return what {@code asks} returns
+     */
+    public <T> Mono<T> together(ToolContext ctx, java.util.function.Supplier<Mono<T>> asks) {
+        Objects.requireNonNull(ctx, "ctx");
+        Objects.requireNonNull(asks, "asks");
+        return Mono.create(sink -> {
+            CallPeer live = peer(ctx);
+            Runnable release = live == null ? () -> { } : live.hold();
+            try {
+                sink.onDispose(asks.get().contextWrite(sink.contextView())
+                        .subscribe(sink::success, sink::error, sink::success));
+            } catch (RuntimeException e) {
+                sink.error(e);
+            } finally {
+                release.run();
+            }
+        });
+    }
+
+    /** Makes a call's client reachable by its tools; {@code false} when the ids are taken. */
+    boolean register(String streamId, String turnId, String toolCallId, CallPeer live) {
         return running.putIfAbsent(key(streamId, turnId, toolCallId), live) == null;
     }
 
-    void unregister(String streamId, String turnId, String toolCallId, LiveEvents live) {
+    void unregister(String streamId, String turnId, String toolCallId, CallPeer live) {
         running.remove(key(streamId, turnId, toolCallId), live);
     }
 

@@ -81,6 +81,17 @@ import reactor.core.scheduler.Schedulers;
  * response to its POST), and the session state is what {@code initialize} declared, the log level
  * and the requests waiting for the client.
  *
+ * <p><b>Two eras.</b> Both transports serve the legacy revisions (2025-11-25 and earlier: an
+ * {@code initialize} handshake, on the SDK) and 2026-07-28 (no handshake: each request's
+ * {@code _meta} names the version and the client's capabilities) side by side, request by request:
+ * {@code server/discover}; {@code input_required} rounds for the questions of a call (its
+ * {@code requestState} HMAC-protected and bound to the client, the tool, its arguments and an
+ * expiry; the call runs once and waits, parked, for the retry); {@code subscriptions/listen}; caching
+ * hints; and the Tasks extension for tools declared task-capable
+ * ({@link dev.toolbus.mcp.McpToolHints#taskSupport(dev.toolbus.tool.ToolDefinition.Builder,
+ * dev.toolbus.mcp.McpToolHints.TaskSupport)}), whose state is kept in an {@link McpTaskStore}; 2025-11-25
+ * clients get the revision's tasks on the same calls and store. docs/mcp.md has the rules.
+ *
  * <p><b>A changing tool list.</b> The server declares {@code tools.listChanged}. When the tools a
  * client may see change (a tool registered or removed, a plugin reloaded, or {@link #refreshTools()}
  * after a new policy), every running transport serves the new list and its clients get
@@ -113,6 +124,14 @@ public final class McpToolServer {
     private final ObjectMapper mapper;
     private final McpJsonMapper json;
     private final McpSampling sampling;
+    private final java.time.Duration httpHeaderTimeout;
+    private final java.time.Clock clock;
+    private final int maxSessionsPerClient;
+    private final int maxHttpSessions;
+    private final Subscriptions subscriptions;
+    private final ModernCalls modernCalls;
+    private final ModernDispatcher modern;
+    private final LegacyTasks legacyTasks;
     /** Process-wide: turn and call ids stay unique across servers sharing an executor or an {@link McpSampling}. */
     private static final AtomicLong SEQ = new AtomicLong();
     /** How long registry changes must settle before the clients are told. */
@@ -146,6 +165,80 @@ public final class McpToolServer {
         this.mapper = b.objectMapper;
         this.json = new JacksonMcpJsonMapper(mapper);
         this.sampling = b.sampling == null ? McpSampling.create() : b.sampling;
+        this.httpHeaderTimeout = b.httpHeaderTimeout;
+        this.clock = b.clock;
+        this.maxSessionsPerClient = b.maxSessionsPerClient;
+        this.maxHttpSessions = b.maxHttpSessions;
+        this.subscriptions = new Subscriptions(this::serverInfo);
+        byte[] key = b.requestStateKey;
+        if (key == null) {
+            key = new byte[32];
+            new java.security.SecureRandom().nextBytes(key);
+        }
+        McpTaskStore store = b.taskStore != null ? b.taskStore
+                : McpTaskStore.inMemory(b.maxTasks, 64L << 20, b.clock);
+        this.modernCalls = new ModernCalls(executor, mapper, new RequestStateCodec(key, b.clock), b.clock, sampling,
+                store, streamId, b.taskAfter, b.taskTtl, b.taskPollInterval, b.maxParkedCalls, subscriptions,
+                this::serverInfo, this::served, SEQ);
+        this.modern = new ModernDispatcher(modernCalls, subscriptions, this::toolsJson, this::serverInfo, instructions,
+                b.toolsTtl.toMillis());
+        this.legacyTasks = new LegacyTasks(modernCalls, mapper, this::served, context);
+    }
+
+    /** The server's identity in a result's {@code _meta}. */
+    private ObjectNode serverInfo() {
+        return mapper.createObjectNode().put("name", name).put("version", version);
+    }
+
+    /** Whether a tool is served, and how it may become a task: {@code null} when it is not served. */
+    private McpToolHints.TaskSupport served(String toolName) {
+        McpSchema.Tool t;
+        synchronized (this) {
+            t = current.get(toolName);
+        }
+        ToolRegistry.Entry entry = executor.registry().find(toolName);
+        if (t == null) {
+            // a registered tool the policy hides is called all the same: the executor answers its refusal
+            return entry == null ? null : McpToolHints.TaskSupport.FORBIDDEN;
+        }
+        return entry == null ? McpToolHints.TaskSupport.FORBIDDEN : McpToolHints.taskSupport(entry.tool().definition());
+    }
+
+    /** The tools served now, as a 2026-07-28 {@code tools/list} gives them (in registration order). */
+    private com.fasterxml.jackson.databind.node.ArrayNode toolsJson() {
+        List<McpSchema.Tool> now;
+        synchronized (this) {
+            now = List.copyOf((served.isEmpty() ? initialTools() : current).values());
+        }
+        com.fasterxml.jackson.databind.node.ArrayNode a = mapper.createArrayNode();
+        now.forEach(t -> a.add((JsonNode) mapper.valueToTree(t)));
+        return a;
+    }
+
+    private Map<String, McpSchema.Tool> initialTools() {
+        Map<String, McpSchema.Tool> m = new LinkedHashMap<>();
+        tools().forEach(t -> m.put(t.name(), t));
+        return m;
+    }
+
+    /** A tool's arguments that its client mirrors in headers ({@code x-mcp-header}): header name → argument. */
+    private Map<String, String> paramHeaders(String toolName) {
+        McpSchema.Tool t;
+        synchronized (this) {
+            t = current.get(toolName);
+        }
+        if (t == null || t.inputSchema() == null) {
+            return Map.of();
+        }
+        JsonNode props = mapper.valueToTree(t.inputSchema()).path("properties");
+        Map<String, String> out = new LinkedHashMap<>();
+        props.fields().forEachRemaining(e -> {
+            JsonNode h = e.getValue().get("x-mcp-header");
+            if (h != null && h.isTextual() && !h.textValue().isBlank()) {
+                out.put(h.textValue(), e.getKey());
+            }
+        });
+        return out;
     }
 
     /**
@@ -203,6 +296,7 @@ public final class McpToolServer {
         return Mono.defer(() -> {
             StdioServerTransport transport = new StdioServerTransport(in, out, json, maxMessageBytes);
             McpStatelessAsyncServer server = sdkServer(transport);
+            transport.modern(modern, context, legacyTasks);
             Served s = started(server, transport);
             return transport.run().then(Mono.defer(server::closeGracefully)).onErrorResume(e -> Mono.empty())
                     .doFinally(sig -> stopped(s));
@@ -221,10 +315,12 @@ public final class McpToolServer {
         Objects.requireNonNull(host, "host");
         return Mono.defer(() -> {
             Hosts.requireTokenOffLoopback("MCP", host, tokens);
-            NettyHttpServerTransport transport = new NettyHttpServerTransport(json, httpPath, maxMessageBytes,
-                    allowedOrigins, 10_000, tokens, grant -> grant.admit(streamId, context), maxHttpConnections,
-                    httpIdleTimeout);
+            NettyHttpServerTransport transport = new NettyHttpServerTransport(json, mapper, httpPath, maxMessageBytes,
+                    allowedOrigins, maxHttpSessions, maxSessionsPerClient, tokens, grant -> grant.admit(streamId, context),
+                    maxHttpConnections, httpIdleTimeout, httpHeaderTimeout, clock);
             McpStatelessAsyncServer server = sdkServer(transport);
+            transport.modern(modern, this::paramHeaders, legacyTasks);
+            transport.onClose(subscriptions::closeAll);
             return transport.bind(host, port).map(s -> {
                 Served served = started(server, transport);
                 s.onDispose(() -> stopped(served));
@@ -266,6 +362,7 @@ public final class McpToolServer {
             }
             s.sessions().notifySessions(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED);
         }
+        subscriptions.toolsChanged();
         listChanges.incrementAndGet();
         log.info("MCP tool list changed ({} tools); {} transports told their clients", next.size(), served.size());
         return true;
@@ -356,20 +453,54 @@ public final class McpToolServer {
             CallContext who = reactorContext.getOrDefault(NettyHttpServerTransport.CONTEXT_KEY, context);
             String turnId = "mcp-turn-" + n;
             String callId = "mcp_call_" + n;
+            dev.toolbus.protocol.TraceContext trace = trace(request.meta());
             ToolCallsEvent turn = new ToolCallsEvent(stream, turnId, List.of(ToolCall.of(callId, request.name(), args)),
-                    who, null);
+                    who, null, trace);
             LiveEvents live = new LiveEvents(executor, SessionOutbox.of(ctx),
                     request.meta() == null ? null : request.meta().get("progressToken"), mapper);
             sampling.register(stream, turnId, callId, live);
             return executor.execute(turn)
                     .filter(live::resultEvent)
                     .collectList()
-                    .map(events -> McpResults.toCallToolResult(events, mapper))
+                    .map(events -> withTrace(McpResults.toCallToolResult(events, mapper), events))
                     .doFinally(s -> {
                         sampling.unregister(stream, turnId, callId, live);
                         live.close();
                     });
         });
+    }
+
+    /** The W3C trace context of a request's {@code _meta} ({@code traceparent}, {@code tracestate}, {@code baggage}), or {@code null}. */
+    static dev.toolbus.protocol.TraceContext trace(Map<String, Object> meta) {
+        if (meta == null || !(meta.get("traceparent") instanceof String tp)) {
+            return null;
+        }
+        dev.toolbus.protocol.TraceContext t = dev.toolbus.protocol.TraceContext.parse(tp,
+                meta.get("tracestate") instanceof String ts ? ts : null);
+        return t == null || !(meta.get("baggage") instanceof String b) ? t : t.withBaggage(b);
+    }
+
+    /** The result with the call's trace context in its {@code _meta}, when the call had one. */
+    private static McpSchema.CallToolResult withTrace(McpSchema.CallToolResult r, List<dev.toolbus.protocol.OutboundEvent> events) {
+        dev.toolbus.protocol.TraceContext trace = events.stream()
+                .filter(dev.toolbus.protocol.ToolResultEvent.class::isInstance)
+                .map(e -> ((dev.toolbus.protocol.ToolResultEvent) e).trace()).filter(Objects::nonNull).findFirst()
+                .orElse(null);
+        if (trace == null) {
+            return r;
+        }
+        Map<String, Object> meta = new LinkedHashMap<>();
+        if (r.meta() != null) {
+            meta.putAll(r.meta());
+        }
+        meta.put("traceparent", trace.traceparent());
+        if (trace.tracestate() != null) {
+            meta.put("tracestate", trace.tracestate());
+        }
+        if (trace.baggage() != null) {
+            meta.put("baggage", trace.baggage());
+        }
+        return new McpSchema.CallToolResult(r.content(), r.isError(), r.structuredContent(), meta);
     }
 
     /** Builder of {@link McpToolServer}. */
@@ -389,6 +520,18 @@ public final class McpToolServer {
         private AccessTokens tokens = AccessTokens.NONE;
         private ObjectMapper objectMapper = new ObjectMapper();
         private McpSampling sampling;
+        private java.time.Duration httpHeaderTimeout = java.time.Duration.ofSeconds(10);
+        private int maxSessionsPerClient = 64;
+        private int maxHttpSessions = 10_000;
+        private java.time.Duration taskAfter = java.time.Duration.ofSeconds(1);
+        private java.time.Duration taskTtl = java.time.Duration.ofHours(1);
+        private java.time.Duration taskPollInterval = java.time.Duration.ofSeconds(1);
+        private java.time.Duration toolsTtl = java.time.Duration.ZERO;
+        private byte[] requestStateKey;
+        private int maxParkedCalls = 1024;
+        private int maxTasks = 10_000;
+        private McpTaskStore taskStore;
+        private java.time.Clock clock = java.time.Clock.systemUTC();
 
         private Builder(ToolExecutor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
@@ -460,6 +603,126 @@ public final class McpToolServer {
             }
             this.httpIdleTimeout = timeout;
             return this;
+        }
+
+        /**
+         * How long an HTTP connection may take to send a request's headers, from its first byte (from
+         * its accept, for the first request) before it is closed (default 10 s). With the eviction of
+         * the oldest idle connection at {@link #maxHttpConnections}, sockets that dribble headers
+         * cannot keep clients out.
+         */
+        public Builder httpHeaderTimeout(java.time.Duration timeout) {
+            this.httpHeaderTimeout = positive(timeout, "httpHeaderTimeout");
+            return this;
+        }
+
+        /**
+         * Legacy (2025) HTTP sessions one client (one token) may hold (default 64); opening one more ends
+         * its own oldest. Another client's session is never ended to make room.
+         */
+        public Builder maxSessionsPerClient(int sessions) {
+            if (sessions < 1) {
+                throw new IllegalArgumentException("maxSessionsPerClient must be at least 1");
+            }
+            this.maxSessionsPerClient = sessions;
+            return this;
+        }
+
+        /**
+         * Legacy (2025) HTTP sessions open at once (default 10,000); with all taken, a new
+         * {@code initialize} is answered 503 (no client's session is ended to make room).
+         */
+        public Builder maxHttpSessions(int sessions) {
+            if (sessions < 1) {
+                throw new IllegalArgumentException("maxHttpSessions must be at least 1");
+            }
+            this.maxHttpSessions = sessions;
+            return this;
+        }
+
+        /**
+         * How long a call of a tool declared {@link McpToolHints.TaskSupport#OPTIONAL} may run before it
+         * becomes a task, for a client that supports tasks (default 1 s; zero: at once).
+         */
+        public Builder taskAfter(java.time.Duration after) {
+            if (after == null || after.isNegative()) {
+                throw new IllegalArgumentException("taskAfter must not be negative");
+            }
+            this.taskAfter = after;
+            return this;
+        }
+
+        /** How long a task is kept, counted from its creation (default 1 h); a task still running then is cancelled and fails. */
+        public Builder taskTtl(java.time.Duration ttl) {
+            this.taskTtl = positive(ttl, "taskTtl");
+            return this;
+        }
+
+        /** The poll interval suggested to task clients (default 1 s). */
+        public Builder taskPollInterval(java.time.Duration interval) {
+            this.taskPollInterval = positive(interval, "taskPollInterval");
+            return this;
+        }
+
+        /** The {@code ttlMs} of a 2026-07-28 {@code tools/list} (default 0: the list follows reloads). */
+        public Builder toolsTtl(java.time.Duration ttl) {
+            if (ttl == null || ttl.isNegative()) {
+                throw new IllegalArgumentException("toolsTtl must not be negative");
+            }
+            this.toolsTtl = ttl;
+            return this;
+        }
+
+        /**
+         * The key of the {@code requestState} HMAC (at least 32 bytes; default: random per process, so a
+         * restart invalidates the states handed out, as it ends the calls they name).
+         */
+        public Builder requestStateKey(byte[] key) {
+            if (key == null || key.length < 32) {
+                throw new IllegalArgumentException("requestStateKey needs at least 32 bytes");
+            }
+            this.requestStateKey = key.clone();
+            return this;
+        }
+
+        /** Calls that may wait for the retry of their {@code input_required} result at once (default 1024). */
+        public Builder maxParkedCalls(int calls) {
+            if (calls < 1) {
+                throw new IllegalArgumentException("maxParkedCalls must be at least 1");
+            }
+            this.maxParkedCalls = calls;
+            return this;
+        }
+
+        /** Tasks kept at once by the default in-memory store (default 10,000, and 64 MiB of task state in all). */
+        public Builder maxTasks(int tasks) {
+            if (tasks < 1) {
+                throw new IllegalArgumentException("maxTasks must be at least 1");
+            }
+            this.maxTasks = tasks;
+            return this;
+        }
+
+        /** Where tasks are kept (default: in memory, {@link #maxTasks}). */
+        public Builder taskStore(McpTaskStore store) {
+            this.taskStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * The clock of task times, TTLs, {@code requestState} expiry and the HTTP clients' {@code initialize}
+         * budgets (default: the system's, UTC).
+         */
+        public Builder clock(java.time.Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        private static java.time.Duration positive(java.time.Duration d, String what) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive");
+            }
+            return d;
         }
 
         /** An HTTP {@code Origin} to accept besides loopback ones ({@code *} for any). */

@@ -1,5 +1,7 @@
 package dev.toolbus.mcp.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.toolbus.auth.AccessTokens;
 import dev.toolbus.auth.TokenScope;
 import dev.toolbus.protocol.CallContext;
@@ -28,7 +30,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
@@ -60,6 +61,14 @@ import reactor.netty.http.server.HttpServerResponse;
  * every request needs {@code Authorization: Bearer <token>} ({@code 401} and a closed connection
  * otherwise), and the token's scope must admit the server's stream and context ({@code 403}); a
  * clamped context reaches the calls through the Reactor context under {@link #CONTEXT_KEY}.
+ *
+ * <p>A POST whose {@code MCP-Protocol-Version} is 2026-07-28 (or a version no era serves), or whose
+ * body's {@code _meta} names a version, goes to the 2026-07-28 side ({@link ModernHttp}). Connections
+ * are bounded by {@link HttpConnections} (a header deadline; the oldest idle one makes room at the
+ * cap). Each client (its token, {@link ClientKeys}) has its own request-id scope without a session,
+ * owns its sessions (at most {@code maxSessionsPerClient}; its own oldest goes), and an
+ * {@code initialize} budget ({@link InitializeBuckets}); a {@code Host} that is not loopback is refused
+ * on a loopback endpoint.
  */
 final class NettyHttpServerTransport implements McpStatelessServerTransport, SessionBroadcast {
 
@@ -79,42 +88,82 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
     private final int maxBodyBytes;
     private final Set<String> allowedOrigins;
     private final int maxSessions;
-    private final Map<String, Long> sessions = new ConcurrentHashMap<>();
+    private final int maxSessionsPerClient;
+    private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+    private final InitializeBuckets initializes;
     private volatile RpcDispatcher dispatcher;
     private volatile DisposableServer server;
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final ListChangedStreams streams = new ListChangedStreams();
-    private final int maxConnections;
+    private final HttpConnections open;
     private final Duration idleTimeout;
-    private final AtomicInteger open = new AtomicInteger();
+    private final ClientKeys clientKeys = new ClientKeys();
+    private final ObjectMapper mapper;
+    private volatile ModernDispatcher modern;
+    private volatile Function<String, Map<String, String>> paramHeaders = tool -> Map.of();
+    private volatile LegacyTasks legacyTasks;
+
+    /** A legacy session: the client that opened it, and when. */
+    private record Session(String principal, long openedNanos) {
+    }
+
+    /** {@code initialize} requests one client may send at once, and per second after that. */
+    static final int INITIALIZE_BURST = 100;
+    static final double INITIALIZE_PER_SECOND = 20;
+
+    /** The principal of the request, in the Reactor context of its handling. */
+    static final String PRINCIPAL_KEY = "dev.toolbus.mcp.principal";
 
     NettyHttpServerTransport(McpJsonMapper json, String path, int maxBodyBytes, Set<String> allowedOrigins,
                              int maxSessions, AccessTokens tokens, Function<AccessTokens.Grant, TokenScope.Admission> admit) {
-        this(json, path, maxBodyBytes, allowedOrigins, maxSessions, tokens, admit, 1024, Duration.ofSeconds(60));
+        this(json, new ObjectMapper(), path, maxBodyBytes, allowedOrigins, maxSessions, 64, tokens, admit, 1024,
+                Duration.ofSeconds(60), Duration.ofSeconds(10), java.time.Clock.systemUTC());
     }
 
     /**
-     * @param maxConnections connections open at once; one above is closed as soon as it is accepted
+     * @param maxSessions legacy sessions open at once
+     * @param maxSessionsPerClient legacy sessions one client (one token) may hold; its oldest goes when it opens more
+     * @param maxConnections connections open at once; at the cap a new one closes the oldest idle one
      * @param idleTimeout how long a connection may wait for its next request (or for the rest of a
      *     request's body) before it is closed; a running SSE stream is not idle
+     * @param headerTimeout how long a connection may take to send a request's headers
+     * @param clock the time of the clients' {@code initialize} budgets
      */
-    NettyHttpServerTransport(McpJsonMapper json, String path, int maxBodyBytes, Set<String> allowedOrigins,
-                             int maxSessions, AccessTokens tokens, Function<AccessTokens.Grant, TokenScope.Admission> admit,
-                             int maxConnections, Duration idleTimeout) {
-        this.maxConnections = maxConnections;
+    NettyHttpServerTransport(McpJsonMapper json, ObjectMapper mapper, String path, int maxBodyBytes,
+                             Set<String> allowedOrigins, int maxSessions, int maxSessionsPerClient, AccessTokens tokens,
+                             Function<AccessTokens.Grant, TokenScope.Admission> admit, int maxConnections,
+                             Duration idleTimeout, Duration headerTimeout, java.time.Clock clock) {
+        this.open = new HttpConnections(maxConnections, headerTimeout, System::nanoTime);
         this.idleTimeout = idleTimeout;
         this.tokens = tokens;
         this.admit = admit;
         this.json = json;
+        this.mapper = mapper;
         this.path = path;
         this.maxBodyBytes = maxBodyBytes;
         this.allowedOrigins = Set.copyOf(allowedOrigins);
         this.maxSessions = maxSessions;
+        this.maxSessionsPerClient = maxSessionsPerClient;
+        this.initializes = new InitializeBuckets(INITIALIZE_BURST, INITIALIZE_PER_SECOND,
+                () -> java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(clock.millis()));
+    }
+
+    /** Serves 2026-07-28 requests with {@code modern}; {@code paramHeaders}: a tool's mirrored arguments. */
+    void modern(ModernDispatcher modern, Function<String, Map<String, String>> paramHeaders, LegacyTasks legacyTasks) {
+        this.modern = modern;
+        this.paramHeaders = paramHeaders;
+        this.legacyTasks = legacyTasks;
+        if (dispatcher != null) {
+            dispatcher.legacyTasks(legacyTasks);
+        }
     }
 
     @Override
     public void setMcpHandler(McpStatelessServerHandler handler) {
         this.dispatcher = new RpcDispatcher(handler);
+        if (legacyTasks != null) {
+            dispatcher.legacyTasks(legacyTasks);
+        }
     }
 
     @Override
@@ -125,13 +174,7 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
     Mono<DisposableServer> bind(String host, int port) {
         return HttpServer.create().host(host).port(port).channelGroup(connections)
                 .idleTimeout(idleTimeout).readTimeout(idleTimeout)
-                .doOnChannelInit((observer, channel, remote) -> {
-                    channel.closeFuture().addListener(f -> open.decrementAndGet());
-                    if (open.incrementAndGet() > maxConnections) {
-                        log.debug("mcp http: {} connections open, closing {}", maxConnections, remote);
-                        channel.close();
-                    }
-                })
+                .doOnChannelInit((observer, channel, remote) -> open.accepted(channel))
                 .handle(this::handle).bind()
                 .map(s -> {
                     server = s;
@@ -151,10 +194,12 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
             return jsonError(res, HttpResponseStatus.FORBIDDEN, null, McpSchema.ErrorCodes.INVALID_REQUEST,
                     admission.refusal());
         }
-        return Mono.from(route(req, res)).contextWrite(c -> c.put(CONTEXT_KEY, admission.context()));
+        String principal = clientKeys.of(tokens.required(), req.requestHeaders().get("Authorization"));
+        return Mono.from(route(req, res, principal, admission.context()))
+                .contextWrite(c -> c.put(CONTEXT_KEY, admission.context()).put(PRINCIPAL_KEY, principal));
     }
 
-    private Publisher<Void> route(HttpServerRequest req, HttpServerResponse res) {
+    private Publisher<Void> route(HttpServerRequest req, HttpServerResponse res, String principal, CallContext context) {
         String uriPath = req.fullPath();
         if (!path.equals(uriPath) && !(path + "/").equals(uriPath)) {
             return status(res, HttpResponseStatus.NOT_FOUND, "not found");
@@ -163,21 +208,26 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
         if (origin != null && !originAllowed(origin)) {
             return status(res, HttpResponseStatus.FORBIDDEN, "origin not allowed: " + origin);
         }
+        String host = req.requestHeaders().get("Host");
+        if (host != null && !hostAllowed(host)) {
+            return status(res, HttpResponseStatus.FORBIDDEN, "host not allowed: " + host);
+        }
+        HttpMethod method = req.method();
+        if (HttpMethod.POST.equals(method)) {
+            return post(req, res, principal, context);
+        }
         String version = req.requestHeaders().get(VERSION);
         if (version != null && !VERSIONS.contains(version) && !ProtocolVersions.MCP_2024_11_05.equals(version)) {
             return jsonError(res, HttpResponseStatus.BAD_REQUEST, null, McpSchema.ErrorCodes.INVALID_REQUEST,
                     "unsupported MCP-Protocol-Version: " + version);
-        }
-        HttpMethod method = req.method();
-        if (HttpMethod.POST.equals(method)) {
-            return post(req, res);
         }
         if (HttpMethod.DELETE.equals(method)) {
             String id = req.requestHeaders().get(SESSION);
             if (id == null) {
                 return status(res, HttpResponseStatus.BAD_REQUEST, "missing " + SESSION);
             }
-            if (sessions.remove(id) == null) {
+            Session owned = sessions.get(id);
+            if (owned == null || !owned.principal().equals(principal) || !sessions.remove(id, owned)) {
                 return status(res, HttpResponseStatus.NOT_FOUND, "unknown session");
             }
             dispatcher.cancelAll(id);
@@ -186,13 +236,13 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
         }
         String session = req.requestHeaders().get(SESSION);
         if (HttpMethod.GET.equals(method) && session != null) {
-            return openStream(req, res, session);
+            return openStream(req, res, session, principal);
         }
         res.header("Allow", "POST, DELETE");
         return status(res, HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST");
     }
 
-    private Publisher<Void> post(HttpServerRequest req, HttpServerResponse res) {
+    private Publisher<Void> post(HttpServerRequest req, HttpServerResponse res, String principal, CallContext context) {
         String contentType = req.requestHeaders().get("Content-Type", "");
         if (!contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             return jsonError(res, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, null, McpSchema.ErrorCodes.INVALID_REQUEST,
@@ -209,11 +259,12 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
                     "body exceeds " + maxBodyBytes + " bytes");
         }
         String sessionHeader = req.requestHeaders().get(SESSION);
+        boolean sse = accept.contains("text/event-stream");
         return req.receive()
                 .reduce(new ByteArrayOutputStream(), (acc, buf) -> append(acc, buf))
                 .defaultIfEmpty(new ByteArrayOutputStream())
-                .flatMap(body -> Mono.from(message(body.toString(StandardCharsets.UTF_8), sessionHeader,
-                        accept.contains("text/event-stream"), res)))
+                .flatMap(body -> Mono.from(dispatch(body.toString(StandardCharsets.UTF_8), req, sessionHeader, sse, res,
+                        principal, context)))
                 .onErrorResume(TooLarge.class, e -> Mono.from(jsonError(res, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                         null, McpSchema.ErrorCodes.INVALID_REQUEST, "body exceeds " + maxBodyBytes + " bytes")));
     }
@@ -229,11 +280,40 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
         return acc;
     }
 
-    private Publisher<Void> message(String body, String sessionHeader, boolean sse, HttpServerResponse res) {
+    /** A POST's body: to the 2026-07-28 side when its version header or its {@code _meta} says so, else to the legacy one. */
+    private Publisher<Void> dispatch(String body, HttpServerRequest req, String sessionHeader, boolean sse,
+                                     HttpServerResponse res, String principal, CallContext context) {
         if (body.strip().startsWith("[")) {
             return jsonError(res, HttpResponseStatus.BAD_REQUEST, null, McpSchema.ErrorCodes.INVALID_REQUEST,
                     "JSON-RPC batches are not supported");
         }
+        String version = req.requestHeaders().get(VERSION);
+        ModernDispatcher m = modern;
+        if (m != null) {
+            JsonNode tree;
+            try {
+                tree = mapper.readTree(body);
+            } catch (java.io.IOException | RuntimeException e) {
+                return jsonError(res, HttpResponseStatus.BAD_REQUEST, null, McpSchema.ErrorCodes.PARSE_ERROR,
+                        "parse error: " + e.getMessage());
+            }
+            if (tree == null) {
+                return jsonError(res, HttpResponseStatus.BAD_REQUEST, null, McpSchema.ErrorCodes.PARSE_ERROR,
+                        "parse error: empty body");
+            }
+            if (ModernHttp.modern(version, tree)) {
+                return ModernHttp.serve(m, tree, req.requestHeaders(), sse, res, principal, context, paramHeaders);
+            }
+        }
+        if (version != null && !VERSIONS.contains(version) && !ProtocolVersions.MCP_2024_11_05.equals(version)) {
+            return jsonError(res, HttpResponseStatus.BAD_REQUEST, null, McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "unsupported MCP-Protocol-Version: " + version);
+        }
+        return message(body, sessionHeader, sse, res, principal);
+    }
+
+    private Publisher<Void> message(String body, String sessionHeader, boolean sse, HttpServerResponse res,
+                                    String principal) {
         McpSchema.JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(json, body);
@@ -241,23 +321,36 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
             return jsonError(res, HttpResponseStatus.BAD_REQUEST, null, McpSchema.ErrorCodes.PARSE_ERROR,
                     "parse error: " + e.getMessage());
         }
-        String scope = sessionHeader == null ? "" : sessionHeader;
-        if (sessionHeader != null && !sessions.containsKey(sessionHeader)) {
-            return jsonError(res, HttpResponseStatus.NOT_FOUND, null, McpSchema.ErrorCodes.INVALID_REQUEST,
-                    "unknown or ended session: " + sessionHeader);
+        // requests without a session are scoped to their client: one client cannot cancel another's ids
+        String scope = sessionHeader == null ? RpcDispatcher.sessionless(principal) : sessionHeader;
+        if (sessionHeader != null) {
+            Session owned = sessions.get(sessionHeader);
+            if (owned == null || !owned.principal().equals(principal)) {
+                return jsonError(res, HttpResponseStatus.NOT_FOUND, null, McpSchema.ErrorCodes.INVALID_REQUEST,
+                        "unknown or ended session: " + sessionHeader);
+            }
         }
         McpTransportContext ctx = McpTransportContext.create(Map.of("session", scope));
         if (message instanceof McpSchema.JSONRPCRequest request) {
             if (McpSchema.METHOD_INITIALIZE.equals(request.method())) {
-                scope = openSession();
+                if (!initializes.take(principal)) {
+                    res.header("Retry-After", "1");
+                    return jsonError(res, HttpResponseStatus.TOO_MANY_REQUESTS, request.id(),
+                            McpSchema.ErrorCodes.INVALID_REQUEST, "too many initialize requests from this client; retry later");
+                }
+                scope = openSession(principal);
+                if (scope == null) {
+                    return jsonError(res, HttpResponseStatus.SERVICE_UNAVAILABLE, request.id(),
+                            McpSchema.ErrorCodes.INVALID_REQUEST, "too many MCP sessions are open; retry later");
+                }
                 res.header(SESSION, scope);
             }
             Object id = request.id();
             if (sse) {
-                return StreamedResponse.send(dispatcher, json, scope, request, res,
+                return StreamedResponse.send(dispatcher, json, scope, principal, request, res,
                         (status, encoded) -> sendBody(res, status, encoded));
             }
-            return dispatcher.request(scope, request, null)
+            return dispatcher.request(scope, principal, request, null)
                     .switchIfEmpty(Mono.fromSupplier(() -> cancelled(id)))
                     .flatMap(response -> Mono.from(sendJson(res, HttpResponseStatus.OK, response)));
         }
@@ -278,8 +371,9 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
     }
 
     /** {@code GET} of a session: its standalone SSE stream, open until the session or the server ends. */
-    private Publisher<Void> openStream(HttpServerRequest req, HttpServerResponse res, String session) {
-        if (!sessions.containsKey(session)) {
+    private Publisher<Void> openStream(HttpServerRequest req, HttpServerResponse res, String session, String principal) {
+        Session owned = sessions.get(session);
+        if (owned == null || !owned.principal().equals(principal)) {
             return jsonError(res, HttpResponseStatus.NOT_FOUND, null, McpSchema.ErrorCodes.INVALID_REQUEST,
                     "unknown or ended session: " + session);
         }
@@ -312,19 +406,76 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
         return McpSchema.JSONRPCResponse.error(id, new McpSchema.JSONRPCResponse.JSONRPCError(-32800, "request cancelled", null));
     }
 
-    private String openSession() {
+    /**
+     * Opens a session for {@code principal}. A client at its own cap loses its own oldest session;
+     * another client's session is never ended to make room: with every slot taken, {@code null}.
+     */
+    private synchronized String openSession(String principal) {
+        List<Map.Entry<String, Session>> own = sessions.entrySet().stream()
+                .filter(e -> e.getValue().principal().equals(principal))
+                .sorted(java.util.Comparator.comparingLong(e -> e.getValue().openedNanos())).toList();
+        for (int i = 0; i <= own.size() - maxSessionsPerClient; i++) {
+            endSession(own.get(i).getKey());
+        }
         if (sessions.size() >= maxSessions) {
-            // forget the oldest: sessions only scope cancellations here, so this loses nothing else
-            sessions.entrySet().stream().min(Map.Entry.comparingByValue())
-                    .ifPresent(e -> {
-                        sessions.remove(e.getKey());
-                        dispatcher.forget(e.getKey());
-                        streams.close(e.getKey());
-                    });
+            return null;
         }
         String id = UUID.randomUUID().toString();
-        sessions.put(id, System.nanoTime());
+        sessions.put(id, new Session(principal, System.nanoTime()));
         return id;
+    }
+
+    private void endSession(String id) {
+        if (sessions.remove(id) != null) {
+            dispatcher.cancelAll(id);
+            streams.close(id);
+        }
+    }
+
+    /** Sessions open now (tests). */
+    int sessions() {
+        return sessions.size();
+    }
+
+    /** The connections of the endpoint (tests). */
+    HttpConnections connections() {
+        return open;
+    }
+
+    /**
+     * A {@code Host} the endpoint answers to, against DNS rebinding: when bound to a loopback address,
+     * a loopback name ({@code localhost}, {@code 127.0.0.1}, {@code [::1]}) with any port, or an
+     * allowed origin's host; any host when bound elsewhere (tokens protect that endpoint).
+     */
+    private boolean hostAllowed(String host) {
+        DisposableServer s = server;
+        if (s == null || !(s.address() instanceof java.net.InetSocketAddress a) || !a.getAddress().isLoopbackAddress()) {
+            return true;
+        }
+        String h = host.strip().toLowerCase(Locale.ROOT);
+        if (h.startsWith("[")) {
+            int end = h.indexOf(']');
+            h = end < 0 ? h : h.substring(0, end + 1);
+        } else if (h.indexOf(':') >= 0 && h.indexOf(':') == h.lastIndexOf(':')) {
+            h = h.substring(0, h.indexOf(':'));
+        }
+        if (h.equals("localhost") || h.equals("127.0.0.1") || h.equals("[::1]") || h.equals("::1")) {
+            return true;
+        }
+        if (allowedOrigins.contains("*")) {
+            return true;
+        }
+        for (String o : allowedOrigins) {
+            try {
+                String oh = URI.create(o).getHost();
+                if (oh != null && oh.equalsIgnoreCase(h.replace("[", "").replace("]", ""))) {
+                    return true;
+                }
+            } catch (IllegalArgumentException e) {
+                // not a URL: not a host either
+            }
+        }
+        return false;
     }
 
     private boolean originAllowed(String origin) {
@@ -373,6 +524,9 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
             if (dispatcher != null) {
                 dispatcher.cancelAll(null);
             }
+            if (onClose != null) {
+                onClose.run();
+            }
             streams.closeAll();
             DisposableServer s = server;
             if (s == null) {
@@ -382,6 +536,13 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
             // disposing the server closes its listening socket; the group closes keep-alive connections too
             return s.onDispose().then(Mono.<Void>create(sink -> connections.close().addListener(f -> sink.success())));
         });
+    }
+
+    private volatile Runnable onClose;
+
+    /** Runs at close, before the connections are: ends the 2026-07-28 listen streams gracefully. */
+    void onClose(Runnable r) {
+        this.onClose = r;
     }
 
     /** The body grew past the bound. */

@@ -23,14 +23,27 @@ final class RpcDispatcher {
     static final String CANCELLED = "notifications/cancelled";
     static final String SET_LEVEL = "logging/setLevel";
     private static final int MAX_SESSIONS = 20_000;
+    /** The most requests in flight at once, over all scopes. */
+    static final int MAX_INFLIGHT = 100_000;
     private static final Logger log = LoggerFactory.getLogger(RpcDispatcher.class);
 
     private final McpStatelessServerHandler handler;
+    private volatile LegacyTasks legacyTasks;
     private final Map<String, Sinks.One<Boolean>> inflight = new ConcurrentHashMap<>();
     private final Map<String, SessionState> sessions = new ConcurrentHashMap<>();
 
     RpcDispatcher(McpStatelessServerHandler handler) {
         this.handler = handler;
+    }
+
+    /** Serves 2025-11-25 tasks ({@code tools/call} with {@code task}, {@code tasks/*}) with these. */
+    void legacyTasks(LegacyTasks tasks) {
+        this.legacyTasks = tasks;
+    }
+
+    /** The scope of a client's requests without a session: its own, so ids never meet another client's. */
+    static String sessionless(String principal) {
+        return "anon:" + principal;
     }
 
     /**
@@ -39,7 +52,8 @@ final class RpcDispatcher {
      * {@link SessionOutbox} in its transport context. {@code initialize} records the client's
      * capabilities for the scope, and {@code logging/setLevel} is answered here.
      */
-    Mono<McpSchema.JSONRPCResponse> request(String scope, McpSchema.JSONRPCRequest request, Consumer<Object> out) {
+    Mono<McpSchema.JSONRPCResponse> request(String scope, String principal, McpSchema.JSONRPCRequest request,
+                                            Consumer<Object> out) {
         String key = key(scope, request.id());
         return Mono.defer(() -> {
             SessionState session = session(scope);
@@ -57,8 +71,16 @@ final class RpcDispatcher {
             values.put(SessionOutbox.KEY, new SessionOutbox(session, out));
             McpTransportContext withOutbox = McpTransportContext.create(values);
             Sinks.One<Boolean> cancel = Sinks.one();
+            if (inflight.size() >= MAX_INFLIGHT && !inflight.containsKey(key)) {
+                return Mono.just(McpSchema.JSONRPCResponse.error(request.id(), new McpSchema.JSONRPCResponse.JSONRPCError(
+                        McpSchema.ErrorCodes.INTERNAL_ERROR, "too many requests in flight", null)));
+            }
             inflight.put(key, cancel);
-            return handler.handleRequest(withOutbox, request)
+            LegacyTasks tasks = legacyTasks;
+            Mono<McpSchema.JSONRPCResponse> handled = tasks != null && tasks.handles(request)
+                    ? tasks.handle(request, principal, new SessionOutbox(session, out))
+                    : handler.handleRequest(withOutbox, request).map(r -> tasks == null ? r : tasks.decorate(request, r));
+            return handled
                     .takeUntilOther(cancel.asMono())
                     .doFinally(s -> inflight.remove(key, cancel));
         });
@@ -66,7 +88,7 @@ final class RpcDispatcher {
 
     /** Hands a client's response to the request of ours that waits for it (else drops it). */
     void response(String scope, McpSchema.JSONRPCResponse response) {
-        SessionState session = scope.isEmpty() ? null : sessions.get(scope);
+        SessionState session = scope.isEmpty() || scope.startsWith("anon:") ? null : sessions.get(scope);
         if (session == null || !session.response(response)) {
             log.debug("MCP response {} matches no request of this server; dropped", response.id());
         }
@@ -80,9 +102,9 @@ final class RpcDispatcher {
         }
     }
 
-    /** The session of a scope; a sessionless HTTP request ({@code ""}) gets a throwaway one. */
+    /** The session of a scope; a sessionless HTTP request gets a throwaway one. */
     private SessionState session(String scope) {
-        if (scope.isEmpty()) {
+        if (scope.isEmpty() || scope.startsWith("anon:")) {
             return new SessionState("toolbus-");
         }
         SessionState s = sessions.get(scope);

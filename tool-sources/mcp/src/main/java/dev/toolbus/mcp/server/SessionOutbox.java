@@ -47,6 +47,21 @@ final class SessionOutbox {
         return out != null && session.canElicit();
     }
 
+    /** Whether the client can be asked to visit a URL: it declared {@code elicitation.url}. */
+    boolean canElicitUrl() {
+        return out != null && session.canElicitUrl();
+    }
+
+    /** Whether the client's roots can be asked for: it declared {@code roots} and messages reach it. */
+    boolean canListRoots() {
+        return out != null && session.canListRoots();
+    }
+
+    /** The client's session. */
+    SessionState session() {
+        return session;
+    }
+
     /** Whether the client's model can be asked: it declared {@code sampling} and messages reach it. */
     boolean canSample() {
         return out != null && session.canSample();

@@ -28,6 +28,8 @@ final class SessionState {
     private final Map<String, Sinks.One<McpSchema.JSONRPCResponse>> pending = new ConcurrentHashMap<>();
     private volatile boolean elicitation;
     private volatile boolean sampling;
+    private volatile boolean roots;
+    private volatile boolean elicitationUrl;
     private volatile int logLevel = 0;
 
     SessionState(String prefix) {
@@ -38,7 +40,9 @@ final class SessionState {
     void initialized(Object params) {
         Object caps = params instanceof Map<?, ?> m ? m.get("capabilities") : null;
         elicitation = caps instanceof Map<?, ?> c && c.get("elicitation") != null;
+        elicitationUrl = caps instanceof Map<?, ?> c && c.get("elicitation") instanceof Map<?, ?> e && e.get("url") != null;
         sampling = caps instanceof Map<?, ?> c && c.get("sampling") != null;
+        roots = caps instanceof Map<?, ?> c && c.get("roots") != null;
     }
 
     /** Whether the client declared the {@code elicitation} capability. */
@@ -59,6 +63,21 @@ final class SessionState {
     /** Whether a log message at this level goes out. */
     boolean logs(String level) {
         return LEVELS.indexOf(level) >= logLevel;
+    }
+
+    /** Whether the client declared URL-mode elicitation ({@code elicitation.url}). */
+    boolean canElicitUrl() {
+        return elicitationUrl;
+    }
+
+    /** Whether the client declared the {@code roots} capability. */
+    boolean canListRoots() {
+        return roots;
+    }
+
+    /** What the client declared, as a {@link ClientCaps} (its tasks support is not read here). */
+    ClientCaps caps() {
+        return new ClientCaps(elicitation, elicitationUrl, sampling, roots, false);
     }
 
     /** Whether the client declared the {@code sampling} capability. */

@@ -46,7 +46,7 @@ final class StreamedResponse {
     /**
      * @param sendJson writes a plain JSON answer (status, encoded body)
      */
-    static Publisher<Void> send(RpcDispatcher dispatcher, McpJsonMapper json, String scope,
+    static Publisher<Void> send(RpcDispatcher dispatcher, McpJsonMapper json, String scope, String principal,
                                 McpSchema.JSONRPCRequest request, HttpServerResponse res,
                                 BiFunction<HttpResponseStatus, String, Publisher<Void>> sendJson) {
         AtomicLong queuedBytes = new AtomicLong();
@@ -69,7 +69,7 @@ final class StreamedResponse {
                 }
                 emit.accept(new Out(s, false));
             };
-            Disposable call = dispatcher.request(scope, request, toClient)
+            Disposable call = dispatcher.request(scope, principal, request, toClient)
                     .switchIfEmpty(Mono.fromSupplier(() -> McpSchema.JSONRPCResponse.error(request.id(),
                             new McpSchema.JSONRPCResponse.JSONRPCError(-32800, "request cancelled", null))))
                     .subscribe(r -> {

@@ -10,6 +10,14 @@
  * ({@code StdioServerTransport}, {@code NettyHttpServerTransport} with {@code StreamedResponse} and
  * {@code ListChangedStreams}), the JSON-RPC routing with cancellation ({@code RpcDispatcher}), what the
  * server knows of each client session ({@code SessionState}, {@code SessionOutbox},
- * {@code SessionBroadcast}) and one call's live events ({@code LiveEvents}).
+ * {@code SessionBroadcast}) and one call's live events ({@code LiveEvents}). The 2026-07-28 era:
+ * {@code ModernDispatcher} (the methods), {@code ModernHttp} and {@code HeaderRules} (the stateless
+ * HTTP side), {@code RequestMeta} and {@code ClientCaps} (a request's {@code _meta}),
+ * {@code ModernCalls} and {@code ModernCall} (calls, parked calls and tasks),
+ * {@code RequestStateCodec}, {@code Subscriptions} (listen streams); the 2025-11-25 tasks
+ * ({@code LegacyTasks}); tasks are kept in an {@link dev.toolbus.mcp.server.McpTaskStore}
+ * ({@link dev.toolbus.mcp.server.McpTask}; in memory: {@code InMemoryTaskStore}). The HTTP endpoint's
+ * bounds: {@code HttpConnections} (header deadline, eviction at the cap), {@code ClientKeys} (who a
+ * client is), {@code InitializeBuckets}.
  */
 package dev.toolbus.mcp.server;

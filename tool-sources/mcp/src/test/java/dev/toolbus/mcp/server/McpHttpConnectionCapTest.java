@@ -15,7 +15,10 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The HTTP endpoint's bounds on connections: a cap on open ones and an idle timeout. */
+/**
+ * The HTTP endpoint's bounds on connections: a cap on open ones (at the cap the oldest idle connection
+ * makes room; only when all serve a request is a new one closed) and an idle timeout.
+ */
 class McpHttpConnectionCapTest {
 
     private ToolExecutor executor;
@@ -81,7 +84,7 @@ class McpHttpConnectionCapTest {
     }
 
     @Test
-    void aConnectionAboveTheCap_isClosed_andOneFreedSlotServesAgain() throws Exception {
+    void atTheCap_aNewConnectionClosesTheOldestIdleOne_andIsServed() throws Exception {
         executor = ToolExecutor.builder().tools(McpDemoTools.all()).build();
         http = McpToolServer.builder(executor).maxHttpConnections(2).build().startHttp("127.0.0.1", 0)
                 .block(Duration.ofSeconds(10));
@@ -91,13 +94,51 @@ class McpHttpConnectionCapTest {
         assertThat(request(second)).isEqualTo("HTTP/1.1 200 OK");
 
         Socket third = open();
-        assertThat(closedByServer(third)).as("third connection closed by the server").isTrue();
+        assertThat(request(third)).as("the new connection is served").isEqualTo("HTTP/1.1 200 OK");
+        assertThat(closedByServer(first)).as("the oldest idle connection made room").isTrue();
+        assertThat(request(second)).isEqualTo("HTTP/1.1 200 OK");
+    }
 
-        first.close();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            Socket again = open();
-            assertThat(request(again)).isEqualTo("HTTP/1.1 200 OK");
-        });
+    @Test
+    void atTheCap_withEveryConnectionServingARequest_aNewOneIsClosed() throws Exception {
+        executor = ToolExecutor.builder().tools(McpDemoTools.all()).build();
+        http = McpToolServer.builder(executor).maxHttpConnections(2).build().startHttp("127.0.0.1", 0)
+                .block(Duration.ofSeconds(10));
+        // two connections busy with an open event stream each (a session's GET stream never ends by itself)
+        for (int i = 0; i < 2; i++) {
+            Socket s = open();
+            String session = initialize(s);
+            String get = "GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nMcp-Session-Id: "
+                    + session + "\r\n\r\n";
+            s.getOutputStream().write(get.getBytes(StandardCharsets.US_ASCII));
+            assertThat(line(s.getInputStream())).isEqualTo("HTTP/1.1 200 OK");
+        }
+        Socket third = open();
+        assertThat(closedByServer(third)).as("no idle connection to make room: the new one is closed").isTrue();
+    }
+
+    /** An {@code initialize} on a keep-alive connection; returns the session id. */
+    private static String initialize(Socket s) throws IOException {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+        String req = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Accept: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+        s.getOutputStream().write(req.getBytes(StandardCharsets.US_ASCII));
+        InputStream in = s.getInputStream();
+        assertThat(line(in)).isEqualTo("HTTP/1.1 200 OK");
+        int length = 0;
+        String session = null;
+        for (String h = line(in); !h.isEmpty(); h = line(in)) {
+            String lower = h.toLowerCase(java.util.Locale.ROOT);
+            if (lower.startsWith("content-length:")) {
+                length = Integer.parseInt(h.substring(15).trim());
+            } else if (lower.startsWith("mcp-session-id:")) {
+                session = h.substring(15).trim();
+            }
+        }
+        in.readNBytes(length);
+        assertThat(session).isNotNull();
+        return session;
     }
 
     @Test

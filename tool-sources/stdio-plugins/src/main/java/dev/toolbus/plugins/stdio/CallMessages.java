@@ -120,8 +120,25 @@ final class CallMessages {
             }
             timeout = Duration.ofMillis(t.longValue());
         }
+        // a URL-mode question (mode "url" with a url) asks the user to visit the URL: its answer has no content
+        String mode = params.path("mode").asText("form");
+        JsonNode url = params.get("url");
+        JsonNode key = params.get("key");
+        dev.toolbus.tool.InputQuestion.Builder q = dev.toolbus.tool.InputQuestion.builder(m.textValue()).timeout(timeout)
+                .key(key != null && key.isTextual() ? key.textValue() : null);
+        if (mode.equals("url")) {
+            if (url == null || !url.isTextual()) {
+                throw new IllegalArgumentException("an ask in mode 'url' needs a string 'url'");
+            }
+            q.url(url.textValue());
+        } else if (!mode.equals("form")) {
+            throw new IllegalArgumentException("'mode' is form or url, not '" + mode + "'");
+        } else {
+            q.schema(schema == null || schema.isNull() ? null : schema);
+        }
+        dev.toolbus.tool.InputQuestion question = q.build();
         Disposable[] self = new Disposable[1];
-        self[0] = ctx.ask(m.textValue(), schema == null || schema.isNull() ? null : schema, timeout)
+        self[0] = ctx.ask(question)
                 .doFinally(s -> {
                     if (self[0] != null) {
                         tasks.remove(self[0]);

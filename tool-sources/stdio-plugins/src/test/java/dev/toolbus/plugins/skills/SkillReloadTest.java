@@ -64,15 +64,17 @@ class SkillReloadTest {
 
         write("b/beta.skill.json", "{\"name\":\"beta\",\"description\":\"Second\",\"content\":\"B text\"}");
         await().atMost(PROMPTLY).until(() -> names().equals(List.of("alpha", "beta")));
-        assertThat(loadSkillDescription(registry)).contains("- beta: Second");
+        // the catalogue changes first, then load_skill is registered again with the new list
+        await().atMost(PROMPTLY).untilAsserted(() -> assertThat(loadSkillDescription(registry)).contains("- beta: Second"));
 
         write("a/SKILL.md", "---\nname: alpha\ndescription: First, edited\n---\nA text, edited\n");
         await().atMost(PROMPTLY).until(() -> lib.catalog().find("alpha").text().equals("A text, edited"));
-        assertThat(loadSkillDescription(registry)).contains("- alpha: First, edited");
+        await().atMost(PROMPTLY).untilAsserted(() ->
+                assertThat(loadSkillDescription(registry)).contains("- alpha: First, edited"));
 
         Files.delete(root.resolve("b/beta.skill.json"));
         await().atMost(PROMPTLY).until(() -> names().equals(List.of("alpha")));
-        assertThat(loadSkillDescription(registry)).doesNotContain("beta");
+        await().atMost(PROMPTLY).untilAsserted(() -> assertThat(loadSkillDescription(registry)).doesNotContain("beta"));
         assertThat(registry.entries()).hasSize(1);
     }
 
