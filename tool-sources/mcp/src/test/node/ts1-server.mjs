@@ -10,6 +10,7 @@
 //                              "Who asks?" (elicitation/create tied to the task by related-task, which
 //                              the SDK queues for tasks/result), works for `seconds` while watching its
 //                              store for a cancel, then completes with "ts1 task done[: <name>]"
+//   ts1_task_required {…}    → the same with taskSupport "required" (the SDK refuses a plain call of it)
 //   ts1_seen {}              → what reached this server: each tools/call's traceparent, the task
 //                              parameters of task calls, the ids of the tasks created, the tasks/*
 //                              requests, the answers the tasks got, the tasks whose tool saw a cancel
@@ -46,11 +47,7 @@ function factory() {
       requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } });
     return { content: [{ type: "text", text: "Hello, " + (r.content?.name ?? r.action) + "!" }] };
   });
-  server.experimental.tasks.registerToolTask("ts1_task", {
-    description: "works as a task for `seconds`, asking a name first when `ask`",
-    inputSchema: { seconds: z.number().optional(), ask: z.boolean().optional() },
-    execution: { taskSupport: "optional" },
-  }, {
+  const taskHandler = {
     async createTask({ seconds, ask }, { taskStore, taskRequestedTtl }) {
       const task = await taskStore.createTask({ ttl: taskRequestedTtl, pollInterval: 100 });
       const id = task.taskId;
@@ -95,7 +92,12 @@ function factory() {
     },
     getTask: async (_args, { taskId, taskStore }) => taskStore.getTask(taskId),
     getTaskResult: async (_args, { taskId, taskStore }) => taskStore.getTaskResult(taskId),
-  });
+  };
+  const taskInput = { seconds: z.number().optional(), ask: z.boolean().optional() };
+  server.experimental.tasks.registerToolTask("ts1_task", { description: "works as a task for `seconds`, asking a"
+    + " name first when `ask`", inputSchema: taskInput, execution: { taskSupport: "optional" } }, taskHandler);
+  server.experimental.tasks.registerToolTask("ts1_task_required", { description: "ts1_task, as a task only",
+    inputSchema: taskInput, execution: { taskSupport: "required" } }, taskHandler);
   server.registerTool("ts1_seen", { description: "what reached this server", inputSchema: {} },
     async () => ({ content: [{ type: "text", text: JSON.stringify({ traceparents, ...seen }) }] }));
   return server;

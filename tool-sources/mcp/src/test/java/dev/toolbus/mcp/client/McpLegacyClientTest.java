@@ -160,6 +160,11 @@ class McpLegacyClientTest {
             assertThat(seen.path("taskRequests").toString()).as("%s: tasks/get and tasks/result of the task", server)
                     .contains("{\"method\":\"tasks/get\",\"taskId\":\"" + taskId + "\"}",
                             "{\"method\":\"tasks/result\",\"taskId\":\"" + taskId + "\"}");
+
+            // a tool that is a task only (its server refuses it as a plain call)
+            assertThat(Turns.result(run(tool(server, "ts1_task_required"), "{\"seconds\":0.2}")).content()).as(server)
+                    .isEqualTo("ts1 task done");
+            assertThat(created(seen(server))).as(server).hasSize(before + 2);
         }
     }
 
