@@ -39,10 +39,13 @@ public interface GatedTurn {
 
     /**
      * The key the per-principal bounds count under (questions, and turns waiting for approval): the
-     * {@link Principal#key() key} of {@link #principal()} ({@code <kind>:<id>}, so a token and a bus of the
-     * same name are counted apart). {@code null} would leave only the per-stream and total bounds.
+     * {@link Principal#key() key} of a {@link Principal.Kind#TOKEN token} principal ({@code token:<scope>}).
+     * {@code null} for a bus's or the process's own identity, which every turn of that ingress shares: a
+     * per-principal bound would only be a second, smaller total there, so such turns count under the
+     * per-stream and total bounds alone.
      */
     default String principalId() {
-        return principal().key();
+        Principal p = principal();
+        return p.kind() == Principal.Kind.TOKEN ? p.key() : null;
     }
 }
