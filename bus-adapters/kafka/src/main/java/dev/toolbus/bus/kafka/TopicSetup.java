@@ -116,8 +116,9 @@ final class TopicSetup {
 
     private static void checkState(Admin admin, KafkaBusConfig config, int calls)
             throws InterruptedException, ExecutionException, TimeoutException {
+        // a topic the bus created just now may not be listed yet: partitions() below waits for it
         Set<String> now = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-        if (!now.contains(config.stateTopic())) {
+        if (!config.createTopics() && !now.contains(config.stateTopic())) {
             throw new IllegalStateException("the turn state topic " + config.stateTopic() + " does not exist: create it "
                     + "(cleanup.policy=compact, as many partitions as " + config.callsTopic() + "), let the bus create "
                     + "topics, or turn the Kafka turn state off (turnState false)");
