@@ -125,11 +125,27 @@ export class Client {
     return this.transport.sendControl(traced(e, { traceparent, tracestate }));
   }
 
-  /** Answers an approval_request: 'approve', 'deny' or 'approve_session' (with the answering span's trace context). */
-  respondApproval(request, decision, { traceparent, tracestate } = {}) {
+  /**
+   * Answers an approval_request: 'approve', 'deny' or 'approve_session'; for one call only (toolCallId),
+   * with the user's edit of its arguments (approve only) or a message the model reads (deny only, at most
+   * 2,000 characters); traceparent / tracestate: the answering span's trace context.
+   */
+  respondApproval(request, decision, { toolCallId, arguments: args, message, traceparent, tracestate } = {}) {
     if (!['approve', 'deny', 'approve_session'].includes(decision)) throw new TypeError('decision must be approve, deny or approve_session');
-    return this.transport.sendControl(traced({ type: 'approval_response', stream_id: request.stream_id,
-      approval_id: request.approval_id, decision }, { traceparent, tracestate }));
+    if (args !== undefined && (decision === 'deny' || args === null || typeof args !== 'object' || Array.isArray(args))) {
+      throw new TypeError('arguments must be an object, sent with approve or approve_session');
+    }
+    if (message !== undefined && (decision !== 'deny' || typeof message !== 'string' || message.length > 2000)) {
+      throw new TypeError('message goes with deny only, a string of at most 2000 characters');
+    }
+    if (toolCallId !== undefined && !(request.calls || []).some((c) => c.tool_call_id === toolCallId)) {
+      throw new TypeError(`toolCallId '${toolCallId}' is not a call of this request`);
+    }
+    const e = { type: 'approval_response', stream_id: request.stream_id, approval_id: request.approval_id, decision };
+    if (toolCallId !== undefined) e.tool_call_id = toolCallId;
+    if (args !== undefined) e.arguments = args;
+    if (message !== undefined) e.message = message;
+    return this.transport.sendControl(traced(e, { traceparent, tracestate }));
   }
 
   /** Answers an input_request: 'accept' (with content), 'decline' or 'cancel' (with the answering span's trace context). */

@@ -22,9 +22,9 @@ export function dedupKey(e) {
 export function bind(e, client) {
   const def = (name, fn) => Object.defineProperty(e, name, { value: fn, enumerable: false });
   if (e.type === 'approval_request') {
-    def('approve', () => client.respondApproval(e, 'approve'));
-    def('deny', () => client.respondApproval(e, 'deny'));
-    def('approveSession', () => client.respondApproval(e, 'approve_session'));
+    def('approve', (opts = {}) => client.respondApproval(e, 'approve', opts));
+    def('deny', (opts = {}) => client.respondApproval(e, 'deny', opts));
+    def('approveSession', (opts = {}) => client.respondApproval(e, 'approve_session', opts));
   } else if (e.type === 'input_request') {
     def('accept', (content) => client.respondInput(e, 'accept', content));
     def('decline', () => client.respondInput(e, 'decline'));

@@ -22,7 +22,11 @@ export interface ApprovalCall { tool_call_id: string; name: string; risk: 'low' 
 export interface ApprovalRequestEvent extends Traced {
   type: 'approval_request'; stream_id: string; turn_id: string; approval_id: string; expires_at_ms: number;
   calls: ApprovalCall[]; text: string;
-  approve(): Promise<void>; deny(): Promise<void>; approveSession(): Promise<void>;
+  /** Approves every call not answered yet, or only toolCallId; arguments replaces that call's arguments (the user's edit). */
+  approve(opts?: { toolCallId?: string; arguments?: Record<string, unknown> }): Promise<void>;
+  /** Denies every call not answered yet, or only toolCallId; the model reads message (at most 2,000 characters). */
+  deny(opts?: { toolCallId?: string; message?: string }): Promise<void>;
+  approveSession(opts?: { toolCallId?: string; arguments?: Record<string, unknown> }): Promise<void>;
 }
 export interface InputRequestEvent extends Traced {
   type: 'input_request'; stream_id: string; turn_id: string; tool_call_id: string; input_id: string; expires_at_ms: number;
@@ -110,7 +114,7 @@ export class Client {
   runTurn(streamId: string, calls: Call[], options?: RunTurnOptions): Promise<Turn>;
   /** `traceparent` / `tracestate`: the W3C trace context of the sender's span (toolbus's span of the control joins it). */
   cancel(streamId: string, target?: { turnId?: string; toolCallId?: string; reason?: string; traceparent?: string; tracestate?: string }): Promise<void>;
-  respondApproval(request: ApprovalRequestEvent, decision: 'approve' | 'deny' | 'approve_session', trace?: { traceparent?: string; tracestate?: string }): Promise<void>;
+  respondApproval(request: ApprovalRequestEvent, decision: 'approve' | 'deny' | 'approve_session', opts?: { toolCallId?: string; arguments?: Record<string, unknown>; message?: string; traceparent?: string; tracestate?: string }): Promise<void>;
   respondInput(request: InputRequestEvent, action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>, trace?: { traceparent?: string; tracestate?: string }): Promise<void>;
   listTools(streamId: string, options?: { context?: Record<string, string>; format?: 'openai' | 'anthropic' | 'mcp'; text?: string; timeoutMs?: number }): Promise<Array<Record<string, unknown>>>;
   listSkills(streamId: string, options?: { text?: string; selected?: string[]; context?: Record<string, string>; timeoutMs?: number }): Promise<SkillsEvent>;

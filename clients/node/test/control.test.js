@@ -65,6 +65,24 @@ function controlCases(name, open) {
     } finally { await done(); }
   });
 
+  test('an approval may edit the arguments of its call', async () => {
+    const { tb, turn: opts, done } = await open({ onApprovalRequest: (req) => req.approve({ toolCallId: 'w', arguments: { target: 'other' } }) });
+    try {
+      const turn = await tb.runTurn(stream('edit'), WIPE, { ...opts, timeoutMs: 60000 });
+      assert.equal(turn.result('w').content, 'wiped other');
+      assert.equal(turn.result('w').metadata.arguments_edited, true);
+    } finally { await done(); }
+  });
+
+  test('a deny may say why, and the model reads it', async () => {
+    const { tb, turn: opts, done } = await open({ onApprovalRequest: (req) => req.deny({ message: 'not on a friday' }) });
+    try {
+      const turn = await tb.runTurn(stream('deny-why'), WIPE, { ...opts, timeoutMs: 60000 });
+      assert.equal(turn.result('w').error.code, 'NOT_APPROVED');
+      assert.match(turn.result('w').content, /not on a friday/);
+    } finally { await done(); }
+  });
+
   test('a send_message arrives before the result', async () => {
     const sent = [];
     const { tb, turn: opts, done } = await open({ onSendMessage: (m) => sent.push(m) });

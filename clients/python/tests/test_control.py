@@ -80,6 +80,21 @@ class ControlCases:
                 {"tool_call_id": "w", "name": "wipe", "arguments": {"target": "tmp"}}])
         self.assertEqual(turn.result("w").error_code, "NOT_APPROVED")
 
+    async def test_an_approval_may_edit_the_arguments_of_its_call(self):
+        async with self.client(on_approval_request=lambda req: req.approve(tool_call_id="w",
+                                                                           arguments={"target": "other"})) as tb:
+            turn = await tb.run_turn(self.stream("edit"), [
+                {"tool_call_id": "w", "name": "wipe", "arguments": {"target": "tmp"}}])
+        self.assertEqual(turn.result("w").content, "wiped other")
+        self.assertEqual(turn.result("w").metadata.get("arguments_edited"), True)
+
+    async def test_a_deny_may_say_why_and_the_model_reads_it(self):
+        async with self.client(on_approval_request=lambda req: req.deny(message="not on a friday")) as tb:
+            turn = await tb.run_turn(self.stream("deny-why"), [
+                {"tool_call_id": "w", "name": "wipe", "arguments": {"target": "tmp"}}])
+        self.assertEqual(turn.result("w").error_code, "NOT_APPROVED")
+        self.assertIn("not on a friday", turn.result("w").content)
+
     async def test_send_message_arrives_before_the_result(self):
         sent = []
         async with self.client(on_send_message=sent.append) as tb:
@@ -194,6 +209,25 @@ class ControlCases:
 
 def gateway_server():
     return Server("--approval-mode", "auto").start()
+
+
+class ApprovalAnswerChecksTest(unittest.IsolatedAsyncioTestCase):
+    """A malformed answer is refused before anything is sent (no connection is needed to find out)."""
+
+    async def test_misused_fields_are_refused(self):
+        from toolbus.events import ApprovalRequest
+        client = Client("ws://127.0.0.1:9/v1/ws", TOKEN)
+        req = ApprovalRequest(type="approval_request", stream_id="s", turn_id="t", raw={},
+                              approval_id="ap-0123456789abcdef",
+                              calls=[{"tool_call_id": "w"}, {"tool_call_id": "x"}])
+        with self.assertRaisesRegex(ValueError, "deny only"):
+            await client.respond_approval(req, "approve", message="why")
+        with self.assertRaisesRegex(ValueError, "deny only"):
+            await client.respond_approval(req, "deny", message="x" * 2001)
+        with self.assertRaisesRegex(ValueError, "approve or approve_session"):
+            await client.respond_approval(req, "deny", arguments={"a": 1})
+        with self.assertRaisesRegex(ValueError, "not a call of this request"):
+            await client.respond_approval(req, "approve", tool_call_id="nope")
 
 
 class HttpControlTest(ControlCases, unittest.IsolatedAsyncioTestCase):

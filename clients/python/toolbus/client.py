@@ -247,16 +247,31 @@ class Client:
             event["reason"] = reason
         await self._connected().send_control(_traced(event, traceparent, tracestate))
 
-    async def respond_approval(self, request: ApprovalRequest, decision: str, *, traceparent: Optional[str] = None,
-                               tracestate: Optional[str] = None) -> None:
-        """Answers an ``approval_request``: ``approve``, ``deny`` or ``approve_session``.
+    async def respond_approval(self, request: ApprovalRequest, decision: str, *, tool_call_id: Optional[str] = None,
+                               arguments: Optional[JsonObject] = None, message: Optional[str] = None,
+                               traceparent: Optional[str] = None, tracestate: Optional[str] = None) -> None:
+        """Answers an ``approval_request``: ``approve``, ``deny`` or ``approve_session``; for one call only
+        (``tool_call_id``), with the user's edit of its ``arguments`` (approve only) or a ``message`` the model
+        reads (deny only, at most 2,000 characters).
 
         ``traceparent`` / ``tracestate``: the trace context of the answering span, as for ``cancel``."""
         if decision not in ("approve", "deny", "approve_session"):
             raise ValueError("decision must be approve, deny or approve_session")
-        await self._connected().send_control(_traced(
-            {"type": "approval_response", "stream_id": request.stream_id, "approval_id": request.approval_id,
-             "decision": decision}, traceparent, tracestate))
+        if arguments is not None and (decision == "deny" or not isinstance(arguments, dict)):
+            raise ValueError("arguments must be a dict, sent with approve or approve_session")
+        if message is not None and (decision != "deny" or not isinstance(message, str) or len(message) > 2000):
+            raise ValueError("message goes with deny only, a str of at most 2000 characters")
+        if tool_call_id is not None and tool_call_id not in [c.get("tool_call_id") for c in request.calls]:
+            raise ValueError("tool_call_id %r is not a call of this request" % (tool_call_id,))
+        event: JsonObject = {"type": "approval_response", "stream_id": request.stream_id,
+                             "approval_id": request.approval_id, "decision": decision}
+        if tool_call_id is not None:
+            event["tool_call_id"] = tool_call_id
+        if arguments is not None:
+            event["arguments"] = arguments
+        if message is not None:
+            event["message"] = message
+        await self._connected().send_control(_traced(event, traceparent, tracestate))
 
     async def respond_input(self, request: InputRequest, action: str, content: Optional[JsonObject] = None, *,
                             traceparent: Optional[str] = None, tracestate: Optional[str] = None) -> None:

@@ -16,7 +16,9 @@ DedupKey = Tuple[Hashable, ...]
 class Responder(Protocol):
     """What answers an approval or a question: the ``Client`` the event arrived on."""
 
-    async def respond_approval(self, request: "ApprovalRequest", decision: str) -> None: ...
+    async def respond_approval(self, request: "ApprovalRequest", decision: str, *,
+                               tool_call_id: Optional[str] = None, arguments: Optional[JsonObject] = None,
+                               message: Optional[str] = None) -> None: ...
 
     async def respond_input(self, request: "InputRequest", action: str,
                             content: Optional[JsonObject] = None) -> None: ...
@@ -132,15 +134,20 @@ class ApprovalRequest(Event):
     def dedup_key(self) -> Optional[DedupKey]:
         return ("approval_request", self.stream_id, self.approval_id)
 
-    async def approve(self) -> None:
-        await self._responder().respond_approval(self, "approve")
+    async def approve(self, tool_call_id: Optional[str] = None, arguments: Optional[JsonObject] = None) -> None:
+        """Approves every call not answered yet, or only ``tool_call_id``; ``arguments`` replaces that call's
+        arguments (the user's edit; needs ``tool_call_id`` unless the request has one call)."""
+        await self._responder().respond_approval(self, "approve", tool_call_id=tool_call_id, arguments=arguments)
 
-    async def deny(self) -> None:
-        await self._responder().respond_approval(self, "deny")
+    async def deny(self, message: Optional[str] = None, tool_call_id: Optional[str] = None) -> None:
+        """Denies every call not answered yet, or only ``tool_call_id``; the model reads ``message`` (at most
+        2,000 characters) as the reason."""
+        await self._responder().respond_approval(self, "deny", tool_call_id=tool_call_id, message=message)
 
-    async def approve_session(self) -> None:
+    async def approve_session(self, tool_call_id: Optional[str] = None, arguments: Optional[JsonObject] = None) -> None:
         """Approves these calls, and the same tools for the rest of the session up to its risk cap."""
-        await self._responder().respond_approval(self, "approve_session")
+        await self._responder().respond_approval(self, "approve_session", tool_call_id=tool_call_id,
+                                                 arguments=arguments)
 
     def _responder(self) -> Responder:
         if self._client is None:

@@ -6,7 +6,10 @@ import dev.toolbus.spi.ToolBus;
 import dev.toolbus.config.Config;
 import dev.toolbus.config.IdempotencyConfig;
 import dev.toolbus.config.BusConfig;
+import dev.toolbus.config.KafkaConfig;
+import dev.toolbus.config.RedisFailoverConfig;
 import dev.toolbus.protocol.EventCodec;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 
@@ -32,16 +35,25 @@ final class Buses {
      * @param instance this instance's consumer name / client id
      * @param instanceId the executor's instance id (the Redis bus routes control answers by it)
      * @param maxEventBytes the largest input event
+     * @param redis {@code bus.redis}: how soon a Redis bus moves a dead or stalled instance's turns
      */
     record Names(BusConfig bus, IdempotencyConfig idempotency, String group, String instance, String instanceId,
-                 int maxEventBytes) {
+                 int maxEventBytes, RedisFailoverConfig redis) {
+        Names {
+            redis = redis != null ? redis : RedisFailoverConfig.DEFAULTS;
+        }
     }
 
     static ToolBus open(BusAddress address, Names names, EventCodec codec) {
+        return open(address, names, codec, null);
+    }
+
+    /** The bus of the address; a broker bus registers its gauges in {@code meters} when given. */
+    static ToolBus open(BusAddress address, Names names, EventCodec codec, MeterRegistry meters) {
         return switch (address.scheme()) {
             case BusAddress.STDIO -> StdioBus.system(codec);
             case BusAddress.IN_MEMORY -> InMemoryBus.create(codec, IN_MEMORY_BUFFER);
-            case BusAddress.REDIS -> Brokers.redis(address.address(), names);
+            case BusAddress.REDIS -> Brokers.redis(address.address(), names, meters);
             case BusAddress.KAFKA -> Brokers.kafka(address.address(), names);
             default -> throw new IllegalStateException("no bus for " + address.address());
         };
@@ -75,27 +87,61 @@ final class Buses {
         private Brokers() {
         }
 
-        static ToolBus redis(String uri, Names n) {
+        static ToolBus redis(String uri, Names n, MeterRegistry meters) {
             require("dev.toolbus.bus.redis.RedisStreamsBus", "toolbus-bus-redis");
             BusConfig b = n.bus();
             IdempotencyConfig idem = n.idempotency();
-            return dev.toolbus.bus.redis.RedisStreamsBus.fromUri(uri, dev.toolbus.bus.redis.RedisStreamsConfig.builder()
+            RedisFailoverConfig f = n.redis();
+            dev.toolbus.bus.redis.RedisStreamsBus.Builder bus = dev.toolbus.bus.redis.RedisStreamsBus.builder().uri(uri)
+                    .config(dev.toolbus.bus.redis.RedisStreamsConfig.builder()
                     .callsStream(b.calls()).resultsKeyTemplate(b.results()).deadLetterStream(b.deadLetter())
                     .consumer(n.instance()).group(n.group()).maxEventBytes(n.maxEventBytes())
                     .instanceId(n.instanceId()).doneMarkerTtl(Duration.ofMillis(idem.windowMs()))
                     .maxRecordedBytes(recorded(idem))
+                    .claimMinIdle(Duration.ofMillis(f.claimMinIdleMs()))
+                    .claimInterval(Duration.ofMillis(f.claimIntervalMs())).claimBatch(f.claimBatch())
                     .build()); // control events reach the instance that asked
+            if (meters != null) {
+                bus.meterRegistry(meters);
+            }
+            return bus.build();
         }
 
         static ToolBus kafka(String uri, Names n) {
             require("dev.toolbus.bus.kafka.KafkaBus", "toolbus-bus-kafka");
+            return dev.toolbus.bus.kafka.KafkaBus.fromUri(uri, kafkaConfig(uri, n));
+        }
+
+        /**
+         * The Kafka bus's settings of the config: names, idempotency, and {@code bus.kafka} (failover timing,
+         * client settings). A client setting the bus refuses (offsets, isolation, transactions) stops the start.
+         */
+        static dev.toolbus.bus.kafka.KafkaBusConfig kafkaConfig(String uri, Names n) {
             BusConfig b = n.bus();
             IdempotencyConfig idem = n.idempotency();
-            return dev.toolbus.bus.kafka.KafkaBus.fromUri(uri, dev.toolbus.bus.kafka.KafkaBusConfig.builder()
+            KafkaConfig k = b.kafka();
+            dev.toolbus.bus.kafka.KafkaBusConfig.Builder c = dev.toolbus.bus.kafka.KafkaBusConfig.builder()
                     .bootstrapServers(uri).callsTopic(b.calls()).resultsTopic(b.results())
                     .deadLetterTopic(b.deadLetter()).groupId(n.group()).clientId(n.instance())
                     .maxEventBytes(n.maxEventBytes()).turnLedgerWindow(Duration.ofMillis(idem.windowMs()))
-                    .maxRecordedBytes(recorded(idem)).turnLedgerMaxBytes(idem.maxBytes()).build());
+                    .maxRecordedBytes(recorded(idem)).turnLedgerMaxBytes(idem.maxBytes()).turnState(k.turnState());
+            if (!k.stateTopic().isEmpty()) {
+                c.stateTopic(k.stateTopic());
+            }
+            if (k.sessionTimeoutMs() > 0) {
+                c.sessionTimeout(Duration.ofMillis(k.sessionTimeoutMs()));
+            }
+            if (k.heartbeatIntervalMs() > 0) {
+                c.heartbeatInterval(Duration.ofMillis(k.heartbeatIntervalMs()));
+            }
+            try {
+                k.consumer().forEach(c::consumerProperty);
+                k.producer().forEach(c::producerProperty);
+                k.admin().forEach(c::adminProperty);
+                return c.build();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("bus.kafka: " + e.getMessage(), e);
+            }
         }
 
         /** The shared token buckets of {@code limits} on a Redis. */

@@ -86,7 +86,7 @@ public final class Toolbus implements AutoCloseable {
         if (!parts.address().scheme().equals(BusAddress.NONE)) {
             ToolBus b;
             try {
-                b = Buses.open(parts.address(), parts.names(), parts.codec());
+                b = Buses.open(parts.address(), parts.names(), parts.codec(), parts.meters());
             } catch (RuntimeException e) {
                 closeGracefully();
                 throw new IllegalStateException("cannot open the bus " + parts.address().address() + ": "

@@ -342,7 +342,7 @@ public final class ToolbusAssembly {
             BusConfig section = Buses.section(address, config.bus());
             Buses.Names names = new Buses.Names(section, config.bus().idempotency(),
                     group != null ? group : section.group().isBlank() ? "toolbus" : section.group(),
-                    Buses.instanceName(instance, section), instanceId, maxEventBytes);
+                    Buses.instanceName(instance, section), instanceId, maxEventBytes, config.bus().redis());
             return new Toolbus(new Toolbus.Parts(executor, reg, live, sources, buckets, address, names, codec, plan,
                     meters, watcher, stopStep, warnings, settings.locale()));
         }

@@ -24,6 +24,8 @@ public final class BusConfig {
     private final String group;
     private final String consumer;
     private final IdempotencyConfig idempotency;
+    private final RedisFailoverConfig redis;
+    private final KafkaConfig kafka;
 
     private BusConfig(Builder b) {
         String type = b.type;
@@ -34,6 +36,8 @@ public final class BusConfig {
         String group = b.group;
         String consumer = b.consumer;
         IdempotencyConfig idempotency = b.idempotency;
+        RedisFailoverConfig redis = Objects.requireNonNullElse(b.redis, RedisFailoverConfig.DEFAULTS);
+        KafkaConfig kafka = Objects.requireNonNullElse(b.kafka, KafkaConfig.DEFAULTS);
         Objects.requireNonNull(type, "type");
         Checks.requireArgument(TYPES.contains(type), "bus.type must be one of " + TYPES + ", got '" + type + "'");
         url = Objects.requireNonNullElse(url, "");
@@ -51,6 +55,8 @@ public final class BusConfig {
         this.group = group;
         this.consumer = consumer;
         this.idempotency = idempotency;
+        this.redis = redis;
+        this.kafka = kafka;
     }
 
     /** A builder holding this section's values. */
@@ -64,6 +70,8 @@ public final class BusConfig {
         b.group = group;
         b.consumer = consumer;
         b.idempotency = idempotency;
+        b.redis = redis;
+        b.kafka = kafka;
         return b;
     }
 
@@ -146,23 +154,34 @@ public final class BusConfig {
         return idempotency;
     }
 
+    /** How a Redis bus moves turns off a dead or stalled instance ({@code bus.redis}). */
+    public RedisFailoverConfig redis() {
+        return redis;
+    }
+
+    /** The Kafka bus's failover timing, client settings and turn state ({@code bus.kafka}). */
+    public KafkaConfig kafka() {
+        return kafka;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof BusConfig e && type.equals(e.type) && url.equals(e.url) && calls.equals(e.calls)
                 && results.equals(e.results) && deadLetter.equals(e.deadLetter) && group.equals(e.group)
-                && consumer.equals(e.consumer) && idempotency.equals(e.idempotency);
+                && consumer.equals(e.consumer) && idempotency.equals(e.idempotency) && redis.equals(e.redis)
+                && kafka.equals(e.kafka);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(type, url, calls, results, deadLetter, group, consumer, idempotency);
+        return Objects.hash(type, url, calls, results, deadLetter, group, consumer, idempotency, redis, kafka);
     }
 
     @Override
     public String toString() {
         return "BusConfig[type=" + type + ", url=" + url + ", calls=" + calls + ", results=" + results
                 + ", deadLetter=" + deadLetter + ", group=" + group + ", consumer=" + consumer + ", idempotency="
-                + idempotency + "]";
+                + idempotency + ", redis=" + redis + ", kafka=" + kafka + "]";
     }
 
     /**
@@ -177,6 +196,8 @@ public final class BusConfig {
         private String group;
         private String consumer;
         private IdempotencyConfig idempotency;
+        private RedisFailoverConfig redis;
+        private KafkaConfig kafka;
 
         private Builder() {
         }
@@ -220,6 +241,18 @@ public final class BusConfig {
         /** The executor's ledger of idempotent turns ({@code null}: the defaults). */
         public Builder idempotency(IdempotencyConfig idempotency) {
             this.idempotency = idempotency;
+            return this;
+        }
+
+        /** How a Redis bus moves turns off a dead or stalled instance ({@code null}: the defaults). */
+        public Builder redis(RedisFailoverConfig redis) {
+            this.redis = redis;
+            return this;
+        }
+
+        /** The Kafka bus's failover timing, client settings and turn state ({@code null}: the defaults). */
+        public Builder kafka(KafkaConfig kafka) {
+            this.kafka = kafka;
             return this;
         }
 

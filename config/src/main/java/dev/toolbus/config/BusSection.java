@@ -12,7 +12,8 @@ final class BusSection {
 
     static BusConfig read(ConfigLoader.Reader in, Map<String, Object> root) {
         Map<String, Object> b = in.section(root, "bus", "",
-                Set.of("type", "url", "calls", "results", "deadLetter", "group", "consumer", "idempotency"));
+                Set.of("type", "url", "calls", "results", "deadLetter", "group", "consumer", "idempotency",
+                        "redis", "kafka"));
         String type = in.choice(b, "type", "bus", BusConfig.TYPES, "in-memory");
         BusConfig d = BusConfig.defaults(type);
         return BusConfig.builder(type)
@@ -23,6 +24,8 @@ final class BusSection {
                 .group(name(in, b, "group", d.group()))
                 .consumer(Objects.requireNonNullElse(in.string(b, "consumer", "bus", ""), ""))
                 .idempotency(IdempotencySection.read(in, b))
+                .redis(RedisSection.read(in, b))
+                .kafka(KafkaSection.read(in, b))
                 .build();
     }
 

@@ -96,6 +96,8 @@ final class EffectiveYaml {
         Map<String, Object> bus = map("type", b.type(), "url", maskUrl(b.url()), "calls", b.calls(), "results", b.results());
         bus.putAll(map("deadLetter", b.deadLetter(), "group", b.group(), "consumer", b.consumer()));
         bus.put("idempotency", IdempotencySection.effective(b.idempotency()));
+        bus.put("redis", RedisSection.effective(b.redis()));
+        bus.put("kafka", KafkaSection.effective(b.kafka()));
         m.put("bus", bus);
         GatewayConfig g = c.gateway();
         Map<String, Object> gw = map("enabled", g.enabled(), "host", g.host(), "port", g.port(),
@@ -103,8 +105,12 @@ final class EffectiveYaml {
         gw.putAll(map("maxRequestBytes", g.maxRequestBytes(), "maxOutboundEvents", g.maxOutboundEvents()));
         List<Object> scoped = new ArrayList<>();
         for (GatewayToken t : g.tokens()) {
-            scoped.add(map("name", t.name(), "token", "***", "maxPermission", t.maxPermission().wireName(),
-                    "agents", t.agents(), "channels", t.channels(), "streams", t.streams()));
+            Map<String, Object> entry = map("name", t.name(), "token", "***", "maxPermission", t.maxPermission().wireName(),
+                    "agents", t.agents(), "channels", t.channels(), "streams", t.streams());
+            if (t.approvalOverride()) {
+                entry.put("approval", "override");
+            }
+            scoped.add(entry);
         }
         gw.putAll(map("tokens", scoped, "onExcess", g.onExcess(), "maxConnections", g.maxConnections(),
                 "headerTimeout", g.headerTimeoutMs(), "bodyTimeout", g.bodyTimeoutMs()));

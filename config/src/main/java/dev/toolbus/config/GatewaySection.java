@@ -57,8 +57,9 @@ final class GatewaySection {
 
     /**
      * {@code gateway.tokens}: each entry a mapping. An entry without a token (say, an unset
-     * {@code ${ENV}}) is dropped, a bad {@code maxPermission} reads as {@code member} (the least), a
-     * repeated token keeps its first scope; each with a warning.
+     * {@code ${ENV}}) is dropped, a bad {@code maxPermission} reads as {@code member} (the least), an
+     * {@code approval} other than {@code override} as no override, a repeated token keeps its first
+     * scope; each with a warning.
      */
     @SuppressWarnings("unchecked")
     private static List<GatewayToken> tokens(ConfigLoader.Reader in, Map<String, Object> g) {
@@ -80,7 +81,7 @@ final class GatewaySection {
                 continue;
             }
             Map<String, Object> t = in.keys((Map<String, Object>) list.get(i), p,
-                    Set.of("name", "token", "maxPermission", "agents", "channels", "streams"));
+                    Set.of("name", "token", "maxPermission", "agents", "channels", "streams", "approval"));
             String name = ConfigLoader.Reader.nonBlank(in.string(t, "name", p, null), "tokens[" + i + "]");
             String secret = Objects.requireNonNullElse(in.string(t, "token", p, ""), "").strip();
             if (secret.isEmpty()) {
@@ -97,9 +98,14 @@ final class GatewaySection {
                 in.warn(p + ".maxPermission", "'" + level + "' is not member, admin, owner or master; using member");
                 max = PermissionLevel.MEMBER;
             }
+            String approval = Objects.requireNonNullElse(in.string(t, "approval", p, ""), "").strip();
+            boolean override = approval.equalsIgnoreCase("override");
+            if (!override && !approval.isEmpty()) {
+                in.warn(p + ".approval", "'" + approval + "' is not override; its turns may not loosen approval");
+            }
             out.add(GatewayToken.builder(name).token(secret).maxPermission(max)
                     .agents(in.strings(t, "agents", p, List.of())).channels(in.strings(t, "channels", p, List.of()))
-                    .streams(in.strings(t, "streams", p, List.of())).build());
+                    .streams(in.strings(t, "streams", p, List.of())).approvalOverride(override).build());
         }
         return out;
     }

@@ -17,6 +17,7 @@ public final class GatewayToken {
     private final List<String> agents;
     private final List<String> channels;
     private final List<String> streams;
+    private final boolean approvalOverride;
 
     private GatewayToken(Builder b) {
         String name = b.name;
@@ -37,6 +38,7 @@ public final class GatewayToken {
         this.agents = agents;
         this.channels = channels;
         this.streams = streams;
+        this.approvalOverride = b.approvalOverride;
     }
 
     /** A builder holding this token's values. */
@@ -48,6 +50,7 @@ public final class GatewayToken {
         b.agents = agents;
         b.channels = channels;
         b.streams = streams;
+        b.approvalOverride = approvalOverride;
         return b;
     }
 
@@ -92,22 +95,27 @@ public final class GatewayToken {
         return streams;
     }
 
+    /** {@code approval: override}: this token's turns may loosen approval with {@code context.approval_mode}. */
+    public boolean approvalOverride() {
+        return approvalOverride;
+    }
+
     /** The scope of this token. */
     public TokenScope scope() {
         return TokenScope.builder(name).maxPermission(maxPermission).agents(agents).channels(channels)
-                .streams(streams).build();
+                .streams(streams).approvalOverride(approvalOverride).build();
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof GatewayToken e && name.equals(e.name) && token.equals(e.token)
                 && maxPermission.equals(e.maxPermission) && agents.equals(e.agents) && channels.equals(e.channels)
-                && streams.equals(e.streams);
+                && streams.equals(e.streams) && approvalOverride == e.approvalOverride;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, token, maxPermission, agents, channels, streams);
+        return Objects.hash(name, token, maxPermission, agents, channels, streams, approvalOverride);
     }
 
     @Override
@@ -126,8 +134,15 @@ public final class GatewayToken {
         private List<String> agents = List.of();
         private List<String> channels = List.of();
         private List<String> streams = List.of();
+        private boolean approvalOverride;
 
         private Builder() {
+        }
+
+        /** {@code approval: override}: its turns may loosen approval with {@code context.approval_mode}. */
+        public Builder approvalOverride(boolean approvalOverride) {
+            this.approvalOverride = approvalOverride;
+            return this;
         }
 
         /** The secret (usually {@code ${ENV}}; {@code null}: empty). */

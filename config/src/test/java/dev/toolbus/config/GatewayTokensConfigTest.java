@@ -56,6 +56,30 @@ class GatewayTokensConfigTest {
     }
 
     @Test
+    void approvalOverrideIsReadOnlyFromExactlyOverride_andMakesThePrincipal() {
+        ConfigLoader.Loaded l = parse("""
+                gateway:
+                  tokens:
+                    - {name: ops-bot, token: t1, maxPermission: owner, approval: override}
+                    - {name: member-bot, token: t2, maxPermission: member}
+                    - {name: typo-bot, token: t3, maxPermission: admin, approval: overide}
+                """);
+        assertThat(l.warnings()).singleElement().satisfies(w -> assertThat(w).contains("approval").contains("overide"));
+        AccessTokens tokens = l.config().gateway().accessTokens(null);
+        assertThat(tokens.authenticate("t1")).get().satisfies(gr -> {
+            assertThat(gr.scope().approvalOverride()).isTrue();
+            assertThat(gr.scope().principal().key()).isEqualTo("token:ops-bot");
+            assertThat(gr.scope().principal().maxPermission()).isEqualTo("owner");
+            assertThat(gr.scope().principal().approvalOverride()).isTrue();
+        });
+        assertThat(tokens.authenticate("t2")).get()
+                .satisfies(gr -> assertThat(gr.scope().principal().approvalOverride()).isFalse());
+        assertThat(tokens.authenticate("t3")).get().as("fails closed")
+                .satisfies(gr -> assertThat(gr.scope().principal().approvalOverride()).isFalse());
+        assertThat(ConfigLoader.effectiveYaml(l.config())).contains("approval: override");
+    }
+
+    @Test
     void badEntriesFailClosed() {
         ConfigLoader.Loaded l = parse("""
                 gateway:

@@ -14,6 +14,7 @@ import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolsEvent;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.spi.ControlOutcome;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.ToolBus;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -34,18 +35,18 @@ final class DefaultToolExecutor implements ToolExecutor {
     }
 
     @Override
-    public Flux<OutboundEvent> execute(ToolCallsEvent turn) {
-        return engine.execute(turn);
+    public Flux<OutboundEvent> execute(ToolCallsEvent turn, Principal principal) {
+        return engine.execute(turn, principal);
     }
 
     @Override
-    public Flux<OutboundEvent> handle(InboundEvent event) {
-        return engine.handle(event);
+    public Flux<OutboundEvent> handle(InboundEvent event, Principal principal) {
+        return engine.handle(event, principal);
     }
 
     @Override
-    public Mono<ControlOutcome> control(ControlEvent event) {
-        return engine.control(event);
+    public Mono<ControlOutcome> control(ControlEvent event, Principal principal) {
+        return engine.control(event, principal);
     }
 
     @Override

@@ -20,12 +20,14 @@ import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.spi.CallGate;
 import dev.toolbus.spi.CallRules;
 import dev.toolbus.spi.ControlOutcome;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.RateLimitStore;
 import dev.toolbus.spi.SkillProvider;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.spi.ToolDispatch;
 import dev.toolbus.spi.ToolPolicy;
-import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
+import dev.toolbus.spi.TurnStateSettings;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -74,25 +76,49 @@ public interface ToolExecutor extends AutoCloseable {
     }
 
     /**
-     * Runs one turn. The returned Flux is cold: the turn is queued on subscription. Cancelling the
-     * subscription cancels the turn's running calls.
+     * Runs one turn of the in-process caller ({@link Principal#local()}); see {@link #execute(ToolCallsEvent,
+     * Principal)}.
      */
-    Flux<OutboundEvent> execute(ToolCallsEvent turn);
+    default Flux<OutboundEvent> execute(ToolCallsEvent turn) {
+        return execute(turn, Principal.local());
+    }
 
     /**
-     * Answers any inbound event: a turn's events, the {@code tools} answer to {@code list_tools}, or for
-     * a control event nothing, or an {@code error} event with code {@code UNKNOWN_REQUEST} for an
-     * approval or input id nobody waits for.
+     * Runs one turn sent by {@code principal} (set by the ingress: the gateway's token, a bus's identity;
+     * never read from the event). The returned Flux is cold: the turn is queued on subscription.
+     * Cancelling the subscription cancels the turn's running calls. Every piece of the turn's state (its
+     * journal, approvals, questions, grants, cut results) is bound to the principal.
      */
-    Flux<OutboundEvent> handle(InboundEvent event);
+    Flux<OutboundEvent> execute(ToolCallsEvent turn, Principal principal);
+
+    /** Answers an inbound event of the in-process caller ({@link Principal#local()}); see {@link #handle(InboundEvent, Principal)}. */
+    default Flux<OutboundEvent> handle(InboundEvent event) {
+        return handle(event, Principal.local());
+    }
 
     /**
-     * Applies a control event at once (it never waits behind the stream's turns): a {@code cancel} ends
-     * the unfinished calls it names {@code CANCELLED} (a no-op when there are none); an
-     * {@code approval_response} or {@code input_response} answers the request of that id on that stream.
-     * The Mono is cold; the event acts on subscription.
+     * Answers any inbound event sent by {@code principal}: a turn's events (a turn that finished before
+     * is answered with its recorded events, marked replayed; the same turn id from another principal is
+     * another turn), the {@code tools} answer to {@code list_tools}, or for a control event nothing, or an
+     * {@code error} event with code {@code UNKNOWN_REQUEST} for an approval or input id nobody waits
+     * for (or that this principal may not answer).
      */
-    Mono<ControlOutcome> control(ControlEvent event);
+    Flux<OutboundEvent> handle(InboundEvent event, Principal principal);
+
+    /** Applies a control event of the in-process caller ({@link Principal#local()}); see {@link #control(ControlEvent, Principal)}. */
+    default Mono<ControlOutcome> control(ControlEvent event) {
+        return control(event, Principal.local());
+    }
+
+    /**
+     * Applies a control event sent by {@code principal} at once (it never waits behind the stream's
+     * turns): a {@code cancel} ends the unfinished calls it names {@code CANCELLED} (only of turns this
+     * principal sent, or may answer for; a no-op when there are none); an {@code approval_response} or
+     * {@code input_response} is recorded as the answer of that id (by whichever instance receives it)
+     * when the principal may answer it, and the instance running its turn applies it. The Mono is cold;
+     * the event acts on subscription.
+     */
+    Mono<ControlOutcome> control(ControlEvent event, Principal principal);
 
     /** This executor's instance id: the middle part of its approval and input ids. */
     String instanceId();
@@ -380,16 +406,31 @@ public interface ToolExecutor extends AutoCloseable {
         /**
          * Bounds of the in-memory ledger of idempotent turns (default {@link TurnLedgerSettings#DEFAULTS};
          * {@link TurnLedgerSettings#OFF} turns them off). It serves {@link ToolExecutor#handle} and every
-         * bus that brings no ledger of its own ({@link ToolBus#turnLedger()}).
+         * bus that brings no ledger of its own ({@link ToolBus#turnState()}).
          */
         public Builder idempotency(TurnLedgerSettings settings) {
             options.turnLedgerSettings(Objects.requireNonNull(settings, "settings"));
             return this;
         }
 
-        /** A ledger of idempotent turns of your own, instead of the in-memory one (see {@link TurnLedger}). */
-        public Builder turnLedger(TurnLedger ledger) {
-            options.turnLedger(Objects.requireNonNull(ledger, "ledger"));
+        /**
+         * A turn state of your own (see {@link TurnState}), instead of the in-memory one, for
+         * {@link ToolExecutor#handle} and every bus that brings none: for example one
+         * {@link dev.toolbus.executor.state.InMemoryTurnState} shared by two executors. A facet it leaves
+         * {@code null} is the executor's in-memory one.
+         */
+        public Builder turnState(TurnState state) {
+            options.turnState(Objects.requireNonNull(state, "state"));
+            return this;
+        }
+
+        /**
+         * Bounds and lifetimes of the executor's in-memory turn state (journal, requests, grants, cut
+         * results); default {@link TurnStateSettings#DEFAULTS} with the cut results' bounds of
+         * {@link ExecutionSettings#results()}.
+         */
+        public Builder turnStateSettings(TurnStateSettings settings) {
+            options.turnStateSettings(Objects.requireNonNull(settings, "settings"));
             return this;
         }
 

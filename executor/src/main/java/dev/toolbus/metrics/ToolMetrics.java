@@ -65,6 +65,15 @@ public final class ToolMetrics {
      * {@code replayed} (finished: its recorded events were published again) or {@code joined} (it was running).
      */
     public static final String TURNS_REPEATED = "toolbus.turns.repeated";
+    /**
+     * Gauge: records the turn state keeps, tagged {@code facet} ({@code ledger}, {@code journal},
+     * {@code requests}, {@code grants}, {@code cut_results}).
+     */
+    public static final String STATE_RECORDS = "toolbus.state.records";
+    /** Gauge: their estimated bytes, tagged {@code facet}. */
+    public static final String STATE_BYTES = "toolbus.state.bytes";
+    /** Counter: calls the journal answered instead of running them, tagged {@code outcome} ({@code replayed}, {@code outcome_unknown}). */
+    public static final String STATE_JOURNAL = "toolbus.state.journal";
 
     private ToolMetrics() {
     }

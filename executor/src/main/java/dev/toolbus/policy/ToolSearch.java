@@ -64,6 +64,7 @@ public final class ToolSearch {
                         .description(texts.toolSearchLimitParameter())
                         .required(false).build())
                 .sideEffecting(true)
+                .idempotent(true) // it loads tools into the session: harmless to run again
                 .build();
         return new ToolSpec(def, ToolHandler.sync((args, ctx) -> run(registry, policy, locale, args, ctx)));
     }

@@ -36,7 +36,36 @@ final class ControlDecoder {
             throw new EventDecodeException("approval_response.decision must be approve, deny or approve_session, got '"
                     + word + "'", streamId, turnIdRaw);
         }
-        return new ApprovalResponseEvent(streamId, id, d, InboundDecoder.trace(root));
+        String callId = optionalId(root, "tool_call_id", "approval_response", streamId, turnIdRaw);
+        JsonNode arguments = root.get("arguments");
+        if (arguments != null && !arguments.isNull()) {
+            if (!arguments.isObject()) {
+                throw new EventDecodeException("approval_response.arguments must be an object, got " + kind(arguments),
+                        streamId, turnIdRaw);
+            }
+            if (d == ApprovalDecision.DENY) {
+                throw new EventDecodeException("approval_response.arguments go with approve or approve_session, "
+                        + "not deny", streamId, turnIdRaw);
+            }
+        }
+        JsonNode message = root.get("message");
+        String text = null;
+        if (message != null && !message.isNull()) {
+            if (!message.isTextual()) {
+                throw new EventDecodeException("approval_response.message must be a string, got " + kind(message),
+                        streamId, turnIdRaw);
+            }
+            if (d != ApprovalDecision.DENY) {
+                throw new EventDecodeException("approval_response.message goes with deny only", streamId, turnIdRaw);
+            }
+            if (message.textValue().length() > ApprovalResponseEvent.MAX_MESSAGE_CHARS) {
+                throw new EventDecodeException("approval_response.message is " + message.textValue().length()
+                        + " characters; at most " + ApprovalResponseEvent.MAX_MESSAGE_CHARS, streamId, turnIdRaw);
+            }
+            text = message.textValue();
+        }
+        return new ApprovalResponseEvent(streamId, id, d, callId,
+                arguments == null || arguments.isNull() ? null : arguments, text, InboundDecoder.trace(root));
     }
 
     static InputResponseEvent input(ObjectNode root, String streamId, String turnIdRaw) {

@@ -41,5 +41,13 @@ public enum ErrorCode {
      */
     NOT_ALLOWED,
     /** The tool's result {@code data} does not match its declared output schema; the message names the path. */
-    INVALID_OUTPUT
+    INVALID_OUTPUT,
+    /**
+     * The turn was run again (after its instance died or stalled, or sent again) and this call, which is
+     * not safe to run twice, had started before without finishing: it may or may not have taken effect,
+     * and was not run again.
+     */
+    OUTCOME_UNKNOWN,
+    /** The turn state (call journal, approval requests, questions) could not be read or written: the call did not start. */
+    STATE_UNAVAILABLE
 }

@@ -246,6 +246,11 @@ public final class EventCodec {
             n.put("stream_id", a.streamId());
             n.put("approval_id", a.approvalId());
             n.put("decision", a.decision().wireName());
+            putIfNotNull(n, "tool_call_id", a.toolCallId());
+            if (a.arguments() != null) {
+                n.set("arguments", a.arguments());
+            }
+            putIfNotNull(n, "message", a.message());
             putTrace(n, a.trace());
         } else if (event instanceof InputResponseEvent i) {
             n.put("type", "input_response");

@@ -87,6 +87,7 @@ final class InboundLimits {
         } else if (event instanceof ApprovalResponseEvent a) {
             id("stream_id", a.streamId(), null, null);
             id("approval_id", a.approvalId(), a.streamId(), null);
+            id("tool_call_id", a.toolCallId(), a.streamId(), null);
         } else if (event instanceof InputResponseEvent r) {
             id("stream_id", r.streamId(), null, null);
             id("input_id", r.inputId(), r.streamId(), null);

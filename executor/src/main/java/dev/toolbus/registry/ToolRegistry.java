@@ -9,9 +9,11 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -129,12 +131,9 @@ public final class ToolRegistry {
         }
         if (isCore(incoming)) {
             // a plugin whose id is this core tool's name is blocked whole, also when it came first
-            String key = norm(name);
-            for (Entry e : List.copyOf(w.byName.values())) {
-                if (isPluginTool(e) && key.equals(norm(pluginOf(e)))) {
-                    w.remove(e.tool().name());
-                    report(blockedPlugin(e, incoming));
-                }
+            for (Entry e : w.toolsOfPlugin(name)) {
+                w.remove(e.tool().name());
+                report(blockedPlugin(e, incoming));
             }
         }
         w.put(incoming);
@@ -342,6 +341,8 @@ public final class ToolRegistry {
     private static final class Working {
         final LinkedHashMap<String, Entry> byName;
         final HashMap<String, Entry> byFolded;
+        /** Lower-case plugin id to the names of its tools; built on first use. */
+        private HashMap<String, Set<String>> byPlugin;
 
         Working(Snapshot s) {
             byName = new LinkedHashMap<>(s.byName());
@@ -359,18 +360,65 @@ public final class ToolRegistry {
             return e != null && isCore(e) ? e : null;
         }
 
+        /**
+         * The tools of the plugin with this id ignoring case, in registration order: one look-up once
+         * the index is built (on first use in this copy, so a batch of core tools costs time in
+         * proportion to its size, not its square).
+         */
+        List<Entry> toolsOfPlugin(String id) {
+            if (byPlugin == null) {
+                byPlugin = new HashMap<>();
+                for (Entry e : byName.values()) {
+                    index(e);
+                }
+            }
+            Set<String> names = byPlugin.get(norm(id));
+            if (names == null) {
+                return List.of();
+            }
+            List<Entry> out = new ArrayList<>(names.size());
+            for (String n : names) {
+                Entry e = byName.get(n);
+                if (e != null) {
+                    out.add(e);
+                }
+            }
+            return out;
+        }
+
         void put(Entry e) {
             Entry old = byName.put(e.tool().name(), e);
             if (old != null && old != e) {
                 byFolded.remove(norm(old.tool().name()), old);
+                unindex(old);
             }
             byFolded.put(norm(e.tool().name()), e);
+            if (byPlugin != null) {
+                index(e);
+            }
         }
 
         void remove(String name) {
             Entry old = byName.remove(name);
             if (old != null) {
                 byFolded.remove(norm(name), old);
+                unindex(old);
+            }
+        }
+
+        private void index(Entry e) {
+            if (isPluginTool(e)) {
+                byPlugin.computeIfAbsent(norm(pluginOf(e)), k -> new LinkedHashSet<>()).add(e.tool().name());
+            }
+        }
+
+        private void unindex(Entry e) {
+            if (byPlugin != null && isPluginTool(e)) {
+                String key = norm(pluginOf(e));
+                Set<String> names = byPlugin.get(key);
+                if (names != null && names.remove(e.tool().name()) && names.isEmpty()) {
+                    byPlugin.remove(key);
+                }
             }
         }
 

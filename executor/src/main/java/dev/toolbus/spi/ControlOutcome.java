@@ -18,5 +18,11 @@ public enum ControlOutcome {
      * passed to the tool, and the question still waits for an answer. Answered with an {@code error}
      * event with code {@code BAD_EVENT} naming what is wrong.
      */
-    INVALID_ANSWER
+    INVALID_ANSWER,
+    /**
+     * An answer whose request is not raised yet (it may arrive before its request, for example when the
+     * request's turn is being taken over by another instance): held in the turn state and applied when
+     * the request is raised. Nothing is sent back.
+     */
+    HELD
 }

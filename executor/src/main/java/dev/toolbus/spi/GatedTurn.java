@@ -11,8 +11,21 @@ public interface GatedTurn {
     /** The turn as it arrived. */
     ToolCallsEvent event();
 
-    /** The executor's instance id (for ids like {@code ap-<instanceId>-<n>}). */
+    /** The executor's instance id (diagnostics; request ids no longer name it). */
     String instanceId();
+
+    /** Who sent the turn (set by the ingress); {@link Principal#local()} by default. */
+    default Principal principal() {
+        return Principal.local();
+    }
+
+    /**
+     * The turn state the turn's calls use (the bus's facets, else the executor's): where a gate keeps its
+     * requests and grants so that another instance finds them. {@code null} by default.
+     */
+    default TurnState turnState() {
+        return null;
+    }
 
     /** The executor's timer (virtual in tests); {@code now(MILLISECONDS)} is the epoch-ms clock. */
     Scheduler timer();
@@ -25,12 +38,14 @@ public interface GatedTurn {
     Mono<Void> publish(OutboundEvent event);
 
     /**
-     * Who sent the turn, as its ingress knows it (a gateway token, a bus's configured identity), or
-     * {@code null} while the ingress does not say (issue 21 item 1 sets it). The per-principal bounds on
-     * questions and on turns waiting for approval apply to a known principal; the per-stream and total
-     * bounds always apply.
+     * The key the per-principal bounds count under (questions, and turns waiting for approval): the
+     * {@link Principal#key() key} of a {@link Principal.Kind#TOKEN token} principal ({@code token:<scope>}).
+     * {@code null} for a bus's or the process's own identity, which every turn of that ingress shares: a
+     * per-principal bound would only be a second, smaller total there, so such turns count under the
+     * per-stream and total bounds alone.
      */
     default String principalId() {
-        return null;
+        Principal p = principal();
+        return p.kind() == Principal.Kind.TOKEN ? p.key() : null;
     }
 }

@@ -14,16 +14,16 @@ final class NoTurnLedger implements TurnLedger {
     }
 
     @Override
-    public Mono<Admission> admit(String streamId, String turnId) {
+    public Mono<Admission> admit(TurnKey turn) {
         return RUN;
     }
 
     @Override
-    public Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events) {
+    public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
         return Mono.empty();
     }
 
     @Override
-    public void release(String streamId, String turnId) {
+    public void release(TurnKey turn) {
     }
 }

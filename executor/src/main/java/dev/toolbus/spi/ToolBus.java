@@ -32,12 +32,23 @@ public interface ToolBus extends AutoCloseable {
     }
 
     /**
-     * The ledger of idempotent turns this bus brings (for example one shared by the instances on a
-     * broker), or {@code null} (the default) to use the executor's in-memory one;
-     * {@link dev.toolbus.spi.TurnLedger#none()} when the bus deduplicates turns itself or they are off.
+     * The turn state this bus brings (for example one shared by the instances on a broker: the ledger of
+     * idempotent turns, the call journal, approval requests and questions, session grants, cut
+     * results), or {@code null} (the default) to use the executor's in-memory one. A facet the state
+     * leaves {@code null} is the executor's in-memory one; {@link TurnLedger#none()} as its ledger when
+     * the bus deduplicates turns itself or they are off.
      */
-    default dev.toolbus.spi.TurnLedger turnLedger() {
+    default TurnState turnState() {
         return null;
+    }
+
+    /**
+     * Who sends the turns and answers read from this bus (set by the bus, never read from the events):
+     * {@link Principal#local()} by default; a broker bus's configured identity, {@link Principal#stdio()}
+     * on stdio.
+     */
+    default Principal principal() {
+        return Principal.local();
     }
 
     /** Stops receiving and releases resources. */

@@ -6,15 +6,16 @@ import java.util.Objects;
 import reactor.core.publisher.Mono;
 
 /**
- * Idempotent turns: the record of turns that finished (and are running), keyed by
- * {@code (stream_id, turn_id)}. The executor asks it before running a turn from a bus or from
+ * Idempotent turns: the record of turns that finished (and are running), keyed by {@link TurnKey}
+ * (principal, {@code stream_id}, {@code turn_id}): the same turn id from another principal is another
+ * turn, never replayed or joined. The executor asks it before running a turn from a bus or from
  * {@code ToolExecutor.handle}: a turn that finished within the window is not run again (its recorded
  * events are published again, each a {@link dev.toolbus.protocol.ReplayedEvent}), and a turn that
  * arrives while the same turn runs joins that run.
  *
  * <p>The default is an in-memory ledger per executor (bounded by {@code TurnLedgerSettings}); a bus can
- * bring its own through {@link ToolBus#turnLedger()} (Redis shares running turns across instances
- * that way). The executor calls, per turn: {@link #admit} once; then, only after
+ * bring its own as the ledger of its {@link ToolBus#turnState()} (Redis shares running turns across
+ * instances that way). The executor calls, per turn: {@link #admit} once; then, only after
  * {@link Admission#run()}, exactly one of {@link #complete} (the turn's events are published) or
  * {@link #release} (the run failed or was cancelled, an {@code Error} included).
  */
@@ -26,7 +27,7 @@ public interface TurnLedger {
      * @return {@link Admission#run()}: the caller now owns the turn; {@link Admission#replay}: it finished
      *     within the window; {@link Admission#join}: it is running
      */
-    Mono<Admission> admit(String streamId, String turnId);
+    Mono<Admission> admit(TurnKey turn);
 
     /**
      * The owned turn finished and its events are published: keeps them for the window and hands them to
@@ -35,10 +36,10 @@ public interface TurnLedger {
      * @param events the turn's events ({@code tool_result}s, media {@code user_message}s,
      *     {@code turn_completed}; no live events), in order
      */
-    Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events);
+    Mono<Void> complete(TurnKey turn, List<OutboundEvent> events);
 
     /** The owned turn ended without publishing its events: joined turns admit again, and so may the next. */
-    void release(String streamId, String turnId);
+    void release(TurnKey turn);
 
     /** A ledger that records nothing: every turn runs (idempotent turns off, or handled by the bus itself). */
     static TurnLedger none() {

@@ -266,6 +266,16 @@ final class ChineseTexts implements Texts {
     }
 
     @Override
+    public String approvalDeclinedWith(String message) {
+        return "工具未执行：用户取消，并说明：" + message;
+    }
+
+    @Override
+    public String approvalEditNamesNoCall() {
+        return "工具未执行：批准时修改了参数，但没有指明是哪一个调用（tool_call_id）的参数";
+    }
+
+    @Override
     public String approvalExpired(long timeoutMs) {
         return "工具未执行：确认超时（" + timeoutMs + "ms）";
     }
@@ -308,6 +318,22 @@ final class ChineseTexts implements Texts {
     @Override
     public String noOutputData(String tool) {
         return "工具 " + tool + " 的结果没有 data，但该工具声明了输出 schema。";
+    }
+
+    @Override
+    public String outcomeUnknown(String tool) {
+        return "结果未知：工具 " + tool + " 的调用在本轮中断前已经开始，但没有返回结果，可能已经生效，也可能没有。"
+                + "为避免重复执行，未再次运行。再次调用前，请先确认它是否已经生效。";
+    }
+
+    @Override
+    public String stateUnavailable(String tool, String reason) {
+        return "工具未执行：无法在轮次状态中记录 " + tool + " 的调用（" + reason + "），请稍后重试";
+    }
+
+    @Override
+    public String finishedResultNotKept(String tool) {
+        return "工具 " + tool + " 的调用在本轮重新执行前已经完成；其结果过大未被保存，因此不再显示。请勿为同一目的再次调用。";
     }
 
     // cut results

@@ -288,6 +288,16 @@ final class EnglishTexts implements Texts {
     }
 
     @Override
+    public String approvalDeclinedWith(String message) {
+        return "Tool not executed: the user declined, saying: " + message;
+    }
+
+    @Override
+    public String approvalEditNamesNoCall() {
+        return "Tool not executed: the approval edited arguments without naming which call (tool_call_id) they are for.";
+    }
+
+    @Override
     public String approvalExpired(long timeoutMs) {
         return "Tool not executed: no answer to the approval request within " + timeoutMs + " ms.";
     }
@@ -333,6 +343,25 @@ final class EnglishTexts implements Texts {
     @Override
     public String noOutputData(String tool) {
         return "The result of tool " + tool + " has no data, though the tool declares an output schema.";
+    }
+
+    @Override
+    public String outcomeUnknown(String tool) {
+        return "Outcome unknown: the call to " + tool + " started before this turn was interrupted and did not report "
+                + "back, so it may or may not have taken effect. It was not run again. Check whether it took effect "
+                + "before calling it again.";
+    }
+
+    @Override
+    public String stateUnavailable(String tool, String reason) {
+        return "Tool not executed: " + tool + " was not started because toolbus could not record it in its turn state ("
+                + reason + "). Try again later.";
+    }
+
+    @Override
+    public String finishedResultNotKept(String tool) {
+        return "The call to " + tool + " finished before this turn was run again; its result was too large to keep, "
+                + "so it is not shown again. Do not call it again for the same purpose.";
     }
 
     // cut results

@@ -208,6 +208,15 @@ public interface Texts {
     /** The user said no ({@code NOT_APPROVED}). */
     String approvalDeclined();
 
+    /** The user said no and why ({@code NOT_APPROVED}); {@code message} is the user's, bounded by the protocol. */
+    String approvalDeclinedWith(String message);
+
+    /**
+     * An approval carried edited arguments without naming its call while the request has several
+     * ({@code NOT_APPROVED}): toolbus does not guess which call the edit is for.
+     */
+    String approvalEditNamesNoCall();
+
     /** Nobody answered in time ({@code NOT_APPROVED}). */
     String approvalExpired(long timeoutMs);
 
@@ -249,6 +258,20 @@ public interface Texts {
 
     /** The result has no data though the tool declares an output schema ({@code INVALID_OUTPUT}). */
     String noOutputData(String tool);
+
+    // the turn state
+
+    /**
+     * A call that is not safe to run twice had started before its turn was interrupted and run again
+     * ({@code OUTCOME_UNKNOWN}): it may or may not have taken effect; check before calling it again.
+     */
+    String outcomeUnknown(String tool);
+
+    /** The turn state could not be read or written, so the call did not start ({@code STATE_UNAVAILABLE}). */
+    String stateUnavailable(String tool, String reason);
+
+    /** A call that finished before its turn was run again; its result was too large to keep. */
+    String finishedResultNotKept(String tool);
 
     // cut results
 

@@ -52,8 +52,15 @@ public @interface Tool {
      */
     int maxResultChars() default -1;
 
-    /** Side-effecting tools are never retried or cached. */
+    /** Side-effecting tools are never retried or cached, and go through the call journal (never run twice). */
     boolean sideEffecting() default false;
+
+    /**
+     * A side-effecting tool that is nonetheless safe to run again (it passes its idempotency key on): run
+     * again after an interruption instead of ending {@code OUTCOME_UNKNOWN}; see
+     * {@link ToolDefinition#idempotent()}.
+     */
+    boolean idempotent() default false;
 
     /** Dangerous tools are never cached and gated by the policy. */
     boolean dangerous() default false;

@@ -49,6 +49,7 @@ public final class ToolDefinition {
     private final Duration timeout;
     private final Integer maxResultChars;
     private final boolean sideEffecting;
+    private final boolean idempotent;
     private final boolean dangerous;
     private final Risk risk;
     private final CacheScope cacheScope;
@@ -88,6 +89,7 @@ public final class ToolDefinition {
         this.timeout = b.timeout;
         this.maxResultChars = b.maxResultChars;
         this.sideEffecting = b.sideEffecting;
+        this.idempotent = b.idempotent;
         this.dangerous = b.dangerous;
         this.risk = b.risk;
         this.cacheScope = b.cacheScope;
@@ -236,6 +238,25 @@ public final class ToolDefinition {
         return sideEffecting;
     }
 
+    /**
+     * Whether a side-effecting tool is nonetheless safe to run again with the same arguments (for example
+     * it passes {@code ToolContext.idempotencyKey()} on, so its service does the work once). Such a call
+     * writes nothing to the call journal and, when its turn is run again after its instance died, runs
+     * again instead of ending {@code OUTCOME_UNKNOWN}. It is still never retried on error or cached.
+     */
+    public boolean idempotent() {
+        return idempotent;
+    }
+
+    /**
+     * Whether toolbus may run a call again when its turn is run again after an interruption: the tool is
+     * not side-effecting, or is declared {@link #idempotent()}. Calls that are not retry-safe go through
+     * the call journal: never run twice.
+     */
+    public boolean retrySafe() {
+        return !sideEffecting || idempotent;
+    }
+
     /** Whether the tool is dangerous: never cached; the policy may require permission for it. */
     public boolean dangerous() {
         return dangerous;
@@ -350,6 +371,7 @@ public final class ToolDefinition {
         b.timeout = timeout;
         b.maxResultChars = maxResultChars;
         b.sideEffecting = sideEffecting;
+        b.idempotent = idempotent;
         b.dangerous = dangerous;
         b.risk = risk;
         b.cacheScope = cacheScope;
@@ -427,6 +449,7 @@ public final class ToolDefinition {
         private Duration timeout;
         private Integer maxResultChars;
         private boolean sideEffecting;
+        private boolean idempotent;
         private boolean dangerous;
         private Risk risk;
         private CacheScope cacheScope = CacheScope.STREAM_USER;
@@ -548,6 +571,16 @@ public final class ToolDefinition {
         /** Marks the tool as side-effecting: never retried or cached. */
         public Builder sideEffecting(boolean value) {
             this.sideEffecting = value;
+            return this;
+        }
+
+        /**
+         * Declares a side-effecting tool safe to run again (see {@link ToolDefinition#idempotent()}): after an
+         * interruption it runs again rather than ending {@code OUTCOME_UNKNOWN}. Meaningless without
+         * {@link #sideEffecting(boolean)} (a tool that is not side-effecting is retry-safe anyway).
+         */
+        public Builder idempotent(boolean value) {
+            this.idempotent = value;
             return this;
         }
 

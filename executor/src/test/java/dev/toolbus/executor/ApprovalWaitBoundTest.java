@@ -97,6 +97,29 @@ class ApprovalWaitBoundTest {
     }
 
     @Test
+    void turnsOfTheProcesssOwnIdentityCountUnderTheTotalAlone() {
+        // every turn given to execute() (as every turn of a broker bus or stdio) has one shared principal:
+        // a per-principal bound there would only be a second, smaller total
+        try (ToolExecutor local = ToolExecutor.builder().timer(vts)
+                .approval(ApprovalSettings.builder().mode(ApprovalMode.AUTO).maxWaitingBytes(256 * 1024)
+                        .maxWaitingBytesPerPrincipal(64 * 1024).build())
+                .tool(new ToolSpec(ToolDefinition.builder("wipe").description("w").risk(Risk.HIGH)
+                        .parameter(ToolParameter.of("target", ToolParamType.STRING, "t")).build(),
+                        (a, c) -> Mono.just(ToolResult.text("wiped")))).build()) {
+            List<OutboundEvent> seen = new CopyOnWriteArrayList<>();
+            List<reactor.core.Disposable> turns = new java.util.ArrayList<>();
+            for (String t : List.of("t1", "t2")) { // ~120 KB each: past 64 KiB together, within 256 KiB
+                turns.add(local.execute(TestTools.turn("s-" + t, t,
+                                call("c", "wipe", "{\"target\":\"" + "x".repeat(60_000) + "\"}")))
+                        .doOnNext(seen::add).subscribe());
+            }
+            assertThat(seen).filteredOn(e -> e instanceof ApprovalRequestEvent).hasSize(2);
+            assertThat(seen).filteredOn(e -> e instanceof ToolResultEvent).isEmpty();
+            turns.forEach(reactor.core.Disposable::dispose); // the waiting turns end, so close() need not wait
+        }
+    }
+
+    @Test
     void theBoundsAreSettingsWithStrictBuilders() {
         assertThat(ApprovalSettings.defaults().maxWaitingBytes()).isEqualTo(64L << 20);
         assertThat(ApprovalSettings.defaults().maxWaitingBytesPerPrincipal()).isEqualTo(16L << 20);

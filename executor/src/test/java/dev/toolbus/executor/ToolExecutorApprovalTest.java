@@ -20,6 +20,9 @@ import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.Risk;
+import dev.toolbus.spi.ControlRequest;
+import dev.toolbus.spi.Principal;
+import dev.toolbus.spi.TurnKey;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
@@ -119,7 +122,8 @@ class ToolExecutorApprovalTest {
         var run = start(turn("s", "t1", call("c1", "wipe", "{\"target\":\"disk\",\"token\":\"x\"}"),
                 call("c2", "get_time", "{}"), call("c3", "echo", "{\"text\":\"hi\"}")));
         assertThat(requests()).singleElement().satisfies(r -> {
-            assertThat(r.approvalId()).isEqualTo("ap-i9-1");
+            assertThat(r.approvalId()).isEqualTo(ControlRequest.approvalId(TurnKey.of(Principal.local(), "s", "t1"),
+                    List.of("c1", "c3")));
             assertThat(r.expiresAtMs()).isEqualTo(5_000 + 60_000);
             assertThat(r.calls()).extracting(ApprovalRequestEvent.Call::toolCallId).containsExactly("c1", "c3");
             assertThat(r.calls()).extracting(ApprovalRequestEvent.Call::risk).containsExactly(Risk.HIGH, Risk.MEDIUM);
@@ -136,14 +140,14 @@ class ToolExecutorApprovalTest {
         assertThat(wipes.get()).isZero();
         assertThat(run).isNotDone();
 
-        assertThat(answer("s", "ap-i9-1", ApprovalDecision.APPROVE)).isEqualTo(ControlOutcome.APPLIED);
+        assertThat(answer("s", requests().get(0).approvalId(), ApprovalDecision.APPROVE)).isEqualTo(ControlOutcome.APPLIED);
         List<OutboundEvent> out = run.join();
         assertThat(out).extracting(OutboundEvent::type).containsExactly("approval_request", "tool_result",
                 "tool_result", "tool_result", "turn_completed");
         assertThat(TestTools.results(out)).extracting(ToolResultEvent::content)
                 .containsExactly("wiped disk", "noon 1", "hi");
         assertThat(wipes.get()).isEqualTo(1);
-        assertThat(answer("s", "ap-i9-1", ApprovalDecision.APPROVE)).isEqualTo(ControlOutcome.UNKNOWN_REQUEST);
+        assertThat(answer("s", requests().get(0).approvalId(), ApprovalDecision.APPROVE)).isEqualTo(ControlOutcome.UNKNOWN_REQUEST);
         assertThat(count("asked")).isEqualTo(2);
         assertThat(count("approved")).isEqualTo(2);
         assertThat(logged("c1").approval()).isEqualTo("approved");

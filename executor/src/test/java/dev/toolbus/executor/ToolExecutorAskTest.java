@@ -11,10 +11,12 @@ import dev.toolbus.metrics.ToolMetrics;
 import dev.toolbus.protocol.ApprovalDecision;
 import dev.toolbus.protocol.ApprovalResponseEvent;
 import dev.toolbus.protocol.CancelEvent;
-import dev.toolbus.protocol.ControlIds;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
 import dev.toolbus.protocol.InputAction;
+import dev.toolbus.spi.CallKey;
+import dev.toolbus.spi.ControlRequest;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.protocol.InputRequestEvent;
 import dev.toolbus.protocol.InputResponseEvent;
 import dev.toolbus.protocol.Json;
@@ -79,8 +81,8 @@ class ToolExecutorAskTest {
         vts.advanceTimeBy(Duration.ofMillis(1_000));
         var run = start("s", "c1");
         InputRequestEvent q = question();
-        assertThat(q.inputId()).isEqualTo("in-i7-1");
-        assertThat(ControlIds.instanceOf(q.inputId())).isEqualTo("i7");
+        assertThat(q.inputId()).isEqualTo(ControlRequest.inputId(CallKey.of(Principal.local(), "s", "t", "c1"), 1));
+        assertThat(ControlRequest.isDerivedId(q.inputId())).isTrue();
         assertThat(q.message()).isEqualTo("Which city?");
         assertThat(q.schema()).isEqualTo(SCHEMA);
         assertThat(q.expiresAtMs()).isEqualTo(1_000 + 60_000);
@@ -180,7 +182,8 @@ class ToolExecutorAskTest {
         Disposable d = busEx.attach(bus);
         bus.send(turn("s", "t", call("c", "ask_city", "{}")));
         InputRequestEvent q = (InputRequestEvent) questions.get(10, TimeUnit.SECONDS);
-        assertThat(ControlIds.instanceOf(q.inputId())).isEqualTo(busEx.instanceId());
+        assertThat(q.inputId()).as("the id names no instance: any instance may take the turn next")
+                .isEqualTo(ControlRequest.inputId(CallKey.of(Principal.local(), "s", "t", "c"), 1));
         // the turn holds the stream's lane; the control event still acts at once
         bus.send("{\"type\":\"input_response\",\"stream_id\":\"s\",\"input_id\":\"in-nobody-1\",\"action\":\"accept\"}");
         bus.send(new InputResponseEvent("s", q.inputId(), InputAction.ACCEPT,

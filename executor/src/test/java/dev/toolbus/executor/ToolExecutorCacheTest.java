@@ -147,9 +147,10 @@ class ToolExecutorCacheTest {
                 (a, c) -> Mono.fromSupplier(() -> ToolResult.text("kicked " + dangerRuns.incrementAndGet())));
         ToolExecutor ex = ToolExecutor.builder().tool(err).tool(side).tool(danger).build();
         for (int i = 0; i < 2; i++) {
-            first(ex, turn("s", "t", call("c", "err", "{}")));
-            first(ex, turn("s", "t", call("c", "send", "{}")));
-            first(ex, turn("s", "t", call("c", "kick", "{}")));
+            // a new turn each time: the same turn again would replay the side-effecting call from the journal
+            first(ex, turn("s", "t" + i, call("c", "err", "{}")));
+            first(ex, turn("s", "t" + i, call("c", "send", "{}")));
+            first(ex, turn("s", "t" + i, call("c", "kick", "{}")));
         }
         assertThat(errRuns).hasValue(2);
         assertThat(sideRuns).hasValue(2);

@@ -74,4 +74,23 @@ class ReservedNamesTest {
         assertThat(r.clash("t7")).isNull();
         assertThat(r.register(tool("T7", "other"), ToolSource.STDIO)).isTrue();
     }
+
+    @Test
+    void aBatchOfCoreTools_stillBlocksAPluginNamedLikeOneOfThem() {
+        ToolRegistry r = ToolRegistry.create();
+        r.register(tool("fetch_page", "T59999"), ToolSource.STDIO);
+        r.register(tool("keep_me", "other"), ToolSource.STDIO);
+        List<ToolSpec> batch = new ArrayList<>();
+        for (int i = 0; i < 60_000; i++) {
+            batch.add(tool("t" + i, null));
+        }
+        // each core tool looks up the plugins named like it once (it scanned every entry before)
+        assertThat(r.registerAll(batch, ToolSource.CORE)).isEqualTo(60_000);
+        assertThat(r.find("fetch_page")).as("plugin 'T59999' is blocked whole by the core tool t59999").isNull();
+        assertThat(r.find("keep_me")).isNotNull();
+        assertThat(r.entries()).hasSize(60_001);
+        assertThat(r.diagnostics()).singleElement().satisfies(d -> assertThat(d.message())
+                .contains("fetch_page").contains("the plugin id 'T59999' clashes with the core tool 't59999'"));
+        assertThat(r.register(tool("fetch_again", "t59999"), ToolSource.STDIO)).isFalse();
+    }
 }

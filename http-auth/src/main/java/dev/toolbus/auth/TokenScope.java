@@ -2,6 +2,7 @@ package dev.toolbus.auth;
 
 import dev.toolbus.policy.PermissionLevel;
 import dev.toolbus.protocol.CallContext;
+import dev.toolbus.spi.Principal;
 import java.util.List;
 import java.util.Objects;
 
@@ -30,6 +31,8 @@ public final class TokenScope {
     private final Globs agents;
     private final Globs channels;
     private final Globs streams;
+    private final boolean approvalOverride;
+    private final Principal principal;
 
     private TokenScope(Builder b) {
         this.name = b.name;
@@ -37,6 +40,9 @@ public final class TokenScope {
         this.agents = Globs.of(b.agents, true);
         this.channels = Globs.of(b.channels, true);
         this.streams = Globs.of(b.streams, false);
+        this.approvalOverride = b.approvalOverride;
+        this.principal = Principal.token(name).maxPermission(maxPermission.wireName())
+                .approvalOverride(approvalOverride || unrestricted()).build();
     }
 
     /**
@@ -76,6 +82,24 @@ public final class TokenScope {
     /** Whether the scope allows every agent, channel and stream at {@code master}. */
     public boolean unrestricted() {
         return maxPermission == PermissionLevel.MASTER && agents.any() && channels.any() && streams.any();
+    }
+
+    /**
+     * Whether a turn sent with this token may loosen approval through {@code context.approval_mode} (for
+     * example to {@code off}): configured as {@code approval: override}; an unrestricted scope always may.
+     * Without it a turn's mode may only make approval stricter than the configured one.
+     */
+    public boolean approvalOverride() {
+        return approvalOverride || unrestricted();
+    }
+
+    /**
+     * Who the holder of this token is to the executor: a {@link Principal.Kind#TOKEN} principal named by
+     * the scope, with its highest permission and approval override. Every turn, answer and read-back sent
+     * with the token is bound to it (never to anything the event says).
+     */
+    public Principal principal() {
+        return principal;
     }
 
     /** Whether the token may use this stream. */
@@ -127,7 +151,7 @@ public final class TokenScope {
     @Override
     public String toString() {
         return "TokenScope[" + name + ", max " + maxPermission.wireName() + ", agents " + agents + ", channels "
-                + channels + ", streams " + streams + "]";
+                + channels + ", streams " + streams + (approvalOverride ? ", approval override" : "") + "]";
     }
 
     /**
@@ -155,6 +179,7 @@ public final class TokenScope {
         private List<String> agents = List.of();
         private List<String> channels = List.of();
         private List<String> streams = List.of();
+        private boolean approvalOverride;
 
         private Builder(String name) {
             Objects.requireNonNull(name, "name");
@@ -185,6 +210,15 @@ public final class TokenScope {
         /** The stream ids it may use, {@code *} globs (default: any). */
         public Builder streams(List<String> globs) {
             this.streams = List.copyOf(globs);
+            return this;
+        }
+
+        /**
+         * Whether turns sent with the token may loosen approval with {@code context.approval_mode}
+         * ({@code approval: override} in the config; default {@code false}).
+         */
+        public Builder approvalOverride(boolean value) {
+            this.approvalOverride = value;
             return this;
         }
 

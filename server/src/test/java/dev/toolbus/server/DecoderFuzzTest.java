@@ -12,6 +12,7 @@ import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.spi.TurnStateSettings;
 import dev.toolbus.assembly.samples.SampleTools;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,12 +34,14 @@ class DecoderFuzzTest {
         EventCodec codec = EventCodec.defaults();
         EventMutator mutator = new EventMutator(seed);
         // The executor's caches are bounded far below the heap bound, so filling them cannot pass for a leak
-        // (by default the result cache and the turn ledger may hold 64 MiB each, the cut-result store 32 MiB).
+        // (by default the result cache, the turn ledger and the call journal may hold 64 MiB each, cut results 32 MiB).
         ExecutionSettings settings = ExecutionSettings.builder()
                 .cacheMaxBytes(4L << 20).resultStoreMaxBytes(4L << 20).build();
         TurnLedgerSettings ledger = TurnLedgerSettings.builder().maxBytes(4L << 20).build();
         try (ToolExecutor executor = ToolExecutor.builder().tools(new SampleTools().specs())
-                .settings(settings).idempotency(ledger).build()) {
+                .settings(settings).idempotency(ledger).turnStateSettings(TurnStateSettings.builder()
+                        .journalMaxBytes(2L << 20).requestsMaxBytes(1L << 20).cutResultsMaxBytes(1L << 20).build())
+                .build()) {
             long[] decoded = {0};
             long[] heapAtWarmup = {-1};
             assertTimeoutPreemptively(budget.plusSeconds(60), () -> {
@@ -76,7 +79,7 @@ class DecoderFuzzTest {
             assertThat(mutator.count()).as("inputs tried").isGreaterThan(500);
             assertThat(decoded[0]).as("inputs decoded").isGreaterThan(50);
             if (heapAtWarmup[0] > 0) {
-                assertThat(heapAtEnd).as("heap after GC grows by less than 32 MiB, caches bounded at 12 MiB (seed %d)", seed)
+                assertThat(heapAtEnd).as("heap after GC grows by less than 32 MiB, caches bounded at 16 MiB (seed %d)", seed)
                         .isLessThan(heapAtWarmup[0] + 32L * 1024 * 1024);
             }
         }

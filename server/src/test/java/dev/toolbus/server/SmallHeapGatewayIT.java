@@ -144,35 +144,47 @@ class SmallHeapGatewayIT {
         }
     }
 
+    /**
+     * Opens {@code sockets} WebSockets with this token and sends {@code turns} turns of {@code wipe}
+     * with 700,000-character arguments on each, each turn on a stream of its own.
+     */
+    private static List<Events> flood(RunningServer s, String token, int sockets, int turns, List<WebSocket> open)
+            throws Exception {
+        String target = "w".repeat(700_000);
+        List<Events> listeners = new ArrayList<>();
+        for (int i = 0; i < sockets; i++) {
+            Events l = new Events();
+            listeners.add(l);
+            open.add(HTTP.newWebSocketBuilder().header("Authorization", "Bearer " + token)
+                    .buildAsync(URI.create("ws://127.0.0.1:" + s.port + "/v1/ws"), l).join());
+        }
+        List<CompletableFuture<?>> sends = new ArrayList<>();
+        for (int i = 0; i < sockets; i++) {
+            WebSocket ws = open.get(i);
+            int socket = i;
+            sends.add(CompletableFuture.runAsync(() -> {
+                for (int t = 0; t < turns; t++) {
+                    ws.sendText("{\"type\":\"tool_call\",\"stream_id\":\"ws" + socket + ":s" + t + "\",\"turn_id\":\"t\","
+                            + "\"name\":\"wipe\",\"arguments\":{\"target\":\"" + target + "\"}}", true).join();
+                }
+            }));
+        }
+        CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get();
+        return listeners;
+    }
+
     @Test
     void turnsWaitingForApprovalAreWeighedAndRefusedAboveTheBound(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("toolbus.yaml");
-        Files.writeString(config, "approval:\n  mode: auto\n", StandardCharsets.UTF_8);
+        // one token is one principal: its own bound raised to the total, so the total bound is the one met here
+        Files.writeString(config, "approval:\n  mode: auto\n  maxWaitingBytesPerPrincipal: 67108864\n",
+                StandardCharsets.UTF_8);
         try (RunningServer s = RunningServer.start("small-heap-approvals", TOKEN, SMALL_HEAP, "--config",
                 config.toString(), "--sample-tools", "--gateway", "127.0.0.1:0", "--log-level", "warn")) {
             int sockets = 8;
             int turns = 30;
-            String target = "w".repeat(700_000);
-            List<Events> listeners = new ArrayList<>();
             List<WebSocket> open = new ArrayList<>();
-            for (int i = 0; i < sockets; i++) {
-                Events l = new Events();
-                listeners.add(l);
-                open.add(HTTP.newWebSocketBuilder().header("Authorization", "Bearer " + TOKEN)
-                        .buildAsync(URI.create("ws://127.0.0.1:" + s.port + "/v1/ws"), l).join());
-            }
-            List<CompletableFuture<?>> sends = new ArrayList<>();
-            for (int i = 0; i < sockets; i++) {
-                WebSocket ws = open.get(i);
-                int socket = i;
-                sends.add(CompletableFuture.runAsync(() -> {
-                    for (int t = 0; t < turns; t++) {
-                        ws.sendText("{\"type\":\"tool_call\",\"stream_id\":\"ws" + socket + ":s" + t + "\",\"turn_id\":\"t\","
-                                + "\"name\":\"wipe\",\"arguments\":{\"target\":\"" + target + "\"}}", true).join();
-                    }
-                }));
-            }
-            CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get();
+            List<Events> listeners = flood(s, TOKEN, sockets, turns, open);
             // every turn is either asked (it waits) or refused at once
             await().atMost(Duration.ofSeconds(120)).until(() -> listeners.stream()
                     .mapToLong(l -> l.count("approval_request") + l.rejected()).sum() == (long) sockets * turns);
@@ -216,6 +228,59 @@ class SmallHeapGatewayIT {
                 w.abort();
             }
             ws.abort();
+        }
+    }
+
+    /**
+     * M8 as it was found: one member token, 8 WebSockets. With the default bounds (64 MiB in all, 16
+     * MiB per principal) that token's waiting turns are held to its own 16 MiB, and the operator's
+     * token, another principal, is still asked.
+     */
+    @Test
+    void oneMemberTokenWithEightWebSocketsIsHeldToItsOwnBound_anotherTokenIsStillAsked(@TempDir Path dir)
+            throws Exception {
+        Path config = dir.resolve("toolbus.yaml");
+        Files.writeString(config, """
+                approval:
+                  mode: auto
+                gateway:
+                  port: 0
+                  token: ${OPS_TOKEN}
+                  tokens:
+                    - {name: member-bot, token: "${MEMBER_TOKEN}", maxPermission: member}
+                """, StandardCharsets.UTF_8);
+        Map<String, String> env = Map.of("JAVA_TOOL_OPTIONS", "-Xmx512m", "OPS_TOKEN", TOKEN, "MEMBER_TOKEN",
+                "member-secret");
+        try (RunningServer s = RunningServer.start("small-heap-member", null, env, "--config", config.toString(),
+                "--sample-tools", "--log-level", "warn")) {
+            int sockets = 8;
+            int turns = 30;
+            List<WebSocket> open = new ArrayList<>();
+            List<Events> listeners = flood(s, "member-secret", sockets, turns, open);
+            await().atMost(Duration.ofSeconds(120)).until(() -> listeners.stream()
+                    .mapToLong(l -> l.count("approval_request") + l.rejected()).sum() == (long) sockets * turns);
+            long asked = listeners.stream().mapToLong(l -> l.count("approval_request")).sum();
+            // each waiting turn weighs about 1.4 MB: the member's 16 MiB holds ~11, far below the 64 MiB total
+            assertThat(asked).isBetween(6L, 16L);
+            assertThat(listeners.stream().mapToLong(Events::rejected).sum()).isEqualTo((long) sockets * turns - asked);
+            JsonNode refused = listeners.stream().flatMap(l -> l.events.stream())
+                    .filter(e -> e.path("error").path("code").asText().equals("REJECTED")).findFirst().orElseThrow();
+            assertThat(refused.path("content").asText()).startsWith("Tool not executed: too many calls wait for"
+                    + " approval now (").contains(" of at most 16777216 bytes of their turns are held)");
+
+            Events ops = new Events();
+            WebSocket ws = HTTP.newWebSocketBuilder().header("Authorization", "Bearer " + TOKEN)
+                    .buildAsync(URI.create("ws://127.0.0.1:" + s.port + "/v1/ws"), ops).join();
+            open.add(ws);
+            ws.sendText("{\"type\":\"tool_call\",\"stream_id\":\"ops\",\"name\":\"wipe\",\"arguments\":{\"target\":\""
+                    + "w".repeat(700_000) + "\"}}", true).join();
+            await().atMost(Duration.ofSeconds(30)).until(() -> ops.count("approval_request") > 0 || ops.rejected() > 0);
+            assertThat(ops.count("approval_request")).as("the operator's token is another principal: asked").isEqualTo(1);
+            assertThat(healthz(s)).isEqualTo(200);
+            assertThat(s.process.stderr()).doesNotContain("OutOfMemoryError");
+            for (WebSocket w : open) {
+                w.abort();
+            }
         }
     }
 }

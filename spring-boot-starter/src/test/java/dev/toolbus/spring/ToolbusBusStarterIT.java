@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.toolbus.assembly.Toolbus;
+import dev.toolbus.bus.redis.RedisStreamsBus;
 import dev.toolbus.bus.tck.Brokers;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.tool.Param;
@@ -73,7 +75,9 @@ class ToolbusBusStarterIT {
                 "--toolbus.bus.url=" + url,
                 "--toolbus.bus.calls=" + prefix + "calls",
                 "--toolbus.bus.results=" + prefix + "results:{stream_id}",
-                "--toolbus.bus.group=" + prefix + "group");
+                "--toolbus.bus.group=" + prefix + "group",
+                "--toolbus.bus.redis.claim-min-idle-ms=4000",
+                "--toolbus.bus.redis.claim-interval-ms=1000");
     }
 
     @AfterAll
@@ -133,6 +137,13 @@ class ToolbusBusStarterIT {
                 .until(() -> !meters.find("toolbus.tool.calls").tag("tool", "greet").counters().isEmpty());
         JsonNode metric = get("/actuator/metrics/toolbus.tool.calls?tag=tool:greet");
         assertThat(metric.path("measurements").get(0).path("value").asDouble()).isGreaterThanOrEqualTo(1.0);
+
+        // bus.redis reaches the bus, and its turn state's gauges reach the application's registry
+        RedisStreamsBus bus = (RedisStreamsBus) context.getBean(Toolbus.class).bus();
+        assertThat(bus.config().claimMinIdle()).isEqualTo(Duration.ofSeconds(4));
+        assertThat(bus.config().claimInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(meters.find("toolbus.bus.state.records").tag("facet", "journal").tag("bus", "redis").gauge())
+                .as("the Redis state's journal").isNotNull();
 
         JsonNode health = get("/actuator/health/toolbus");
         assertThat(health.path("status").asText()).isEqualTo("UP");

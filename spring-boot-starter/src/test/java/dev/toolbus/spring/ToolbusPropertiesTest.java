@@ -3,6 +3,7 @@ package dev.toolbus.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.toolbus.config.Config;
+import dev.toolbus.config.KafkaConfig;
 import dev.toolbus.config.ConfigLoader;
 import dev.toolbus.executor.approval.ApprovalMode;
 import dev.toolbus.policy.PermissionLevel;
@@ -48,6 +49,7 @@ class ToolbusPropertiesTest {
               type: redis
               url: redis://127.0.0.1:6390
               idempotency: {windowMs: 5000, maxEntries: 10}
+              redis: {claimMinIdleMs: 4000, claimIntervalMs: 1000}
             gateway:
               enabled: true
               port: 0
@@ -90,6 +92,7 @@ class ToolbusPropertiesTest {
         assertThat(c.limits()).isEqualTo(f.limits());
         assertThat(c.bus()).isEqualTo(f.bus());
         assertThat(c.bus().idempotency().windowMs()).isEqualTo(5000);
+        assertThat(c.bus().redis().claimMinIdleMs()).isEqualTo(4000);
         assertThat(c.gateway()).isEqualTo(f.gateway());
         assertThat(c.gateway().tokens()).singleElement().satisfies(t -> {
             assertThat(t.maxPermission()).isEqualTo(PermissionLevel.MEMBER);
@@ -134,6 +137,38 @@ class ToolbusPropertiesTest {
             assertThat(r.tools()).containsExactly("add");
             assertThat(r.maxCallsPerTool()).isEqualTo(2);
         });
+    }
+
+    @Test
+    void kafkaFailoverTiming_andClientSettings_bindFromPropertiesYamlAndEnvironment() throws IOException {
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("toolbus.bus.type", "kafka");
+        props.put("toolbus.bus.kafka.session-timeout-ms", "9000");
+        props.put("toolbus.bus.kafka.consumer.max.poll.interval.ms", "600000");
+        props.put("toolbus.bus.kafka.producer[linger.ms]", "5");
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("TOOLBUS_BUS_KAFKA_HEARTBEATINTERVALMS", "1500");
+        env.put("TOOLBUS_BUS_KAFKA_ADMIN_REQUEST_TIMEOUT_MS", "9000");
+        ToolbusProperties p = ToolbusProperties.from(environment(List.of(new MapPropertySource("props", props),
+                new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, env))));
+        assertThat(p.warnings()).isEmpty();
+        KafkaConfig k = p.config().bus().kafka();
+        assertThat(k.sessionTimeoutMs()).isEqualTo(9000);
+        assertThat(k.heartbeatIntervalMs()).isEqualTo(1500);
+        assertThat(k.consumer()).containsEntry("max.poll.interval.ms", "600000");
+        assertThat(k.producer()).containsEntry("linger.ms", "5");
+        assertThat(k.admin()).containsEntry("request.timeout.ms", "9000");
+
+        String yaml = """
+                bus:
+                  type: kafka
+                  kafka:
+                    sessionTimeoutMs: 9000
+                    consumer: {max.poll.interval.ms: 600000}
+                """;
+        ToolbusProperties fromYaml = ToolbusProperties.from(environment(List.of(applicationYaml(yaml))));
+        assertThat(fromYaml.warnings()).isEmpty();
+        assertThat(fromYaml.config().bus().kafka()).isEqualTo(file(yaml).bus().kafka());
     }
 
     @Test

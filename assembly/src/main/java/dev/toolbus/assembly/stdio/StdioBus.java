@@ -2,6 +2,7 @@ package dev.toolbus.assembly.stdio;
 
 import dev.toolbus.spi.BusMessage;
 import dev.toolbus.protocol.EventIdPeek;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorEvent;
@@ -179,6 +180,12 @@ public final class StdioBus implements ToolBus {
     }
 
     /** Flushes pending output and stops the reader and writer threads; the streams stay open. */
+    /** The process that started toolbus: {@link Principal#stdio()} sends every turn and answer read here. */
+    @Override
+    public Principal principal() {
+        return Principal.stdio();
+    }
+
     @Override
     public Mono<Void> closeGracefully() {
         return Mono.<Void>fromRunnable(this::flushQuietly)

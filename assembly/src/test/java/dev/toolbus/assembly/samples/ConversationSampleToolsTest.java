@@ -29,7 +29,12 @@ class ConversationSampleToolsTest {
             .settings(ExecutionSettings.builder().cacheResults(false).build()).build();
 
     private static ToolCallsEvent turn(String name, String args) {
-        return ToolCallsEvent.of("s", "t", List.of(ToolCall.ofJson("c1", name, args)));
+        return turn("t", name, args);
+    }
+
+    /** A turn of its own id: a turn run again would get its question's recorded answer without asking. */
+    private static ToolCallsEvent turn(String turnId, String name, String args) {
+        return ToolCallsEvent.of("s", turnId, List.of(ToolCall.ofJson("c1", name, args)));
     }
 
     private static String content(List<OutboundEvent> events) {
@@ -69,7 +74,7 @@ class ConversationSampleToolsTest {
     void askCityAnswersWithTheCityOrNoAnswer() {
         for (InputAction action : InputAction.values()) {
             List<OutboundEvent> seen = new CopyOnWriteArrayList<>();
-            var run = ex.execute(turn("ask_city", "{}")).doOnNext(seen::add).collectList().toFuture();
+            var run = ex.execute(turn("t-" + action, "ask_city", "{}")).doOnNext(seen::add).collectList().toFuture();
             InputRequestEvent q = (InputRequestEvent) seen.get(0);
             assertThat(q.message()).isEqualTo("Which city?");
             assertThat(q.schema().path("properties").path("city").path("type").asText()).isEqualTo("string");
@@ -77,7 +82,7 @@ class ConversationSampleToolsTest {
                     Json.mapper().createObjectNode().put("city", "Paris"))).block()).isEqualTo(ControlOutcome.APPLIED);
             assertThat(content(run.join())).isEqualTo(action == InputAction.ACCEPT ? "city Paris" : "no answer");
         }
-        var expiring = ex.execute(turn("ask_city", "{}")).collectList().toFuture();
+        var expiring = ex.execute(turn("t-expiring", "ask_city", "{}")).collectList().toFuture();
         vts.advanceTimeBy(Duration.ofMillis(ExecutionSettings.DEFAULT_INPUT_TIMEOUT_MS));
         assertThat(content(expiring.join())).isEqualTo("no answer");
     }

@@ -41,6 +41,16 @@ interface Broker extends AutoCloseable {
         return Map.of();
     }
 
+    /**
+     * What the broker has written so far, by name, where it tells (on Kafka, per topic, internal ones
+     * included: {@code <topic> records}, the sum of its partitions' end offsets, transaction markers
+     * included, and {@code <topic> bytes}, the size of its log on disk), or empty: the records and bytes
+     * a turn costs, which do not depend on the machine's load.
+     */
+    default Map<String, Long> writeCounts() {
+        return Map.of();
+    }
+
     /** Stops reading results after a scenario. */
     void finish() throws Exception;
 

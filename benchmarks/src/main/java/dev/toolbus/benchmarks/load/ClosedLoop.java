@@ -97,7 +97,8 @@ final class ClosedLoop {
         }
         String type = event.path("type").asText();
         if ("tool_result".equals(type)) {
-            if (EchoEvents.TEXT.equals(event.path("content").asText()) && !event.path("is_error").asBoolean()) {
+            if (!event.path("is_error").asBoolean() && (EchoEvents.TEXT.equals(event.path("content").asText())
+                    || !"echo".equals(EchoEvents.tool))) {
                 goodResults.incrementAndGet();
             } else {
                 badResults.incrementAndGet();

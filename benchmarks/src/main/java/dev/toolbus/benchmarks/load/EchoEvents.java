@@ -18,6 +18,12 @@ final class EchoEvents {
     /** The argument every call carries, and so the text every correct result holds. */
     static final String TEXT = "hello";
 
+    /**
+     * The sample tool every call names: {@code echo} (read-only, the default) or {@code count}
+     * (side-effecting: it goes through the call journal); the harness's {@code --tool}.
+     */
+    static volatile String tool = "echo";
+
     private EchoEvents() {
     }
 
@@ -33,8 +39,8 @@ final class EchoEvents {
     /** The inbound {@code tool_calls} event of one turn, as a bot core publishes it. */
     static byte[] turn(String streamId, String turnId) {
         String json = "{\"type\":\"tool_calls\",\"stream_id\":\"" + streamId + "\",\"turn_id\":\"" + turnId
-                + "\",\"calls\":[{\"tool_call_id\":\"" + turnId + ".c\",\"name\":\"echo\",\"arguments\":{\"text\":\""
-                + TEXT + "\"}}]}";
+                + "\",\"calls\":[{\"tool_call_id\":\"" + turnId + ".c\",\"name\":\"" + tool + "\",\"arguments\":{\""
+                + ("echo".equals(tool) ? "text" : "key") + "\":\"" + TEXT + "\"}}]}";
         return json.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -64,7 +70,7 @@ final class EchoEvents {
             JsonNode call = calls.get(i);
             String id = call.path("tool_call_id").asText();
             String name = call.path("name").asText();
-            boolean known = "echo".equals(name);
+            boolean known = "echo".equals(name) || "count".equals(name); // the raw loops answer both alike
             ObjectNode result = JSON.createObjectNode();
             result.put("type", "tool_result").put("stream_id", streamId).put("turn_id", turnId)
                     .put("tool_call_id", id).put("name", name)

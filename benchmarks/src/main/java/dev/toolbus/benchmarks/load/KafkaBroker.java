@@ -6,12 +6,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -170,6 +174,29 @@ final class KafkaBroker implements Broker {
         }
         throw new IllegalStateException(instances + " consumers did not own " + CALLS + " in group " + group
                 + " within " + timeout);
+    }
+
+    @Override
+    public Map<String, Long> writeCounts() {
+        try {
+            var names = admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (TopicDescription d : admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
+                d.partitions().forEach(p -> latest.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest()));
+            }
+            Map<String, Long> counts = new TreeMap<>();
+            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS)
+                    .forEach((tp, info) -> counts.merge(tp.topic() + " records", info.offset(), Long::sum));
+            int node = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().id();
+            for (LogDirDescription dir : admin.describeLogDirs(List.of(node)).descriptions().get(node)
+                    .get(30, TimeUnit.SECONDS).values()) {
+                dir.replicaInfos().forEach((tp, info) -> counts.merge(tp.topic() + " bytes", info.size(), Long::sum));
+            }
+            return counts;
+        } catch (Exception e) {
+            System.out.println("   write counts: " + e);
+            return Map.of();
+        }
     }
 
     @Override

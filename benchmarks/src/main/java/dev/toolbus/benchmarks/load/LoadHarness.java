@@ -38,6 +38,8 @@ import java.util.concurrent.TimeUnit;
  * {@code --kafka-pid PID} (to report the broker's CPU), {@code --logs DIR}, {@code --out FILE},
  * {@code --jfr DIR} (a JFR recording of every consumer process, {@code DIR/<scenario>-<n>.jfr}) with
  * {@code --jfr-settings NAME|FILE} ({@code profile}),
+ * {@code --tool echo|count} (the sample tool of every call: {@code echo}, read-only, by default;
+ * {@code count}, side-effecting, so each call also begins and finishes in the call journal),
  * {@code --command TEXT} (recorded in the Markdown).
  */
 public final class LoadHarness {
@@ -48,6 +50,11 @@ public final class LoadHarness {
     private final int warmup;
     private final Path logs;
     private int scenarios;
+    /**
+     * Starts every turn id of this run, so that runs against the same broker never repeat one: a Kafka
+     * bus deduplicates turns it finished within its ledger window (1 h) and would replay, not run, them.
+     */
+    private final String runTag = Long.toString(System.currentTimeMillis(), 36);
 
     private LoadHarness(Map<String, String> opts) {
         this.opts = opts;
@@ -57,6 +64,11 @@ public final class LoadHarness {
         int w = Integer.parseInt(opts.getOrDefault("warmup", "4000"));
         this.warmup = Math.max(1, w / streams) * streams;
         this.logs = Path.of(opts.getOrDefault("logs", "benchmarks/target/load-logs"));
+        String tool = opts.getOrDefault("tool", "echo");
+        if (!tool.equals("echo") && !tool.equals("count")) {
+            throw new IllegalArgumentException("--tool is echo or count, got " + tool);
+        }
+        EchoEvents.tool = tool;
     }
 
     public static void main(String[] args) throws Exception {
@@ -138,8 +150,8 @@ public final class LoadHarness {
         int index = ++scenarios;
         String name = broker.name() + "-" + runner + "-" + instances;
         Row row = new Row(broker.name(), runner, instances);
-        System.out.printf(Locale.ROOT, "%n== %s: %d turns over %d streams after %d warm-up turns%n", name, turns,
-                streams, warmup);
+        System.out.printf(Locale.ROOT, "%n== %s: %d turns over %d streams after %d warm-up turns (load average %s)%n",
+                name, turns, streams, warmup, loadAverage());
         Workers workers = null;
         try {
             String group = broker.prepare(name);
@@ -152,7 +164,7 @@ public final class LoadHarness {
             }
             workers = Workers.start(commands, logFiles);
             broker.awaitConsumers(group, instances, Duration.ofSeconds(90));
-            ClosedLoop warm = phase(broker, "w" + index, warmup, workers);
+            ClosedLoop warm = phase(broker, runTag + "w" + index, warmup, workers);
             System.out.printf(Locale.ROOT, "   warm-up: %,.0f calls/s, p50 %.2f ms%n", warm.stats().callsPerSecond(),
                     warm.stats().p50Ms());
 
@@ -160,8 +172,20 @@ public final class LoadHarness {
             long brokerCpu0 = cpuOf(brokerPid);
             long ownCpu0 = ownCpu();
             Map<String, Long> commands0 = broker.commandCounts();
-            ClosedLoop measured = phase(broker, "m" + index, turns, workers);
+            Map<String, Long> writes0 = broker.writeCounts();
+            ClosedLoop measured = phase(broker, runTag + "m" + index, turns, workers);
             Map<String, Long> commands1 = broker.commandCounts();
+            Map<String, Long> writes1 = broker.writeCounts();
+            if (!writes1.isEmpty()) {
+                StringBuilder perTurn = new StringBuilder();
+                for (Map.Entry<String, Long> w : writes1.entrySet()) {
+                    long n = w.getValue() - writes0.getOrDefault(w.getKey(), 0L);
+                    if (n != 0) {
+                        perTurn.append(String.format(Locale.ROOT, "; %s %.2f", w.getKey(), n / (double) turns));
+                    }
+                }
+                System.out.println("   broker writes per turn (all clients, the harness's included)" + perTurn);
+            }
             if (!commands1.isEmpty()) {
                 StringBuilder perTurn = new StringBuilder();
                 long sum = 0;

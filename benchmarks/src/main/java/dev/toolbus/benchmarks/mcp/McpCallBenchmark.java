@@ -1,6 +1,7 @@
 package dev.toolbus.benchmarks.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.toolbus.benchmarks.FreshTurns;
 import dev.toolbus.benchmarks.OneCallTurns;
 import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.executor.ToolExecutor;
@@ -10,7 +11,6 @@ import dev.toolbus.mcp.server.McpDemoTools;
 import dev.toolbus.mcp.server.McpHttpServer;
 import dev.toolbus.mcp.server.McpServerMain;
 import dev.toolbus.mcp.server.McpToolServer;
-import dev.toolbus.protocol.ToolCallsEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
@@ -83,7 +83,7 @@ public class McpCallBenchmark {
 
     private ToolExecutor executor;
     private McpToolSource source;
-    private List<ToolCallsEvent> turns;
+    private FreshTurns fresh;
 
     private McpAsyncClient client;
 
@@ -128,8 +128,8 @@ public class McpCallBenchmark {
         if (source.tools().stream().noneMatch(s -> s.definition().name().equals("echo"))) {
             throw new IllegalStateException("echo not registered from the MCP server: " + source.diagnostics());
         }
-        turns = OneCallTurns.turns("echo", CALLS, 64);
-        OneCallTurns.run(executor, turns, inFlight, null);
+        fresh = new FreshTurns(OneCallTurns.turns("echo", CALLS, 64));
+        OneCallTurns.run(executor, fresh.next(), inFlight, null);
     }
 
     @TearDown(Level.Trial)
@@ -159,7 +159,7 @@ public class McpCallBenchmark {
     /** Through toolbus: executor, McpToolSource, SDK client session, the server. */
     @Benchmark
     public int toolbus(Blackhole bh) {
-        return OneCallTurns.run(executor, turns, inFlight, bh);
+        return OneCallTurns.run(executor, fresh.next(), inFlight, bh);
     }
 
     /** The MCP Java SDK client alone, from the same tool name and argument string. */

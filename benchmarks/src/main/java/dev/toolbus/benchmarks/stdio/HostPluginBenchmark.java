@@ -1,12 +1,12 @@
 package dev.toolbus.benchmarks.stdio;
 
+import dev.toolbus.benchmarks.FreshTurns;
 import dev.toolbus.benchmarks.OneCallTurns;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.plugins.stdio.StdioPluginHost;
 import dev.toolbus.plugins.stdio.StdioPluginStatus;
 import dev.toolbus.plugins.stdio.StdioPlugins;
-import dev.toolbus.protocol.ToolCallsEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +48,7 @@ public class HostPluginBenchmark {
 
     private ToolExecutor executor;
     private StdioPluginHost plugins;
-    private List<ToolCallsEvent> turns;
+    private FreshTurns fresh;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -59,8 +59,8 @@ public class HostPluginBenchmark {
                 .meterRegistry(new SimpleMeterRegistry())
                 .build();
         plugins.registerInto(executor.registry());
-        turns = OneCallTurns.turns("echo", CALLS, 64);
-        OneCallTurns.run(executor, turns, inFlight, null);
+        fresh = new FreshTurns(OneCallTurns.turns("echo", CALLS, 64));
+        OneCallTurns.run(executor, fresh.next(), inFlight, null);
     }
 
     @TearDown(Level.Trial)
@@ -83,7 +83,7 @@ public class HostPluginBenchmark {
     /** Through toolbus: executor, plugin host, the framework host's process, the plugin's code. */
     @Benchmark
     public int toolbus(Blackhole bh) {
-        return OneCallTurns.run(executor, turns, inFlight, bh);
+        return OneCallTurns.run(executor, fresh.next(), inFlight, bh);
     }
 
     /** {@code benchmarks/host-plugins/<host>} in the working directory or a parent of it. */

@@ -1,5 +1,6 @@
 package dev.toolbus.benchmarks.stdio;
 
+import dev.toolbus.benchmarks.FreshTurns;
 import dev.toolbus.benchmarks.OneCallTurns;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.settings.ExecutionSettings;
@@ -7,7 +8,6 @@ import dev.toolbus.plugins.stdio.PluginManifest;
 import dev.toolbus.plugins.stdio.StdioPluginHost;
 import dev.toolbus.plugins.stdio.StdioPluginStatus;
 import dev.toolbus.plugins.stdio.StdioPlugins;
-import dev.toolbus.protocol.ToolCallsEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -62,7 +62,7 @@ public class StdioPluginBenchmark {
 
     private ToolExecutor executor;
     private StdioPluginHost host;
-    private List<ToolCallsEvent> turns;
+    private FreshTurns fresh;
     private DirectPluginClient direct;
 
     @Setup(Level.Trial)
@@ -90,8 +90,8 @@ public class StdioPluginBenchmark {
                 .meterRegistry(new SimpleMeterRegistry())
                 .build();
         host.registerInto(executor.registry());
-        turns = OneCallTurns.turns(tool, CALLS, 64);
-        OneCallTurns.run(executor, turns, inFlight, null);
+        fresh = new FreshTurns(OneCallTurns.turns(tool, CALLS, 64));
+        OneCallTurns.run(executor, fresh.next(), inFlight, null);
     }
 
     @TearDown(Level.Trial)
@@ -119,7 +119,7 @@ public class StdioPluginBenchmark {
     /** Through toolbus: executor, plugin host, the plugin's process. */
     @Benchmark
     public int toolbus(Blackhole bh) {
-        return OneCallTurns.run(executor, turns, inFlight, bh);
+        return OneCallTurns.run(executor, fresh.next(), inFlight, bh);
     }
 
     /** The same calls written to the same kind of process by a hand-written client. */

@@ -239,7 +239,7 @@ final class HttpEndpoints {
             if (admitted.refusal() != null) {
                 return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
             }
-            Flux<OutboundEvent> events = server.track(config.executor.handle(admitted.event()));
+            Flux<OutboundEvent> events = server.track(config.executor.handle(admitted.event(), grant.scope().principal()));
             return sse ? sendSse(res, events) : sendArray(res, events, grant.scope().name(), admitted.event());
         }, ": send smaller arguments, or raise the limit on both sides");
     }
@@ -262,13 +262,13 @@ final class HttpEndpoints {
             if (admitted.refusal() != null) {
                 return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
             }
-            return config.executor.control(control).flatMap(outcome -> switch (outcome) {
+            return config.executor.control(control, grant.scope().principal()).flatMap(outcome -> switch (outcome) {
                 case UNKNOWN_REQUEST -> error(res, HttpResponseStatus.NOT_FOUND, unknownRequest(control));
                 case INVALID_ANSWER -> error(res, HttpResponseStatus.BAD_REQUEST, new ErrorEvent(control.streamId(), null,
                         ErrorCode.BAD_EVENT, "the content of input_response '" + (control instanceof InputResponseEvent i
                         ? clip(i.inputId()) : "") + "' does not match the question's schema; it was not passed to the"
                         + " tool, and the question still waits for an answer"));
-                case APPLIED, NOTHING_TO_DO -> json(res, HttpResponseStatus.ACCEPTED,
+                case APPLIED, NOTHING_TO_DO, HELD -> json(res, HttpResponseStatus.ACCEPTED,
                         "{\"outcome\":\"" + outcome.name().toLowerCase(Locale.ROOT) + "\"}");
             });
         }, "");
@@ -376,7 +376,7 @@ final class HttpEndpoints {
             if (admitted.refusal() != null) {
                 return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
             }
-            return server.track(config.executor.handle(admitted.event())).next()
+            return server.track(config.executor.handle(admitted.event(), grant.scope().principal())).next()
                     .flatMap(answer -> send(res, answer instanceof ErrorEvent
                             ? HttpResponseStatus.INTERNAL_SERVER_ERROR : HttpResponseStatus.OK, JSON,
                             server.codec.encode(answer)));

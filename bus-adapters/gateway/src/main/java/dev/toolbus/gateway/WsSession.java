@@ -198,7 +198,7 @@ final class WsSession {
             return Mono.empty();
         }
         // the counts of graceful close and of this connection in one pair of hooks (no extra operators per turn)
-        return server.config.executor.handle(admitted.event())
+        return server.config.executor.handle(admitted.event(), grant.scope().principal())
                 .doOnSubscribe(s -> {
                     server.turnStarted();
                     inflight.incrementAndGet();

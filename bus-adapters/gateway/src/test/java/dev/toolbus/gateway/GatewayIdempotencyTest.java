@@ -10,7 +10,10 @@ import dev.toolbus.executor.state.TurnLedgerSettings;
 import dev.toolbus.executor.state.TurnStateStep;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.spi.Principal;
+import dev.toolbus.spi.TurnKey;
 import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;
@@ -57,8 +60,8 @@ class GatewayIdempotencyTest {
         private final TurnLedger inner = TurnStateStep.inMemoryLedger(TurnLedgerSettings.DEFAULTS, System::nanoTime);
 
         @Override
-        public Mono<Admission> admit(String streamId, String turnId) {
-            return inner.admit(streamId, turnId).doOnNext(a -> {
+        public Mono<Admission> admit(TurnKey turn) {
+            return inner.admit(turn).doOnNext(a -> {
                 if (a instanceof Admission.Join) {
                     joins.incrementAndGet();
                 }
@@ -66,13 +69,13 @@ class GatewayIdempotencyTest {
         }
 
         @Override
-        public Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events) {
-            return inner.complete(streamId, turnId, events);
+        public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
+            return inner.complete(turn, events);
         }
 
         @Override
-        public void release(String streamId, String turnId) {
-            inner.release(streamId, turnId);
+        public void release(TurnKey turn) {
+            inner.release(turn);
         }
     }
 
@@ -83,7 +86,7 @@ class GatewayIdempotencyTest {
                 (a, c) -> Mono.fromSupplier(() -> ToolResult.text("run " + counted.incrementAndGet() + " of " + a.string("key"))));
         ToolSpec slow = new ToolSpec(ToolDefinition.builder("slow").description("Answers when the test lets it").build(),
                 (a, c) -> gate.asMono().then(Mono.fromSupplier(() -> ToolResult.text("slow run " + slowRuns.incrementAndGet()))));
-        executor = ToolExecutor.builder().tools(List.of(count, slow)).turnLedger(new CountingLedger())
+        executor = ToolExecutor.builder().tools(List.of(count, slow)).turnState(TurnState.builder().ledger(new CountingLedger()).build())
                 .settings(ExecutionSettings.builder().cacheResults(false).build()).build();
         server = Gateway.builder().executor(executor).token(TestGateway.TOKEN).build().start();
     }

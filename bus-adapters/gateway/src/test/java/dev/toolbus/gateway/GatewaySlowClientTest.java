@@ -22,7 +22,8 @@ class GatewaySlowClientTest {
 
     @BeforeAll
     static void start() {
-        gw = TestGateway.start(b -> b.maxOutboundBytes(BOUND));
+        // the close waits for the client to read what was queued before it (5 s by default: too short on a loaded machine)
+        gw = TestGateway.start(b -> b.maxOutboundBytes(BOUND).closeTimeout(Duration.ofSeconds(60)));
     }
 
     @AfterAll

@@ -2,15 +2,17 @@ package dev.toolbus.executor.approval;
 
 import dev.toolbus.protocol.CallContext;
 import dev.toolbus.protocol.Risk;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.tool.ToolDefinition;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * Decides per call whether it runs, waits for approval or is refused, following the settings in
- * force (read once per call, so a reload applies to the next call): mode {@code off} runs everything
- * without classifying; {@code ask} refuses everything; otherwise bypassed tools run, {@code auto}
- * runs low risk, a session grant runs what it covers, the rest asks. Holds the session grants.
+ * Decides per call whether it runs, may run on a session grant, waits for approval or is refused,
+ * following the settings in force (read once per call, so a reload applies to the next call): mode
+ * {@code off} runs everything without classifying; {@code ask} refuses everything; otherwise bypassed
+ * tools run, {@code auto} runs low risk, the rest asks unless a session grant covers it (the grant
+ * lives in the turn state: the caller looks it up). A turn's {@code context.approval_mode} may loosen
+ * the mode only when its principal has the approval override.
  */
 final class ApprovalRules {
 
@@ -21,23 +23,21 @@ final class ApprovalRules {
      *
      * @param kind run, refuse ({@code ask} mode) or ask
      * @param risk the call's risk ({@code null} when it was not classified)
-     * @param byGrant whether it runs thanks to a session grant
+     * @param grantable whether a session grant of the tool would let it run without asking
      */
-    record Verdict(Kind kind, Risk risk, boolean byGrant) {
+    record Verdict(Kind kind, Risk risk, boolean grantable) {
         static final Verdict RUN = new Verdict(Kind.RUN, null, false);
         static final Verdict REFUSE = new Verdict(Kind.REFUSE, null, false);
     }
 
     private final Supplier<ApprovalSettings> settings;
-    private final SessionGrants grants;
     private volatile Compiled compiled;
 
     private record Compiled(ApprovalSettings settings, RiskRules rules) {
     }
 
-    ApprovalRules(Supplier<ApprovalSettings> settings, LongSupplier nanoClock) {
+    ApprovalRules(Supplier<ApprovalSettings> settings) {
         this.settings = settings;
-        this.grants = new SessionGrants(ApprovalSettings.GRANT_TTL, ApprovalSettings.GRANT_CAPACITY, nanoClock);
     }
 
     /** The settings in force and their compiled lists. */
@@ -57,13 +57,13 @@ final class ApprovalRules {
     }
 
     /**
-     * Decides for one call.
+     * Decides for one call of a turn sent by {@code principal}.
      *
      * @param declared the tool's declared risk, or {@code null}
      */
-    Verdict check(ToolDefinition def, Risk declared, String streamId, CallContext ctx) {
+    Verdict check(ToolDefinition def, Risk declared, CallContext ctx, Principal principal) {
         Compiled c = current();
-        ApprovalMode mode = c.settings.modeFor(ctx);
+        ApprovalMode mode = c.settings.modeFor(ctx, principal.approvalOverride());
         if (mode == ApprovalMode.OFF) {
             return Verdict.RUN;
         }
@@ -77,10 +77,7 @@ final class ApprovalRules {
         if (mode == ApprovalMode.AUTO && risk == Risk.LOW) {
             return new Verdict(Kind.RUN, risk, false);
         }
-        if (grantable(c.settings, risk) && grants.granted(streamId, ctx.userId(), def.name())) {
-            return new Verdict(Kind.RUN, risk, true);
-        }
-        return new Verdict(Kind.ASK, risk, false);
+        return new Verdict(Kind.ASK, risk, grantable(c.settings, risk));
     }
 
     /** The tool's risk under the settings in force. */
@@ -88,17 +85,9 @@ final class ApprovalRules {
         return current().rules.classify(def, def.risk());
     }
 
-    /** Grants the tool for the user in the stream if the settings allow a grant of this risk; whether it did. */
-    boolean grant(String streamId, String userId, String tool, Risk risk) {
-        if (!grantable(settings(), risk)) {
-            return false;
-        }
-        grants.grant(streamId, userId, tool);
-        return true;
-    }
-
-    long grantCount() {
-        return grants.size();
+    /** Whether the settings in force let a grant of this risk be made or honoured. */
+    boolean grantable(Risk risk) {
+        return grantable(settings(), risk);
     }
 
     private static boolean grantable(ApprovalSettings s, Risk risk) {

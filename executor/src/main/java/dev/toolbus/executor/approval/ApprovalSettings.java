@@ -210,15 +210,26 @@ public final class ApprovalSettings {
      * agent's, else {@link #mode()}. An unreadable per-turn value is ignored.
      */
     public ApprovalMode modeFor(CallContext context) {
+        return modeFor(context, true);
+    }
+
+    /**
+     * The mode of a call of a turn whose sender may or may not loosen approval: the agent's mode, else
+     * {@link #mode()}; the turn's {@code context.approval_mode} replaces it when {@code mayLoosen}, and
+     * otherwise only when it is stricter ({@code off < auto < confirm_all < ask}): a scoped token without
+     * {@code approval: override} may ask for more approval, never less.
+     */
+    public ApprovalMode modeFor(CallContext context, boolean mayLoosen) {
         if (context == null) {
             return mode;
         }
-        ApprovalMode turn = ApprovalMode.parse(context.extra().get(CONTEXT_KEY));
-        if (turn != null) {
-            return turn;
-        }
         ApprovalMode agent = context.agentId().isEmpty() ? null : agents.get(context.agentId());
-        return agent != null ? agent : mode;
+        ApprovalMode configured = agent != null ? agent : mode;
+        ApprovalMode turn = ApprovalMode.parse(context.extra().get(CONTEXT_KEY));
+        if (turn == null) {
+            return configured;
+        }
+        return mayLoosen || turn.compareTo(configured) >= 0 ? turn : configured;
     }
 
     @Override

@@ -53,7 +53,7 @@ final class BusLoop {
         this.codec = codec;
         this.maxInflightTurns = maxInflightTurns;
         this.maxWaiting = Math.max(maxInflightTurns, MIN_WAITING_TURNS);
-        this.turns = executor.turnState().onBus(bus.turnLedger());
+        this.turns = executor.turnStateStep().onBus(bus.turnState(), bus.principal());
     }
 
     /** Turns taken from the bus that wait for a slot, at most: this many, or {@code maxInflightTurns} if more. */
@@ -66,7 +66,15 @@ final class BusLoop {
     Mono<Void> run() {
         return Mono.create(sink -> {
             Loop loop = new Loop(sink);
-            sink.onDispose(loop::stop);
+            // the bus's own answers (its requests facet) reach the calls waiting here
+            Disposable answers = turns.state().requests() == executor.turnState().requests() ? null
+                    : executor.listen(turns.state());
+            sink.onDispose(() -> {
+                loop.stop();
+                if (answers != null) {
+                    answers.dispose();
+                }
+            });
             bus.receive().subscribe(loop);
         });
     }
@@ -116,7 +124,7 @@ final class BusLoop {
             }
             if (event instanceof ControlEvent c) {
                 // acts at once, whatever the stream's lane is doing and however many turns are in flight
-                now = executor.control(c).flatMap(o -> {
+                now = executor.control(c, turns.principal(), turns.state()).flatMap(o -> {
                     ErrorEvent error = executor.controlError(c, o);
                     return error == null ? Mono.<Void>empty() : bus.publish(List.of(error));
                 });
@@ -244,7 +252,7 @@ final class BusLoop {
             return settle(j.msg, executor.answerSkillsOrError(s).flatMap(answer -> bus.publish(List.of(answer))));
         }
         ToolCallsEvent turn = (ToolCallsEvent) j.event;
-        return settle(j.msg, turns.run(turn, bus::publish, p -> executor.runForBus(turn, p)));
+        return settle(j.msg, turns.run(turn, bus::publish, p -> executor.runForBus(turn, turns.principal(), turns.state(), p)));
     }
 
     private Mono<Void> settle(BusMessage msg, Mono<Void> answer) {

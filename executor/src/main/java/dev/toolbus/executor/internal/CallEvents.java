@@ -2,8 +2,13 @@ package dev.toolbus.executor.internal;
 
 import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.InputRequestEvent;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ReplayedEvent;
 import dev.toolbus.protocol.SendMessageEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
+import dev.toolbus.spi.CallKey;
+import dev.toolbus.spi.ControlRequest;
+import dev.toolbus.spi.RequestState;
 import dev.toolbus.tool.InputAnswer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +41,9 @@ final class CallEvents {
     private Disposable progressTimer;
     private final LongConsumer extendDeadline;
     private List<PendingInputs.Pending> questions;
+    /** Questions this call asked (their ordinal is part of their id). */
+    private int asks;
+    private final CallKey callKey;
     private volatile boolean asked;
     private boolean closed;
 
@@ -49,6 +57,7 @@ final class CallEvents {
         this.extendDeadline = extendDeadline;
         this.turn = turn;
         this.toolCallId = toolCallId;
+        this.callKey = turn.key.call(toolCallId);
         this.name = name;
         this.intervalMs = p.settings.progressInterval().toMillis();
     }
@@ -145,7 +154,7 @@ final class CallEvents {
         long ms = timeout == null ? p.settings.inputTimeout().toMillis()
                 : Math.min(Math.max(1, safeMillis(timeout)), callTimeoutMs);
         PendingInputs.Pending q;
-        Mono<Void> m;
+        ControlRequest request;
         synchronized (this) {
             if (closed) {
                 return Mono.error(new IllegalStateException("the call " + toolCallId + " has ended; it cannot ask"));
@@ -159,10 +168,14 @@ final class CallEvents {
                 }
             }
             String principal = turn.principalId();
-            q = p.inputs.open(turn.turn.streamId(), principal, ms, question.schema());
+            // the ordinal is part of the id: a refused question takes none, so a run again asks the same ids
+            int ordinal = asks + 1;
+            String id = ControlRequest.inputId(callKey, ordinal);
+            q = p.inputs.open(id, callKey, turn.state, principal, question.schema());
             if (q == null) {
                 return Mono.error(new IllegalStateException(p.inputs.refusal(turn.turn.streamId(), principal)));
             }
+            asks = ordinal;
             if (questions == null) {
                 questions = new ArrayList<>(2);
             }
@@ -170,19 +183,13 @@ final class CallEvents {
             asked = true;
             long expiresAt = p.timer.now(TimeUnit.MILLISECONDS) + ms;
             extendDeadline.accept(expiresAt);
-            InputRequestEvent e = InputRequestEvent.builder().streamId(turn.turn.streamId())
-                    .turnId(turn.turn.turnId()).toolCallId(toolCallId).inputId(q.id).expiresAtMs(expiresAt)
-                    .message(question.message()).schema(question.schema())
+            request = ControlRequest.input(callKey, ordinal, InputRequestEvent.builder()
+                    .streamId(turn.turn.streamId()).turnId(turn.turn.turnId()).toolCallId(toolCallId).inputId(id)
+                    .expiresAtMs(expiresAt).message(question.message()).schema(question.schema())
                     .mode(question.mode() == dev.toolbus.tool.InputQuestion.Mode.URL ? "url" : null)
-                    .url(question.url()).key(question.key()).build();
-            m = turn.live(e);
+                    .url(question.url()).key(question.key()).build());
         }
-        if (m == null) {
-            q.fail(TurnLiveEvents.overflow());
-        } else {
-            turn.flushLive();
-            m.subscribe(null, q::fail);
-        }
+        Mono.defer(() -> turn.state.requests().raise(request)).subscribe(s -> raised(q, s), q::fail);
         return q.answer.asMono();
     }
 
@@ -192,6 +199,35 @@ final class CallEvents {
         } catch (ArithmeticException e) {
             return Long.MAX_VALUE;
         }
+    }
+
+    /**
+     * What the state said of a question: new (publish it), raised before and unanswered (publish it
+     * again, marked replayed, with its first expiry), answered (the answer, at once: nothing is asked),
+     * or closed (expired).
+     */
+    private void raised(PendingInputs.Pending q, RequestState s) {
+        if (s.status() == RequestState.Status.NEW || s.status() == RequestState.Status.PENDING) {
+            p.inputs.arm(q, s.request().expiresAtMs());
+            if (s.answer(q.call) == null) {
+                OutboundEvent e = s.status() == RequestState.Status.NEW ? s.request().event()
+                        : ReplayedEvent.of(s.request().event());
+                if (s.status() == RequestState.Status.PENDING) {
+                    extendDeadline.accept(s.request().expiresAtMs());
+                }
+                Mono<Void> m;
+                synchronized (this) {
+                    m = closed ? Mono.empty() : turn.live(e);
+                }
+                if (m == null) {
+                    q.fail(TurnLiveEvents.overflow());
+                } else {
+                    turn.flushLive();
+                    m.subscribe(null, q::fail);
+                }
+            }
+        }
+        p.inputs.apply(q, s);
     }
 
     /** Whether the call asked the user anything (its result then depends on the answer: never cached). */

@@ -16,6 +16,9 @@ import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.UserMessageEvent;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.result.SplitResult;
+import dev.toolbus.spi.CallJournal;
+import dev.toolbus.spi.CallKey;
+import dev.toolbus.spi.CutKey;
 import dev.toolbus.spi.GatedCall;
 import dev.toolbus.spi.ToolPolicy;
 import dev.toolbus.tool.InputAnswer;
@@ -80,8 +83,20 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private volatile CallEvents events;
     /** Set when a control cancel ended the call: the call log's detail. */
     private volatile String cancelDetail;
+    /** Set when the journal answered the call: the call log's detail. */
+    private volatile String journalDetail;
+    /** The arguments a human's approval edited (the call runs with them), or null. */
+    private volatile ObjectNode edited;
     /** Why the call was cancelled, for the handler's {@code ToolContext.cancelReason()}. */
     private volatile String cancelReason = ToolContext.CANCELLED;
+    /** The call's key in the journal, once it asked it (calls that are not retry-safe). */
+    private CallKey journalKey;
+    /** The journal marked the call started: its end is recorded before its result is emitted. */
+    private volatile boolean journaled;
+    /** What the call ended with (for a journal entry that arrives after a cancel ended it). */
+    private volatile ToolResultEvent endedWith;
+    /** The call's result came from the journal (it finished before its turn was run again): emitted marked replayed. */
+    volatile boolean replayed;
 
     CallRun(Pipeline p, TurnRun turn, int index, ToolCall call) {
         this.p = p;
@@ -137,7 +152,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         }
         if (p.gate != null) {
             Mono<ErrorInfo> verdict = p.gate.admit(new GatedCall(turn, index, call, def, filled, this::noteApproval,
-                    ruled.ask()));
+                    ruled.ask(), this::edit));
             if (verdict != null) {
                 awaitGate(verdict, filled);
                 return;
@@ -194,7 +209,77 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             p.metrics.cache(false);
             flight = mine;
         }
+        if (!def.retrySafe()) {
+            beginJournal();
+            return;
+        }
         attempt(1);
+    }
+
+    /**
+     * A call that is not retry-safe asks the journal first (with its turn's other calls of the wave):
+     * never started → it runs; started before → {@code OUTCOME_UNKNOWN}; finished before → its recorded
+     * events, marked replayed; the journal failing → {@code STATE_UNAVAILABLE}, the call does not start.
+     */
+    private void beginJournal() {
+        journalKey = turn.key.call(call.toolCallId());
+        turn.journalBegin(journalKey, (entry, err) -> {
+            try {
+                journalAnswered(entry, err);
+            } catch (Throwable t) {
+                crash(t);
+            }
+        });
+    }
+
+    private void journalAnswered(CallJournal.Entry e, Throwable err) {
+        if (err != null) {
+            LOG.warn("call {} of {} not started: the call journal failed: {}", call.toolCallId(), def.name(),
+                    err.toString());
+            fail(def.name(), ErrorCode.STATE_UNAVAILABLE, p.texts.stateUnavailable(def.name(), CallFailure.message(err)));
+            return;
+        }
+        if (e.isNew()) {
+            journaled = true;
+            ToolResultEvent ended = endedWith;
+            if (done != 0) {
+                if (ended != null) {
+                    // cancelled while the journal answered: record how it ended, so a repeat does not call it unknown
+                    p.journals.finish(turn.state.journal(), journalKey, List.of(ended), x -> { });
+                }
+                return;
+            }
+            attempt(1);
+        } else if (e.isStarted()) {
+            p.metrics.journal(false);
+            journalDetail = "outcome unknown: started before its turn was run again";
+            fail(def.name(), ErrorCode.OUTCOME_UNKNOWN, p.texts.outcomeUnknown(def.name()));
+        } else {
+            p.metrics.journal(true);
+            journalDetail = "replayed from the call journal";
+            replay(e.events());
+        }
+    }
+
+    /** Completes the call with the events it finished with before (emitted marked replayed). */
+    private void replay(List<dev.toolbus.protocol.OutboundEvent> events) {
+        ToolCallsEvent t = turn.turn;
+        ToolResultEvent result = null;
+        List<UserMessageEvent> messages = new ArrayList<>(0);
+        for (dev.toolbus.protocol.OutboundEvent ev : events) {
+            if (result == null && ev instanceof ToolResultEvent r) {
+                result = r;
+            } else if (ev instanceof UserMessageEvent u) {
+                messages.add(u);
+            }
+        }
+        if (result == null) {
+            result = ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId()).toolCallId(call.toolCallId())
+                    .name(call.name()).content(p.texts.finishedResultNotKept(def.name())).build();
+        }
+        replayed = true;
+        complete(def.name(), result.isError() && result.error() != null ? outcomeTag(result.error().code()) : OK,
+                result, messages, p.nanoClock.getAsLong());
     }
 
     /** Waits for the gate's verdict: run on empty, fail with the error it gives. */
@@ -209,7 +294,8 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                 () -> {
                     gateWait = null;
                     if (!refused[0]) {
-                        proceed(filled);
+                        ObjectNode e = edited;
+                        proceed(e != null ? e : filled);
                     }
                 });
         if (cancelled) {
@@ -257,6 +343,32 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     private void noteApproval(String outcome) {
         approval = outcome;
+    }
+
+    /**
+     * A human's edit of the arguments, at the gate: the policy decides again and the edit is validated
+     * like the model's arguments; taken, the call runs with it. Answers the error that refuses it, or null.
+     */
+    private ErrorInfo edit(ObjectNode raw) {
+        ToolCallsEvent t = turn.turn;
+        CallContext ctx = t.context();
+        ToolPolicy.Decision decision = p.policy.decide(def, t.streamId(), ctx);
+        if (!decision.allowed()) {
+            return new ErrorInfo(decision.code(), decision.reason().isEmpty() ? p.texts.notAvailable(def.name())
+                    : decision.reason());
+        }
+        ArgumentRules rules = plan.rules;
+        ObjectNode copy = raw.deepCopy();
+        ObjectNode filled = def.isLegacyAction()
+                ? ContextFields.legacyActionPayload(copy, t.streamId(), ctx)
+                : ContextFields.fill(copy, rules, t.streamId(), ctx);
+        ArgumentRules.Violation v = rules.check(def.isLegacyAction() ? copy : filled);
+        if (v != null) {
+            return new ErrorInfo(ErrorCode.INVALID_ARGUMENTS, v.message(p.texts, def.name()));
+        }
+        args = ToolArguments.of(filled);
+        edited = filled;
+        return null;
     }
 
     /** The call log's detail of a control cancel; the reason bounded to 200 characters. */
@@ -425,7 +537,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     private ToolContext.Handle context(int attempt) {
         return ToolContext.builder().turn(turn.turn).toolCallId(call.toolCallId()).toolName(def.name())
-                .attempt(attempt).conversation(this).trace(turn.callTrace(index)).services(p.services).handle();
+                .attempt(attempt).conversation(this).trace(turn.callTrace(index)).services(turn).handle();
     }
 
     private void success(ToolResult result) {
@@ -514,7 +626,16 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             }
         }
         SplitResult whole = p.splitter.split(call.toolCallId(), call.name(), result);
-        SplitResult split = p.cutter.cut(def, turn.turn.streamId(), call.toolCallId(), whole);
+        @SuppressWarnings("unchecked")
+        Mono<Boolean>[] kept = new Mono[1];
+        SplitResult split = p.cutter.cut(def, call.toolCallId(), whole, (id, text, limit) -> {
+            if (!p.cutter.fits(turn.turn.streamId(), id, text)) {
+                return false;
+            }
+            kept[0] = Mono.defer(() -> turn.state.cutResults().put(CutKey.of(turn.principal, turn.turn.streamId(), id),
+                    text, limit));
+            return true;
+        });
         data = ResultCutter.data(whole, split, data);
         long now = p.nanoClock.getAsLong();
         ToolCallsEvent t = turn.turn;
@@ -542,11 +663,34 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         }
         ToolResultEvent event = ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId())
                 .toolCallId(call.toolCallId()).name(call.name()).content(content).isError(error != null).error(error)
-                .data(data).metadata(result.metadata())
+                .data(data).metadata(edited == null ? result.metadata() : editedMetadata(result.metadata()))
                 .media(error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of())
                 .attempts(cached ? 0 : attempts).cached(cached).elapsedMs((now - turn.startNanos) / 1_000_000)
                 .build();
-        complete(def.name(), error == null ? OK : outcomeTag(error.code()), event, messages, now);
+        String outcome = error == null ? OK : outcomeTag(error.code());
+        if (kept[0] == null) {
+            complete(def.name(), outcome, event, messages, now);
+            return;
+        }
+        // the full text is written before the result goes out: a read-back on another instance finds it
+        List<UserMessageEvent> m = messages;
+        kept[0].onErrorResume(e -> {
+            LOG.warn("call {}: the full text of its cut result was not kept: {}", call.toolCallId(), e.toString());
+            return Mono.just(false);
+        }).subscribe(null, null, () -> {
+            try {
+                complete(def.name(), outcome, event, m, now);
+            } catch (Throwable x) {
+                crash(x);
+            }
+        });
+    }
+
+    /** The result's metadata with {@code arguments_edited: true}: a human changed the arguments it ran with. */
+    private static java.util.Map<String, Object> editedMetadata(java.util.Map<String, Object> m) {
+        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>(m == null ? java.util.Map.of() : m);
+        out.put("arguments_edited", true);
+        return out;
     }
 
     private void fail(String toolTag, ErrorCode code, String message) {
@@ -586,8 +730,24 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         p.callLog.add(CallRecord.builder(p.recordClock.at(now)).tool(call.name()).streamId(t.streamId())
                 .turnId(t.turnId()).toolCallId(call.toolCallId()).userId(t.context().userId()).outcome(outcome)
                 .durationMs(nanos / 1_000_000).attempts(event.attempts()).cached(event.cached())
-                .detail(event.isError() && event.error().code() == ErrorCode.CANCELLED ? cancelDetail : null)
+                .detail(journalDetail != null ? journalDetail
+                        : event.isError() && event.error().code() == ErrorCode.CANCELLED ? cancelDetail : null)
                 .approval(approval).build());
+        endedWith = event;
+        if (journaled && !replayed) {
+            List<dev.toolbus.protocol.OutboundEvent> record = new ArrayList<>(1 + messages.size());
+            record.add(event);
+            record.addAll(messages);
+            // recorded before it is emitted: a repeat of the turn then replays it instead of calling it unknown
+            p.journals.finish(turn.state.journal(), journalKey, record, err -> {
+                if (err != null) {
+                    LOG.warn("call {} of {}: its end was not recorded in the call journal (a repeat of the turn "
+                            + "will answer it OUTCOME_UNKNOWN): {}", call.toolCallId(), def.name(), err.toString());
+                }
+                turn.complete(index, event, messages, now);
+            });
+            return;
+        }
         turn.complete(index, event, messages, now);
     }
 

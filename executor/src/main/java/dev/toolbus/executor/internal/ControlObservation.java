@@ -34,8 +34,9 @@ final class ControlObservation {
      * Routes {@code event} inside its observation; an observation handler that throws never stops the
      * routing (it then runs unobserved).
      */
-    static ControlOutcome observe(ControlEvent event, ObservationRegistry registry, Observation parent,
-                                  Supplier<ControlOutcome> route) {
+    static reactor.core.publisher.Mono<ControlOutcome> observe(ControlEvent event, ObservationRegistry registry,
+                                                               Observation parent,
+                                                               Supplier<reactor.core.publisher.Mono<ControlOutcome>> route) {
         Observation obs;
         try {
             obs = observation(event, registry, parent).start();
@@ -43,15 +44,20 @@ final class ControlObservation {
             TurnTracing.failed(t);
             return route.get();
         }
-        ControlOutcome outcome;
+        reactor.core.publisher.Mono<ControlOutcome> routed;
         try (Observation.Scope ignored = scope(obs)) {
-            outcome = route.get();
+            routed = route.get();
         } catch (RuntimeException | Error e) {
             TurnTracing.guard(() -> obs.error(e).stop());
             throw e;
         }
-        TurnTracing.guard(() -> obs.lowCardinalityKeyValue("outcome", outcome.name().toLowerCase(Locale.ROOT)).stop());
-        return outcome;
+        // the routing may go on after this returns (the turn state records an answer): the span ends with it
+        return routed
+                .doOnNext(outcome -> TurnTracing.guard(() ->
+                        obs.lowCardinalityKeyValue("outcome", outcome.name().toLowerCase(Locale.ROOT))))
+                .doOnError(e -> TurnTracing.guard(() -> obs.error(e)))
+                .doFinally(signal -> TurnTracing.guard(obs::stop))
+                .contextWrite(c -> c.put(io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor.KEY, obs));
     }
 
     private static Observation.Scope scope(Observation obs) {

@@ -6,6 +6,7 @@ import dev.toolbus.executor.approval.ApprovalStep;
 import dev.toolbus.executor.limits.LimitStep;
 import dev.toolbus.executor.limits.Limits;
 import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.executor.state.InMemoryTurnState;
 import dev.toolbus.executor.state.TurnLedgerSettings;
 import dev.toolbus.executor.state.TurnStateStep;
 import dev.toolbus.metrics.CallLog;
@@ -36,7 +37,10 @@ import dev.toolbus.spi.SkillProvider;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.spi.ToolDispatch;
 import dev.toolbus.spi.ToolPolicy;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
+import dev.toolbus.spi.TurnStateSettings;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.Visibility;
@@ -86,6 +90,8 @@ public final class Engine {
         leave();
     };
     private volatile boolean closing;
+    /** The subscription to the answers recorded in this executor's state (by any instance). */
+    private final Disposable answers;
 
     /** Builds the engine from its parts (validated by {@code ToolExecutor.Builder}); registers the built-in tools. */
     public Engine(Options o) {
@@ -101,7 +107,7 @@ public final class Engine {
         MeterRegistry meters = o.meterRegistry != null ? o.meterRegistry : new SimpleMeterRegistry();
         // without approval settings there is no approval step at all: plain calls pay nothing for it
         CallGate gate = o.callGate != null ? o.callGate
-                : o.approval != null ? ApprovalStep.create(o.approval, settings.locale(), meters, clock) : null;
+                : o.approval != null ? ApprovalStep.create(o.approval, settings.locale(), meters) : null;
         ReadToolResult.register(registry, settings.locale());
         this.pipeline = new Pipeline(settings, registry, o.policy, timer, blocking, clock, meters,
                 CallLog.create(o.callLogSize), o.instanceId, gate, o.limits, o.rateLimitStore, o.rules);
@@ -112,17 +118,44 @@ public final class Engine {
             pipeline.tracing = new TurnTracing(o.observationRegistry, new GenAiMeters(meters), clock,
                     settings.locale());
         }
-        this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control);
+        this.router = new ControlRouter(lanes, pipeline.inputs, gate, pipeline.control,
+                () -> pipeline.settings.inputTimeout());
         this.codec = o.codec;
         this.maxInflightTurns = o.maxInflightTurns;
         this.dispatch = o.dispatch == null ? null : new DispatchedListing(o.dispatch, o.dispatchCacheTtl, clock, meters);
         this.skills = o.skills;
-        TurnLedger ledger = o.turnLedger != null ? o.turnLedger : TurnStateStep.inMemoryLedger(o.turnLedgerSettings, clock);
-        this.turnState = TurnStateStep.create(ledger, meters);
+        LongSupplier epochMillis = () -> timer.now(TimeUnit.MILLISECONDS);
+        InMemoryTurnState memory = InMemoryTurnState.builder().ledger(o.turnLedgerSettings)
+                .settings(o.turnStateSettings != null ? o.turnStateSettings : TurnStateSettings.DEFAULTS.toBuilder()
+                        .cutResultsTtl(settings.results().storeTtl()).cutResultsMaxBytes(settings.results().storeMaxBytes())
+                        .cutResultsMaxEntries(settings.results().storeMaxEntries()).build())
+                .nanoClock(clock).epochMillis(epochMillis).meters(meters).build();
+        this.turnState = TurnStateStep.create(TurnStateStep.overlay(o.turnState, memory), meters);
+        this.answers = listen(turnState.state());
     }
 
-    /** The turn-state step (its ledger serves callers of {@link #handle} and buses without their own). */
-    TurnStateStep turnState() {
+    /**
+     * Listens to the answers recorded in a state by any instance: each one this instance waits on is
+     * applied. A failing signal is logged and the listening goes on (a request's expiry still applies
+     * its answer).
+     */
+    Disposable listen(TurnState state) {
+        return state.requests().answered()
+                .onErrorResume(e -> {
+                    log.warn("the turn state stopped signalling answers (expiries still apply them): {}", e.toString());
+                    return Flux.empty();
+                })
+                .subscribe(id -> {
+                    try {
+                        router.signal(id);
+                    } catch (RuntimeException e) {
+                        log.error("applying the answer {} failed", id, e);
+                    }
+                });
+    }
+
+    /** The turn-state step (its state serves callers of {@link #handle} and buses without their own). */
+    TurnStateStep turnStateStep() {
         return turnState;
     }
 
@@ -131,23 +164,34 @@ public final class Engine {
         return turnState.ledger();
     }
 
-    public Flux<OutboundEvent> execute(ToolCallsEvent turn) {
+    /** The turn state for callers of {@link #handle} and buses without their own. */
+    public TurnState turnState() {
+        return turnState.state();
+    }
+
+    public Flux<OutboundEvent> execute(ToolCallsEvent turn, Principal principal) {
+        java.util.Objects.requireNonNull(principal, "principal");
         ErrorEvent refused = TurnChecks.refusal(turn, pipeline.settings);
         if (refused != null) {
             return Flux.just(turn.trace() == null ? refused : refused.withTrace(turn.trace()));
         }
-        return new TurnPublisher(this, turn);
+        return new TurnPublisher(this, turn, principal);
     }
 
     /**
      * A turn writing to the sink. When the executor is closing, the turn is marked rejected:
      * {@link #submit} then answers every call {@code REJECTED} instead of running it.
      */
-    TurnRun newTurn(ToolCallsEvent turn, TurnRun.Sink sink) {
+    TurnRun newTurn(ToolCallsEvent turn, Principal principal, TurnRun.Sink sink) {
+        return newTurn(turn, principal, turnState.state(), sink);
+    }
+
+    /** A turn of a principal whose calls use the given state (a bus's). */
+    TurnRun newTurn(ToolCallsEvent turn, Principal principal, TurnState state, TurnRun.Sink sink) {
         if (!enter()) {
-            return new TurnRun(turn, pipeline, sink, null);
+            return new TurnRun(turn, principal, state, pipeline, sink, null);
         }
-        return new TurnRun(turn, pipeline, sink, released);
+        return new TurnRun(turn, principal, state, pipeline, sink, released);
     }
 
     /**
@@ -173,12 +217,12 @@ public final class Engine {
         lanes.submit(run);
     }
 
-    public Flux<OutboundEvent> handle(InboundEvent event) {
+    public Flux<OutboundEvent> handle(InboundEvent event, Principal principal) {
         if (event instanceof ToolCallsEvent t) {
-            return turnState.forCaller(t, () -> execute(t));
+            return turnState.forCaller(t, principal, () -> execute(t, principal));
         }
         if (event instanceof ControlEvent c) {
-            return control(c).flatMapMany(o -> {
+            return control(c, principal).flatMapMany(o -> {
                 ErrorEvent error = controlError(c, o);
                 return error == null ? Flux.empty() : Flux.just(error);
             });
@@ -204,16 +248,22 @@ public final class Engine {
                 });
     }
 
-    public Mono<ControlOutcome> control(ControlEvent event) {
+    public Mono<ControlOutcome> control(ControlEvent event, Principal principal) {
+        return control(event, principal, turnState.state());
+    }
+
+    /** A control event of a principal, recorded in the given state (a bus's); observed when tracing is on. */
+    Mono<ControlOutcome> control(ControlEvent event, Principal principal, TurnState state) {
+        java.util.Objects.requireNonNull(principal, "principal");
         TurnTracing tracing = pipeline.tracing;
         if (tracing == TurnTracing.OFF) {
-            return Mono.fromSupplier(() -> router.route(event));
+            return Mono.defer(() -> router.route(event, principal, state));
         }
         // observed: a span of the caller's trace (the event's traceparent), else of the subscriber's observation
-        return Mono.deferContextual(context -> Mono.fromSupplier(() -> tracing.control(event,
+        return Mono.deferContextual(context -> tracing.control(event,
                 event.trace() != null || context.isEmpty() ? null : context.getOrDefault(
                         io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor.KEY, null),
-                () -> router.route(event))));
+                () -> router.route(event, principal, state)));
     }
 
     /** The error answering a control event with this outcome, or {@code null} when it needs none. */
@@ -223,7 +273,7 @@ public final class Engine {
             case INVALID_ANSWER -> new ErrorEvent(event.streamId(), null, ErrorCode.BAD_EVENT,
                     event instanceof InputResponseEvent i ? pipeline.inputs.invalidText(i)
                             : "the answer does not match what was asked");
-            case APPLIED, NOTHING_TO_DO -> null;
+            case APPLIED, NOTHING_TO_DO, HELD -> null;
         };
     }
 
@@ -310,7 +360,8 @@ public final class Engine {
      * collected and handed to {@code publish} after every live publish completed, the lane held until
      * that completes.
      */
-    Mono<Void> runForBus(ToolCallsEvent turn, Function<List<OutboundEvent>, Mono<Void>> publish) {
+    Mono<Void> runForBus(ToolCallsEvent turn, Principal principal, TurnState state,
+                         Function<List<OutboundEvent>, Mono<Void>> publish) {
         ErrorEvent refused = TurnChecks.refusal(turn, pipeline.settings);
         if (refused != null) {
             OutboundEvent answer = turn.trace() == null ? refused : refused.withTrace(turn.trace());
@@ -373,7 +424,7 @@ public final class Engine {
                     published.doFinally(s -> run[0].done()).subscribe(null, result::error, result::success);
                 }
             };
-            run[0] = newTurn(turn, sink);
+            run[0] = newTurn(turn, principal, state, sink);
             submit(run[0], sink);
         });
     }
@@ -445,11 +496,6 @@ public final class Engine {
         return pipeline.limits;
     }
 
-    /** The full texts of cut results (tests). */
-    FullResults fullResults() {
-        return pipeline.fullResults;
-    }
-
     /** Whether turns and calls are observed (an observation registry other than {@code NOOP} was given). */
     public boolean traced() {
         return pipeline.tracing != TurnTracing.OFF;
@@ -468,6 +514,7 @@ public final class Engine {
             }
             return drained.asMono();
         }).then(Mono.fromRunnable(() -> {
+            answers.dispose();
             if (ownedBlocking != null) {
                 ownedBlocking.dispose();
             }
@@ -497,7 +544,8 @@ public final class Engine {
         Supplier<Limits> limits;
         RateLimitStore rateLimitStore;
         TurnLedgerSettings turnLedgerSettings = TurnLedgerSettings.DEFAULTS;
-        TurnLedger turnLedger;
+        TurnStateSettings turnStateSettings;
+        TurnState turnState;
         ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
         CallRules rules;
 
@@ -599,8 +647,13 @@ public final class Engine {
             return this;
         }
 
-        public Options turnLedger(TurnLedger v) {
-            turnLedger = v;
+        public Options turnState(TurnState v) {
+            turnState = v;
+            return this;
+        }
+
+        public Options turnStateSettings(TurnStateSettings v) {
+            turnStateSettings = v;
             return this;
         }
 

@@ -17,6 +17,8 @@ final class ExecutorMetrics {
     private final Counter cacheHits;
     private final Counter cacheMisses;
     private final Counter turns;
+    private final Counter journalReplayed;
+    private final Counter journalUnknown;
 
     ExecutorMetrics(MeterRegistry registry, Supplier<Number> inflight, Supplier<Number> queued) {
         this.registry = registry;
@@ -25,6 +27,10 @@ final class ExecutorMetrics {
         this.cacheMisses = Counter.builder(ToolMetrics.CACHE_REQUESTS).tag("result", "miss")
                 .description("Cache lookups of tool results").register(registry);
         this.turns = Counter.builder(ToolMetrics.TURNS).description("Turns completed").register(registry);
+        this.journalReplayed = Counter.builder(ToolMetrics.STATE_JOURNAL).tag("outcome", "replayed")
+                .description("Calls the call journal answered instead of running them").register(registry);
+        this.journalUnknown = Counter.builder(ToolMetrics.STATE_JOURNAL).tag("outcome", "outcome_unknown")
+                .description("Calls the call journal answered instead of running them").register(registry);
         Gauge.builder(ToolMetrics.INFLIGHT, inflight).description("Handlers running now").register(registry);
         Gauge.builder(ToolMetrics.QUEUED, queued).description("Calls waiting for a slot").register(registry);
     }
@@ -44,6 +50,11 @@ final class ExecutorMetrics {
 
     void cache(boolean hit) {
         (hit ? cacheHits : cacheMisses).increment();
+    }
+
+    /** A call answered from the journal: its recorded events replayed, or {@code OUTCOME_UNKNOWN}. */
+    void journal(boolean replayed) {
+        (replayed ? journalReplayed : journalUnknown).increment();
     }
 
     void turn() {

@@ -3,26 +3,44 @@ package dev.toolbus.executor.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.toolbus.internal.JsonSchemas;
-import dev.toolbus.protocol.ControlIds;
+import dev.toolbus.protocol.InputAction;
+import dev.toolbus.protocol.InputRequestEvent;
 import dev.toolbus.protocol.InputResponseEvent;
+import dev.toolbus.spi.CallKey;
+import dev.toolbus.spi.ControlAnswer;
 import dev.toolbus.spi.ControlOutcome;
+import dev.toolbus.spi.ControlRequest;
+import dev.toolbus.spi.ControlRequests;
+import dev.toolbus.spi.Principal;
+import dev.toolbus.spi.RequestState;
+import dev.toolbus.spi.TurnState;
 import dev.toolbus.tool.InputAnswer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * The questions tools asked that wait for an answer, by input id ({@code in-<instanceId>-<n>}). Each
- * resolves exactly once: answered, expired (on the timer), cancelled with its call, or failed. Bounded
- * in entries: in all, per stream and per principal (so one plugin cannot fill the executor-wide cap and
- * keep every other stream's tools from asking); {@link CallEvents} bounds each call's own.
+ * The questions tools of this instance asked that wait for an answer, by their deterministic input id
+ * ({@code in-} + a hash of the principal, stream, turn, call and the question's ordinal). The answers
+ * live in the turn state: whichever instance receives an {@code input_response} records it there
+ * ({@link #answer}), and this instance applies it when it learns of it ({@link #signal}). Each question
+ * resolves exactly once: answered, expired (on the timer: the question is closed in the state, and an
+ * answer that won first still applies), cancelled with its call, or failed. Bounded in entries: in all,
+ * per stream and per principal (so one plugin cannot fill the executor-wide cap and keep every other
+ * stream's tools from asking); {@link CallEvents} bounds each call's own. Accepted content that breaks
+ * the question's schema is refused before it is recorded ({@code INVALID_ANSWER}).
  */
 final class PendingInputs {
+
+    private static final Logger log = LoggerFactory.getLogger(PendingInputs.class);
 
     /** Questions waiting at once, at most. */
     static final int MAX_PENDING = 10_000;
@@ -36,13 +54,10 @@ final class PendingInputs {
     private final ConcurrentHashMap<String, Pending> pending = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Integer> perStream = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Integer> perPrincipal = new ConcurrentHashMap<>();
-    private final AtomicLong seq = new AtomicLong();
-    private final String instanceId;
     private final Scheduler timer;
     private final ControlMetrics metrics;
 
-    PendingInputs(String instanceId, Scheduler timer, ControlMetrics metrics) {
-        this.instanceId = instanceId;
+    PendingInputs(Scheduler timer, ControlMetrics metrics) {
         this.timer = timer;
         this.metrics = metrics;
     }
@@ -50,7 +65,8 @@ final class PendingInputs {
     /** One waiting question. */
     final class Pending {
         final String id;
-        final String streamId;
+        final CallKey call;
+        final TurnState state;
         final String principal;
         /** The schema the answer's content must match, or {@code null}. */
         final JsonNode schema;
@@ -58,11 +74,16 @@ final class PendingInputs {
         private volatile Disposable expiry;
         private volatile com.networknt.schema.Schema compiled;
 
-        Pending(String id, String streamId, String principal, JsonNode schema) {
+        Pending(String id, CallKey call, TurnState state, String principal, JsonNode schema) {
             this.id = id;
-            this.streamId = streamId;
+            this.call = call;
+            this.state = state;
             this.principal = principal;
             this.schema = schema;
+        }
+
+        String streamId() {
+            return call.streamId();
         }
 
         /**
@@ -82,15 +103,7 @@ final class PendingInputs {
                 }
                 compiled = s;
             }
-            JsonNode value = content == null ? NullNode.getInstance() : content;
-            List<String> out = new ArrayList<>(2);
-            for (com.networknt.schema.Error e : s.validate(value)) {
-                out.add(JsonSchemas.describe(e, value));
-                if (out.size() == 3) {
-                    break;
-                }
-            }
-            return out;
+            return PendingInputs.problems(s, content);
         }
 
         /** Whether nobody answered it yet. */
@@ -106,7 +119,7 @@ final class PendingInputs {
             }
         }
 
-        /** Ends the question with an error (it could not be published), if it is still waiting. */
+        /** Ends the question with an error (it could not be raised or published), if it is still waiting. */
         void fail(Throwable error) {
             if (pending.remove(id, this)) {
                 released(this);
@@ -130,57 +143,137 @@ final class PendingInputs {
     }
 
     /**
-     * Registers a question of the stream that expires after {@code timeoutMs}.
+     * Registers a question this instance waits on (before it is raised in the state).
      *
      * @param principal who sent the turn, or {@code null} when the ingress does not say (issue 21 item 1)
      * @return the pending question, or {@code null} when a bound is reached ({@link #refusal} says which)
      */
-    Pending open(String streamId, String principal, long timeoutMs, JsonNode schema) {
+    Pending open(String id, CallKey call, TurnState state, String principal, JsonNode schema) {
         if (pending.size() >= MAX_PENDING) {
             return null;
         }
-        if (!take(perStream, streamId, MAX_PER_STREAM)) {
+        if (!take(perStream, call.streamId(), MAX_PER_STREAM)) {
             return null;
         }
         if (principal != null && !take(perPrincipal, principal, MAX_PER_PRINCIPAL)) {
-            give(perStream, streamId);
+            give(perStream, call.streamId());
             return null;
         }
-        Pending p = new Pending(ControlIds.of(ControlIds.INPUT, instanceId, seq.incrementAndGet()), streamId,
-                principal, schema);
-        pending.put(p.id, p);
-        metrics.asked();
-        p.expiry = timer.schedule(() -> p.resolve(InputAnswer.Outcome.EXPIRED), timeoutMs, TimeUnit.MILLISECONDS);
-        if (!pending.containsKey(p.id)) {
-            p.stopTimer();
+        Pending p = new Pending(id, call, state, principal, schema);
+        Pending before = pending.put(id, p);
+        if (before != null && before != p) {
+            // the same question asked again here while the first still waited (a turn run again): the
+            // first is no longer found by its id, so what it counted is given back now
+            released(before);
         }
+        metrics.asked();
         return p;
     }
 
-    /**
-     * An {@code input_response}: applied; unknown (no such id, answered, expired, or another stream's);
-     * or invalid (accepted content that breaks the question's schema: not passed on, the question waits).
-     */
-    ControlOutcome answer(InputResponseEvent e) {
-        Pending p = pending.get(e.inputId());
-        if (p != null && p.streamId.equals(e.streamId()) && e.action() == dev.toolbus.protocol.InputAction.ACCEPT
-                && !p.problems(e.content()).isEmpty()) {
-            metrics.invalid();
-            return ControlOutcome.INVALID_ANSWER;
+    /** Arms the question's expiry at {@code expiresAtMs} (epoch ms, the timer's clock). */
+    void arm(Pending p, long expiresAtMs) {
+        long delay = Math.max(0, expiresAtMs - timer.now(TimeUnit.MILLISECONDS));
+        p.expiry = timer.schedule(() -> expire(p), delay, TimeUnit.MILLISECONDS);
+        if (!p.waiting()) {
+            p.stopTimer();
         }
-        if (p == null || !p.streamId.equals(e.streamId()) || !pending.remove(e.inputId(), p)) {
+    }
+
+    /** Applies what the state knows of the question: its answer, or its close (expired). */
+    void apply(Pending p, RequestState s) {
+        ControlAnswer a = s.answer(p.call);
+        if (a != null) {
+            if (pending.remove(p.id, p)) {
+                released(p);
+                InputResponseEvent e = (InputResponseEvent) a.response();
+                if (e.action() == InputAction.ACCEPT && !p.problems(e.content()).isEmpty()) {
+                    // held before the question was raised, so nobody could check it then: never passed on
+                    log.warn("question {}: the held answer's content does not match its schema; the tool reads a decline",
+                            p.id);
+                    metrics.invalid();
+                    p.settle(new InputAnswer(InputAnswer.Outcome.DECLINE, null));
+                } else {
+                    p.settle(toAnswer(e));
+                }
+            }
+        } else if (s.status() == RequestState.Status.CLOSED) {
+            p.resolve(InputAnswer.Outcome.EXPIRED);
+        }
+    }
+
+    /** An answer of this id was recorded (here or elsewhere): applied if this instance waits on it. */
+    void signal(String id) {
+        Pending p = id == null ? null : pending.get(id);
+        if (p == null) {
+            return;
+        }
+        p.state.requests().find(id).subscribe(s -> apply(p, s),
+                e -> log.warn("question {}: reading its answer failed (its expiry applies it): {}", id, e.toString()));
+    }
+
+    /**
+     * An {@code input_response} sent by {@code principal}: recorded in {@code state} as the answer of its
+     * id (if that principal may answer it), applied if this instance waits on it.
+     *
+     * @param hold how long an answer without a question is held
+     * @return {@code APPLIED} (recorded), {@code HELD}, {@code INVALID_ANSWER} (accepted content that breaks
+     *     the question's schema: not recorded, the question still waits) or {@code UNKNOWN_REQUEST} (no such
+     *     question, expired, answered, another stream's, or not this principal's to answer)
+     */
+    Mono<ControlOutcome> answer(InputResponseEvent e, Principal principal, TurnState state, Duration hold) {
+        String id = e.inputId();
+        if (!ControlRequest.isDerivedId(id) || !id.startsWith(ControlRequest.INPUT_PREFIX)) {
+            metrics.unknown(false);
+            return Mono.just(ControlOutcome.UNKNOWN_REQUEST);
+        }
+        if (e.action() != InputAction.ACCEPT) {
+            return record(e, principal, state, hold);
+        }
+        Pending p = pending.get(id);
+        if (p != null) {
+            // asked here: its schema is at hand
+            if (p.streamId().equals(e.streamId()) && principal.mayAnswerFor(p.call.principal())
+                    && !p.problems(e.content()).isEmpty()) {
+                metrics.invalid();
+                return Mono.just(ControlOutcome.INVALID_ANSWER);
+            }
+            return record(e, principal, state, hold);
+        }
+        // asked by another instance: its schema is in the request the state keeps (none yet: held, checked when applied)
+        return Mono.defer(() -> state.requests().find(id))
+                .map(s -> waitsFor(s, e, principal) && s.request().event() instanceof InputRequestEvent q
+                        && !problems(q.schema(), e.content()).isEmpty())
+                .defaultIfEmpty(false)
+                .flatMap(invalid -> {
+                    if (invalid) {
+                        metrics.invalid();
+                        return Mono.just(ControlOutcome.INVALID_ANSWER);
+                    }
+                    return record(e, principal, state, hold);
+                });
+    }
+
+    /** Whether the state's question still waits for this principal's answer (else the answer is unknown, not invalid). */
+    private boolean waitsFor(RequestState s, InputResponseEvent e, Principal principal) {
+        return (s.status() == RequestState.Status.NEW || s.status() == RequestState.Status.PENDING)
+                && s.request().streamId().equals(e.streamId()) && principal.mayAnswerFor(s.request().principal())
+                && s.request().expiresAtMs() > timer.now(TimeUnit.MILLISECONDS)
+                && s.request().calls().stream().allMatch(c -> s.answer(c) == null);
+    }
+
+    private Mono<ControlOutcome> record(InputResponseEvent e, Principal principal, TurnState state, Duration hold) {
+        String id = e.inputId();
+        return state.requests().answer(ControlAnswer.input(principal, e), hold).map(o -> {
+            if (o == ControlRequests.AnswerOutcome.RECORDED) {
+                signal(id);
+                return ControlOutcome.APPLIED;
+            }
+            if (o == ControlRequests.AnswerOutcome.HELD) {
+                return ControlOutcome.HELD;
+            }
             metrics.unknown(false);
             return ControlOutcome.UNKNOWN_REQUEST;
-        }
-        released(p);
-        InputAnswer.Outcome o = switch (e.action()) {
-            case ACCEPT -> InputAnswer.Outcome.ACCEPT;
-            case DECLINE -> InputAnswer.Outcome.DECLINE;
-            case CANCEL -> InputAnswer.Outcome.CANCEL;
-        };
-        JsonNode content = o == InputAnswer.Outcome.ACCEPT ? e.content() : null;
-        p.settle(new InputAnswer(o, content));
-        return ControlOutcome.APPLIED;
+        });
     }
 
     /** Questions waiting now. */
@@ -218,7 +311,7 @@ final class PendingInputs {
     }
 
     private void released(Pending p) {
-        give(perStream, p.streamId);
+        give(perStream, p.streamId());
         if (p.principal != null) {
             give(perPrincipal, p.principal);
         }
@@ -240,5 +333,51 @@ final class PendingInputs {
 
     private static void give(ConcurrentHashMap<String, Integer> counts, String key) {
         counts.computeIfPresent(key, (k, n) -> n <= 1 ? null : n - 1);
+    }
+
+    /** What is wrong with accepted content by a schema (a schema the validator cannot compile checks nothing). */
+    static List<String> problems(JsonNode schema, JsonNode content) {
+        if (schema == null || !schema.isObject()) {
+            return List.of();
+        }
+        com.networknt.schema.Schema s;
+        try {
+            s = JsonSchemas.compile(schema);
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+        return problems(s, content);
+    }
+
+    private static List<String> problems(com.networknt.schema.Schema s, JsonNode content) {
+        JsonNode value = content == null ? NullNode.getInstance() : content;
+        List<String> out = new ArrayList<>(2);
+        for (com.networknt.schema.Error e : s.validate(value)) {
+            out.add(JsonSchemas.describe(e, value));
+            if (out.size() == 3) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    private void expire(Pending p) {
+        if (!p.waiting()) {
+            return;
+        }
+        p.state.requests().close(p.id).subscribe(s -> apply(p, s), e -> {
+            log.warn("question {}: closing it in the turn state failed; it expires here: {}", p.id, e.toString());
+            p.resolve(InputAnswer.Outcome.EXPIRED);
+        }, () -> p.resolve(InputAnswer.Outcome.EXPIRED));
+    }
+
+    private static InputAnswer toAnswer(InputResponseEvent e) {
+        InputAnswer.Outcome o = switch (e.action()) {
+            case ACCEPT -> InputAnswer.Outcome.ACCEPT;
+            case DECLINE -> InputAnswer.Outcome.DECLINE;
+            case CANCEL -> InputAnswer.Outcome.CANCEL;
+        };
+        JsonNode content = o == InputAnswer.Outcome.ACCEPT ? e.content() : null;
+        return new InputAnswer(o, content);
     }
 }

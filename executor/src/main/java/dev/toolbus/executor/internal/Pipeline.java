@@ -29,8 +29,7 @@ final class Pipeline {
     final CallLog callLog;
     final Texts texts;
     final MediaSplitter splitter;
-    /** The full texts of cut results ({@code read_tool_result}) and the cut itself. */
-    final FullResults fullResults;
+    /** The cut of long results (their full texts go to the turn state's cut results). */
     final ResultCutter cutter;
     final AtomicInteger inflight = new AtomicInteger();
     final String instanceId;
@@ -40,8 +39,8 @@ final class Pipeline {
     final ControlMetrics control;
     final PendingInputs inputs;
     final RunningCalls running;
-    /** What the contexts of this executor's calls offer the built-in tools: the store of cut results. */
-    final ToolContext.Services services;
+    /** The journal writes of this executor's calls, batched per journal. */
+    final JournalBatches journals = new JournalBatches();
     /** The limit step, or {@code null} when the executor was built without limits (then calls pay nothing). */
     final LimitStep limits;
     /** When calls ended, for the call log; set once by the executor's constructor when the clocks are the system's. */
@@ -78,20 +77,13 @@ final class Pipeline {
         this.callLog = callLog;
         this.texts = Texts.of(settings.locale());
         this.splitter = MediaSplitter.create(settings.locale(), settings.maxMediaBytes());
-        this.fullResults = new FullResults(settings.results(), nanoClock);
-        this.cutter = new ResultCutter(settings.results(), fullResults, () -> ReadToolResult.registered(registry),
+        this.cutter = new ResultCutter(settings.results(), () -> ReadToolResult.registered(registry),
                 settings.locale());
-        this.services = new ToolContext.Services() {
-            @Override
-            public <T> T find(Class<T> type) {
-                return type == FullResults.class ? type.cast(fullResults) : null;
-            }
-        };
         this.instanceId = instanceId;
         this.gate = gate;
         this.rules = rules;
         this.control = new ControlMetrics(meters);
-        this.inputs = new PendingInputs(instanceId, timer, control);
+        this.inputs = new PendingInputs(timer, control);
         this.limits = limits == null ? null : LimitStep.create(limits, sharedBuckets, registry, nanoClock, timer, meters,
                 settings.locale(), settings.maxQueuedCalls());
     }

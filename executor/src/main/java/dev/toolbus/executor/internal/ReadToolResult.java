@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.toolbus.protocol.Json;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.spi.CutResults;
 import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.text.Texts;
 import dev.toolbus.tool.BuiltInTools;
@@ -17,11 +18,13 @@ import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;
 import dev.toolbus.tool.Visibility;
+import reactor.core.publisher.Mono;
 
 /**
  * The built-in {@code read_tool_result(tool_call_id, offset, length)} tool: reads on in the full text of
  * a result that was cut for being longer than its limit (see {@code execution.maxResultChars}). It reads
- * only what the executor running the call kept for the calling stream: another conversation's call id,
+ * the turn state's cut results (shared by the instances that share the state) under the calling turn's
+ * principal and stream only: another conversation's call id, another principal's on the same stream,
  * an expired one and one that was never cut are all answered with the same {@code TOOL_ERROR}, which
  * names no other conversation.
  *
@@ -68,20 +71,24 @@ final class ReadToolResult {
                 .cacheable(false)
                 .maxResultChars(0)
                 .build();
-        return new ToolSpec(def, ToolHandler.sync((args, ctx) -> read(args, ctx, texts)));
+        return new ToolSpec(def, (args, ctx) -> read(args, ctx, texts));
     }
 
     /**
-     * Reads from the store of the executor running the call, which it finds among the services of the
-     * call's context (absent: a context made by anything but an executor, so nothing is kept for it).
+     * Reads the cut results of the call's turn, which it finds among the services of the call's context
+     * (absent: a context made by anything but an executor, so nothing is kept for it).
      */
-    private static ToolResult read(ToolArguments args, ToolContext ctx, Texts texts) {
+    private static Mono<ToolResult> read(ToolArguments args, ToolContext ctx, Texts texts) {
         String id = args.string("tool_call_id", "").strip();
-        FullResults store = ctx.service(FullResults.class).orElse(null);
-        FullResults.Text kept = store == null || id.isEmpty() ? null : store.get(ctx.streamId(), id);
-        if (kept == null) {
-            return ToolResult.error(texts.resultNotKept(id));
+        CutReader store = ctx.service(CutReader.class).orElse(null);
+        if (store == null || id.isEmpty()) {
+            return Mono.just(ToolResult.error(texts.resultNotKept(id)));
         }
+        return store.read(id).map(kept -> piece(args, id, kept, texts))
+                .defaultIfEmpty(ToolResult.error(texts.resultNotKept(id)));
+    }
+
+    private static ToolResult piece(ToolArguments args, String id, CutResults.Cut kept, Texts texts) {
         String text = kept.text();
         int total = text.length();
         long offsetArg = args.integer("offset", 0);

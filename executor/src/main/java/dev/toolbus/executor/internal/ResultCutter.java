@@ -8,8 +8,8 @@ import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ToolDefinition;
 
 /**
- * Cuts a result's text to the call's limit ({@link ResultLimits#limitFor}) and keeps the full text in
- * {@link FullResults} for {@code read_tool_result}. The cut falls at a clean boundary: after the last
+ * Cuts a result's text to the call's limit ({@link ResultLimits#limitFor}) and hands the full text to
+ * a {@link Keeper} (the turn state's cut results) for {@code read_tool_result}. The cut falls at a clean boundary: after the last
  * line break in the last fifth of the limit (at most 2,000 characters back), else after the last
  * space or tab there, else at the limit; never between the two halves of a surrogate pair. A marker
  * then says how long the text is, how much was cut, and how to read the rest. The media block
@@ -24,8 +24,21 @@ final class ResultCutter {
     static final int MAX_LOOK_BACK = 2_000;
     private static final String LIST_OPEN = "<tool_result_media_list>";
 
+    /** Estimated bytes of a kept text besides its characters and key. */
+    static final long ENTRY_OVERHEAD = 96;
+
+    /** Where a cut result's full text goes. */
+    interface Keeper {
+        /**
+         * Keeps the full text of a call's cut result.
+         *
+         * @param limit the limit that cut it
+         * @return whether it will be readable (the marker then names {@code read_tool_result})
+         */
+        boolean keep(String toolCallId, String text, int limit);
+    }
+
     private final ResultLimits limits;
-    private final FullResults store;
     private final java.util.function.BooleanSupplier readable;
     private final Texts texts;
 
@@ -33,21 +46,28 @@ final class ResultCutter {
      * @param readable whether {@code read_tool_result} is registered now: texts are kept, and the
      *     marker names it, only then
      */
-    ResultCutter(ResultLimits limits, FullResults store, java.util.function.BooleanSupplier readable,
-                 DescriptionLocale locale) {
+    ResultCutter(ResultLimits limits, java.util.function.BooleanSupplier readable, DescriptionLocale locale) {
         this.limits = limits;
-        this.store = store;
         this.readable = readable;
         this.texts = Texts.of(locale);
     }
 
     /** A cutter whose texts are always readable (tests). */
-    ResultCutter(ResultLimits limits, FullResults store, DescriptionLocale locale) {
-        this(limits, store, () -> true, locale);
+    ResultCutter(ResultLimits limits, DescriptionLocale locale) {
+        this(limits, () -> true, locale);
+    }
+
+    /**
+     * Whether a text fits the store's per-text bound: a quarter of {@code storeMaxBytes}, in estimated
+     * bytes (2 per character plus keys and overhead).
+     */
+    boolean fits(String streamId, String toolCallId, String text) {
+        return ENTRY_OVERHEAD + 2L * (streamId.length() + toolCallId.length() + text.length())
+                <= Math.max(1, limits.storeMaxBytes() / 4);
     }
 
     /** The split with its text cut to the tool's limit (the same instance when nothing is cut). */
-    SplitResult cut(ToolDefinition def, String streamId, String toolCallId, SplitResult split) {
+    SplitResult cut(ToolDefinition def, String toolCallId, SplitResult split, Keeper store) {
         int limit = limits.limitFor(def);
         String content = split.content();
         if (limit == 0 || content.length() <= limit || split.error() != null) {
@@ -67,7 +87,7 @@ final class ResultCutter {
             }
         }
         int c = cutPoint(text, 0, limit);
-        boolean kept = !toolCallId.isBlank() && readable.getAsBoolean() && store.put(streamId, toolCallId, text, limit);
+        boolean kept = !toolCallId.isBlank() && readable.getAsBoolean() && store.keep(toolCallId, text, limit);
         String head = text.substring(0, c);
         String marker = marker(text.length(), c, kept ? toolCallId : null);
         String cut = head + (head.endsWith("\n") ? "\n" : "\n\n") + marker + block;

@@ -2,6 +2,7 @@ package dev.toolbus.executor.internal;
 
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.spi.Principal;
 import java.util.ArrayDeque;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
@@ -19,10 +20,12 @@ final class TurnPublisher extends Flux<OutboundEvent> {
 
     private final Engine executor;
     private final ToolCallsEvent turn;
+    private final Principal principal;
 
-    TurnPublisher(Engine executor, ToolCallsEvent turn) {
+    TurnPublisher(Engine executor, ToolCallsEvent turn, Principal principal) {
         this.executor = executor;
         this.turn = turn;
+        this.principal = principal;
     }
 
     @Override
@@ -80,7 +83,7 @@ final class TurnPublisher extends Flux<OutboundEvent> {
             }
             if (start) {
                 Engine executor = source.executor;
-                TurnRun r = executor.newTurn(source.turn, this);
+                TurnRun r = executor.newTurn(source.turn, source.principal, this);
                 r.parentObservation(executor.tracingParent(source.turn, actual.currentContext()));
                 synchronized (this) {
                     run = r;

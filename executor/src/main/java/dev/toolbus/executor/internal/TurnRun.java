@@ -1,18 +1,26 @@
 package dev.toolbus.executor.internal;
 
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.protocol.ReplayedEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.protocol.UserMessageEvent;
 import dev.toolbus.spi.CallRules;
+import dev.toolbus.spi.CallJournal;
+import dev.toolbus.spi.CallKey;
 import dev.toolbus.spi.GatedTurn;
+import dev.toolbus.spi.Principal;
+import dev.toolbus.spi.TurnKey;
+import dev.toolbus.spi.TurnState;
 import dev.toolbus.tool.ToolContext;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -27,7 +35,7 @@ import reactor.core.scheduler.Scheduler;
  * {@code approval_request}) bypass call order: {@link #live} publishes them at once. A control cancel
  * ({@link #cancelCalls}) ends unfinished calls {@code CANCELLED}; the turn then completes as usual.
  */
-final class TurnRun implements GatedTurn, CallRules.Counts {
+final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services {
 
     /**
      * Where a turn's events go. {@link #next} and {@link #live} only queue (they run no code of the
@@ -54,6 +62,12 @@ final class TurnRun implements GatedTurn, CallRules.Counts {
     }
 
     final ToolCallsEvent turn;
+    /** Who sent the turn (set by the ingress). */
+    final Principal principal;
+    /** The turn state its calls use (the bus's facets, else the executor's). */
+    final TurnState state;
+    /** The turn's key in the state. */
+    final TurnKey key;
     final long startNanos;
     private final Pipeline pipeline;
     private final Sink sink;
@@ -89,8 +103,16 @@ final class TurnRun implements GatedTurn, CallRules.Counts {
     private long ruledDangerous;
     private java.util.Map<String, Long> ruledByTool;
 
-    TurnRun(ToolCallsEvent turn, Pipeline pipeline, Sink sink, Consumer<TurnRun> onDone) {
+    /** Calls that reached the journal while the turn starts them: one {@code begin} for the wave. */
+    private List<JournalBatches.Begin> wave;
+    private boolean collecting;
+
+    TurnRun(ToolCallsEvent turn, Principal principal, TurnState state, Pipeline pipeline, Sink sink,
+            Consumer<TurnRun> onDone) {
         this.turn = turn;
+        this.principal = principal;
+        this.state = state;
+        this.key = TurnKey.of(principal, turn.streamId(), turn.turnId());
         this.pipeline = pipeline;
         this.sink = sink;
         this.onDone = onDone;
@@ -177,6 +199,7 @@ final class TurnRun implements GatedTurn, CallRules.Counts {
                 calls[i] = c;
             }
             callsCreated = true;
+            collecting = true;
         }
         for (int i = 0; i < calls.length && !cancelled; i++) {
             try {
@@ -185,6 +208,7 @@ final class TurnRun implements GatedTurn, CallRules.Counts {
                 calls[i].crash(t);
             }
         }
+        flushWave();
         if (cancelled) {
             // a cancel that came while the turn was starting (its tracing can take a while the first time)
             // found no call, or not every call, to stop, and no observation to end: do both now
@@ -197,6 +221,36 @@ final class TurnRun implements GatedTurn, CallRules.Counts {
         }
         if (pipeline.gate != null) {
             pipeline.gate.turnAdmitted(this);
+        }
+    }
+
+    /**
+     * A call asks the journal for its entry: collected while the turn starts its calls (one round trip
+     * for the wave), else sent now (batched with other turns' by {@link JournalBatches}).
+     */
+    void journalBegin(CallKey key, BiConsumer<CallJournal.Entry, Throwable> done) {
+        JournalBatches.Begin b = new JournalBatches.Begin(key, done);
+        synchronized (this) {
+            if (collecting) {
+                if (wave == null) {
+                    wave = new ArrayList<>(4);
+                }
+                wave.add(b);
+                return;
+            }
+        }
+        pipeline.journals.begin(state.journal(), List.of(b));
+    }
+
+    private void flushWave() {
+        List<JournalBatches.Begin> w;
+        synchronized (this) {
+            collecting = false;
+            w = wave;
+            wave = null;
+        }
+        if (w != null) {
+            pipeline.journals.begin(state.journal(), w);
         }
     }
 
@@ -286,6 +340,22 @@ final class TurnRun implements GatedTurn, CallRules.Counts {
     }
 
     @Override
+    public Principal principal() {
+        return principal;
+    }
+
+    /** What the contexts of the turn's calls offer the built-in tools: the turn's cut results, read as its principal. */
+    @Override
+    public <T> T find(Class<T> type) {
+        return type == CutReader.class ? type.cast(new CutReader(state.cutResults(), principal, turn.streamId())) : null;
+    }
+
+    @Override
+    public TurnState turnState() {
+        return state;
+    }
+
+    @Override
     public Scheduler timer() {
         return pipeline.timer;
     }
@@ -320,7 +390,8 @@ final class TurnRun implements GatedTurn, CallRules.Counts {
             }
             try {
                 while (nextEmit < calls.length && calls[nextEmit].emitted != null) {
-                    sink.next(calls[nextEmit++].emitted);
+                    CallRun next = calls[nextEmit++];
+                    sink.next(next.replayed ? ReplayedEvent.of(next.emitted) : next.emitted);
                 }
                 last = nextEmit == calls.length;
                 if (last) {
@@ -404,7 +475,8 @@ final class TurnRun implements GatedTurn, CallRules.Counts {
             List<UserMessageEvent> m = c.followUps;
             if (m != null && !m.isEmpty()) {
                 for (int i = 0; i < m.size(); i++) {
-                    sink.next(stamp(m.get(i)));
+                    OutboundEvent e = stamp(m.get(i));
+                    sink.next(c.replayed ? ReplayedEvent.of(e) : e);
                 }
             }
         }

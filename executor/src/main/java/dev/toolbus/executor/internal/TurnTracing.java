@@ -73,7 +73,8 @@ final class TurnTracing {
      * Routes a control event inside its observation ({@link ControlObservation}); {@code parent} is the
      * observation the {@code control()} subscriber runs in, or {@code null}.
      */
-    ControlOutcome control(ControlEvent event, Object parent, Supplier<ControlOutcome> route) {
+    reactor.core.publisher.Mono<ControlOutcome> control(ControlEvent event, Object parent,
+                                                        Supplier<reactor.core.publisher.Mono<ControlOutcome>> route) {
         if (!observing) {
             return route.get();
         }

@@ -7,6 +7,8 @@ import dev.toolbus.protocol.ReplayedEvent;
 import dev.toolbus.protocol.SendMessageEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
+import dev.toolbus.spi.Principal;
+import dev.toolbus.spi.TurnKey;
 import dev.toolbus.spi.TurnLedger;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,10 +37,19 @@ final class IdempotentTurns {
     private IdempotentTurns() {
     }
 
-    /** Whether the event is one of the turn's recorded events (not a live event). */
+    /**
+     * Whether the event is one of the turn's recorded events (not a live event). A call's result replayed
+     * from the call journal is, unwrapped ({@link #unwrapped}).
+     */
     static boolean recorded(OutboundEvent e) {
-        return !(e instanceof ToolProgressEvent || e instanceof SendMessageEvent || e instanceof ApprovalRequestEvent
-                || e instanceof InputRequestEvent || e instanceof ReplayedEvent);
+        OutboundEvent x = unwrapped(e);
+        return !(x instanceof ToolProgressEvent || x instanceof SendMessageEvent || x instanceof ApprovalRequestEvent
+                || x instanceof InputRequestEvent);
+    }
+
+    /** The event itself, or the event a {@link ReplayedEvent} wraps. */
+    static OutboundEvent unwrapped(OutboundEvent e) {
+        return e instanceof ReplayedEvent r ? r.event() : e;
     }
 
     /**
@@ -49,29 +60,24 @@ final class IdempotentTurns {
      */
     static Mono<Void> forBus(TurnLedger ledger, ToolCallsEvent turn, Function<List<OutboundEvent>, Mono<Void>> publish,
                              Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run) {
-        return forBus(ledger, RepeatedTurnMetrics.NONE, turn, publish, run);
-    }
-
-    /** As above, counting the repeats. */
-    static Mono<Void> forBus(TurnLedger ledger, RepeatedTurnMetrics metrics, ToolCallsEvent turn,
-                             Function<List<OutboundEvent>, Mono<Void>> publish,
-                             Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run) {
-        return forBus(ledger, metrics, turn, publish, run, () -> { });
+        return forBus(ledger, RepeatedTurnMetrics.NONE, Principal.local(), turn, publish, run, () -> { });
     }
 
     /**
-     * As above; {@code admitted} is called once the turn is admitted: its run subscribed (so queued in
-     * its lane), its recorded events replayed, or the run it joined finished.
+     * As above, counting the repeats, for turns of {@code principal}; {@code admitted} is called once the
+     * turn is admitted: its run subscribed (so queued in its lane), its recorded events replayed, or the
+     * run it joined finished.
      */
-    static Mono<Void> forBus(TurnLedger ledger, RepeatedTurnMetrics metrics, ToolCallsEvent turn,
+    static Mono<Void> forBus(TurnLedger ledger, RepeatedTurnMetrics metrics, Principal principal, ToolCallsEvent turn,
                              Function<List<OutboundEvent>, Mono<Void>> publish,
                              Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run, Runnable admitted) {
         if (ledger == TurnLedger.none()) {
             return AdmissionOrder.signalAfterSubscribe(Mono.defer(() -> run.apply(publish)), admitted);
         }
+        TurnKey k = TurnKey.of(principal, turn.streamId(), turn.turnId());
         String s = turn.streamId();
         String t = turn.turnId();
-        return admit(ledger, s, t).flatMap(a -> {
+        return admit(ledger, k).flatMap(a -> {
             if (a instanceof TurnLedger.Admission.Replay r) {
                 log.debug("turn {}/{} finished before: {} events replayed", s, t, r.events().size());
                 metrics.replayed();
@@ -87,7 +93,7 @@ final class IdempotentTurns {
                                 admitted.run();
                                 return Mono.<Void>empty();
                             }
-                            return forBus(ledger, metrics, turn, publish, run, admitted);
+                            return forBus(ledger, metrics, principal, turn, publish, run, admitted);
                         });
             }
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
@@ -100,25 +106,24 @@ final class IdempotentTurns {
                 }
                 return p.doOnSuccess(v -> keep(events, batch));
             };
-            return owned(ledger, s, t, events,
+            return owned(ledger, k, events,
                     AdmissionOrder.signalAfterSubscribe(Mono.defer(() -> run.apply(capture)), admitted));
         });
     }
 
     /** A turn answered to its caller ({@link ToolExecutor#handle}). */
     static Flux<OutboundEvent> forCaller(TurnLedger ledger, ToolCallsEvent turn, Supplier<Flux<OutboundEvent>> run) {
-        return forCaller(ledger, RepeatedTurnMetrics.NONE, turn, run);
+        return forCaller(ledger, RepeatedTurnMetrics.NONE, Principal.local(), turn, run);
     }
 
-    /** As above, counting the repeats. */
-    static Flux<OutboundEvent> forCaller(TurnLedger ledger, RepeatedTurnMetrics metrics, ToolCallsEvent turn,
-                                         Supplier<Flux<OutboundEvent>> run) {
+    /** As above, counting the repeats, for a turn of {@code principal}. */
+    static Flux<OutboundEvent> forCaller(TurnLedger ledger, RepeatedTurnMetrics metrics, Principal principal,
+                                         ToolCallsEvent turn, Supplier<Flux<OutboundEvent>> run) {
         if (ledger == TurnLedger.none()) {
             return run.get();
         }
-        String s = turn.streamId();
-        String t = turn.turnId();
-        return admit(ledger, s, t).flatMapMany(a -> {
+        TurnKey k = TurnKey.of(principal, turn.streamId(), turn.turnId());
+        return admit(ledger, k).flatMapMany(a -> {
             if (a instanceof TurnLedger.Admission.Replay r) {
                 metrics.replayed();
                 return Flux.fromIterable(replayed(r.events()));
@@ -130,7 +135,7 @@ final class IdempotentTurns {
                                 metrics.joined();
                                 return Flux.fromIterable(replayed(o.get()));
                             }
-                            return forCaller(ledger, metrics, turn, run);
+                            return forCaller(ledger, metrics, principal, turn, run);
                         });
             }
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
@@ -139,12 +144,12 @@ final class IdempotentTurns {
                     .doOnNext(e -> {
                         if (recorded(e)) {
                             synchronized (events) {
-                                events.add(e);
+                                events.add(unwrapped(e));
                             }
                         }
                     })
-                    .concatWith(Mono.defer(() -> record(ledger, s, t, events, settled)).then(Mono.empty()))
-                    .doFinally(sig -> release(ledger, s, t, settled));
+                    .concatWith(Mono.defer(() -> record(ledger, k, events, settled)).then(Mono.empty()))
+                    .doFinally(sig -> release(ledger, k, settled));
         });
     }
 
@@ -152,22 +157,23 @@ final class IdempotentTurns {
      * The admission; a run admitted but never handed on (the subscriber cancelled meanwhile) is released.
      * A ledger that fails admits the turn to run (at least once, rather than lost or stuck).
      */
-    private static Mono<TurnLedger.Admission> admit(TurnLedger ledger, String s, String t) {
-        return Mono.defer(() -> ledger.admit(s, t))
+    private static Mono<TurnLedger.Admission> admit(TurnLedger ledger, TurnKey k) {
+        return Mono.defer(() -> ledger.admit(k))
                 .onErrorResume(e -> {
-                    log.warn("turn {}/{}: the turn ledger failed, running the turn: {}", s, t, e.toString());
+                    log.warn("turn {}/{}: the turn ledger failed, running the turn: {}", k.streamId(), k.turnId(),
+                            e.toString());
                     return Mono.just(TurnLedger.Admission.run());
                 })
-                .doOnDiscard(TurnLedger.Admission.Run.class, r -> ledger.release(s, t));
+                .doOnDiscard(TurnLedger.Admission.Run.class, r -> ledger.release(k));
     }
 
-    private static Mono<Void> owned(TurnLedger ledger, String s, String t, List<OutboundEvent> events, Mono<Void> run) {
+    private static Mono<Void> owned(TurnLedger ledger, TurnKey k, List<OutboundEvent> events, Mono<Void> run) {
         AtomicBoolean settled = new AtomicBoolean();
-        return run.then(Mono.defer(() -> record(ledger, s, t, events, settled)))
-                .doFinally(sig -> release(ledger, s, t, settled));
+        return run.then(Mono.defer(() -> record(ledger, k, events, settled)))
+                .doFinally(sig -> release(ledger, k, settled));
     }
 
-    private static Mono<Void> record(TurnLedger ledger, String s, String t, List<OutboundEvent> events,
+    private static Mono<Void> record(TurnLedger ledger, TurnKey k, List<OutboundEvent> events,
                                      AtomicBoolean settled) {
         if (!settled.compareAndSet(false, true)) {
             return Mono.empty();
@@ -178,23 +184,23 @@ final class IdempotentTurns {
         }
         Mono<Void> done;
         try {
-            done = ledger.complete(s, t, copy);
+            done = ledger.complete(k, copy);
         } catch (RuntimeException e) {
             done = Mono.error(e);
         }
         return done.onErrorResume(e -> {
-            log.warn("turn {}/{} not recorded (a repeat will run again): {}", s, t, e.toString());
-            ledger.release(s, t);
+            log.warn("turn {}/{} not recorded (a repeat will run again): {}", k.streamId(), k.turnId(), e.toString());
+            ledger.release(k);
             return Mono.empty();
         });
     }
 
-    private static void release(TurnLedger ledger, String s, String t, AtomicBoolean settled) {
+    private static void release(TurnLedger ledger, TurnKey k, AtomicBoolean settled) {
         if (settled.compareAndSet(false, true)) {
             try {
-                ledger.release(s, t);
+                ledger.release(k);
             } catch (RuntimeException e) {
-                log.warn("turn {}/{}: releasing its running mark failed: {}", s, t, e.toString());
+                log.warn("turn {}/{}: releasing its running mark failed: {}", k.streamId(), k.turnId(), e.toString());
             }
         }
     }
@@ -203,7 +209,7 @@ final class IdempotentTurns {
         synchronized (events) {
             for (OutboundEvent e : batch) {
                 if (recorded(e)) {
-                    events.add(e);
+                    events.add(unwrapped(e));
                 }
             }
         }

@@ -1,6 +1,7 @@
 package dev.toolbus.executor.state;
 
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.spi.TurnKey;
 import dev.toolbus.spi.TurnLedger;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,9 +19,6 @@ import reactor.core.publisher.Sinks;
  */
 final class MemoryTurnLedger implements TurnLedger {
 
-    private record Key(String streamId, String turnId) {
-    }
-
     private record Record(List<OutboundEvent> events, long weight) {
     }
 
@@ -34,9 +32,9 @@ final class MemoryTurnLedger implements TurnLedger {
 
     private static final long ENTRY_OVERHEAD = 200;
 
-    private final RecentTurns<Key, Record> done;
+    private final RecentTurns<TurnKey, Record> done;
     private final long floor;
-    private final ConcurrentHashMap<Key, Running> running = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<TurnKey, Running> running = new ConcurrentHashMap<>();
     private final long maxRecordedBytes;
 
     MemoryTurnLedger(TurnLedgerSettings settings, LongSupplier nanoClock) {
@@ -46,10 +44,10 @@ final class MemoryTurnLedger implements TurnLedger {
     }
 
     @Override
-    public Mono<Admission> admit(String streamId, String turnId) {
+    public Mono<Admission> admit(TurnKey turn) {
         return Mono.fromSupplier(() -> {
             Admission[] out = new Admission[1];
-            running.compute(new Key(streamId, turnId), (k, owner) -> {
+            running.compute(turn, (k, owner) -> {
                 if (owner != null) {
                     if (owner.waiters == null) {
                         owner.waiters = Sinks.one();
@@ -70,15 +68,16 @@ final class MemoryTurnLedger implements TurnLedger {
     }
 
     @Override
-    public Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events) {
+    public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
         return Mono.fromRunnable(() -> {
             List<OutboundEvent> all = List.copyOf(events);
             long weight = TurnWeights.of(all, maxRecordedBytes);
             Record record = weight <= maxRecordedBytes ? new Record(all, weight) : new Record(List.of(), 0);
             Running[] owner = new Running[1];
-            running.compute(new Key(streamId, turnId), (k, v) -> {
+            running.compute(turn, (k, v) -> {
                 done.put(k, record, Math.max(floor,
-                        ENTRY_OVERHEAD + 2L * (k.streamId().length() + k.turnId().length()) + record.weight()));
+                        ENTRY_OVERHEAD + 2L * (k.principal().key().length() + k.streamId().length() + k.turnId().length())
+                        + record.weight()));
                 owner[0] = v;
                 return null;
             });
@@ -89,8 +88,8 @@ final class MemoryTurnLedger implements TurnLedger {
     }
 
     @Override
-    public void release(String streamId, String turnId) {
-        Running owner = running.remove(new Key(streamId, turnId));
+    public void release(TurnKey turn) {
+        Running owner = running.remove(turn);
         if (owner != null && owner.waiters != null) {
             owner.waiters.tryEmitEmpty();
         }

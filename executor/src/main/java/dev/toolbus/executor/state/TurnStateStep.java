@@ -2,7 +2,9 @@ package dev.toolbus.executor.state;
 
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Objects;
@@ -14,31 +16,32 @@ import reactor.core.publisher.Mono;
 
 /**
  * The turn-state step: what a turn's outcome depends on beyond its own run, consulted before the turn
- * runs and recorded after. Today that is the {@link TurnLedger} of idempotent turns: a turn that
- * finished within the window is answered with its recorded events (marked replayed), a turn that is
- * running is joined, any other runs and is recorded once its events are out.
+ * runs and recorded after. Before a turn: the {@link TurnLedger} of idempotent turns (a turn that
+ * finished within the window is answered with its recorded events, marked replayed; a turn that is
+ * running is joined; any other runs and is recorded once its events are out). The other facets of the
+ * {@link TurnState} (journal, requests, grants, cut results) are used by the calls while they run.
  *
  * <p>Not API: the one public entry of this package's machinery. The executor makes one per executor
- * (with the ledger of {@code ToolExecutor.Builder.idempotency} or {@code turnLedger}) and one
+ * (over the state of {@code ToolExecutor.Builder.turnState}, or an {@link InMemoryTurnState}) and one
  * {@link OnBus} per bus it runs on; embedders configure it through that builder. It may change without
  * notice.
  */
 public final class TurnStateStep {
 
-    private final TurnLedger ledger;
+    private final TurnState state;
     private final RepeatedTurnMetrics repeats;
 
-    private TurnStateStep(TurnLedger ledger, RepeatedTurnMetrics repeats) {
-        this.ledger = ledger;
+    private TurnStateStep(TurnState state, RepeatedTurnMetrics repeats) {
+        this.state = state;
         this.repeats = repeats;
     }
 
     /**
-     * The step over a ledger, counting repeated turns in {@code meters}
+     * The step over a state whose every facet is set, counting repeated turns in {@code meters}
      * ({@code toolbus.turns.repeated}).
      */
-    public static TurnStateStep create(TurnLedger ledger, MeterRegistry meters) {
-        return new TurnStateStep(Objects.requireNonNull(ledger, "ledger"),
+    public static TurnStateStep create(TurnState state, MeterRegistry meters) {
+        return new TurnStateStep(complete(Objects.requireNonNull(state, "state")),
                 RepeatedTurnMetrics.register(Objects.requireNonNull(meters, "meters")));
     }
 
@@ -52,39 +55,71 @@ public final class TurnStateStep {
         return settings.enabled() ? new MemoryTurnLedger(settings, nanoClock) : TurnLedger.none();
     }
 
-    /** This step's ledger (used by callers of {@code ToolExecutor.handle} and buses without their own). */
+    /** {@code given}'s facets, each that is {@code null} taken from {@code fallback}. */
+    public static TurnState overlay(TurnState given, TurnState fallback) {
+        if (given == null) {
+            return fallback;
+        }
+        return TurnState.builder()
+                .ledger(given.ledger() != null ? given.ledger() : fallback.ledger())
+                .journal(given.journal() != null ? given.journal() : fallback.journal())
+                .requests(given.requests() != null ? given.requests() : fallback.requests())
+                .grants(given.grants() != null ? given.grants() : fallback.grants())
+                .cutResults(given.cutResults() != null ? given.cutResults() : fallback.cutResults())
+                .build();
+    }
+
+    private static TurnState complete(TurnState s) {
+        Objects.requireNonNull(s.ledger(), "ledger");
+        Objects.requireNonNull(s.journal(), "journal");
+        Objects.requireNonNull(s.requests(), "requests");
+        Objects.requireNonNull(s.grants(), "grants");
+        Objects.requireNonNull(s.cutResults(), "cutResults");
+        return s;
+    }
+
+    /** This step's state (used by callers of {@code ToolExecutor.handle} and buses without their own). */
+    public TurnState state() {
+        return state;
+    }
+
+    /** This step's ledger. */
     public TurnLedger ledger() {
-        return ledger;
+        return state.ledger();
     }
 
     /**
      * A turn answered to its caller ({@code ToolExecutor.handle}): its own events when it runs, the
      * recorded ones (marked replayed) when it finished before or joined a run.
      *
+     * @param principal who sent it
      * @param run runs the turn
      */
-    public Flux<OutboundEvent> forCaller(ToolCallsEvent turn, Supplier<Flux<OutboundEvent>> run) {
-        return IdempotentTurns.forCaller(ledger, repeats, turn, run);
+    public Flux<OutboundEvent> forCaller(ToolCallsEvent turn, Principal principal, Supplier<Flux<OutboundEvent>> run) {
+        return IdempotentTurns.forCaller(state.ledger(), repeats, principal, turn, run);
     }
 
     /**
-     * The step for one bus: the bus's own ledger when it brings one ({@code ToolBus.turnLedger()}), else
+     * The step for one bus: the bus's own facets where it brings them ({@code ToolBus.turnState()}), else
      * this step's. Keeps each stream's turns in arrival order through their admission.
      *
-     * @param busLedger the bus's ledger, or {@code null}
+     * @param busState the bus's state, or {@code null}
+     * @param principal who sends the bus's turns
      */
-    public OnBus onBus(TurnLedger busLedger) {
-        return new OnBus(busLedger != null ? busLedger : ledger, repeats);
+    public OnBus onBus(TurnState busState, Principal principal) {
+        return new OnBus(overlay(busState, state), principal, repeats);
     }
 
     /** The turn-state step of one bus. */
     public static final class OnBus {
-        private final TurnLedger ledger;
+        private final TurnState state;
+        private final Principal principal;
         private final RepeatedTurnMetrics repeats;
         private final AdmissionOrder order = new AdmissionOrder();
 
-        private OnBus(TurnLedger ledger, RepeatedTurnMetrics repeats) {
-            this.ledger = ledger;
+        private OnBus(TurnState state, Principal principal, RepeatedTurnMetrics repeats) {
+            this.state = state;
+            this.principal = Objects.requireNonNull(principal, "principal");
             this.repeats = repeats;
         }
 
@@ -97,17 +132,28 @@ public final class TurnStateStep {
          */
         public Mono<Void> run(ToolCallsEvent turn, Function<List<OutboundEvent>, Mono<Void>> publish,
                               Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run) {
+            TurnLedger ledger = state.ledger();
             if (ledger == TurnLedger.none()) {
                 // nothing to admit: each turn reaches its lane as it is subscribed, in arrival order
                 return run.apply(publish);
             }
-            return order.inOrder(turn.streamId(), admitted -> IdempotentTurns.forBus(ledger, repeats, turn, publish,
-                    run, admitted));
+            return order.inOrder(turn.streamId(), admitted -> IdempotentTurns.forBus(ledger, repeats, principal, turn,
+                    publish, run, admitted));
+        }
+
+        /** The state this bus's turns use. */
+        public TurnState state() {
+            return state;
+        }
+
+        /** Who sends this bus's turns. */
+        public Principal principal() {
+            return principal;
         }
 
         /** The ledger this bus's turns go through. */
         public TurnLedger ledger() {
-            return ledger;
+            return state.ledger();
         }
 
         /** Streams with an admission under way (diagnostics). */

@@ -107,6 +107,7 @@ final class AnnotatedTools {
                 .briefDescription(t.briefDescription())
                 .detailedDescription(t.detailedDescription())
                 .sideEffecting(t.sideEffecting())
+                .idempotent(t.idempotent())
                 .dangerous(t.dangerous())
                 .cacheScope(t.cacheScope())
                 .visibility(t.visibility())

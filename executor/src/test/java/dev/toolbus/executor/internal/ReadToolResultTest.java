@@ -3,7 +3,6 @@ package dev.toolbus.executor.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.toolbus.executor.TestEngines;
 import dev.toolbus.executor.TestTools;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.settings.ExecutionSettings;
@@ -23,6 +22,7 @@ import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSource;
 import dev.toolbus.tool.ToolSpec;
 import dev.toolbus.tool.Visibility;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -220,11 +220,18 @@ class ReadToolResultTest {
         }
     }
 
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    /** The full texts the executor's turn state keeps (its gauge). */
+    private double kept() {
+        return meters.get("toolbus.state.records").tag("facet", "cut_results").gauge().value();
+    }
+
     @Test
     void everyExecutorRegistersTheToolAsADeferredCoreTool() {
         ToolRegistry r = ToolRegistry.create();
         r.register(longTool("long", null), ToolSource.PLUGIN);
-        try (ToolExecutor ex = ToolExecutor.builder().registry(r)
+        try (ToolExecutor ex = ToolExecutor.builder().registry(r).meterRegistry(meters)
                 .settings(ExecutionSettings.builder().maxResultChars(1_000).build()).build()) {
             ToolRegistry.Entry e = r.find(ReadToolResult.NAME);
             assertThat(e).as("registered by the executor").isNotNull();
@@ -235,7 +242,7 @@ class ReadToolResultTest {
             String content = run(ex, "s", "call_1", "long", "{}").content();
             assertThat(content).contains("To read the rest, call " + ReadToolResult.NAME
                     + " with {\"tool_call_id\": \"call_1\", \"offset\": ");
-            assertThat(TestEngines.engine(ex).fullResults().size()).isEqualTo(1);
+            assertThat(kept()).isEqualTo(1);
         }
     }
 
@@ -252,13 +259,13 @@ class ReadToolResultTest {
         assertThat(r.register(own, ToolSource.PLUGIN)).isFalse();
         assertThat(r.diagnostics()).extracting(ToolRegistry.Diagnostic::message).singleElement().asString()
                 .contains("is reserved for toolbus's own tool");
-        try (ToolExecutor ex = ToolExecutor.builder().registry(r)
+        try (ToolExecutor ex = ToolExecutor.builder().registry(r).meterRegistry(meters)
                 .settings(ExecutionSettings.builder().maxResultChars(1_000).build()).build()) {
             assertThat(r.find(ReadToolResult.NAME).tool()).isNotSameAs(own);
             assertThat(r.find(ReadToolResult.NAME).source()).isEqualTo(ToolSource.CORE);
             String content = run(ex, "s", "call_1", "long", "{}").content();
             assertThat(content).contains(ReadToolResult.NAME).doesNotContain("The rest was not kept.");
-            assertThat(TestEngines.engine(ex).fullResults().size()).isOne();
+            assertThat(kept()).isEqualTo(1);
         }
     }
 

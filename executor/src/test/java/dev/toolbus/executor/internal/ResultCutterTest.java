@@ -9,6 +9,8 @@ import dev.toolbus.result.SplitResult;
 import dev.toolbus.text.DescriptionLocale;
 import dev.toolbus.tool.ToolDefinition;
 import java.time.Duration;
+import dev.toolbus.spi.CutResults;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,12 +25,50 @@ class ResultCutterTest {
         return ResultLimits.builder().maxChars(max).byTool(byTool).build();
     }
 
-    private ResultCutter cutter(ResultLimits l, FullResults store) {
-        return new ResultCutter(l, store, DescriptionLocale.EN);
+    /** The kept full texts, by stream and call, within the store's per-text bound (as the executor keeps them). */
+    private static final class Store {
+        final Map<String, CutResults.Cut> texts = new HashMap<>();
+
+        CutResults.Cut get(String stream, String id) {
+            return texts.get(stream + "/" + id);
+        }
+
+        int size() {
+            return texts.size();
+        }
     }
 
-    private FullResults store(ResultLimits l) {
-        return new FullResults(l, nanos::get);
+    /** A cutter in English with its store. */
+    private static final class Cutter {
+        final ResultCutter cutter;
+        final Store store;
+
+        Cutter(ResultCutter cutter, Store store) {
+            this.cutter = cutter;
+            this.store = store;
+        }
+
+        SplitResult cut(ToolDefinition def, String stream, String id, SplitResult split) {
+            return cutter.cut(def, id, split, (callId, text, limit) -> {
+                if (!cutter.fits(stream, callId, text)) {
+                    return false;
+                }
+                store.texts.put(stream + "/" + callId, new CutResults.Cut(text, limit));
+                return true;
+            });
+        }
+
+        String errorText(ToolDefinition def, String message) {
+            return cutter.errorText(def, message);
+        }
+    }
+
+    private Cutter cutter(ResultLimits l, Store store) {
+        return new Cutter(new ResultCutter(l, DescriptionLocale.EN), store);
+    }
+
+    private Store store(ResultLimits l) {
+        return new Store();
     }
 
     private static SplitResult text(String s) {
@@ -42,8 +82,8 @@ class ResultCutterTest {
     @Test
     void aTextAtTheLimitIsLeftAloneAndOneAboveIsCut() {
         ResultLimits l = limits(100, Map.of());
-        FullResults store = store(l);
-        ResultCutter c = cutter(l, store);
+        Store store = store(l);
+        Cutter c = cutter(l, store);
         SplitResult exact = text("x".repeat(100));
         assertThat(c.cut(tool("t"), "s", "c1", exact)).isSameAs(exact);
         assertThat(store.get("s", "c1")).isNull();
@@ -95,7 +135,7 @@ class ResultCutterTest {
         ResultLimits off = limits(0, Map.of());
         assertThat(off.limitFor(tool("x"))).isZero();
         assertThat(off.limitFor(ToolDefinition.builder("x").maxResultChars(120).build())).isEqualTo(120);
-        FullResults store = store(l);
+        Store store = store(l);
         SplitResult huge = text("h".repeat(5000));
         assertThat(cutter(l, store).cut(tool("big"), "s", "c", huge)).isSameAs(huge);
         assertThat(cutter(l, store).cut(tool("web_fetch"), "s", "c", huge).content()).startsWith("h".repeat(200) + "\n\n[");
@@ -110,7 +150,7 @@ class ResultCutterTest {
                 List.of(MediaRef.builder().index("tool_result:c1:1").type("image").mimeType("image/png")
                         .build()), List.of(), null);
         ResultLimits l = limits(100, Map.of());
-        FullResults store = store(l);
+        Store store = store(l);
         SplitResult cut = cutter(l, store).cut(tool("t"), "s", "c1", split);
         assertThat(cut.content()).endsWith("\n\n" + block).contains("[toolbus: this result is 199 characters long");
         assertThat(cut.media()).isEqualTo(split.media());
@@ -123,7 +163,7 @@ class ResultCutterTest {
     @Test
     void aTextTooLargeToKeepIsCutWithAMarkerSayingSo() {
         ResultLimits l = ResultLimits.builder().maxChars(100).storeMaxBytes(4_000).storeMaxEntries(10).build();
-        FullResults store = store(l);
+        Store store = store(l);
         SplitResult cut = cutter(l, store).cut(tool("t"), "s", "c1", text("x".repeat(3_000)));
         assertThat(cut.content()).endsWith("[toolbus: this result is 3000 characters long; the first 100 are shown "
                 + "and 2900 were cut. The rest was not kept.]");
@@ -133,7 +173,7 @@ class ResultCutterTest {
     @Test
     void theChineseMarkerNamesTheToolAndTheOffset() {
         ResultLimits l = limits(100, Map.of());
-        SplitResult cut = new ResultCutter(l, store(l), DescriptionLocale.ZH).cut(tool("t"), "s", "id\"1",
+        SplitResult cut = new Cutter(new ResultCutter(l, DescriptionLocale.ZH), store(l)).cut(tool("t"), "s", "id\"1",
                 text("字".repeat(150)));
         assertThat(cut.content()).isEqualTo("字".repeat(100) + "\n\n[toolbus：此结果共 150 个字符，仅显示前 100 个，已截去 50 个。"
                 + "如需读取其余内容，请调用 read_tool_result，参数 {\"tool_call_id\": \"id\\\"1\", \"offset\": 100}。]");
@@ -142,7 +182,7 @@ class ResultCutterTest {
     @Test
     void anErrorMessageIsCutWithoutKeeping() {
         ResultLimits l = limits(100, Map.of());
-        FullResults store = store(l);
+        Store store = store(l);
         assertThat(cutter(l, store).errorText(tool("t"), "e".repeat(150))).isEqualTo("e".repeat(100) + "…[50 characters cut]");
         assertThat(cutter(l, store).errorText(tool("t"), "short")).isEqualTo("short");
         assertThat(store.size()).isZero();

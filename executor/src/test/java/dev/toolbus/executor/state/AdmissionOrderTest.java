@@ -10,7 +10,10 @@ import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.spi.Principal;
+import dev.toolbus.spi.TurnKey;
 import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -49,24 +52,24 @@ class AdmissionOrderTest {
         TurnLedger memory = TurnStateStep.inMemoryLedger(TurnLedgerSettings.DEFAULTS, System::nanoTime);
         return new TurnLedger() {
             @Override
-            public Mono<Admission> admit(String streamId, String turnId) {
-                return turnId.equals("slow") ? gate.asMono().then(late) : memory.admit(streamId, turnId);
+            public Mono<Admission> admit(TurnKey turn) {
+                return turn.turnId().equals("slow") ? gate.asMono().then(late) : memory.admit(turn);
             }
 
             @Override
-            public Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events) {
-                return memory.complete(streamId, turnId, events);
+            public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
+                return memory.complete(turn, events);
             }
 
             @Override
-            public void release(String streamId, String turnId) {
-                memory.release(streamId, turnId);
+            public void release(TurnKey turn) {
+                memory.release(turn);
             }
         };
     }
 
     private InMemoryBus attach(TurnLedger ledger) {
-        executor = ToolExecutor.builder().turnLedger(ledger).tool(TestTools.counter("count", runs))
+        executor = ToolExecutor.builder().turnState(TurnState.builder().ledger(ledger).build()).tool(TestTools.counter("count", runs))
                 .settings(ExecutionSettings.builder().cacheResults(false).build()).build();
         InMemoryBus bus = InMemoryBus.create();
         bus.events("s1").subscribe(seen::add);

@@ -15,7 +15,10 @@ import dev.toolbus.protocol.ReplayedEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.spi.Principal;
+import dev.toolbus.spi.TurnKey;
 import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
@@ -160,19 +163,19 @@ class IdempotentTurnsTest {
         String text = "x".repeat(2_000); // about 4 KB per record
         for (int i = 0; i < 50; i++) {
             String turnId = "t" + i;
-            StepVerifier.create(ledger.admit("s", turnId)).expectNext(TurnLedger.Admission.run()).verifyComplete();
-            ledger.complete("s", turnId, List.of(result("s", turnId, text))).block();
+            StepVerifier.create(ledger.admit(TurnKey.of(Principal.local(), "s", turnId))).expectNext(TurnLedger.Admission.run()).verifyComplete();
+            ledger.complete(TurnKey.of(Principal.local(), "s", turnId), List.of(result("s", turnId, text))).block();
         }
         assertThat(ledger.weight()).isLessThanOrEqualTo(20_000).isGreaterThan(8_000);
         assertThat(ledger.size()).isBetween(2L, 5L);
         int replayed = 0;
         for (int i = 0; i < 50; i++) {
-            TurnLedger.Admission a = ledger.admit("s", "t" + i).block();
+            TurnLedger.Admission a = ledger.admit(TurnKey.of(Principal.local(), "s", "t" + i)).block();
             if (a instanceof TurnLedger.Admission.Replay r) {
                 assertThat(r.events()).hasSize(1);
                 replayed++;
             } else {
-                ledger.release("s", "t" + i); // evicted: it would run again
+                ledger.release(TurnKey.of(Principal.local(), "s", "t" + i)); // evicted: it would run again
             }
         }
         assertThat(replayed).isEqualTo(ledger.size());
@@ -184,14 +187,14 @@ class IdempotentTurnsTest {
         TurnLedgerSettings s = TurnLedgerSettings.builder().window(Duration.ofHours(1)).maxBytes(1_000_000).maxEntries(10)
                 .maxRecordedBytes(1_000).build();
         MemoryTurnLedger ledger = new MemoryTurnLedger(s, nanos::get);
-        ledger.admit("s", "big").block();
-        ledger.complete("s", "big", List.of(result("s", "big", "y".repeat(5_000)))).block();
-        StepVerifier.create(ledger.admit("s", "big"))
+        ledger.admit(TurnKey.of(Principal.local(), "s", "big")).block();
+        ledger.complete(TurnKey.of(Principal.local(), "s", "big"), List.of(result("s", "big", "y".repeat(5_000)))).block();
+        StepVerifier.create(ledger.admit(TurnKey.of(Principal.local(), "s", "big")))
                 .assertNext(a -> assertThat(((TurnLedger.Admission.Replay) a).events()).isEmpty())
                 .verifyComplete();
         for (int i = 0; i < 100; i++) {
-            ledger.admit("s", "n" + i).block();
-            ledger.complete("s", "n" + i, List.of()).block();
+            ledger.admit(TurnKey.of(Principal.local(), "s", "n" + i)).block();
+            ledger.complete(TurnKey.of(Principal.local(), "s", "n" + i), List.of()).block();
         }
         assertThat(ledger.size()).isLessThanOrEqualTo(10);
     }
@@ -219,7 +222,7 @@ class IdempotentTurnsTest {
         // the joined turn admitted again, ran and was recorded
         assertThat(published).hasSize(1);
         assertThat(ledger.running()).isZero();
-        StepVerifier.create(ledger.admit("s1", "t1"))
+        StepVerifier.create(ledger.admit(TurnKey.of(Principal.local(), "s1", "t1")))
                 .assertNext(a -> assertThat(((TurnLedger.Admission.Replay) a).events()).hasSize(1))
                 .verifyComplete();
     }
@@ -240,27 +243,28 @@ class IdempotentTurnsTest {
                 .thenCancel()
                 .verify(Duration.ofSeconds(5));
         assertThat(ledger.running()).isZero();
-        StepVerifier.create(ledger.admit("s1", "t1")).expectNext(TurnLedger.Admission.run()).verifyComplete();
+        StepVerifier.create(ledger.admit(TurnKey.of(Principal.local(), "s1", "t1"))).expectNext(TurnLedger.Admission.run()).verifyComplete();
     }
 
     @Test
     void aLedgerThatFailsLetsTheTurnRun() {
         TurnLedger broken = new TurnLedger() {
             @Override
-            public Mono<Admission> admit(String streamId, String turnId) {
+            public Mono<Admission> admit(TurnKey turn) {
                 return Mono.error(new IllegalStateException("ledger down"));
             }
 
             @Override
-            public Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events) {
+            public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
                 throw new IllegalStateException("ledger down");
             }
 
             @Override
-            public void release(String streamId, String turnId) {
+            public void release(TurnKey turn) {
             }
         };
-        ToolExecutor ex = ToolExecutor.builder().turnLedger(broken).tool(TestTools.counter("count", runs))
+        ToolExecutor ex = ToolExecutor.builder().turnState(TurnState.builder().ledger(broken).build())
+                .tool(TestTools.counter("count", runs))
                 .settings(ExecutionSettings.builder().cacheResults(false).build()).build();
         for (int i = 0; i < 2; i++) {
             assertThat(ex.handle(counted("t1")).collectList().block(Duration.ofSeconds(5)))

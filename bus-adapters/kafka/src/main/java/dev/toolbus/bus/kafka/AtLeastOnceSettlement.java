@@ -32,6 +32,7 @@ final class AtLeastOnceSettlement implements Settlement {
     private final KafkaProducer<String, byte[]> producer;
     private final Scheduler completions;
     private final ConcurrentLinkedQueue<Completion> completed = new ConcurrentLinkedQueue<>();
+    private final RunningTurns running = new RunningTurns();
     private long lastCommitNanos = System.nanoTime();
 
     AtLeastOnceSettlement(KafkaBusConfig config, Scheduler completions) {
@@ -47,10 +48,18 @@ final class AtLeastOnceSettlement implements Settlement {
 
     @Override
     public void handedOver(KafkaMessage message) {
+        running.handedOver(message);
     }
 
     @Override
     public Mono<Void> publish(String key, String turnId, boolean finalEvents, List<ProducerRecord<String, byte[]>> records) {
+        if (finalEvents && key != null && turnId != null) {
+            String turnKey = RunningTurns.key(key, turnId);
+            if (running.turn(turnKey) == null && running.takeMoved(turnKey)) {
+                return Mono.error(new IllegalStateException("the partition of turn " + turnId + " of " + key
+                        + " moved to another instance, which runs the turn again; its events are not written here"));
+            }
+        }
         return Mono.<Void>create(done -> {
             AtomicInteger left = new AtomicInteger(records.size());
             AtomicBoolean failed = new AtomicBoolean();
@@ -72,6 +81,7 @@ final class AtLeastOnceSettlement implements Settlement {
     @Override
     public Mono<Void> ack(KafkaMessage m) {
         if (m.settle()) {
+            running.settled(m);
             completed.add(new Completion(m.offsets, m.record.offset()));
         }
         return Mono.empty();
@@ -139,6 +149,12 @@ final class AtLeastOnceSettlement implements Settlement {
 
     @Override
     public void dropped(Collection<PartitionOffsets> gone) {
+        running.moved(m -> gone.contains(m.offsets));
+    }
+
+    @Override
+    public void fenced(int partition) {
+        running.moved(m -> m.offsets.partition.partition() == partition);
     }
 
     @Override

@@ -1,8 +1,10 @@
 package dev.toolbus.bus.kafka;
 
 import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
@@ -60,6 +62,9 @@ public final class KafkaBus implements ToolBus {
     private final Settlement settlement;
     private final DeadLetters deadLetters;
     private final PollLoop loop;
+    /** The turn state in the state topic, or null (kept in the executor). */
+    private final KafkaTurnState state;
+    private final Principal principal;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile Mono<Void> closed;
 
@@ -67,20 +72,35 @@ public final class KafkaBus implements ToolBus {
         this.config = b.config;
         this.codec = b.codec;
         this.deadLetters = new DeadLetters(config);
+        this.principal = Principal.bus(config.principal());
         LedgerTopic ledger = config.turnLedgerEnabled() ? new LedgerTopic(config, Clock.systemUTC()) : null;
         this.settlement = config.delivery() == KafkaDelivery.EXACTLY_ONCE
                 ? new TransactionalSettlement(config, ledger)
                 : new AtLeastOnceSettlement(config, completions);
-        this.loop = new PollLoop(config, settlement, deadLetters, codec, ledger);
+        PollLoop[] poll = new PollLoop[1];
+        this.state = config.turnState() ? new KafkaTurnState(config, codec,
+                settlement instanceof StateTransactions tx ? tx : null, p -> poll[0].fenced(p), System::currentTimeMillis,
+                completions) : null;
+        this.loop = poll[0] = new PollLoop(config, settlement, deadLetters, codec, ledger, state);
         this.topicsReady = Mono.<Void>fromRunnable(() -> {
-                    if (config.createTopics() && !TopicSetup.createMissing(config) && ledger != null) {
+                    if (!config.createTopics() && !config.turnState()) {
+                        return;
+                    }
+                    TopicSetup.Topics topics = TopicSetup.prepare(config);
+                    if (!topics.ledgerUsable() && ledger != null) {
                         ledger.disable();
+                    }
+                    if (state != null) {
+                        state.partitions(topics.partitions());
                     }
                 })
                 .subscribeOn(Schedulers.boundedElastic())
                 .cache(v -> Duration.ofDays(3650), e -> Duration.ZERO, () -> Duration.ofDays(3650));
         if (b.meterRegistry != null) {
             KafkaMeters.register(b.meterRegistry, config, loop);
+            if (state != null) {
+                state.bind(b.meterRegistry);
+            }
         }
     }
 
@@ -123,7 +143,10 @@ public final class KafkaBus implements ToolBus {
         return config;
     }
 
-    /** Creates the calls, results and dead-letter topics if missing (when configured to). */
+    /**
+     * Creates the calls, results, dead-letter, ledger and state topics if missing (when configured to),
+     * and checks that the state topic fits the calls topic.
+     */
     public Mono<Void> start() {
         return topicsReady;
     }
@@ -139,13 +162,27 @@ public final class KafkaBus implements ToolBus {
     }
 
     /**
-     * Exactly once: {@link TurnLedger#none()}, the bus deduplicates turns itself (its ledger topic, or
-     * none when {@code turnLedgerWindow} is zero). At least once: {@code null}, the executor's in-memory
-     * ledger (repeats on one instance are replayed or joined; a partition's next owner does not know them).
+     * The turn state in the state topic ({@link KafkaBusConfig#turnState()}): the call journal,
+     * approval requests and questions, session grants and cut results of the streams whose partitions
+     * this instance owns, restored when it is assigned them. Its ledger: exactly once
+     * {@link TurnLedger#none()}, the bus deduplicates turns itself (its ledger topic, or none when
+     * {@code turnLedgerWindow} is zero); at least once {@code null}, the executor's in-memory ledger
+     * (repeats on one instance are replayed or joined; a partition's next owner does not know them).
+     * Without the state topic ({@code turnState(false)}) only that ledger, the rest in the executor.
      */
     @Override
-    public TurnLedger turnLedger() {
-        return config.delivery() == KafkaDelivery.EXACTLY_ONCE ? TurnLedger.none() : null;
+    public TurnState turnState() {
+        if (state != null) {
+            return state;
+        }
+        return config.delivery() == KafkaDelivery.EXACTLY_ONCE ? TurnState.builder().ledger(TurnLedger.none()).build()
+                : null;
+    }
+
+    /** {@code Principal.bus(principal)} of the config: who sends every turn and answer read from this bus. */
+    @Override
+    public Principal principal() {
+        return principal;
     }
 
     @Override
@@ -203,6 +240,9 @@ public final class KafkaBus implements ToolBus {
                     }
                 } else {
                     settlement.close();
+                }
+                if (state != null) {
+                    state.close();
                 }
                 log.info("kafka bus {} closed", config.clientId());
             }).subscribeOn(Schedulers.boundedElastic()).cache();

@@ -6,6 +6,7 @@ import static dev.toolbus.spi.Checks.requirePositive;
 import static dev.toolbus.spi.Checks.requireText;
 
 import dev.toolbus.protocol.EventCodec;
+import dev.toolbus.spi.TurnStateSettings;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -43,7 +44,14 @@ import java.util.UUID;
  *   <tr><td>turnLedgerWindow</td><td>1 h</td><td>how long a finished turn is remembered; {@link Duration#ZERO} turns the ledger off</td></tr>
  *   <tr><td>maxRecordedBytes</td><td>64 KiB</td><td>larger events of a turn are not kept (a repeat is settled without a replay)</td></tr>
  *   <tr><td>turnLedgerMaxBytes</td><td>64 MiB</td><td>finished turns kept in memory per instance, oldest evicted first</td></tr>
- *   <tr><td>consumerProperties / producerProperties</td><td>none</td><td>kafka-clients settings that override the bus's</td></tr>
+ *   <tr><td>turnState</td><td>true</td><td>keep the turn state (call journal, approvals and questions, grants, cut results) in the state topic; false: in the executor's memory (a tool that is not retry-safe can then run twice after a crash)</td></tr>
+ *   <tr><td>stateTopic</td><td>{@value #DEFAULT_STATE_TOPIC} (the calls topic's name with {@code .state} for {@code .calls})</td><td>the compacted topic of the turn state, as many partitions as the calls topic</td></tr>
+ *   <tr><td>turnStateSettings</td><td>{@link TurnStateSettings#DEFAULTS}</td><td>bounds and lifetimes of the turn state's records</td></tr>
+ *   <tr><td>stateRestoreTimeout</td><td>60 s</td><td>how long an instance reads a partition's state on assignment before it gives up (its calls that are not retry-safe then fail until the next assignment)</td></tr>
+ *   <tr><td>principal</td><td>{@value #DEFAULT_PRINCIPAL}</td><td>the identity of every turn and answer read from this bus ({@code Principal.bus})</td></tr>
+ *   <tr><td>sessionTimeout</td><td>Kafka's (45 s)</td><td>how long a silent instance keeps its partitions before another takes them over</td></tr>
+ *   <tr><td>heartbeatInterval</td><td>a third of the session timeout, at most Kafka's 3 s</td><td>how often the consumer tells the group it is alive</td></tr>
+ *   <tr><td>consumerProperties / producerProperties / adminProperties</td><td>none</td><td>kafka-clients settings that override the bus's</td></tr>
  * </table>
  */
 public final class KafkaBusConfig {
@@ -67,6 +75,27 @@ public final class KafkaBusConfig {
     public static final Duration DEFAULT_TURN_LEDGER_WINDOW = Duration.ofHours(1);
     public static final int DEFAULT_MAX_RECORDED_BYTES = 64 * 1024;
     public static final long DEFAULT_TURN_LEDGER_MAX_BYTES = 64L << 20;
+    public static final String DEFAULT_STATE_TOPIC = "toolbus.state";
+    public static final Duration DEFAULT_STATE_RESTORE_TIMEOUT = Duration.ofSeconds(60);
+    public static final String DEFAULT_PRINCIPAL = "kafka";
+
+    /** Consumer settings the bus owns, with what to set instead. */
+    public static final Map<String, String> RESERVED_CONSUMER_PROPERTIES = Map.of(
+            "group.id", "set groupId",
+            "client.id", "set clientId",
+            "enable.auto.commit", "offsets are committed when a turn's events are durable",
+            "isolation.level", "the bus reads committed records only",
+            "partition.assignment.strategy", "turn state and fencing follow the cooperative sticky assignment",
+            "key.deserializer", "records are read as the bus writes them",
+            "value.deserializer", "records are read as the bus writes them");
+
+    /** Producer settings the bus owns, with what to set instead. */
+    public static final Map<String, String> RESERVED_PRODUCER_PROPERTIES = Map.of(
+            "transactional.id", "the bus names its transactions per instance",
+            "enable.idempotence", "a retried send must not write twice",
+            "acks", "a turn's events and a started call are durable on every in-sync replica",
+            "key.serializer", "records are written as the bus reads them",
+            "value.serializer", "records are written as the bus reads them");
 
     private final String bootstrapServers;
     private final String callsTopic;
@@ -91,8 +120,16 @@ public final class KafkaBusConfig {
     private final Duration turnLedgerWindow;
     private final int maxRecordedBytes;
     private final long turnLedgerMaxBytes;
+    private final boolean turnState;
+    private final String stateTopic;
+    private final TurnStateSettings turnStateSettings;
+    private final Duration stateRestoreTimeout;
+    private final String principal;
+    private final Duration sessionTimeout;
+    private final Duration heartbeatInterval;
     private final Map<String, String> consumerProperties;
     private final Map<String, String> producerProperties;
+    private final Map<String, String> adminProperties;
 
     private KafkaBusConfig(Builder b) {
         this.bootstrapServers = b.bootstrapServers;
@@ -118,8 +155,16 @@ public final class KafkaBusConfig {
         this.turnLedgerWindow = b.turnLedgerWindow;
         this.maxRecordedBytes = b.maxRecordedBytes;
         this.turnLedgerMaxBytes = b.turnLedgerMaxBytes;
+        this.turnState = b.turnState;
+        this.stateTopic = b.stateTopic != null ? b.stateTopic : stateTopicFor(b.callsTopic);
+        this.turnStateSettings = b.turnStateSettings;
+        this.stateRestoreTimeout = b.stateRestoreTimeout;
+        this.principal = b.principal;
+        this.sessionTimeout = b.sessionTimeout;
+        this.heartbeatInterval = b.heartbeatInterval;
         this.consumerProperties = Map.copyOf(b.consumerProperties);
         this.producerProperties = Map.copyOf(b.producerProperties);
+        this.adminProperties = Map.copyOf(b.adminProperties);
     }
 
     /** The brokers. */
@@ -237,6 +282,48 @@ public final class KafkaBusConfig {
         return turnLedgerMaxBytes;
     }
 
+    /** Whether the turn state is kept in the state topic. */
+    public boolean turnState() {
+        return turnState;
+    }
+
+    /** The compacted topic of the turn state. */
+    public String stateTopic() {
+        return stateTopic;
+    }
+
+    /** Bounds and lifetimes of the turn state's records. */
+    public TurnStateSettings turnStateSettings() {
+        return turnStateSettings;
+    }
+
+    /** How long a partition's state may take to read on assignment. */
+    public Duration stateRestoreTimeout() {
+        return stateRestoreTimeout;
+    }
+
+    /** The name of the bus's principal ({@code Principal.bus(name)}). */
+    public String principal() {
+        return principal;
+    }
+
+    /** The consumer's session timeout, or null for Kafka's default (45 s). */
+    public Duration sessionTimeout() {
+        return sessionTimeout;
+    }
+
+    /**
+     * The consumer's heartbeat interval: as set, else a third of the session timeout (at most 3 s) when
+     * that is set, else null (Kafka's default, 3 s).
+     */
+    public Duration heartbeatInterval() {
+        if (heartbeatInterval != null || sessionTimeout == null) {
+            return heartbeatInterval;
+        }
+        long third = Math.max(100, sessionTimeout.toMillis() / 3);
+        return Duration.ofMillis(Math.min(3_000, third));
+    }
+
     /** Consumer overrides. */
     public Map<String, String> consumerProperties() {
         return consumerProperties;
@@ -245,6 +332,11 @@ public final class KafkaBusConfig {
     /** Producer overrides. */
     public Map<String, String> producerProperties() {
         return producerProperties;
+    }
+
+    /** Admin client overrides (topic creation). */
+    public Map<String, String> adminProperties() {
+        return adminProperties;
     }
 
     @Override
@@ -278,13 +370,21 @@ public final class KafkaBusConfig {
                 && Objects.equals(turnLedgerWindow, c.turnLedgerWindow)
                 && maxRecordedBytes == c.maxRecordedBytes
                 && turnLedgerMaxBytes == c.turnLedgerMaxBytes
+                && turnState == c.turnState
+                && Objects.equals(stateTopic, c.stateTopic)
+                && Objects.equals(turnStateSettings, c.turnStateSettings)
+                && Objects.equals(stateRestoreTimeout, c.stateRestoreTimeout)
+                && Objects.equals(principal, c.principal)
+                && Objects.equals(sessionTimeout, c.sessionTimeout)
+                && Objects.equals(heartbeatInterval, c.heartbeatInterval)
                 && Objects.equals(consumerProperties, c.consumerProperties)
-                && Objects.equals(producerProperties, c.producerProperties);
+                && Objects.equals(producerProperties, c.producerProperties)
+                && Objects.equals(adminProperties, c.adminProperties);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(bootstrapServers, callsTopic, resultsTopic, deadLetterTopic, groupId, clientId, createTopics, topicPartitions, replicationFactor, maxPollRecords, maxBufferedRecords, pollTimeout, commitInterval, revokeTimeout, maxEventBytes, shutdownTimeout, delivery, transactionInterval, maxDeliveries, turnLedgerTopic, turnLedgerWindow, maxRecordedBytes, turnLedgerMaxBytes, consumerProperties, producerProperties);
+        return Objects.hash(bootstrapServers, callsTopic, resultsTopic, deadLetterTopic, groupId, clientId, createTopics, topicPartitions, replicationFactor, maxPollRecords, maxBufferedRecords, pollTimeout, commitInterval, revokeTimeout, maxEventBytes, shutdownTimeout, delivery, transactionInterval, maxDeliveries, turnLedgerTopic, turnLedgerWindow, maxRecordedBytes, turnLedgerMaxBytes, turnState, stateTopic, turnStateSettings, stateRestoreTimeout, principal, sessionTimeout, heartbeatInterval, consumerProperties, producerProperties, adminProperties);
     }
 
     @Override
@@ -313,8 +413,16 @@ public final class KafkaBusConfig {
                 + ", turnLedgerWindow=" + turnLedgerWindow
                 + ", maxRecordedBytes=" + maxRecordedBytes
                 + ", turnLedgerMaxBytes=" + turnLedgerMaxBytes
+                + ", turnState=" + turnState
+                + ", stateTopic=" + stateTopic
+                + ", turnStateSettings=" + turnStateSettings
+                + ", stateRestoreTimeout=" + stateRestoreTimeout
+                + ", principal=" + principal
+                + ", sessionTimeout=" + sessionTimeout
+                + ", heartbeatInterval=" + heartbeatInterval
                 + ", consumerProperties=" + consumerProperties
                 + ", producerProperties=" + producerProperties
+                + ", adminProperties=" + adminProperties
                 + "]";
     }
 
@@ -342,9 +450,16 @@ public final class KafkaBusConfig {
                 .revokeTimeout(revokeTimeout).maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout)
                 .delivery(delivery).transactionInterval(transactionInterval).maxDeliveries(maxDeliveries)
                 .turnLedgerTopic(turnLedgerTopic).turnLedgerWindow(turnLedgerWindow).maxRecordedBytes(maxRecordedBytes)
-                .turnLedgerMaxBytes(turnLedgerMaxBytes);
+                .turnLedgerMaxBytes(turnLedgerMaxBytes).turnState(turnState)
+                .turnStateSettings(turnStateSettings).stateRestoreTimeout(stateRestoreTimeout).principal(principal);
+        if (!stateTopic.equals(stateTopicFor(callsTopic))) {
+            b.stateTopic(stateTopic); // the default follows the calls topic
+        }
+        b.sessionTimeout = sessionTimeout;
+        b.heartbeatInterval = heartbeatInterval;
         consumerProperties.forEach(b::consumerProperty);
         producerProperties.forEach(b::producerProperty);
+        adminProperties.forEach(b::adminProperty);
         return b;
     }
 
@@ -352,6 +467,12 @@ public final class KafkaBusConfig {
     static String ledgerTopicFor(String callsTopic) {
         return callsTopic.endsWith(".calls")
                 ? callsTopic.substring(0, callsTopic.length() - ".calls".length()) + ".turns" : callsTopic + ".turns";
+    }
+
+    /** The default state topic of a calls topic: {@code x.calls} → {@code x.state}, else {@code <calls>.state}. */
+    static String stateTopicFor(String callsTopic) {
+        return callsTopic.endsWith(".calls")
+                ? callsTopic.substring(0, callsTopic.length() - ".calls".length()) + ".state" : callsTopic + ".state";
     }
 
     static String uniqueClientId() {
@@ -386,8 +507,16 @@ public final class KafkaBusConfig {
         private Duration turnLedgerWindow = DEFAULT_TURN_LEDGER_WINDOW;
         private int maxRecordedBytes = DEFAULT_MAX_RECORDED_BYTES;
         private long turnLedgerMaxBytes = DEFAULT_TURN_LEDGER_MAX_BYTES;
+        private boolean turnState = true;
+        private String stateTopic;
+        private TurnStateSettings turnStateSettings = TurnStateSettings.DEFAULTS;
+        private Duration stateRestoreTimeout = DEFAULT_STATE_RESTORE_TIMEOUT;
+        private String principal = DEFAULT_PRINCIPAL;
+        private Duration sessionTimeout;
+        private Duration heartbeatInterval;
         private final Map<String, String> consumerProperties = new LinkedHashMap<>();
         private final Map<String, String> producerProperties = new LinkedHashMap<>();
+        private final Map<String, String> adminProperties = new LinkedHashMap<>();
 
         private Builder() {
         }
@@ -546,16 +675,101 @@ public final class KafkaBusConfig {
             return this;
         }
 
-        /** A kafka-clients consumer setting that overrides the bus's (for example {@code session.timeout.ms}). */
+        /**
+         * Whether the turn state is kept in the state topic (default true). False: in the executor's memory,
+         * so after a crash a tool that is not retry-safe can run twice and approvals are asked again.
+         */
+        public Builder turnState(boolean keep) {
+            this.turnState = keep;
+            return this;
+        }
+
+        /** The compacted topic of the turn state (default: the calls topic's name with {@code .state} for {@code .calls}). */
+        public Builder stateTopic(String topic) {
+            requireText(topic, "stateTopic");
+            this.stateTopic = topic;
+            return this;
+        }
+
+        /** Bounds and lifetimes of the turn state's records. */
+        public Builder turnStateSettings(TurnStateSettings settings) {
+            this.turnStateSettings = Objects.requireNonNull(settings, "turnStateSettings");
+            return this;
+        }
+
+        /** How long a partition's state may take to read on assignment: 1 s .. 10 min (default 60 s). */
+        public Builder stateRestoreTimeout(Duration d) {
+            requireArgument(d != null && d.toMillis() >= 1_000 && d.toMillis() <= 600_000,
+                    "stateRestoreTimeout must be 1 s .. 10 min, got " + d);
+            this.stateRestoreTimeout = d;
+            return this;
+        }
+
+        /** The name of the bus's principal (default {@value #DEFAULT_PRINCIPAL}). */
+        public Builder principal(String name) {
+            requireText(name, "principal");
+            requireArgument(name.length() <= 256, "principal must be at most 256 characters");
+            this.principal = name.strip();
+            return this;
+        }
+
+        /**
+         * How long an instance that stopped heartbeating keeps its partitions before the group gives them to
+         * another ({@code session.timeout.ms}): 1 s .. 30 min (default: Kafka's, 45 s). Shorter: a dead
+         * instance's turns move sooner; a long GC pause or network blip moves them too (the instance that
+         * wakes is fenced). The broker bounds it ({@code group.min.session.timeout.ms}, 6 s by default).
+         */
+        public Builder sessionTimeout(Duration d) {
+            requireArgument(d != null && d.toMillis() >= 1_000 && d.toMillis() <= 1_800_000,
+                    "sessionTimeout must be 1 s .. 30 min, got " + d);
+            this.sessionTimeout = d;
+            return this;
+        }
+
+        /**
+         * How often the consumer heartbeats ({@code heartbeat.interval.ms}): 100 ms and more, below the session
+         * timeout (default: a third of the session timeout when set, at most 3 s; else Kafka's 3 s).
+         */
+        public Builder heartbeatInterval(Duration d) {
+            requireArgument(d != null && d.toMillis() >= 100, "heartbeatInterval must be at least 100 ms, got " + d);
+            this.heartbeatInterval = d;
+            return this;
+        }
+
+        /** A kafka-clients admin client setting that overrides the bus's (topic creation). */
+        public Builder adminProperty(String key, String value) {
+            requireText(key, "admin property name");
+            adminProperties.put(key, Objects.requireNonNull(value, key));
+            return this;
+        }
+
+        /**
+         * A kafka-clients consumer setting that overrides the bus's (for example {@code max.poll.interval.ms}
+         * or the security settings). The settings the delivery guarantees rest on are refused
+         * ({@link #RESERVED_CONSUMER_PROPERTIES}): the bus commits offsets itself, reads committed records only,
+         * and names its group and client through {@link #groupId} and {@link #clientId}.
+         *
+         * @throws IllegalArgumentException for a reserved setting
+         */
         public Builder consumerProperty(String key, String value) {
             requireText(key, "consumer property name");
+            requireArgument(!RESERVED_CONSUMER_PROPERTIES.containsKey(key), "consumer property '" + key
+                    + "' is the bus's own: " + RESERVED_CONSUMER_PROPERTIES.get(key));
             consumerProperties.put(key, Objects.requireNonNull(value, key));
             return this;
         }
 
-        /** A kafka-clients producer setting that overrides the bus's. */
+        /**
+         * A kafka-clients producer setting that overrides the bus's (for example {@code linger.ms},
+         * {@code transaction.timeout.ms} or the security settings). The settings the delivery guarantees rest
+         * on are refused ({@link #RESERVED_PRODUCER_PROPERTIES}).
+         *
+         * @throws IllegalArgumentException for a reserved setting
+         */
         public Builder producerProperty(String key, String value) {
             requireText(key, "producer property name");
+            requireArgument(!RESERVED_PRODUCER_PROPERTIES.containsKey(key), "producer property '" + key
+                    + "' is the bus's own: " + RESERVED_PRODUCER_PROPERTIES.get(key));
             producerProperties.put(key, Objects.requireNonNull(value, key));
             return this;
         }
@@ -566,6 +780,12 @@ public final class KafkaBusConfig {
             String ledger = turnLedgerTopic != null ? turnLedgerTopic : ledgerTopicFor(callsTopic);
             requireArgument(!ledger.equals(callsTopic) && !ledger.equals(resultsTopic) && !ledger.equals(deadLetterTopic),
                     "turnLedgerTopic must differ from the other topics");
+            String state = stateTopic != null ? stateTopic : stateTopicFor(callsTopic);
+            requireArgument(!state.equals(callsTopic) && !state.equals(resultsTopic) && !state.equals(deadLetterTopic)
+                    && !state.equals(ledger), "stateTopic must differ from the other topics");
+            requireArgument(heartbeatInterval == null || sessionTimeout == null
+                    || heartbeatInterval.compareTo(sessionTimeout) < 0, "heartbeatInterval (" + heartbeatInterval
+                    + ") must be shorter than sessionTimeout (" + sessionTimeout + ")");
             return new KafkaBusConfig(this);
         }
     }

@@ -52,6 +52,11 @@ final class PollLoop implements BusSource {
     private final EventCodec codec;
     /** Finished turns, with the turns running now and their waiting duplicates (null: idempotent turns off). */
     private final LedgerTopic ledger;
+    /** The turn state (null: kept in the executor). */
+    private final KafkaTurnState state;
+    /** Partitions the state's fence saw another owner take (any thread adds, the poll thread handles). */
+    private final ConcurrentLinkedQueue<Integer> fenced = new ConcurrentLinkedQueue<>();
+    private Rebalance rebalance;
     private final Map<String, KafkaMessage> active = new java.util.HashMap<>();
     private final Map<String, List<Waiting>> joined = new java.util.HashMap<>();
     final Map<TopicPartition, PartitionOffsets> partitions = new ConcurrentHashMap<>();
@@ -71,14 +76,29 @@ final class PollLoop implements BusSource {
     private volatile KafkaConsumer<String, byte[]> consumer;
     private boolean paused;
 
-    PollLoop(KafkaBusConfig config, Settlement settlement, DeadLetters deadLetters, EventCodec codec, LedgerTopic ledger) {
+    PollLoop(KafkaBusConfig config, Settlement settlement, DeadLetters deadLetters, EventCodec codec, LedgerTopic ledger,
+             KafkaTurnState state) {
         this.config = config;
         this.settlement = settlement;
         this.deadLetters = deadLetters;
         this.codec = codec;
         this.ledger = ledger;
+        this.state = state;
         this.drain = new DrainLoop("kafka bus " + config.clientId(), this);
         settlement.onTurnCommitted(this::turnCommitted);
+    }
+
+    /**
+     * The turn state's fence saw another owner take this partition (any thread): its running turns are
+     * moved at once (their final events are refused), the rest happens on the poll thread.
+     */
+    void fenced(int partition) {
+        settlement.fenced(partition);
+        fenced.add(partition);
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
     }
 
     /** Poll thread: the turn is finished; its duplicates that waited for it are complete too. */
@@ -203,7 +223,7 @@ final class PollLoop implements BusSource {
 
     private void run() {
         try {
-            consumer = new KafkaConsumer<>(consumerProperties(), new StringDeserializer(), new ByteArrayDeserializer());
+            consumer = new KafkaConsumer<>(consumerProperties(config), new StringDeserializer(), new ByteArrayDeserializer());
             long backoff = 100;
             boolean started = false;
             while (!stopped && !started) {
@@ -216,14 +236,19 @@ final class PollLoop implements BusSource {
                     backoff = Math.min(5_000, backoff * 2);
                 }
             }
-            consumer.subscribe(List.of(config.callsTopic()), new Rebalance(config, consumer, settlement, partitions,
-                    ledger, this::dropBuffered, this::forgetRunning));
+            rebalance = new Rebalance(config, consumer, settlement, partitions, ledger, state, this::dropBuffered,
+                    this::forgetRunning);
+            consumer.subscribe(List.of(config.callsTopic()), rebalance);
             Duration pollTimeout = config.delivery() == KafkaDelivery.EXACTLY_ONCE
                     && config.transactionInterval().compareTo(config.pollTimeout()) < 0
                     ? config.transactionInterval() : config.pollTimeout();
             backoff = 100;
             while (!stopped) {
                 try {
+                    Integer f;
+                    while ((f = fenced.poll()) != null) {
+                        rebalance.fenced(new TopicPartition(config.callsTopic(), f));
+                    }
                     settlement.tick(consumer, partitions, false);
                     updatePause();
                     ConsumerRecords<String, byte[]> records = consumer.poll(pollTimeout);
@@ -429,7 +454,8 @@ final class PollLoop implements BusSource {
         }
     }
 
-    private java.util.Properties consumerProperties() {
+    /** The group consumer's settings: the bus's, then the failover timing, then the operator's overrides. */
+    static java.util.Properties consumerProperties(KafkaBusConfig config) {
         java.util.Properties p = new java.util.Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
@@ -439,6 +465,12 @@ final class PollLoop implements BusSource {
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(config.maxPollRecords()));
         p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        if (config.sessionTimeout() != null) {
+            p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Long.toString(config.sessionTimeout().toMillis()));
+        }
+        if (config.heartbeatInterval() != null) {
+            p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Long.toString(config.heartbeatInterval().toMillis()));
+        }
         p.putAll(config.consumerProperties());
         return p;
     }

@@ -18,10 +18,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The poll loop's rebalance listener (poll thread). Assigned partitions get fresh offsets books, from
- * their committed position and metadata, and their part of the ledger topic is read. Revoked ones
- * stop handing records over, wait up to {@code revokeTimeout} for their running records, commit what
- * completed and are forgotten (their next owner runs the rest). Lost ones are forgotten at once
- * (nothing can be committed).
+ * their committed position and metadata, and their part of the ledger topic and of the turn state is
+ * read, before any of their records is handed over. Revoked ones stop handing records over, wait up to
+ * {@code revokeTimeout} for their running records, commit what completed and are forgotten, their turn
+ * state with them (their next owner runs the rest). Lost ones are forgotten at once (nothing can be
+ * committed).
  */
 final class Rebalance implements ConsumerRebalanceListener {
 
@@ -32,24 +33,27 @@ final class Rebalance implements ConsumerRebalanceListener {
     private final Settlement settlement;
     private final Map<TopicPartition, PartitionOffsets> partitions;
     private final LedgerTopic ledger;
+    private final KafkaTurnState state;
     private final Runnable dropRevoked;
     private final Consumer<List<PartitionOffsets>> forgetRunning;
     private final AtomicLong epochs = new AtomicLong();
 
     /**
      * @param ledger the ledger topic, or null when idempotent turns are off
+     * @param state the turn state, or null when it is kept in the executor
      * @param dropRevoked drops the buffered records of revoked partitions
      * @param forgetRunning forgets the running turns (and their waiting duplicates) of partitions gone, and
      *     releases their records still in flight here
      */
     Rebalance(KafkaBusConfig config, KafkaConsumer<String, byte[]> consumer, Settlement settlement,
-              Map<TopicPartition, PartitionOffsets> partitions, LedgerTopic ledger, Runnable dropRevoked,
-              Consumer<List<PartitionOffsets>> forgetRunning) {
+              Map<TopicPartition, PartitionOffsets> partitions, LedgerTopic ledger, KafkaTurnState state,
+              Runnable dropRevoked, Consumer<List<PartitionOffsets>> forgetRunning) {
         this.config = config;
         this.consumer = consumer;
         this.settlement = settlement;
         this.partitions = partitions;
         this.ledger = ledger;
+        this.state = state;
         this.dropRevoked = dropRevoked;
         this.forgetRunning = forgetRunning;
     }
@@ -71,6 +75,9 @@ final class Rebalance implements ConsumerRebalanceListener {
         }
         if (ledger != null) {
             ledger.restore(assigned);
+        }
+        if (state != null) {
+            state.assign(numbers(assigned));
         }
         log.info("kafka bus {}: assigned {}", config.clientId(), assigned);
     }
@@ -99,6 +106,9 @@ final class Rebalance implements ConsumerRebalanceListener {
         gone.forEach(po -> partitions.remove(po.partition, po));
         settlement.dropped(gone);
         forgetRunning.accept(gone);
+        if (state != null) {
+            state.revoke(numbers(revoked));
+        }
         log.info("kafka bus {}: revoked {}{}", config.clientId(), revoked,
                 left > 0 ? " (" + left + " records still running will be run again by the new owner)" : "");
     }
@@ -116,6 +126,36 @@ final class Rebalance implements ConsumerRebalanceListener {
         dropRevoked.run();
         settlement.dropped(gone);
         forgetRunning.accept(gone);
+        if (state != null) {
+            state.revoke(numbers(lost));
+        }
         log.warn("kafka bus {}: lost {} (no commit possible)", config.clientId(), lost);
+    }
+
+    /**
+     * A partition the turn state's fence saw another owner take while the consumer did not notice (this
+     * instance was stalled): forgotten at once, like a lost one, and paused until the group moves it.
+     */
+    void fenced(TopicPartition tp) {
+        PartitionOffsets po = partitions.remove(tp);
+        if (po == null) {
+            return;
+        }
+        po.revoked = true;
+        dropRevoked.run();
+        settlement.dropped(List.of(po));
+        forgetRunning.accept(List.of(po));
+        try {
+            consumer.pause(List.of(tp));
+        } catch (IllegalStateException notAssigned) {
+            // the consumer let it go meanwhile
+        }
+        log.warn("kafka bus {}: {} has another owner (this instance was stalled); forgotten here", config.clientId(), tp);
+    }
+
+    private static List<Integer> numbers(Collection<TopicPartition> tps) {
+        List<Integer> out = new ArrayList<>(tps.size());
+        tps.forEach(tp -> out.add(tp.partition()));
+        return out;
     }
 }

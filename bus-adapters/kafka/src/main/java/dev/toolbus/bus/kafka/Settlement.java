@@ -47,6 +47,13 @@ interface Settlement {
     /** These partitions are gone: whatever of them was not committed is dropped (their next owner runs it). */
     void dropped(Collection<PartitionOffsets> gone);
 
+    /**
+     * Another owner took this partition of the calls topic while this instance did not notice (the turn
+     * state's fence saw its marker): the turns of it running here are moved, so their final events are
+     * refused. Any thread.
+     */
+    void fenced(int partition);
+
     /** Told on the poll thread when a turn's events and its ledger record are committed (exactly once). */
     default void onTurnCommitted(java.util.function.BiConsumer<KafkaMessage, ProducerRecord<String, byte[]>> listener) {
     }

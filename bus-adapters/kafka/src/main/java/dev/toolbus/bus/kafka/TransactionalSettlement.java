@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -34,7 +33,7 @@ import reactor.core.publisher.MonoSink;
  * thread once their transaction committed (never on the producer's I/O thread), and the executor
  * continues there, as it does for the records the poll thread hands over: no thread hop per unit.
  */
-final class TransactionalSettlement implements Settlement {
+final class TransactionalSettlement implements Settlement, StateTransactions {
 
     private static final Logger log = LoggerFactory.getLogger(TransactionalSettlement.class);
 
@@ -42,8 +41,7 @@ final class TransactionalSettlement implements Settlement {
     static final long MAX_STAGED_BYTES = 64L << 20;
 
     private final KafkaBusConfig config;
-    private final ConcurrentHashMap<String, KafkaMessage> runningTurns = new ConcurrentHashMap<>();
-    private final MovedTurns moved = new MovedTurns();
+    private final RunningTurns running = new RunningTurns();
     private final ConcurrentLinkedQueue<Unit> incoming = new ConcurrentLinkedQueue<>();
     private final AtomicLong stagedBytes = new AtomicLong();
     /** Poll thread only. */
@@ -73,29 +71,53 @@ final class TransactionalSettlement implements Settlement {
 
     @Override
     public void handedOver(KafkaMessage m) {
-        if (m.peek.isTurn()) {
-            runningTurns.putIfAbsent(LedgerTopic.turnKey(m.peek.streamId(), m.peek.turnId()), m);
-        }
+        running.handedOver(m);
     }
 
     @Override
     public Mono<Void> publish(String key, String turnId, boolean finalEvents, List<ProducerRecord<String, byte[]>> records) {
-        long bytes = bytes(records);
         if (finalEvents && key != null && turnId != null) {
             String turnKey = LedgerTopic.turnKey(key, turnId);
-            KafkaMessage m = runningTurns.get(turnKey);
-            if (m == null && moved.take(turnKey)) {
+            KafkaMessage m = running.turn(turnKey);
+            if (m == null && running.takeMoved(turnKey)) {
                 return Mono.error(new IllegalStateException("the partition of turn " + turnId + " of " + key
                         + " moved to another instance, which runs the turn again; its events are not written here"));
             }
-            if (m != null && reserve(bytes) && m.stage(records)) {
+            if (m != null && stage(m, records)) {
                 return Mono.empty(); // written with the record's offset when it is acknowledged
             }
-            if (m != null) {
-                stagedBytes.addAndGet(-bytes);
-            }
         }
-        return standalone(records, bytes);
+        return standalone(records, bytes(records));
+    }
+
+    /** Stages records with a message's offset; false when it is settled already (or the bound is reached). */
+    private boolean stage(KafkaMessage m, List<ProducerRecord<String, byte[]>> records) {
+        long bytes = bytes(records);
+        if (!reserve(bytes)) {
+            return false;
+        }
+        if (m.stage(records)) {
+            return true;
+        }
+        stagedBytes.addAndGet(-bytes);
+        return false;
+    }
+
+    @Override
+    public boolean stageWithTurn(String streamId, String turnId, List<ProducerRecord<String, byte[]>> records) {
+        KafkaMessage m = running.turn(RunningTurns.key(streamId, turnId));
+        return m != null && stage(m, records);
+    }
+
+    @Override
+    public boolean stageWithAnswer(String streamId, String requestId, List<ProducerRecord<String, byte[]>> records) {
+        KafkaMessage m = running.answer(streamId, requestId);
+        return m != null && stage(m, records);
+    }
+
+    @Override
+    public Mono<Void> write(List<ProducerRecord<String, byte[]>> records) {
+        return standalone(records, bytes(records));
     }
 
     private Mono<Void> standalone(List<ProducerRecord<String, byte[]>> records, long bytes) {
@@ -114,13 +136,12 @@ final class TransactionalSettlement implements Settlement {
             return m.released() ? Mono.error(new IllegalStateException("partition " + m.offsets.partition
                     + " moved to another instance")) : Mono.empty();
         }
-        if (m.peek.isTurn()) {
-            runningTurns.remove(LedgerTopic.turnKey(m.peek.streamId(), m.peek.turnId()), m);
-        }
+        running.settled(m);
         List<ProducerRecord<String, byte[]>> staged = m.takeStaged();
         ProducerRecord<String, byte[]> ledgerRecord = null;
         if (ledger != null && ledger.enabled() && m.peek.isTurn()) {
             ledgerRecord = ledger.record(m.record.partition(), LedgerTopic.turnKey(m.peek.streamId(), m.peek.turnId()), staged);
+            stagedBytes.addAndGet(bytes(List.of(ledgerRecord))); // released with the unit, like the staged records
             List<ProducerRecord<String, byte[]>> withLedger = new ArrayList<>(staged.size() + 1);
             withLedger.addAll(staged);
             withLedger.add(ledgerRecord);
@@ -134,12 +155,10 @@ final class TransactionalSettlement implements Settlement {
 
     @Override
     public Mono<Void> deadLetter(KafkaMessage m, ProducerRecord<String, byte[]> record) {
-        long bytes = bytes(List.of(record));
-        if (reserve(bytes) && m.stage(List.of(record))) {
+        if (stage(m, List.of(record))) {
             return Mono.empty();
         }
-        stagedBytes.addAndGet(-bytes);
-        return standalone(List.of(record), bytes);
+        return standalone(List.of(record), bytes(List.of(record)));
     }
 
     @Override
@@ -283,13 +302,12 @@ final class TransactionalSettlement implements Settlement {
                 u.fail(new IllegalStateException("partition " + u.offsets.partition + " moved before its transaction committed"));
             }
         }
-        runningTurns.entrySet().removeIf(e -> {
-            if (gone.contains(e.getValue().offsets)) {
-                moved.add(e.getKey());
-                return true;
-            }
-            return false;
-        });
+        running.moved(m -> gone.contains(m.offsets));
+    }
+
+    @Override
+    public void fenced(int partition) {
+        running.moved(m -> m.offsets.partition.partition() == partition);
     }
 
     @Override

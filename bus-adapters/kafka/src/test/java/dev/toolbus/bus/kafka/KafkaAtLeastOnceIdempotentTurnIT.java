@@ -43,7 +43,7 @@ class KafkaAtLeastOnceIdempotentTurnIT {
     void aRepeatedTurnIsReplayedByTheExecutorsLedger_andTheToolRunsOnce() {
         KafkaBus bus = KafkaBus.builder().config(kafka.config().topicPartitions(1)
                 .delivery(KafkaDelivery.AT_LEAST_ONCE).build()).build();
-        assertThat(bus.turnLedger()).isNull(); // the executor's applies
+        assertThat(bus.turnState().ledger()).isNull(); // no ledger facet: the executor's applies
         bus.start().block(); // its single partition, before the first send
         AtomicInteger runs = new AtomicInteger();
         ToolSpec echo = new ToolSpec(ToolDefinition.builder("echo").description("Echoes and counts")

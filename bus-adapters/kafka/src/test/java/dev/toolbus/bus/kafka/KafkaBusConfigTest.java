@@ -76,4 +76,54 @@ class KafkaBusConfigTest {
         assertThatThrownBy(() -> KafkaBusConfig.builder().transactionInterval(Duration.ZERO))
                 .hasMessageContaining("transactionInterval");
     }
+
+    @Test
+    void failover_sessionTimeoutAndHeartbeat_reachTheConsumer_theHeartbeatDefaultingToAThirdAtMostThreeSeconds() {
+        assertThat(KafkaBusConfig.defaults().sessionTimeout()).isNull();
+        assertThat(KafkaBusConfig.defaults().heartbeatInterval()).isNull();
+        assertThat(PollLoop.consumerProperties(KafkaBusConfig.defaults())).doesNotContainKey("session.timeout.ms")
+                .doesNotContainKey("heartbeat.interval.ms");
+
+        KafkaBusConfig fast = KafkaBusConfig.builder().sessionTimeout(Duration.ofSeconds(6)).build();
+        assertThat(fast.heartbeatInterval()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(PollLoop.consumerProperties(fast)).containsEntry("session.timeout.ms", "6000")
+                .containsEntry("heartbeat.interval.ms", "2000");
+        assertThat(KafkaBusConfig.builder().sessionTimeout(Duration.ofSeconds(60)).build().heartbeatInterval())
+                .isEqualTo(Duration.ofSeconds(3));
+        KafkaBusConfig set = KafkaBusConfig.builder().sessionTimeout(Duration.ofSeconds(10))
+                .heartbeatInterval(Duration.ofMillis(500)).build();
+        assertThat(PollLoop.consumerProperties(set)).containsEntry("heartbeat.interval.ms", "500");
+        assertThat(set.toBuilder().build()).isEqualTo(set);
+
+        assertThatThrownBy(() -> KafkaBusConfig.builder().sessionTimeout(Duration.ofMillis(999)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sessionTimeout");
+        assertThatThrownBy(() -> KafkaBusConfig.builder().heartbeatInterval(Duration.ofMillis(99)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("heartbeatInterval");
+        assertThatThrownBy(() -> KafkaBusConfig.builder().sessionTimeout(Duration.ofSeconds(6))
+                .heartbeatInterval(Duration.ofSeconds(6)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shorter than sessionTimeout");
+    }
+
+    @Test
+    void clientProperties_overrideTheBuses_butNotTheSettingsItsGuaranteesRestOn() {
+        KafkaBusConfig c = KafkaBusConfig.builder().sessionTimeout(Duration.ofSeconds(6))
+                .consumerProperty("max.poll.interval.ms", "600000").consumerProperty("session.timeout.ms", "7000")
+                .producerProperty("linger.ms", "5").adminProperty("request.timeout.ms", "9000").build();
+        assertThat(PollLoop.consumerProperties(c)).containsEntry("max.poll.interval.ms", "600000")
+                .containsEntry("session.timeout.ms", "7000").containsEntry("isolation.level", "read_committed");
+        assertThat(c.producerProperties()).containsEntry("linger.ms", "5");
+        assertThat(c.adminProperties()).containsEntry("request.timeout.ms", "9000");
+        assertThat(c.toBuilder().build()).isEqualTo(c);
+
+        for (String reserved : KafkaBusConfig.RESERVED_CONSUMER_PROPERTIES.keySet()) {
+            assertThatThrownBy(() -> KafkaBusConfig.builder().consumerProperty(reserved, "x"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(reserved);
+        }
+        assertThatThrownBy(() -> KafkaBusConfig.builder().consumerProperty("enable.auto.commit", "true"))
+                .hasMessageContaining("offsets are committed when a turn's events are durable");
+        for (String reserved : KafkaBusConfig.RESERVED_PRODUCER_PROPERTIES.keySet()) {
+            assertThatThrownBy(() -> KafkaBusConfig.builder().producerProperty(reserved, "x"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(reserved);
+        }
+    }
 }

@@ -28,6 +28,10 @@ import reactor.core.publisher.Mono;
  *       listens there (the owner is gone, or the id is forged), or the id is this instance's or names
  *       none, it runs here, so exactly one executor answers and an unknown id gets one
  *       {@code UNKNOWN_REQUEST}.</li>
+ *   <li>an answer to a derived id ({@code ap-}/{@code in-} and 16 hex digits: it names no instance)
+ *       runs here: the executor records it in the turn state ({@link RedisControlRequests}), whose script
+ *       announces it on {@code <state namespace>answered}, and the owner of the turn, on any instance,
+ *       learns of it there.</li>
  * </ul>
  * Events received from other instances wait in a queue bounded by {@link #MAX_QUEUED} entries and
  * {@link #MAX_QUEUED_BYTES} bytes (beyond it they are dropped and counted). Lettuce re-subscribes

@@ -17,6 +17,11 @@ import reactor.core.publisher.Mono;
  * gets the recorded events published again, marked {@code "replayed":true}, and is acknowledged; a
  * cancel of a finished turn is acknowledged (nothing to cancel). On an error every entry is run
  * (again rather than lost).
+ *
+ * <p>An entry read as new is replayed only while it is still pending for this consumer (checked in the
+ * replay's script): a read whose answer was held up (a stalled instance or connection) longer than
+ * {@code claimMinIdle} delivers entries that another instance took over, ran and recorded meanwhile;
+ * they are not resent turns, and are left to that instance.
  */
 final class FinishedTurnFilter {
 
@@ -77,9 +82,17 @@ final class FinishedTurnFilter {
                 EventIdPeek k = peeks.get(i);
                 boolean again = redelivered.test(m.getId());
                 old += again ? 1 : 0;
-                Mono<?> answer = again || !k.isTurn() ? Mono.empty()
-                        : bus.writer().replay(config.resultsKey(k.streamId()), config.doneMarkerKey(k.streamId(), k.turnId()));
-                answer.then(acks.ack(m.getId())).subscribe(null, e -> log.warn(
+                Mono<Long> answer = again || !k.isTurn() ? Mono.just(0L)
+                        : bus.writer().replay(config.resultsKey(k.streamId()), config.doneMarkerKey(k.streamId(), k.turnId()),
+                                m.getId());
+                answer.flatMap(n -> {
+                    if (n == -2) {
+                        log.info("redis bus {}: entry {} was taken over by another instance while its read was on the "
+                                + "wire; its turn finished there: left alone", config.consumer(), m.getId());
+                        return Mono.empty();
+                    }
+                    return acks.ack(m.getId());
+                }).subscribe(null, e -> log.warn(
                         "redis bus {}: settling finished-turn entry {} failed (it stays pending): {}",
                         config.consumer(), m.getId(), e.toString()));
             }

@@ -4,8 +4,10 @@ import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.spi.TurnLedger;
+import dev.toolbus.spi.TurnState;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.RedisBusyException;
@@ -29,6 +31,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -91,6 +94,7 @@ public final class RedisStreamsBus implements ToolBus {
     /** Tells the reader when its connection drops (the client may be shared: removed on close). */
     private final RedisConnectionStateListener readCuts;
     private final RedisTurnLedger ledger;
+    private final RedisTurnState state;
     private final ControlRelay relay;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
@@ -130,6 +134,20 @@ public final class RedisStreamsBus implements ToolBus {
         this.doneMarkers = new DoneMarkerCheck(commands);
         this.ledger = config.doneMarkersEnabled() ? new RedisTurnLedger(commands, config, scheduler) : null;
         this.relay = config.instanceId() != null ? new ControlRelay(client, commands, config) : null;
+        try {
+            this.state = new RedisTurnState(client, commands, codec, config.keyNamespace() + "state:",
+                    config.turnState(), b.epochMillis, ledger != null ? ledger : TurnLedger.none());
+        } catch (RuntimeException e) {
+            if (relay != null) {
+                relay.close();
+            }
+            commandConnection.close();
+            readConnection.close();
+            if (ownsClient) {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+            }
+            throw e;
+        }
         this.reader = new StreamReader(this, readConnection.async(), commands, scheduler, relay);
         this.readCuts = new RedisConnectionStateListener() {
             @Override
@@ -143,6 +161,7 @@ public final class RedisStreamsBus implements ToolBus {
         this.groupReady = createGroup().cache();
         if (b.meterRegistry != null) {
             registerMeters(b.meterRegistry);
+            state.bind(b.meterRegistry);
         }
     }
 
@@ -288,6 +307,7 @@ public final class RedisStreamsBus implements ToolBus {
         if (relay != null) {
             relay.close();
         }
+        state.close();
         commandConnection.close();
         readConnection.close();
         if (ownsClient) {
@@ -309,11 +329,25 @@ public final class RedisStreamsBus implements ToolBus {
     }
 
     /**
-     * The ledger of idempotent turns shared by the instances on this broker: finished-turn records and
-     * running-turn claims in Redis; {@link TurnLedger#none()} when {@code doneMarkerTtl} is zero.
+     * The turn state this bus brings, every facet in this Redis and shared by the instances on it: the
+     * ledger of idempotent turns (finished-turn records and running-turn claims; {@link TurnLedger#none()}
+     * when {@code doneMarkerTtl} is zero), the call journal, approval requests and questions with their
+     * answers, session grants and cut results (keys under {@code state:} beside the markers, bounded by
+     * {@link RedisStreamsConfig#turnState()}).
      */
     @Override
-    public TurnLedger turnLedger() {
+    public TurnState turnState() {
+        return state;
+    }
+
+    /** {@code bus:<principal>} of the config: who sends every turn and answer read from this bus. */
+    @Override
+    public Principal principal() {
+        return config.principal();
+    }
+
+    /** The ledger of {@link #turnState()} (tests). */
+    TurnLedger turnLedger() {
         return ledger != null ? ledger : TurnLedger.none();
     }
 
@@ -352,6 +386,7 @@ public final class RedisStreamsBus implements ToolBus {
     }
 
     void refreshGauges() {
+        state.refreshGauges().subscribe(v -> { }, e -> log.debug("turn-state gauges not refreshed: {}", e.toString()));
         commands.xpending(config.callsStream(), config.group()).thenAccept(p -> pending.set(p.getCount()));
         commands.xinfoGroups(config.callsStream()).thenAccept(groups -> lag.set(lagOf(groups)))
                 .exceptionally(e -> null);
@@ -405,8 +440,18 @@ public final class RedisStreamsBus implements ToolBus {
         private RedisStreamsConfig config;
         private MeterRegistry meterRegistry;
         private EventCodec codec = EventCodec.defaults();
+        private LongSupplier epochMillis = System::currentTimeMillis;
 
         private Builder() {
+        }
+
+        /**
+         * The clock approval and question expiries are compared with in the turn state (the executor's:
+         * the one that sets their {@code expires_at_ms}); the system clock by default.
+         */
+        public Builder epochMillis(LongSupplier clock) {
+            this.epochMillis = Objects.requireNonNull(clock, "clock");
+            return this;
         }
 
         /** The Redis to connect to, {@code redis://host:port[/db]}; the bus owns the client it makes. */

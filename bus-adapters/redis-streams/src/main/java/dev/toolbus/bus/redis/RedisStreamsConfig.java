@@ -6,6 +6,9 @@ import static dev.toolbus.spi.Checks.requirePositive;
 import static dev.toolbus.spi.Checks.requireText;
 
 import dev.toolbus.protocol.EventCodec;
+import dev.toolbus.spi.Principal;
+import dev.toolbus.spi.TurnKey;
+import dev.toolbus.spi.TurnStateSettings;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Objects;
@@ -30,13 +33,15 @@ import java.util.UUID;
  *   <tr><td>claimMinIdle</td><td>30 s</td><td>entries pending this long with another consumer are taken over ({@code XAUTOCLAIM})</td></tr>
  *   <tr><td>claimInterval</td><td>5 s</td><td>how often the claim loop runs (it also refreshes the gauges)</td></tr>
  *   <tr><td>claimBatch</td><td>{@value #DEFAULT_CLAIM_BATCH}</td><td>{@code XAUTOCLAIM COUNT}</td></tr>
- *   <tr><td>doneMarkerPrefix</td><td>{@value #DEFAULT_DONE_MARKER_PREFIX}</td><td>finished-turn marker key: prefix + stream_id + {@code :} + turn_id</td></tr>
+ *   <tr><td>doneMarkerPrefix</td><td>{@value #DEFAULT_DONE_MARKER_PREFIX}</td><td>finished-turn marker key: prefix + the turn's {@link TurnKey#hash() hash} (principal, stream_id, turn_id); the running-turn claims and the turn state live beside it ({@code running:}, {@code state:} in place of {@code done:})</td></tr>
  *   <tr><td>doneMarkerTtl</td><td>1 h</td><td>how long a finished-turn marker lives; {@link Duration#ZERO} turns markers off</td></tr>
  *   <tr><td>maxEventBytes</td><td>1 MiB</td><td>larger entries are dead-lettered by the bus without being decoded</td></tr>
  *   <tr><td>shutdownTimeout</td><td>30 s</td><td>how long {@code closeGracefully} waits for delivered turns to be acknowledged</td></tr>
  *   <tr><td>maxRecordedBytes</td><td>64 KiB</td><td>a finished turn's events up to this size are kept with its marker and published again (marked {@code replayed}) when the same turn arrives again</td></tr>
  *   <tr><td>maxDeliveries</td><td>{@value #DEFAULT_MAX_DELIVERIES}</td><td>an entry delivered more often is dead-lettered, with an {@code error} event on its stream</td></tr>
  *   <tr><td>instanceId</td><td>none</td><td>the executor's {@code instanceId} (the part of approval and input ids that names their instance); control events are shared across instances only when it is set</td></tr>
+ *   <tr><td>principal</td><td>the calls stream's name</td><td>who sends the turns and answers read from this bus ({@link Principal#bus}): part of every key of its turns' state; every instance of a deployment must have the same</td></tr>
+ *   <tr><td>turnState</td><td>{@link TurnStateSettings#DEFAULTS}</td><td>lifetimes and bounds of the turn state in this Redis (keys {@code state:} beside the markers): call journal, approval requests and questions, held answers, session grants, cut results</td></tr>
  *   <tr><td>controlChannel</td><td>{@value #DEFAULT_CONTROL_CHANNEL}</td><td>pub/sub channel of cancels for every instance; {@code <channel>:<instanceId>} carries an instance's answers</td></tr>
  * </table>
  */
@@ -82,6 +87,9 @@ public final class RedisStreamsConfig {
     private final int maxDeliveries;
     private final String instanceId;
     private final String controlChannel;
+    private final String principal;
+    private final Principal busPrincipal;
+    private final TurnStateSettings turnState;
 
     private RedisStreamsConfig(Builder b) {
         this.callsStream = b.callsStream;
@@ -104,6 +112,9 @@ public final class RedisStreamsConfig {
         this.maxDeliveries = b.maxDeliveries;
         this.instanceId = b.instanceId;
         this.controlChannel = b.controlChannel;
+        this.principal = b.principal;
+        this.busPrincipal = Principal.bus(principal != null ? principal : callsStream);
+        this.turnState = b.turnState;
     }
 
     /** The stream turns arrive on. */
@@ -206,6 +217,16 @@ public final class RedisStreamsConfig {
         return controlChannel;
     }
 
+    /** Lifetimes and bounds of the turn state kept in this Redis. */
+    public TurnStateSettings turnState() {
+        return turnState;
+    }
+
+    /** Who sends the turns and answers read from this bus: {@code bus:<principal>} (default the calls stream's name). */
+    public Principal principal() {
+        return busPrincipal;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -233,12 +254,14 @@ public final class RedisStreamsConfig {
                 && maxRecordedBytes == c.maxRecordedBytes
                 && maxDeliveries == c.maxDeliveries
                 && Objects.equals(instanceId, c.instanceId)
-                && Objects.equals(controlChannel, c.controlChannel);
+                && Objects.equals(controlChannel, c.controlChannel)
+                && Objects.equals(principal, c.principal)
+                && turnState.equals(c.turnState);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(callsStream, group, consumer, resultsKeyTemplate, resultsMaxLen, deadLetterStream, deadLetterMaxLen, batchSize, blockTimeout, claimMinIdle, claimInterval, claimBatch, doneMarkerPrefix, doneMarkerTtl, maxEventBytes, shutdownTimeout, maxRecordedBytes, maxDeliveries, instanceId, controlChannel);
+        return Objects.hash(callsStream, group, consumer, resultsKeyTemplate, resultsMaxLen, deadLetterStream, deadLetterMaxLen, batchSize, blockTimeout, claimMinIdle, claimInterval, claimBatch, doneMarkerPrefix, doneMarkerTtl, maxEventBytes, shutdownTimeout, maxRecordedBytes, maxDeliveries, instanceId, controlChannel, principal, turnState);
     }
 
     @Override
@@ -264,6 +287,8 @@ public final class RedisStreamsConfig {
                 + ", maxDeliveries=" + maxDeliveries
                 + ", instanceId=" + instanceId
                 + ", controlChannel=" + controlChannel
+                + ", principal=" + busPrincipal.id()
+                + ", turnState=" + turnState
                 + "]";
     }
 
@@ -287,7 +312,8 @@ public final class RedisStreamsConfig {
                 .claimMinIdle(claimMinIdle).claimInterval(claimInterval).claimBatch(claimBatch)
                 .doneMarkerPrefix(doneMarkerPrefix).doneMarkerTtl(doneMarkerTtl)
                 .maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout)
-                .maxRecordedBytes(maxRecordedBytes).maxDeliveries(maxDeliveries).instanceId(instanceId).controlChannel(controlChannel);
+                .maxRecordedBytes(maxRecordedBytes).maxDeliveries(maxDeliveries).instanceId(instanceId).controlChannel(controlChannel).principal(principal)
+                .turnState(turnState);
     }
 
     /** The pub/sub channel of control answers for one instance. */
@@ -300,9 +326,27 @@ public final class RedisStreamsConfig {
         return resultsKeyTemplate.replace(STREAM_ID_PLACEHOLDER, streamId);
     }
 
-    /** The finished-turn marker of a turn. */
+    /**
+     * The finished-turn marker of a turn of this bus's {@link #principal()}: the prefix and the turn's
+     * {@link TurnKey#hash()}, so no two turns share a key whatever their ids hold ({@code (chat:x, y:z)} and
+     * {@code (chat:x:y, z)} differ), and a key's length does not depend on the ids.
+     */
     public String doneMarkerKey(String streamId, String turnId) {
-        return doneMarkerPrefix + streamId + ":" + turnId;
+        return doneMarkerKey(TurnKey.of(busPrincipal, streamId, turnId));
+    }
+
+    /** The finished-turn marker of a turn. */
+    public String doneMarkerKey(TurnKey turn) {
+        return doneMarkerPrefix + turn.hash();
+    }
+
+    /**
+     * The namespace of the keys beside the finished-turn markers: the marker prefix without its trailing
+     * {@code done:} ({@code toolbus:} by default), else the whole prefix.
+     */
+    String keyNamespace() {
+        return doneMarkerPrefix.endsWith("done:") ? doneMarkerPrefix.substring(0, doneMarkerPrefix.length() - 5)
+                : doneMarkerPrefix;
     }
 
     /** Whether finished-turn markers are written and checked. */
@@ -347,8 +391,32 @@ public final class RedisStreamsConfig {
         private int maxRecordedBytes = DEFAULT_MAX_RECORDED_BYTES;
         private String instanceId;
         private String controlChannel = DEFAULT_CONTROL_CHANNEL;
+        private String principal;
+        private TurnStateSettings turnState = TurnStateSettings.DEFAULTS;
 
         private Builder() {
+        }
+
+        /**
+         * Lifetimes and bounds of the turn state kept in this Redis (the call journal, approval requests
+         * and questions, session grants, cut results); {@link TurnStateSettings#DEFAULTS} by default.
+         */
+        public Builder turnState(TurnStateSettings settings) {
+            this.turnState = Objects.requireNonNull(settings, "turnState");
+            return this;
+        }
+
+        /**
+         * Who sends this bus's turns and answers ({@code bus:<id>}); null for the default, the calls
+         * stream's name. Every instance of a deployment must use the same: it is part of the keys of its
+         * turns' state.
+         */
+        public Builder principal(String id) {
+            if (id != null) {
+                Principal.bus(id); // fails early on a blank or too long id
+            }
+            this.principal = id;
+            return this;
         }
 
         /** Largest events of a turn kept with its finished-turn marker for a replay (0: keep none). */

@@ -1,6 +1,7 @@
 package dev.toolbus.bus.redis;
 
 import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.spi.TurnKey;
 import dev.toolbus.spi.TurnLedger;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,8 @@ import reactor.core.scheduler.Scheduler;
 /**
  * The {@link TurnLedger} of a Redis bus, shared by every instance on the broker. A finished turn is its
  * finished-turn record ({@code doneMarkerPrefix}), written with the turn's events by {@link ResultWriter}.
- * A running turn is a claim key ({@code toolbus:running:{stream_id}:{turn_id}}, value this instance's
+ * A running turn is a claim key ({@code toolbus:running:<turn hash>}, the {@link TurnKey#hash()} of the turn's
+ * principal, stream and turn ids, so no two turns share one; value this instance's
  * consumer name) set with {@code SET NX PX claimMinIdle} when the turn is admitted, renewed by the claim
  * loop while the turn runs here, and deleted (only by its owner) when the turn completes (by the script
  * that writes its events and record, no round trip of its own) or fails. A
@@ -76,22 +78,26 @@ final class RedisTurnLedger implements TurnLedger {
         this.config = config;
         this.scheduler = scheduler;
         this.owner = config.consumer().getBytes(StandardCharsets.UTF_8);
-        String p = config.doneMarkerPrefix();
-        this.claimPrefix = p.endsWith("done:") ? p.substring(0, p.length() - 5) + "running:" : p + "running:";
+        this.claimPrefix = config.keyNamespace() + "running:";
         this.admissions = new AdmitBatcher(commands);
         this.pollSha = commands.digest(POLL_SCRIPT);
         this.ownedSha = commands.digest(OWNED_SCRIPT);
     }
 
     /** The claim key of a running turn. */
+    String claimKey(TurnKey turn) {
+        return claimPrefix + turn.hash();
+    }
+
+    /** The claim key of a running turn of the bus's principal. */
     String claimKey(String streamId, String turnId) {
-        return claimPrefix + streamId + ":" + turnId;
+        return claimKey(TurnKey.of(config.principal(), streamId, turnId));
     }
 
     @Override
-    public Mono<Admission> admit(String streamId, String turnId) {
-        String done = config.doneMarkerKey(streamId, turnId);
-        String claim = claimKey(streamId, turnId);
+    public Mono<Admission> admit(TurnKey turn) {
+        String done = config.doneMarkerKey(turn);
+        String claim = claimKey(turn);
         return admissions.admit(done, claim, owner, ascii(claimTtlMs()))
                 .flatMap(r -> {
                     if (r == 1) {
@@ -141,15 +147,15 @@ final class RedisTurnLedger implements TurnLedger {
     }
 
     @Override
-    public Mono<Void> complete(String streamId, String turnId, List<OutboundEvent> events) {
+    public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
         // the record was written with the events (ResultWriter), which usually deleted the claim too;
         // if it did not (the write was not the turn's own), the claim is released here
-        return Mono.fromRunnable(() -> release(streamId, turnId));
+        return Mono.fromRunnable(() -> release(turn));
     }
 
     @Override
-    public void release(String streamId, String turnId) {
-        String claim = claimKey(streamId, turnId);
+    public void release(TurnKey turn) {
+        String claim = claimKey(turn);
         if (!owned.remove(claim)) {
             return;
         }

@@ -15,10 +15,16 @@ import reactor.core.publisher.Mono;
  */
 final class ResultWriter {
 
-    // KEYS[1] results stream, KEYS[2] finished-turn record; ARGV[1] approximate MAXLEN.
-    // Appends the recorded events again, each marked "replayed":true; returns how many (0: the record
-    // holds no events, it was too large; -1: no record).
+    // KEYS[1] results stream, KEYS[2] finished-turn record, KEYS[3] calls stream; ARGV[1] approximate MAXLEN,
+    // ARGV[2] group, ARGV[3] this consumer, ARGV[4] the entry that asks. Appends the recorded events again,
+    // each marked "replayed":true, and returns how many (0: the record holds no events, it was too large;
+    // -1: no record; -2: the entry is not pending for this consumer any more: another instance took it
+    // over, ran its turn and maybe settled it, so it is not a resent turn and nothing is replayed).
     static final String REPLAY_SCRIPT = """
+            local p = redis.call('XPENDING', KEYS[3], ARGV[2], ARGV[4], ARGV[4], 1)
+            if #p == 0 or p[1][2] ~= ARGV[3] then
+              return -2
+            end
             local v = redis.call('GET', KEYS[2])
             if not v then
               return -1
@@ -69,11 +75,13 @@ final class ResultWriter {
 
     /**
      * Appends a finished turn's recorded events to its results stream again, marked
-     * {@code "replayed":true}; the count, 0 when none were recorded, -1 without a record.
+     * {@code "replayed":true}, for an entry read as new; the count, 0 when none were recorded, -1 without a
+     * record, -2 when the entry is no longer pending for this consumer (nothing replayed).
      */
-    Mono<Long> replay(String resultsKey, String markerKey) {
-        return run(replaySha, REPLAY_SCRIPT, new String[] {resultsKey, markerKey},
-                new byte[][] {ascii(config.resultsMaxLen())});
+    Mono<Long> replay(String resultsKey, String markerKey, String entryId) {
+        return run(replaySha, REPLAY_SCRIPT, new String[] {resultsKey, markerKey, config.callsStream()},
+                new byte[][] {ascii(config.resultsMaxLen()), utf8(config.group()), utf8(config.consumer()),
+                        utf8(entryId)});
     }
 
     private Mono<Long> run(String digest, String script, String[] keys, byte[]... args) {

@@ -29,6 +29,18 @@ final class Scripts {
                 });
     }
 
+    /** {@code EVALSHA} of a script answering a string (bulk), with the same {@code EVAL} fallback. */
+    static CompletableFuture<byte[]> value(RedisAsyncCommands<String, byte[]> commands, String sha, String script,
+                                          String[] keys, byte[]... args) {
+        return commands.<byte[]>evalsha(sha, ScriptOutputType.VALUE, keys, args).toCompletableFuture()
+                .exceptionallyCompose(e -> {
+                    Throwable cause = cause(e);
+                    return cause instanceof RedisNoScriptException
+                            ? commands.<byte[]>eval(script, ScriptOutputType.VALUE, keys, args).toCompletableFuture()
+                            : CompletableFuture.failedFuture(cause);
+                });
+    }
+
     /** {@code EVALSHA} of a script answering an integer, with the same {@code EVAL} fallback. */
     static Mono<Long> one(RedisAsyncCommands<String, byte[]> commands, String sha, String script, String[] keys,
                           byte[]... args) {

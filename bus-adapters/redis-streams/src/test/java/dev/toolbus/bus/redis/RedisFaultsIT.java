@@ -63,7 +63,52 @@ class RedisFaultsIT extends AbstractBusFaultsTests {
     }
 
     private boolean readBlockedInRedis() {
-        return redis.redis.clientList().lines().anyMatch(l -> l.contains("cmd=xreadgroup") && l.contains("flags=b"));
+        return readsBlockedInRedis() > 0;
+    }
+
+    private long readsBlockedInRedis() {
+        return redis.redis.clientList().lines().filter(l -> l.contains("cmd=xreadgroup") && l.contains("flags=b")).count();
+    }
+
+    /**
+     * The race behind the stalled-instance test's 46 turns written twice under load: a read that Redis
+     * answered while the instance was stalled delivers entries that another instance took over, ran and
+     * recorded meanwhile. When the answer finally arrives, those entries look new and their turns
+     * finished, which is what a client's resent turn looks like, so their recorded events were appended
+     * again as replays. An entry that is no longer pending for the consumer that read it is left alone.
+     */
+    @Test
+    void aReadAnswerHeldPastItsTakeOver_doesNotReplayTheTurnsTheOtherInstanceRan() throws Exception {
+        FaultProxy proxy = closeLater(startProxy());
+        ToolExecutor stalledExecutor = closeLater(ToolExecutor.builder()
+                .tool(Tools.function("echo", "Returns its arguments", json -> json)).build());
+        RedisStreamsBus stalled = RedisStreamsBus.fromUri("redis://127.0.0.1:" + proxy.port(), redis.config()
+                .consumer("stalled").resultsMaxLen(0).blockTimeout(Duration.ofSeconds(10))
+                .claimMinIdle(Duration.ofSeconds(60)).claimInterval(Duration.ofSeconds(30)).build());
+        closeLater(() -> stalled.closeGracefully().block(Duration.ofSeconds(20)));
+        closeLater(() -> proxy.stall(false));
+        stalledExecutor.attach(stalled);
+        redis.addCall(EchoDriver.turn("s", "warm", "w"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> completedOfS().equals(List.of("warm")));
+        await().atMost(Duration.ofSeconds(20)).until(this::readBlockedInRedis);
+
+        proxy.stall(true);
+        redis.addCall(EchoDriver.turn("s", "first", "1"));
+        // Redis delivered it to the blocked read; the answer waits in the stalled proxy
+        await().atMost(Duration.ofSeconds(20)).until(() -> redis.pending() == 1);
+        ToolExecutor liveExecutor = closeLater(ToolExecutor.builder()
+                .tool(Tools.function("echo", "Returns its arguments", json -> json)).build());
+        RedisStreamsBus live = RedisStreamsBus.fromUri(redis.url, redis.config().consumer("live").resultsMaxLen(0)
+                .claimMinIdle(Duration.ofSeconds(1)).claimInterval(Duration.ofMillis(200)).build());
+        closeLater(() -> live.closeGracefully().block(Duration.ofSeconds(20)));
+        liveExecutor.attach(live);
+        await().atMost(Duration.ofSeconds(30)).until(() -> completedOfS().size() == 2 && redis.pending() == 0);
+
+        proxy.stall(false); // the stalled read's answer arrives, with the entry the live instance settled
+        await().atMost(Duration.ofSeconds(30)).until(() -> readsBlockedInRedis() == 2 && stalled.inflight() == 0);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> redis.events("s").size() == 4);
+        assertThat(redis.events("s")).noneMatch(e -> e.contains("\"replayed\""));
+        assertThat(completedOfS()).containsExactly("warm", "first");
     }
 
     /**

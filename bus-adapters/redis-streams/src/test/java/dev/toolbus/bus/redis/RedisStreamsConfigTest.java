@@ -17,7 +17,9 @@ class RedisStreamsConfigTest {
         assertThat(c.resultsKey("qq:group:1")).isEqualTo("toolbus:results:qq:group:1");
         assertThat(c.deadLetterStream()).isEqualTo("toolbus:dead");
         assertThat(c.claimMinIdle()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(c.doneMarkerKey("s", "t")).isEqualTo("toolbus:done:s:t");
+        assertThat(c.doneMarkerKey("s", "t")).isEqualTo("toolbus:done:"
+                + dev.toolbus.spi.TurnKey.of(dev.toolbus.spi.Principal.bus("toolbus:calls"), "s", "t").hash());
+        assertThat(c.principal()).isEqualTo(dev.toolbus.spi.Principal.bus("toolbus:calls"));
         assertThat(c.doneMarkersEnabled()).isTrue();
     }
 

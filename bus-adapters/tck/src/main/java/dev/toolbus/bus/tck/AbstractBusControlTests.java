@@ -8,7 +8,13 @@ import dev.toolbus.executor.approval.ApprovalMode;
 import dev.toolbus.spi.ToolBus;
 import dev.toolbus.executor.approval.ApprovalSettings;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.protocol.ControlIds;
+import dev.toolbus.protocol.ApprovalRequestEvent;
+import dev.toolbus.protocol.InputRequestEvent;
+import dev.toolbus.protocol.OutboundEvent;
+import dev.toolbus.spi.BusMessage;
+import dev.toolbus.spi.ControlRequest;
+import dev.toolbus.spi.Principal;
+import dev.toolbus.spi.TurnState;
 import dev.toolbus.tool.method.Tools;
 import io.opentelemetry.api.common.AttributeKey;
 import java.time.Duration;
@@ -18,6 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /**
  * Conversation control with two instances ({@code ia} and {@code ib}) of one group: a cancel ends the
@@ -34,6 +42,11 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
 
     /** The turn ids each instance ran. */
     protected final Map<String, String> ranOn = new ConcurrentHashMap<>();
+    /**
+     * Which instance published each approval and input id (ids are derived from the turn, so they name no
+     * instance: any instance that takes the turn raises the same ones).
+     */
+    protected final Map<String, String> askedBy = new ConcurrentHashMap<>();
     /** The instances' buses by instance id. */
     protected final Map<String, ToolBus> buses = new ConcurrentHashMap<>();
     /** Both instances' approval settings: off except in the approval tests (echo is medium and would ask). */
@@ -79,7 +92,7 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
         ToolBus bus = broker.bus(BusOptions.named(id).instanceId(id).build());
         closeLater(executor);
         closeLater(() -> bus.closeGracefully().block(Duration.ofSeconds(30))); // before its executor
-        executor.attach(bus);
+        executor.attach(new Recording(bus, id, askedBy));
         buses.put(id, bus);
     }
 
@@ -130,10 +143,17 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
         return withUser(turn(stream, turnId, "{\"tool_call_id\":\"c1\",\"name\":\"wipe\",\"arguments\":{\"target\":\"disk\"}}"));
     }
 
-    /** The turn's approval_request; its owner (named in the id) then stops reading. */
+    /** The instance that published the request of this id. */
+    private String askedBy(String id) {
+        await().atMost(WAIT).until(() -> askedBy.containsKey(id));
+        return askedBy.get(id);
+    }
+
+    /** The turn's approval_request; its owner (the instance that published it) then stops reading. */
     private JsonNode approvalRequestOwnerStopsReading(String stream, String turnId) {
         JsonNode request = awaitEvent(stream, turnId, "approval_request");
-        String owner = ControlIds.instanceOf(request.path("approval_id").asText());
+        assertThat(ControlRequest.isDerivedId(request.path("approval_id").asText())).isTrue();
+        String owner = askedBy(request.path("approval_id").asText());
         assertThat(owner).isIn("ia", "ib");
         ownerStopsReading(buses.get(owner));
         return request;
@@ -164,7 +184,8 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
         await().atMost(WAIT).until(() -> events("s-a").stream().anyMatch(e -> e.contains("input_request")));
         String request = events("s-a").stream().filter(e -> e.contains("input_request")).findFirst().orElseThrow();
         String inputId = request.replaceAll(".*\"input_id\":\"([^\"]+)\".*", "$1");
-        assertThat(inputId).startsWith("in-" + owner + "-");
+        assertThat(ControlRequest.isDerivedId(inputId)).as("names no instance").isTrue();
+        assertThat(askedBy(inputId)).isEqualTo(owner);
 
         // nobody is instance zz: answered where read; the owner's forged id: answered by the owner
         broker.send("s-a", "{\"type\":\"input_response\",\"stream_id\":\"s-a\",\"input_id\":\"in-zz-404\",\"action\":\"accept\","
@@ -188,7 +209,7 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
         approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
         broker.send("s-ap", wipe("s-ap", "t1"));
         JsonNode request = approvalRequestOwnerStopsReading("s-ap", "t1");
-        String owner = ControlIds.instanceOf(request.path("approval_id").asText());
+        String owner = askedBy(request.path("approval_id").asText());
         assertThat(request.path("calls")).singleElement().satisfies(c -> {
             assertThat(c.path("name").asText()).isEqualTo("wipe");
             assertThat(c.path("risk").asText()).isEqualTo("high");
@@ -256,7 +277,7 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
         approval.set(ApprovalSettings.builder().mode(ApprovalMode.AUTO).build());
         broker.send("s-ses", withUser(turn("s-ses", "t1", "{\"tool_call_id\":\"c1\",\"name\":\"echo\",\"arguments\":{\"x\":1}}")));
         JsonNode request = approvalRequestOwnerStopsReading("s-ses", "t1");
-        String owner = ControlIds.instanceOf(request.path("approval_id").asText());
+        String owner = askedBy(request.path("approval_id").asText());
         assertThat(request.path("calls").get(0).path("risk").asText()).isEqualTo("medium");
         broker.send("s-ses", approvalResponse("s-ses", request.path("approval_id").asText(), "approve_session"));
         assertThat(Events.types(awaitTurn("s-ses", "t1"))).containsExactly("approval_request", "tool_result", "turn_completed");
@@ -286,7 +307,7 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
             broker.send("s-ask", turn("s-ask", t, "{\"tool_call_id\":\"c1\",\"name\":\"ask_city\",\"arguments\":{}}"));
             String owner = ownerOf(t);
             String inputId = awaitEvent("s-ask", t, "input_request").path("input_id").asText();
-            assertThat(ControlIds.instanceOf(inputId)).isEqualTo(owner);
+            assertThat(askedBy(inputId)).isEqualTo(owner);
             broker.send("s-ask", "{\"type\":\"input_response\",\"stream_id\":\"s-ask\",\"input_id\":\"" + inputId
                     + "\",\"action\":\"" + action + "\"}");
             List<JsonNode> events = awaitTurn("s-ask", t);
@@ -298,5 +319,45 @@ public abstract class AbstractBusControlTests extends AbstractBusTests {
         List<JsonNode> events = awaitTurn("s-ask", "t-exp");
         assertThat(Events.types(events)).containsExactly("input_request", "tool_result", "turn_completed");
         assertThat(events.get(1).path("content").asText()).isEqualTo("no answer (expired)");
+    }
+
+    /** An instance's bus, noting which instance published each approval and input id. */
+    private record Recording(ToolBus bus, String instance, Map<String, String> askedBy) implements ToolBus {
+        @Override
+        public Flux<BusMessage> receive() {
+            return bus.receive();
+        }
+
+        @Override
+        public Mono<Void> publish(List<OutboundEvent> events) {
+            for (OutboundEvent e : events) {
+                if (e instanceof ApprovalRequestEvent a) {
+                    askedBy.putIfAbsent(a.approvalId(), instance);
+                } else if (e instanceof InputRequestEvent q) {
+                    askedBy.putIfAbsent(q.inputId(), instance);
+                }
+            }
+            return bus.publish(events);
+        }
+
+        @Override
+        public Mono<Void> publishUnrouted(OutboundEvent event) {
+            return bus.publishUnrouted(event);
+        }
+
+        @Override
+        public TurnState turnState() {
+            return bus.turnState();
+        }
+
+        @Override
+        public Principal principal() {
+            return bus.principal();
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return bus.closeGracefully();
+        }
     }
 }

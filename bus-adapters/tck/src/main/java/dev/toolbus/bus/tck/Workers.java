@@ -22,9 +22,28 @@ public final class Workers implements AutoCloseable {
 
     /** Starts a worker whose bus {@code factory} makes from {@code args}, and waits for its READY line. */
     public Process start(String name, Class<? extends WorkerBus> factory, List<String> args) throws Exception {
+        return start(name, BusWorkerMain.class, factory, args);
+    }
+
+    /**
+     * Starts a worker JVM of this main class (which takes the bus factory's class name, then its arguments,
+     * and prints a READY line: {@link BusWorkerMain}, {@link TurnStateWorkerMain}), and waits for its READY line.
+     */
+    public Process start(String name, Class<?> main, Class<? extends WorkerBus> factory, List<String> args)
+            throws Exception {
+        List<String> all = new ArrayList<>(List.of(factory.getName()));
+        all.addAll(args);
+        return startMain(name, main, all);
+    }
+
+    /**
+     * Starts a JVM running {@code main} (on this test's class path) with these arguments, and waits for the
+     * line it prints once ready ({@code READY ...}).
+     */
+    public Process startMain(String name, Class<?> main, List<String> args) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), BusWorkerMain.class.getName(), factory.getName()));
+                "-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(args);
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         started.add(p);

@@ -122,7 +122,8 @@ final class McpConnection {
      * Calls a tool. An {@code isError} result is an error result; a JSON-RPC error or a dead server is
      * a failed call ({@link McpCallException}). The request carries a progress token, so the server's
      * progress notifications for it become the call's {@code ToolContext.progress}; the server's
-     * questions while it runs go to the call's {@code ToolContext.ask} (see {@link #elicit}).
+     * questions while it runs go to the call's {@code ToolContext.ask} (see {@link #elicit}). A tool
+     * that a 2025-11-25 server offers as a task is called as one ({@link LegacyTaskCall}).
      */
     Mono<ToolResult> call(String tool, Map<String, Object> arguments, ToolContext context) {
         return era().flatMap(e -> e == McpServerConfig.Protocol.MODERN
@@ -149,6 +150,22 @@ final class McpConnection {
                     meta.put("baggage", trace.baggage());
                 }
             }
+            if (s.transport.tasks().asTask(tool)) {
+                AtomicReference<String> taskId = new AtomicReference<>();
+                return watch(s, new LegacyTaskCall(config.name(), tool, s.transport, mapper, settings.requestTimeout(),
+                        context, id -> {
+                            taskId.set(id);
+                            s.tasks.put(id, call);
+                        }).run(arguments, meta))
+                        .doOnSubscribe(x -> s.calls.put(token, call))
+                        .doFinally(x -> {
+                            s.calls.remove(token, call);
+                            String id = taskId.get();
+                            if (id != null) {
+                                s.tasks.remove(id, call);
+                            }
+                        });
+            }
             McpSchema.CallToolRequest request = McpSchema.CallToolRequest.builder(tool).arguments(arguments)
                     .meta(meta).build();
             return watch(s, s.client.callTool(request))
@@ -160,8 +177,9 @@ final class McpConnection {
                             log.debug("MCP server '{}': sent notifications/cancelled for {} ({})", config.name(),
                                     tag.requestId, tool);
                         }
-                    });
-        }).map(r -> McpResults.toToolResult(config.name(), tool, r, mapper));
+                    })
+                    .map(r -> McpResults.toToolResult(config.name(), tool, r, mapper));
+        });
     }
 
     /** A server's {@code notifications/progress}: to the call whose token it names (else dropped). */
@@ -178,16 +196,30 @@ final class McpConnection {
      * A server's {@code elicitation/create}: MCP does not say which request a question belongs to, so
      * it goes to the call in flight on this session, the oldest when several are and all belong to one
      * conversation; when calls of several conversations are in flight (a question must never reach
-     * the wrong user), or none is, the answer is {@code cancel}. accept / decline map one to one;
-     * cancel and expiry are {@code cancel}.
+     * the wrong user), or none is, the answer is {@code cancel}. A question of a 2025-11-25 task (its
+     * {@code _meta} names the related task) goes to the call that follows that task, and is answered
+     * {@code cancel} when none does. accept / decline map one to one; cancel and expiry are
+     * {@code cancel}.
      */
     private Mono<McpSchema.ElicitResult> elicit(Session s, McpSchema.ElicitFormRequest request) {
-        List<InFlight> running = List.copyOf(s.calls.values());
-        InFlight target = running.stream().min(java.util.Comparator.comparingLong(InFlight::seq)).orElse(null);
-        boolean mixed = running.stream().map(InFlight::stream).distinct().count() > 1;
-        if (target == null || target.context == null || mixed) {
-            log.warn("MCP server '{}' asked \"{}\" but {}: answered cancel", config.name(), request.message(),
-                    target == null ? "no call of it is running" : "calls of several conversations are running");
+        String task = relatedTask(request.meta());
+        InFlight target;
+        String why;
+        if (task != null) {
+            // a question of a task (2025-11-25 tasks): to the call that follows that task, or to nobody
+            target = s.tasks.get(task);
+            why = "no call of its task " + task + " is running";
+        } else {
+            List<InFlight> running = List.copyOf(s.calls.values());
+            target = running.stream().min(java.util.Comparator.comparingLong(InFlight::seq)).orElse(null);
+            boolean mixed = running.stream().map(InFlight::stream).distinct().count() > 1;
+            why = target == null ? "no call of it is running" : "calls of several conversations are running";
+            if (mixed) {
+                target = null;
+            }
+        }
+        if (target == null || target.context == null) {
+            log.warn("MCP server '{}' asked \"{}\" but {}: answered cancel", config.name(), request.message(), why);
             return Mono.just(new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.CANCEL, null));
         }
         JsonNode schema = request.requestedSchema() == null ? null : mapper.valueToTree(request.requestedSchema());
@@ -200,6 +232,13 @@ final class McpConnection {
             log.warn("MCP server '{}' asked \"{}\": {}; answered cancel", config.name(), request.message(), e.getMessage());
             return Mono.just(new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.CANCEL, null));
         });
+    }
+
+    /** The task id of a request's {@code _meta["io.modelcontextprotocol/related-task"]}, or {@code null}. */
+    private static String relatedTask(Map<String, Object> meta) {
+        Object related = meta == null ? null : meta.get(Wire.META_RELATED_TASK);
+        Object id = related instanceof Map<?, ?> m ? m.get("taskId") : null;
+        return id instanceof String t && !t.isEmpty() ? t : null;
     }
 
     @SuppressWarnings("unchecked")
@@ -280,7 +319,7 @@ final class McpConnection {
             case HTTP -> httpTransport();
             case SSE -> sseTransport();
         };
-        s.transport = new CancellingTransport(raw);
+        s.transport = new CancellingTransport(raw, mapper);
         s.client = McpClient.async(s.transport)
                 .clientInfo(new McpSchema.Implementation("toolbus", McpToolSource.VERSION))
                 .requestTimeout(settings.requestTimeout())
@@ -521,6 +560,8 @@ final class McpConnection {
         final Sinks.Empty<Void> dead = Sinks.empty();
         /** Calls in flight, by progress token; bounded by the executor's parallelism. */
         final Map<String, InFlight> calls = new java.util.concurrent.ConcurrentHashMap<>();
+        /** Calls in flight that follow a task (2025-11-25), by task id; a subset of {@link #calls}. */
+        final Map<String, InFlight> tasks = new java.util.concurrent.ConcurrentHashMap<>();
         final java.util.concurrent.atomic.AtomicBoolean retired = new java.util.concurrent.atomic.AtomicBoolean();
         volatile CancellingTransport transport;
         volatile McpAsyncClient client;

@@ -10,9 +10,11 @@
  * A server of the 2026-07-28 era (configured, or found by the {@code server/discover} probe of
  * {@code protocol: auto}) is spoken to without the SDK: stateless requests with the {@code _meta}
  * envelope, {@code input_required} rounds through the call's questions, tasks polled to their end.
+ * A 2025-11-25 server's task-capable tool is called as a task of that revision.
  * Package-private: one server's session ({@code McpConnection}), the stdio transport that owns the
- * server's process ({@code ProcessClientTransport}) and the wrapper that sends cancellations
- * ({@code CancellingTransport}); for the 2026-07-28 era the probe ({@code EraProbe}), the session
+ * server's process ({@code ProcessClientTransport}), the wrapper that sends cancellations and the
+ * requests the SDK cannot send ({@code CancellingTransport}), and a 2025-11-25 task call
+ * ({@code LegacyTaskCall}, deciding by {@code LegacyTaskSupport}); for the 2026-07-28 era the probe ({@code EraProbe}), the session
  * ({@code ModernSession}) and its wires ({@code ModernChannel}: {@code StdioChannel},
  * {@code HttpChannel}).
  */

@@ -16,6 +16,7 @@ import dev.toolbus.protocol.SendMessageEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.spi.ControlOutcome;
+import dev.toolbus.spi.Principal;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -46,13 +47,15 @@ final class LiveEvents implements CallPeer {
     static final String LOGGER = "toolbus";
 
     private final ToolExecutor executor;
+    private final Principal caller;
     private final SessionOutbox outbox;
     private final Object progressToken;
     private final ObjectMapper mapper;
     private final Disposable.Composite asks = Disposables.composite();
 
-    LiveEvents(ToolExecutor executor, SessionOutbox outbox, Object progressToken, ObjectMapper mapper) {
+    LiveEvents(ToolExecutor executor, Principal caller, SessionOutbox outbox, Object progressToken, ObjectMapper mapper) {
         this.executor = executor;
+        this.caller = caller;
         this.outbox = outbox;
         this.progressToken = progressToken;
         this.mapper = mapper;
@@ -120,7 +123,7 @@ final class LiveEvents implements CallPeer {
     }
 
     private void decide(ApprovalRequestEvent r, ApprovalDecision decision) {
-        executor.control(new ApprovalResponseEvent(r.streamId(), r.approvalId(), decision))
+        executor.control(new ApprovalResponseEvent(r.streamId(), r.approvalId(), decision), caller)
                 .subscribeOn(Schedulers.parallel())
                 .subscribe(outcome -> log.debug("approval_response for {}: {}", r.approvalId(), outcome),
                         e -> log.warn("approval_response for {} failed: {}", r.approvalId(), e.toString()));
@@ -165,7 +168,7 @@ final class LiveEvents implements CallPeer {
 
     private void answer(InputRequestEvent r, InputAction action, JsonNode content) {
         // never from inside the turn's event delivery: the executor must not be re-entered there
-        executor.control(new InputResponseEvent(r.streamId(), r.inputId(), action, content))
+        executor.control(new InputResponseEvent(r.streamId(), r.inputId(), action, content), caller)
                 .subscribeOn(Schedulers.parallel())
                 .subscribe(outcome -> {
                     log.debug("input_response for {}: {}", r.inputId(), outcome);

@@ -13,6 +13,7 @@ import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.registry.ToolRegistry;
+import dev.toolbus.spi.Principal;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -130,6 +131,7 @@ public final class McpToolServer {
     private final int maxHttpSessions;
     private final Subscriptions subscriptions;
     private final ModernCalls modernCalls;
+    private final CallerPrincipals callers = new CallerPrincipals();
     private final ModernDispatcher modern;
     private final LegacyTasks legacyTasks;
     /** Process-wide: turn and call ids stay unique across servers sharing an executor or an {@link McpSampling}. */
@@ -179,7 +181,7 @@ public final class McpToolServer {
                 : McpTaskStore.inMemory(b.maxTasks, 64L << 20, b.clock);
         this.modernCalls = new ModernCalls(executor, mapper, new RequestStateCodec(key, b.clock), b.clock, sampling,
                 store, streamId, b.taskAfter, b.taskTtl, b.taskPollInterval, b.maxParkedCalls, subscriptions,
-                this::serverInfo, this::served, SEQ);
+                this::serverInfo, this::served, SEQ, callers);
         this.modern = new ModernDispatcher(modernCalls, subscriptions, this::toolsJson, this::serverInfo, instructions,
                 b.toolsTtl.toMillis());
         this.legacyTasks = new LegacyTasks(modernCalls, mapper, this::served, context);
@@ -319,6 +321,7 @@ public final class McpToolServer {
                     allowedOrigins, maxHttpSessions, maxSessionsPerClient, tokens, grant -> grant.admit(streamId, context),
                     maxHttpConnections, httpIdleTimeout, httpHeaderTimeout, clock);
             McpStatelessAsyncServer server = sdkServer(transport);
+            transport.callers(callers);
             transport.modern(modern, this::paramHeaders, legacyTasks);
             transport.onClose(subscriptions::closeAll);
             return transport.bind(host, port).map(s -> {
@@ -451,15 +454,19 @@ public final class McpToolServer {
         return Mono.deferContextual(reactorContext -> {
             // over HTTP, the context the caller's token admitted (possibly clamped); else the configured one
             CallContext who = reactorContext.getOrDefault(NettyHttpServerTransport.CONTEXT_KEY, context);
+            // the client the transport names: over HTTP its token's principal (its cut results, approvals and
+            // questions are its own; "local" without tokens), on stdio the stdio caller
+            Principal caller = callers.of(ctx != null && ctx.get(NettyHttpServerTransport.PRINCIPAL_KEY) instanceof String p
+                    ? p : reactorContext.getOrDefault(NettyHttpServerTransport.PRINCIPAL_KEY, StdioServerTransport.PRINCIPAL));
             String turnId = "mcp-turn-" + n;
             String callId = "mcp_call_" + n;
             dev.toolbus.protocol.TraceContext trace = trace(request.meta());
             ToolCallsEvent turn = new ToolCallsEvent(stream, turnId, List.of(ToolCall.of(callId, request.name(), args)),
                     who, null, trace);
-            LiveEvents live = new LiveEvents(executor, SessionOutbox.of(ctx),
+            LiveEvents live = new LiveEvents(executor, caller, SessionOutbox.of(ctx),
                     request.meta() == null ? null : request.meta().get("progressToken"), mapper);
             sampling.register(stream, turnId, callId, live);
-            return executor.execute(turn)
+            return executor.execute(turn, caller)
                     .filter(live::resultEvent)
                     .collectList()
                     .map(events -> withTrace(McpResults.toCallToolResult(events, mapper), events))

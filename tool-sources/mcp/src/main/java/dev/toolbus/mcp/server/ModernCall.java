@@ -19,6 +19,7 @@ import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TraceContext;
+import dev.toolbus.spi.Principal;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,6 +67,8 @@ final class ModernCall implements CallPeer {
     private final ModernCalls ctx;
     final String handle;
     final String principal;
+    /** The executor's principal of {@link #principal}: the call runs, is answered and cancelled as it. */
+    final Principal caller;
     final String tool;
     final byte[] argsDigest;
     final String streamId;
@@ -103,6 +106,7 @@ final class ModernCall implements CallPeer {
         this.ctx = ctx;
         this.handle = ModernCalls.randomId();
         this.principal = principal;
+        this.caller = ctx.callers.of(principal);
         this.tool = tool;
         this.argsDigest = argsDigest;
         this.streamId = ctx.streamId + "#m" + n;
@@ -217,7 +221,7 @@ final class ModernCall implements CallPeer {
 
     private void run(ToolCallsEvent turn) {
         ctx.sampling.register(streamId, turnId, callId, this);
-        Disposable d = ctx.executor.execute(turn).subscribe(this::onEvent, this::onError, this::onComplete);
+        Disposable d = ctx.executor.execute(turn, caller).subscribe(this::onEvent, this::onError, this::onComplete);
         synchronized (this) {
             run = d;
             if (done) {
@@ -382,7 +386,7 @@ final class ModernCall implements CallPeer {
     }
 
     private void answerQuestion(InputRequestEvent r, InputAction action, JsonNode content) {
-        ctx.executor.control(new InputResponseEvent(r.streamId(), r.inputId(), action, content))
+        ctx.executor.control(new InputResponseEvent(r.streamId(), r.inputId(), action, content), caller)
                 .subscribeOn(Schedulers.parallel())
                 .subscribe(o -> log.debug("input_response for {}: {}", r.inputId(), o),
                         e -> log.warn("input_response for {} failed: {}", r.inputId(), e.toString()));
@@ -409,7 +413,7 @@ final class ModernCall implements CallPeer {
             }
         }
         ctx.executor.control(CancelEvent.builder().streamId(streamId).turnId(turnId).toolCallId(callId).reason(reason)
-                        .build())
+                        .build(), caller)
                 .subscribeOn(Schedulers.parallel())
                 .subscribe(o -> {
                     if (o != dev.toolbus.spi.ControlOutcome.APPLIED) {
@@ -586,7 +590,7 @@ final class ModernCall implements CallPeer {
     }
 
     private void decide(ApprovalRequestEvent r, dev.toolbus.protocol.ApprovalDecision decision) {
-        ctx.executor.control(new dev.toolbus.protocol.ApprovalResponseEvent(r.streamId(), r.approvalId(), decision))
+        ctx.executor.control(new dev.toolbus.protocol.ApprovalResponseEvent(r.streamId(), r.approvalId(), decision), caller)
                 .subscribeOn(Schedulers.parallel())
                 .subscribe(o -> log.debug("approval_response for {}: {}", r.approvalId(), o),
                         e -> log.warn("approval_response for {} failed: {}", r.approvalId(), e.toString()));

@@ -64,13 +64,15 @@ final class ModernCalls {
     /** The tool's task support, or {@code null} for a tool not served. */
     private final Function<String, TaskSupport> served;
     private final AtomicLong seq;
+    /** Who each client is to the executor. */
+    final CallerPrincipals callers;
     private final Map<String, ModernCall> parked = new ConcurrentHashMap<>();
     final Map<String, ModernCall> byTask = new ConcurrentHashMap<>();
 
     ModernCalls(ToolExecutor executor, ObjectMapper mapper, RequestStateCodec codec, Clock clock, McpSampling sampling,
                 McpTaskStore tasks, String streamId, Duration taskAfter, Duration taskTtl, Duration pollInterval,
                 int maxParked, Subscriptions subscriptions, Supplier<ObjectNode> serverInfo,
-                Function<String, TaskSupport> served, AtomicLong seq) {
+                Function<String, TaskSupport> served, AtomicLong seq, CallerPrincipals callers) {
         this.executor = executor;
         this.mapper = mapper;
         this.canonical = new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
@@ -87,6 +89,7 @@ final class ModernCalls {
         this.serverInfo = serverInfo;
         this.served = served;
         this.seq = seq;
+        this.callers = callers;
         warm(mapper);
     }
 

@@ -98,6 +98,7 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
     private final HttpConnections open;
     private final Duration idleTimeout;
     private final ClientKeys clientKeys = new ClientKeys();
+    private volatile CallerPrincipals callers;
     private final ObjectMapper mapper;
     private volatile ModernDispatcher modern;
     private volatile Function<String, Map<String, String>> paramHeaders = tool -> Map.of();
@@ -149,6 +150,11 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
     }
 
     /** Serves 2026-07-28 requests with {@code modern}; {@code paramHeaders}: a tool's mirrored arguments. */
+    /** Where the principal of each authenticated client's key is recorded for the executor. */
+    void callers(CallerPrincipals callers) {
+        this.callers = callers;
+    }
+
     void modern(ModernDispatcher modern, Function<String, Map<String, String>> paramHeaders, LegacyTasks legacyTasks) {
         this.modern = modern;
         this.paramHeaders = paramHeaders;
@@ -195,6 +201,10 @@ final class NettyHttpServerTransport implements McpStatelessServerTransport, Ses
                     admission.refusal());
         }
         String principal = clientKeys.of(tokens.required(), req.requestHeaders().get("Authorization"));
+        CallerPrincipals known = callers;
+        if (known != null && tokens.required()) {
+            known.record(principal, grant.get().scope().principal());
+        }
         return Mono.from(route(req, res, principal, admission.context()))
                 .contextWrite(c -> c.put(CONTEXT_KEY, admission.context()).put(PRINCIPAL_KEY, principal));
     }

@@ -69,6 +69,7 @@ final class RpcDispatcher {
             Map<String, Object> values = new HashMap<>();
             values.put("session", scope);
             values.put(SessionOutbox.KEY, new SessionOutbox(session, out));
+            values.put(NettyHttpServerTransport.PRINCIPAL_KEY, principal);
             McpTransportContext withOutbox = McpTransportContext.create(values);
             Sinks.One<Boolean> cancel = Sinks.one();
             if (inflight.size() >= MAX_INFLIGHT && !inflight.containsKey(key)) {

@@ -55,7 +55,7 @@ class McpSamplingTest {
         McpSampling mine = McpSampling.create();
         McpSampling other = McpSampling.create();
         try (ToolExecutor executor = ToolExecutor.builder().build()) {
-            LiveEvents live = new LiveEvents(executor, null, null, new ObjectMapper());
+            LiveEvents live = new LiveEvents(executor, dev.toolbus.spi.Principal.local(), null, null, new ObjectMapper());
             assertThat(mine.register("s", "t", "c", live)).isTrue();
             assertThat(mine.register("s", "t", "c", live)).as("the ids are taken").isFalse();
             assertThat(mine.running()).isOne();

@@ -256,6 +256,7 @@ final class Wire {
             b.timeout(m.callTimeout());
         }
         b.sideEffecting(firstBool(t, "sideEffecting", "side_effecting"));
+        b.idempotent(t.path("idempotent").asBoolean(false));
         b.dangerous(t.path("dangerous").asBoolean(false));
         JsonNode risk = t.get("risk");
         if (risk != null && !risk.isNull()) {

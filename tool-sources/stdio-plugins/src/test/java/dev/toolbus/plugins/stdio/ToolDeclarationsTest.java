@@ -41,6 +41,16 @@ class ToolDeclarationsTest {
     }
 
     @Test
+    void idempotent_makesASideEffectingToolRetrySafe() {
+        ToolDefinition plain = Wire.tool(MANIFEST, json("{\"name\":\"t\",\"sideEffecting\":true}"));
+        ToolDefinition idem = Wire.tool(MANIFEST, json("{\"name\":\"t\",\"sideEffecting\":true,\"idempotent\":true}"));
+        assertThat(plain.idempotent()).isFalse();
+        assertThat(plain.retrySafe()).as("goes through the call journal").isFalse();
+        assertThat(idem.idempotent()).isTrue();
+        assertThat(idem.retrySafe()).isTrue();
+    }
+
+    @Test
     void snakeCaseAttributes_andReadOnly_areAccepted() {
         ToolDefinition def = Wire.tool(MANIFEST, json("{\"name\":\"t\",\"required_permission\":\"master\","
                 + "\"read_only\":true,\"visibility\":\"HIDDEN\"}"));

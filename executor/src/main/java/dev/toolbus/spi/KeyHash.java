@@ -1,0 +1,47 @@
+package dev.toolbus.spi;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * SHA-256 over length-prefixed parts: each part is its UTF-8 length as four big-endian bytes followed by
+ * its bytes, so no two different lists of parts hash the same input ({@code ("a:b","c")} and
+ * {@code ("a","b:c")} differ).
+ */
+final class KeyHash {
+
+    private KeyHash() {
+    }
+
+    /** The 64 lower-case hex digits of the hash. */
+    static String hex(String... parts) {
+        return HexFormat.of().formatHex(digest(parts));
+    }
+
+    /** The first {@code n} hex digits of the hash. */
+    static String hex(int n, String... parts) {
+        return hex(parts).substring(0, n);
+    }
+
+    private static byte[] digest(String... parts) {
+        MessageDigest md;
+        try {
+            md = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        byte[] len = new byte[4];
+        for (String p : parts) {
+            byte[] b = p.getBytes(StandardCharsets.UTF_8);
+            len[0] = (byte) (b.length >>> 24);
+            len[1] = (byte) (b.length >>> 16);
+            len[2] = (byte) (b.length >>> 8);
+            len[3] = (byte) b.length;
+            md.update(len);
+            md.update(b);
+        }
+        return md.digest();
+    }
+}
