@@ -36,21 +36,10 @@ public final class ToolResultEvent implements OutboundEvent {
     private final long elapsedMs;
     private final TraceContext trace;
 
-    private ToolResultEvent(Builder b) {
-        String streamId = b.streamId;
-        String turnId = b.turnId;
-        String toolCallId = b.toolCallId;
-        String name = b.name;
-        String content = b.content;
-        boolean isError = b.isError;
-        ErrorInfo error = b.error;
-        Object data = b.data;
-        Map<String, Object> metadata = b.metadata;
-        List<MediaRef> media = b.media;
-        int attempts = b.attempts;
-        boolean cached = b.cached;
-        long elapsedMs = b.elapsedMs;
-        TraceContext trace = b.trace;
+    /** Takes the builder's values, not the builder: so the builder does not escape {@link Builder#build()} (see docs/benchmarks.md). */
+    private ToolResultEvent(String streamId, String turnId, String toolCallId, String name, String content,
+                            boolean isError, ErrorInfo error, Object data, Map<String, Object> metadata,
+                            List<MediaRef> media, int attempts, boolean cached, long elapsedMs, TraceContext trace) {
         Objects.requireNonNull(streamId, "streamId");
         Objects.requireNonNull(turnId, "turnId");
         Objects.requireNonNull(toolCallId, "toolCallId");
@@ -376,7 +365,8 @@ public final class ToolResultEvent implements OutboundEvent {
          * @throws IllegalArgumentException when {@code isError} is set without an {@code error}
          */
         public ToolResultEvent build() {
-            return new ToolResultEvent(this);
+            return new ToolResultEvent(streamId, turnId, toolCallId, name, content, isError, error, data, metadata,
+                    media, attempts, cached, elapsedMs, trace);
         }
     }
 }

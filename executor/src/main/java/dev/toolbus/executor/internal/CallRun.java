@@ -17,7 +17,6 @@ import dev.toolbus.protocol.UserMessageEvent;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.result.SplitResult;
 import dev.toolbus.spi.CallJournal;
-import dev.toolbus.spi.CallKey;
 import dev.toolbus.spi.CutKey;
 import dev.toolbus.spi.GatedCall;
 import dev.toolbus.spi.ToolPolicy;
@@ -26,7 +25,6 @@ import dev.toolbus.tool.ToolArguments;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolConversation;
 import dev.toolbus.tool.ToolDefinition;
-import dev.toolbus.tool.ToolHandler;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.Visibility;
 import java.time.Duration;
@@ -61,9 +59,10 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private final int index;
     private final ToolCall call;
     private ToolDefinition def;
+    /** The registry's entry of the tool (its handler and source), once resolved. */
+    private ToolRegistry.Entry entry;
     /** The definition's compiled checks and meters, once resolved. */
     private ToolPlan plan;
-    private ToolHandler handler;
     private ToolArguments args;
     private String cacheKey;
     private CompletableFuture<ResultCache.Flight> flight;
@@ -73,7 +72,6 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     List<UserMessageEvent> followUps;
     private volatile HandlerRun running;
     private volatile Disposable gateWait;
-    private dev.toolbus.tool.ToolSource source;
     /** The call's pass through the limits (permits it holds are released when it completes). */
     private volatile LimitStep.Admission limit;
     /** What the approval step did, for the call log. */
@@ -81,22 +79,17 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private volatile boolean cancelled;
     private volatile int done;
     private volatile CallEvents events;
-    /** Set when a control cancel ended the call: the call log's detail. */
-    private volatile String cancelDetail;
-    /** Set when the journal answered the call: the call log's detail. */
-    private volatile String journalDetail;
+    /** Set when a control cancel ended the call: the call log's detail is made of {@link #cancelReason}. */
+    private volatile boolean cancelEvent;
     /** The arguments a human's approval edited (the call runs with them), or null. */
     private volatile ObjectNode edited;
-    /** Why the call was cancelled, for the handler's {@code ToolContext.cancelReason()}. */
+    /**
+     * Why the call was cancelled, as given (the handler's {@code ToolContext.cancelReason()}, where null
+     * or blank reads {@code cancelled}).
+     */
     private volatile String cancelReason = ToolContext.CANCELLED;
-    /** The call's key in the journal, once it asked it (calls that are not retry-safe). */
-    private CallKey journalKey;
-    /** The journal marked the call started: its end is recorded before its result is emitted. */
-    private volatile boolean journaled;
-    /** What the call ended with (for a journal entry that arrives after a cancel ended it). */
-    private volatile ToolResultEvent endedWith;
-    /** The call's result came from the journal (it finished before its turn was run again): emitted marked replayed. */
-    volatile boolean replayed;
+    /** The call's pass through the call journal, once it asked it (calls that are not retry-safe), else null. */
+    private volatile JournaledCall journal;
 
     CallRun(Pipeline p, TurnRun turn, int index, ToolCall call) {
         this.p = p;
@@ -117,8 +110,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             return;
         }
         def = entry.tool().definition();
-        handler = entry.tool().handler();
-        source = entry.source();
+        this.entry = entry;
         ToolCallsEvent t = turn.turn;
         CallContext ctx = t.context();
         if (def.visibility() == Visibility.HIDDEN) {
@@ -145,7 +137,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             return;
         }
         args = ToolArguments.of(filled);
-        RuleStep.Decision ruled = RuleStep.decide(p, turn, call, def, source, filled);
+        RuleStep.Decision ruled = RuleStep.decide(p, turn, call, def, entry.source(), filled);
         if (ruled.refusal() != null) {
             fail(name, ruled.refusal());
             return;
@@ -168,7 +160,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             return;
         }
         if (p.limits != null && limit == null) {
-            LimitStep.Admission a = p.limits.admit(turn.turn, index, def, source);
+            LimitStep.Admission a = p.limits.admit(turn.turn, index, def, entry.source());
             limit = a;
             if (done != 0) {
                 a.release();
@@ -222,8 +214,13 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
      * events, marked replayed; the journal failing → {@code STATE_UNAVAILABLE}, the call does not start.
      */
     private void beginJournal() {
-        journalKey = turn.key.call(call.toolCallId());
-        turn.journalBegin(journalKey, (entry, err) -> {
+        JournaledCall j = new JournaledCall(turn.key().call(call.toolCallId()));
+        journal = j;
+        if (done != 0) {
+            // ended meanwhile (a cancel): it never ran, and the journal was not asked
+            return;
+        }
+        turn.journalBegin(j.key, (entry, err) -> {
             try {
                 journalAnswered(entry, err);
             } catch (Throwable t) {
@@ -239,30 +236,31 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             fail(def.name(), ErrorCode.STATE_UNAVAILABLE, p.texts.stateUnavailable(def.name(), CallFailure.message(err)));
             return;
         }
+        JournaledCall j = journal;
         if (e.isNew()) {
-            journaled = true;
-            ToolResultEvent ended = endedWith;
+            j.started = true;
+            ToolResultEvent ended = j.endedWith;
             if (done != 0) {
                 if (ended != null) {
                     // cancelled while the journal answered: record how it ended, so a repeat does not call it unknown
-                    p.journals.finish(turn.state.journal(), journalKey, List.of(ended), x -> { });
+                    p.journals.finish(turn.state.journal(), j.key, List.of(ended), x -> { });
                 }
                 return;
             }
             attempt(1);
         } else if (e.isStarted()) {
             p.metrics.journal(false);
-            journalDetail = "outcome unknown: started before its turn was run again";
+            j.detail = "outcome unknown: started before its turn was run again";
             fail(def.name(), ErrorCode.OUTCOME_UNKNOWN, p.texts.outcomeUnknown(def.name()));
         } else {
             p.metrics.journal(true);
-            journalDetail = "replayed from the call journal";
-            replay(e.events());
+            j.detail = "replayed from the call journal";
+            replay(j, e.events());
         }
     }
 
     /** Completes the call with the events it finished with before (emitted marked replayed). */
-    private void replay(List<dev.toolbus.protocol.OutboundEvent> events) {
+    private void replay(JournaledCall j, List<dev.toolbus.protocol.OutboundEvent> events) {
         ToolCallsEvent t = turn.turn;
         ToolResultEvent result = null;
         List<UserMessageEvent> messages = new ArrayList<>(0);
@@ -277,7 +275,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             result = ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId()).toolCallId(call.toolCallId())
                     .name(call.name()).content(p.texts.finishedResultNotKept(def.name())).build();
         }
-        replayed = true;
+        j.replayed = true;
         complete(def.name(), result.isError() && result.error() != null ? outcomeTag(result.error().code()) : OK,
                 result, messages, p.nanoClock.getAsLong());
     }
@@ -309,8 +307,8 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     /** Marks a call of a turn that has not started yet as cancelled: it ends {@code CANCELLED} at start. */
     void stopBeforeStart(String reason) {
-        cancelDetail = cancelDetail(reason);
-        cancelReason = reason == null || reason.isBlank() ? ToolContext.CANCELLED : reason;
+        cancelReason = reason;
+        cancelEvent = true;
         cancelled = true;
     }
 
@@ -324,12 +322,12 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         if (done != 0) {
             return false;
         }
-        cancelDetail = cancelDetail(reason);
-        cancelReason = reason == null || reason.isBlank() ? ToolContext.CANCELLED : reason;
+        cancelReason = reason;
+        cancelEvent = true;
         cancelled = true;
         HandlerRun r = running;
         if (r != null) {
-            r.cancel(cancelReason);
+            r.abort(cancelReason);
         }
         Disposable g = gateWait;
         if (g != null) {
@@ -371,6 +369,22 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         return null;
     }
 
+    /** The call log's detail: what the journal answered, else what cancel event ended the call, else null. */
+    private String logDetail(ToolResultEvent event) {
+        JournaledCall j = journal;
+        if (j != null && j.detail != null) {
+            return j.detail;
+        }
+        return cancelEvent && event.isError() && event.error().code() == ErrorCode.CANCELLED
+                ? cancelDetail(cancelReason) : null;
+    }
+
+    /** Whether the call's result came from the journal (emitted marked replayed). */
+    boolean replayed() {
+        JournaledCall j = journal;
+        return j != null && j.replayed;
+    }
+
     /** The call log's detail of a control cancel; the reason bounded to 200 characters. */
     private static String cancelDetail(String reason) {
         if (reason == null || reason.isEmpty()) {
@@ -390,7 +404,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         cancelled = true;
         HandlerRun r = running;
         if (r != null) {
-            r.cancel(reason);
+            r.abort(reason);
         }
         Disposable g = gateWait;
         if (g != null) {
@@ -454,16 +468,15 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         HandlerRun run = null;
         try {
             attempts = n;
-            ToolContext.Handle handle = context(n);
-            ToolContext ctx = handle.context();
             long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-            run = new HandlerRun(handle, this, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
+            run = new HandlerRun(context(n), this, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
+            ToolContext ctx = run.context();
             running = run;
             p.inflight.incrementAndGet();
             p.running.add(run);
             run.start(invoke(ctx), timeoutMs, p.timer);
             if (cancelled) {
-                run.cancel(cancelReason);
+                run.abort(cancelReason);
             }
         } catch (Throwable t) {
             if (run != null) {
@@ -476,7 +489,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     }
 
     private Mono<ToolResult> invoke(ToolContext ctx) {
-        if (handler.isBlocking()) {
+        if (entry.tool().handler().isBlocking()) {
             return turn.inScope(index, new ThrowSafeMono(Mono.defer(() -> call(ctx))).subscribeOn(p.blocking));
         }
         return turn.inScope(index, call(ctx));
@@ -486,7 +499,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private Mono<ToolResult> call(ToolContext ctx) {
         Mono<ToolResult> m;
         try {
-            m = handler.call(args, ctx);
+            m = entry.tool().handler().call(args, ctx);
         } catch (Throwable e) {
             return Mono.error(e);
         }
@@ -535,9 +548,10 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         return Math.min(MAX_BACKOFF_MS, jittered);
     }
 
-    private ToolContext.Handle context(int attempt) {
+    /** The values of the attempt's context (its {@link HandlerRun} builds it). */
+    private ToolContext.Builder context(int attempt) {
         return ToolContext.builder().turn(turn.turn).toolCallId(call.toolCallId()).toolName(def.name())
-                .attempt(attempt).conversation(this).trace(turn.callTrace(index)).services(turn).handle();
+                .attempt(attempt).conversation(this).trace(turn.callTrace(index)).services(turn);
     }
 
     private void success(ToolResult result) {
@@ -730,16 +744,18 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         p.callLog.add(CallRecord.builder(p.recordClock.at(now)).tool(call.name()).streamId(t.streamId())
                 .turnId(t.turnId()).toolCallId(call.toolCallId()).userId(t.context().userId()).outcome(outcome)
                 .durationMs(nanos / 1_000_000).attempts(event.attempts()).cached(event.cached())
-                .detail(journalDetail != null ? journalDetail
-                        : event.isError() && event.error().code() == ErrorCode.CANCELLED ? cancelDetail : null)
+                .detail(logDetail(event))
                 .approval(approval).build());
-        endedWith = event;
-        if (journaled && !replayed) {
+        JournaledCall j = journal;
+        if (j != null) {
+            j.endedWith = event;
+        }
+        if (j != null && j.started && !j.replayed) {
             List<dev.toolbus.protocol.OutboundEvent> record = new ArrayList<>(1 + messages.size());
             record.add(event);
             record.addAll(messages);
             // recorded before it is emitted: a repeat of the turn then replays it instead of calling it unknown
-            p.journals.finish(turn.state.journal(), journalKey, record, err -> {
+            p.journals.finish(turn.state.journal(), j.key, record, err -> {
                 if (err != null) {
                     LOG.warn("call {} of {}: its end was not recorded in the call journal (a repeat of the turn "
                             + "will answer it OUTCOME_UNKNOWN): {}", call.toolCallId(), def.name(), err.toString());
