@@ -10,6 +10,7 @@ import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorInfo;
 import dev.toolbus.protocol.Json;
+import dev.toolbus.protocol.MediaRef;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
@@ -220,7 +221,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             // ended meanwhile (a cancel): it never ran, and the journal was not asked
             return;
         }
-        turn.journalBegin(j.key, (entry, err) -> {
+        turn.journalBegin(j, (entry, err) -> {
             try {
                 journalAnswered(entry, err);
             } catch (Throwable t) {
@@ -369,6 +370,16 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         return null;
     }
 
+    /** The call's record in the call log; the builder in a small method of its own, as in {@link #resultEvent}. */
+    private CallRecord callRecord(String outcome, ToolResultEvent event, long nanos, long now) {
+        ToolCallsEvent t = turn.turn;
+        String detail = logDetail(event);
+        return CallRecord.builder(p.recordClock.at(now)).tool(call.name()).streamId(t.streamId()).turnId(t.turnId())
+                .toolCallId(call.toolCallId()).userId(t.context().userId()).outcome(outcome)
+                .durationMs(nanos / 1_000_000).attempts(event.attempts()).cached(event.cached()).detail(detail)
+                .approval(approval).build();
+    }
+
     /** The call log's detail: what the journal answered, else what cancel event ended the call, else null. */
     private String logDetail(ToolResultEvent event) {
         JournaledCall j = journal;
@@ -377,6 +388,11 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         }
         return cancelEvent && event.isError() && event.error().code() == ErrorCode.CANCELLED
                 ? cancelDetail(cancelReason) : null;
+    }
+
+    /** The call's pass through the call journal, or null. */
+    JournaledCall journal() {
+        return journal;
     }
 
     /** Whether the call's result came from the journal (emitted marked replayed). */
@@ -456,7 +472,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
      * on the way (an {@code Error} included) ends the attempt {@code TOOL_FAILED} and frees the slot.
      */
     private void runAttempt(int n) {
-        if (cancelled || turn.cancelled || done != 0) {
+        if (cancelled || turn.cancelled() || done != 0) {
             p.slots.release();
             try {
                 failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
@@ -469,7 +485,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         try {
             attempts = n;
             long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-            run = new HandlerRun(context(n), this, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
+            run = newRun(n, timeoutMs * 1_000_000);
             ToolContext ctx = run.context();
             running = run;
             p.inflight.incrementAndGet();
@@ -538,7 +554,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     private boolean retryable(int n) {
         return p.settings.retryOnError() && !def.sideEffecting() && n <= p.settings.maxRetries() && !cancelled
-                && !turn.cancelled;
+                && !turn.cancelled();
     }
 
     /** Exponential backoff with jitter, capped at 3 s: about 200, 400, 800, 1600, 3000 ms. */
@@ -548,10 +564,16 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         return Math.min(MAX_BACKOFF_MS, jittered);
     }
 
-    /** The values of the attempt's context (its {@link HandlerRun} builds it). */
-    private ToolContext.Builder context(int attempt) {
-        return ToolContext.builder().turn(turn.turn).toolCallId(call.toolCallId()).toolName(def.name())
-                .attempt(attempt).conversation(this).trace(turn.callTrace(index)).services(turn);
+    /**
+     * The run of attempt {@code attempt}, which is its context's handle. The context's builder lives in
+     * this small method only, so the JIT inlines all of it here and never allocates the builder
+     * (docs/benchmarks.md).
+     */
+    private HandlerRun newRun(int attempt, long timeoutNanos) {
+        long startNanos = p.nanoClock.getAsLong();
+        dev.toolbus.protocol.TraceContext trace = turn.callTrace(index);
+        return new HandlerRun(ToolContext.builder().turn(turn.turn).toolCallId(call.toolCallId()).toolName(def.name())
+                .attempt(attempt).conversation(this).trace(trace).services(turn), this, startNanos, timeoutNanos);
     }
 
     private void success(ToolResult result) {
@@ -675,12 +697,9 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                 }
             }
         }
-        ToolResultEvent event = ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId())
-                .toolCallId(call.toolCallId()).name(call.name()).content(content).isError(error != null).error(error)
-                .data(data).metadata(edited == null ? result.metadata() : editedMetadata(result.metadata()))
-                .media(error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of())
-                .attempts(cached ? 0 : attempts).cached(cached).elapsedMs((now - turn.startNanos) / 1_000_000)
-                .build();
+        java.util.Map<String, Object> metadata = edited == null ? result.metadata() : editedMetadata(result.metadata());
+        List<MediaRef> media = error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of();
+        ToolResultEvent event = resultEvent(content, error, data, metadata, media, cached, now);
         String outcome = error == null ? OK : outcomeTag(error.code());
         if (kept[0] == null) {
             complete(def.name(), outcome, event, messages, now);
@@ -698,6 +717,20 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                 crash(x);
             }
         });
+    }
+
+    /**
+     * The call's {@code tool_result}. The builder lives in this small method, apart from the large
+     * {@link #emit}, so the JIT inlines all of it here and never allocates the builder (docs/benchmarks.md).
+     */
+    private ToolResultEvent resultEvent(String content, ErrorInfo error, Object data,
+                                        java.util.Map<String, Object> metadata, List<MediaRef> media, boolean cached,
+                                        long now) {
+        ToolCallsEvent t = turn.turn;
+        return ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId()).toolCallId(call.toolCallId())
+                .name(call.name()).content(content).isError(error != null).error(error).data(data).metadata(metadata)
+                .media(media).attempts(cached ? 0 : attempts).cached(cached)
+                .elapsedMs((now - turn.startNanos) / 1_000_000).build();
     }
 
     /** The result's metadata with {@code arguments_edited: true}: a human changed the arguments it ran with. */
@@ -740,12 +773,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         } else {
             p.metrics.call(toolTag, outcome, nanos);
         }
-        ToolCallsEvent t = turn.turn;
-        p.callLog.add(CallRecord.builder(p.recordClock.at(now)).tool(call.name()).streamId(t.streamId())
-                .turnId(t.turnId()).toolCallId(call.toolCallId()).userId(t.context().userId()).outcome(outcome)
-                .durationMs(nanos / 1_000_000).attempts(event.attempts()).cached(event.cached())
-                .detail(logDetail(event))
-                .approval(approval).build());
+        p.callLog.add(callRecord(outcome, event, nanos, now));
         JournaledCall j = journal;
         if (j != null) {
             j.endedWith = event;

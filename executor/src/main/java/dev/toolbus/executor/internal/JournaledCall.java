@@ -18,6 +18,8 @@ final class JournaledCall {
     volatile ToolResultEvent endedWith;
     /** Set when the journal answered the call: the call log's detail. */
     volatile String detail;
+    /** Its {@code begin}, while it waits for the rest of its turn's wave (guarded by the turn's monitor), else null. */
+    JournalBatches.Begin waiting;
     /** The call's result came from the journal (it finished before its turn was run again): emitted marked replayed. */
     volatile boolean replayed;
 

@@ -9,7 +9,6 @@ import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.protocol.UserMessageEvent;
 import dev.toolbus.spi.CallRules;
 import dev.toolbus.spi.CallJournal;
-import dev.toolbus.spi.CallKey;
 import dev.toolbus.spi.GatedTurn;
 import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.TurnKey;
@@ -75,12 +74,10 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
     private int nextEmit;
     private int errors;
     private boolean finished;
-    private boolean callsCreated;
     /** What the turn was told before it started (tracing parent, control cancels), or null; written holding the monitor. */
     private volatile BeforeStart beforeStart;
     private volatile boolean started;
-    volatile boolean cancelled;
-    /** Why the turn was cancelled (set before {@link #cancelled}). */
+    /** Why the turn was cancelled; null while it was not (see {@link #cancelled()}). */
     private volatile String cancelReason;
     /** The turn's tracing, or null (no observing registry and no inbound trace context). */
     private volatile TurnObservation trace;
@@ -91,8 +88,10 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
      */
     private RuledCalls ruled;
 
-    /** Calls that reached the journal while the turn starts them: one {@code begin} for the wave. */
-    private List<JournalBatches.Begin> wave;
+    /**
+     * The turn is starting its calls: those that reach the journal meanwhile wait in their
+     * {@link JournaledCall#waiting}, for one {@code begin} of the wave.
+     */
     private boolean collecting;
 
     TurnRun(ToolCallsEvent turn, Principal principal, TurnState state, Pipeline pipeline, Sink sink,
@@ -154,7 +153,7 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
     /** Starts every call of the turn (its stream's lane is now held). */
     void start() {
         started = true;
-        if (cancelled) {
+        if (cancelled()) {
             done();
             return;
         }
@@ -190,10 +189,9 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
                 }
                 calls[i] = c;
             }
-            callsCreated = true;
             collecting = true;
         }
-        for (int i = 0; i < calls.length && !cancelled; i++) {
+        for (int i = 0; i < calls.length && !cancelled(); i++) {
             try {
                 calls[i].start();
             } catch (Throwable t) {
@@ -201,7 +199,7 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
             }
         }
         flushWave();
-        if (cancelled) {
+        if (cancelled()) {
             // a cancel that came while the turn was starting (its tracing can take a while the first time)
             // found no call, or not every call, to stop, and no observation to end: do both now
             String reason = cancelReason;
@@ -220,30 +218,46 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
      * A call asks the journal for its entry: collected while the turn starts its calls (one round trip
      * for the wave), else sent now (batched with other turns' by {@link JournalBatches}).
      */
-    void journalBegin(CallKey key, BiConsumer<CallJournal.Entry, Throwable> done) {
-        JournalBatches.Begin b = new JournalBatches.Begin(key, done);
+    void journalBegin(JournaledCall call, BiConsumer<CallJournal.Entry, Throwable> done) {
+        JournalBatches.Begin b = new JournalBatches.Begin(call.key, done);
         synchronized (this) {
             if (collecting) {
-                if (wave == null) {
-                    wave = new ArrayList<>(4);
-                }
-                wave.add(b);
+                call.waiting = b;
                 return;
             }
         }
         pipeline.journals.begin(state.journal(), List.of(b));
     }
 
+    /** The turn's calls are started: the journal gets the {@code begin} of those that wait, in call order. */
     private void flushWave() {
-        List<JournalBatches.Begin> w;
+        List<JournalBatches.Begin> w = null;
         synchronized (this) {
             collecting = false;
-            w = wave;
-            wave = null;
+            for (CallRun c : calls) {
+                JournaledCall j = c.journal();
+                if (j != null && j.waiting != null) {
+                    if (w == null) {
+                        w = new ArrayList<>(4);
+                    }
+                    w.add(j.waiting);
+                    j.waiting = null;
+                }
+            }
         }
         if (w != null) {
             pipeline.journals.begin(state.journal(), w);
         }
+    }
+
+    /** Whether the turn was cancelled (its subscriber went away, or the executor stopped). */
+    boolean cancelled() {
+        return cancelReason != null;
+    }
+
+    /** Whether the turn's calls exist (the caller holds the monitor; they are made under it, all at once). */
+    private boolean callsCreated() {
+        return calls.length > 0 && calls[calls.length - 1] != null;
     }
 
     /**
@@ -254,10 +268,10 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
      */
     boolean cancelCalls(String toolCallId, String reason) {
         synchronized (this) {
-            if (finished || cancelled) {
+            if (finished || cancelled()) {
                 return false;
             }
-            if (!callsCreated) {
+            if (!callsCreated()) {
                 BeforeStart stops = beforeStart();
                 stops.stopReason = reason;
                 if (toolCallId == null) {
@@ -420,8 +434,7 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
 
     /** Cancels running calls; the turn emits nothing more and frees its stream. */
     void cancel(String reason) {
-        cancelReason = reason;
-        cancelled = true;
+        cancelReason = reason == null ? ToolContext.CANCELLED : reason;
         synchronized (this) {
             finished = true;
         }
