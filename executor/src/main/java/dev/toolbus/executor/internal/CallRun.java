@@ -758,6 +758,10 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         if (!DONE.compareAndSet(this, 0, 1)) {
             return;
         }
+        long nanos = now - turn.startNanos;
+        // first: where this method is inlined into a large one, the JIT then still inlines the record's
+        // builder whole and does not allocate it (docs/benchmarks.md)
+        p.callLog.add(callRecord(outcome, event, nanos, now));
         LimitStep.Admission a = limit;
         if (a != null) {
             a.release();
@@ -766,14 +770,12 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         if (ch != null) {
             ch.close();
         }
-        long nanos = now - turn.startNanos;
         ToolPlan tp = plan;
         if (tp != null && toolTag.equals(def.name())) {
             tp.meters.call(outcome, nanos);
         } else {
             p.metrics.call(toolTag, outcome, nanos);
         }
-        p.callLog.add(callRecord(outcome, event, nanos, now));
         JournaledCall j = journal;
         if (j != null) {
             j.endedWith = event;
