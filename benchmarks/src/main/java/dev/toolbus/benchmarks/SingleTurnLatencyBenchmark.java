@@ -31,7 +31,6 @@ public class SingleTurnLatencyBenchmark {
 
     private ToolExecutor executor;
     private ToolCallsEvent turn;
-    private FreshTurns fresh;
     private HandDispatch dispatch;
     private Workload.RawCall call;
 
@@ -41,7 +40,6 @@ public class SingleTurnLatencyBenchmark {
         turn = Workload.turns().get(0);
         dispatch = new HandDispatch();
         call = Workload.rawCalls().get(0);
-        fresh = new FreshTurns(List.of(turn));
         List<OutboundEvent> events = executor.execute(turn).collectList().block(Duration.ofSeconds(30));
         if (events == null || events.size() != 2 || !(events.get(1) instanceof TurnCompletedEvent t) || t.errorCount() != 0) {
             throw new IllegalStateException("unexpected events: " + events);
@@ -58,7 +56,7 @@ public class SingleTurnLatencyBenchmark {
     /** One turn of one call through the toolbus executor; returns the last event. */
     @Benchmark
     public OutboundEvent toolbusTurn(Blackhole bh) {
-        return executor.execute(fresh.nextOne()).doOnNext(bh::consume).blockLast();
+        return executor.execute(turn).doOnNext(bh::consume).blockLast();
     }
 
     /** One hand-written call: parse, look up, run, under {@code Mono.timeout}. */

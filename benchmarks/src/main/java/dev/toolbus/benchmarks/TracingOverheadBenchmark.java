@@ -53,7 +53,6 @@ public class TracingOverheadBenchmark {
 
     private ToolExecutor executor;
     private ToolCallsEvent turn;
-    private FreshTurns fresh;
     private SdkTracerProvider provider;
 
     @Setup(Level.Trial)
@@ -80,7 +79,6 @@ public class TracingOverheadBenchmark {
         ToolCallsEvent plain = Workload.turns().get(0);
         turn = tracing.equals("off") ? plain : new ToolCallsEvent(plain.streamId(), plain.turnId(), plain.calls(),
                 CallContext.EMPTY, null, CLIENT);
-        fresh = new FreshTurns(List.of(turn));
         List<OutboundEvent> events = executor.execute(turn).collectList().block(Duration.ofSeconds(30));
         if (events == null || events.size() != 2 || !(events.get(1) instanceof TurnCompletedEvent t)
                 || t.errorCount() != 0 || (events.get(1).trace() == null) != tracing.equals("off")) {
@@ -101,6 +99,6 @@ public class TracingOverheadBenchmark {
     /** One turn of one call; returns the last event. */
     @Benchmark
     public OutboundEvent turn(Blackhole bh) {
-        return executor.execute(fresh.nextOne()).doOnNext(bh::consume).blockLast();
+        return executor.execute(turn).doOnNext(bh::consume).blockLast();
     }
 }

@@ -30,19 +30,25 @@ public final class CallRecord {
     private final String detail;
     private final String approval;
 
-    private CallRecord(Builder b) {
-        this.at = Objects.requireNonNull(b.at, "at");
-        this.tool = cut(b.tool, MAX_FIELD_CHARS);
-        this.streamId = cut(b.streamId, MAX_FIELD_CHARS);
-        this.turnId = cut(b.turnId, MAX_FIELD_CHARS);
-        this.toolCallId = cut(b.toolCallId, MAX_FIELD_CHARS);
-        this.userId = cut(b.userId, MAX_FIELD_CHARS);
-        this.outcome = cut(b.outcome, MAX_FIELD_CHARS);
-        this.durationMs = b.durationMs;
-        this.attempts = b.attempts;
-        this.cached = b.cached;
-        this.detail = cut(b.detail, 200);
-        this.approval = cut(b.approval, MAX_FIELD_CHARS);
+    /**
+     * Takes the builder's values (already cut, "" when unset), not the builder, and only stores them:
+     * {@link Builder#build()} stays small once compiled, the JIT inlines it where the builder is made,
+     * and the builder is never allocated there (see docs/benchmarks.md).
+     */
+    private CallRecord(Instant at, String tool, String streamId, String turnId, String toolCallId, String userId,
+                       String outcome, long durationMs, int attempts, boolean cached, String detail, String approval) {
+        this.at = at;
+        this.tool = tool;
+        this.streamId = streamId;
+        this.turnId = turnId;
+        this.toolCallId = toolCallId;
+        this.userId = userId;
+        this.outcome = outcome;
+        this.durationMs = durationMs;
+        this.attempts = attempts;
+        this.cached = cached;
+        this.detail = detail;
+        this.approval = approval;
     }
 
     /** Starts a record of a call that finished at {@code at} (unset texts are empty). */
@@ -132,13 +138,15 @@ public final class CallRecord {
                 + approval + "]";
     }
 
+    /** {@code s}, or "" for null, or its first {@code max - 1} characters and {@code …}; small, as the setters calling it must be. */
     private static String cut(String s, int max) {
         if (s == null) {
             return "";
         }
-        if (s.length() <= max) {
-            return s;
-        }
+        return s.length() <= max ? s : cutLong(s, max);
+    }
+
+    private static String cutLong(String s, int max) {
         int end = max - 1;
         if (Character.isHighSurrogate(s.charAt(end - 1))) {
             end--;
@@ -146,20 +154,20 @@ public final class CallRecord {
         return s.substring(0, end) + "…";
     }
 
-    /** Builder of {@link CallRecord}; texts are cut when built. */
+    /** Builder of {@link CallRecord}; texts are cut when set. */
     public static final class Builder {
         private final Instant at;
-        private String tool;
-        private String streamId;
-        private String turnId;
-        private String toolCallId;
-        private String userId;
-        private String outcome;
+        private String tool = "";
+        private String streamId = "";
+        private String turnId = "";
+        private String toolCallId = "";
+        private String userId = "";
+        private String outcome = "";
         private long durationMs;
         private int attempts;
         private boolean cached;
-        private String detail;
-        private String approval;
+        private String detail = "";
+        private String approval = "";
 
         private Builder(Instant at) {
             this.at = Objects.requireNonNull(at, "at");
@@ -167,37 +175,37 @@ public final class CallRecord {
 
         /** The tool name as called. */
         public Builder tool(String v) {
-            this.tool = v;
+            this.tool = cut(v, MAX_FIELD_CHARS);
             return this;
         }
 
         /** The conversation. */
         public Builder streamId(String v) {
-            this.streamId = v;
+            this.streamId = cut(v, MAX_FIELD_CHARS);
             return this;
         }
 
         /** The turn. */
         public Builder turnId(String v) {
-            this.turnId = v;
+            this.turnId = cut(v, MAX_FIELD_CHARS);
             return this;
         }
 
         /** The call. */
         public Builder toolCallId(String v) {
-            this.toolCallId = v;
+            this.toolCallId = cut(v, MAX_FIELD_CHARS);
             return this;
         }
 
         /** The user, or empty. */
         public Builder userId(String v) {
-            this.userId = v;
+            this.userId = cut(v, MAX_FIELD_CHARS);
             return this;
         }
 
         /** {@code ok} or the error code in lower case. */
         public Builder outcome(String v) {
-            this.outcome = v;
+            this.outcome = cut(v, MAX_FIELD_CHARS);
             return this;
         }
 
@@ -221,19 +229,20 @@ public final class CallRecord {
 
         /** What ended the call when the outcome alone does not say it (e.g. {@code cancel event: user said stop}), else empty. */
         public Builder detail(String v) {
-            this.detail = v;
+            this.detail = cut(v, 200);
             return this;
         }
 
         /** What the approval step did: empty (no step, or the call ran without asking), {@code asked} (still waiting when the call ended, e.g. cancelled), {@code approved}, {@code approved_session}, {@code denied}, {@code expired}, {@code unsent} (the request could not be published), {@code by_session_grant}, {@code ask_mode}. */
         public Builder approval(String v) {
-            this.approval = v;
+            this.approval = cut(v, MAX_FIELD_CHARS);
             return this;
         }
 
         /** The record. */
         public CallRecord build() {
-            return new CallRecord(this);
+            return new CallRecord(at, tool, streamId, turnId, toolCallId, userId, outcome, durationMs, attempts, cached,
+                    detail, approval);
         }
     }
 }

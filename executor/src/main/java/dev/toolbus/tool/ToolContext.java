@@ -77,17 +77,20 @@ public final class ToolContext {
     private volatile String cancelReason;
     private volatile Sinks.Empty<Void> cancelSink;
 
-    private ToolContext(Builder b) {
-        this.streamId = b.streamId;
-        this.turnId = b.turnId;
-        this.toolCallId = b.toolCallId;
-        this.toolName = b.toolName;
-        this.who = b.who;
-        this.message = b.message;
-        this.attempt = b.attempt;
-        this.conversation = b.conversation;
-        this.trace = b.trace;
-        this.services = b.services;
+    /** Takes the builder's values, not the builder: so the builder does not escape {@link Builder#build()} (see docs/benchmarks.md). */
+    private ToolContext(String streamId, String turnId, String toolCallId, String toolName, CallContext who,
+                        JsonNode message, int attempt, ToolConversation conversation, TraceContext trace,
+                        Services services) {
+        this.streamId = streamId;
+        this.turnId = turnId;
+        this.toolCallId = toolCallId;
+        this.toolName = toolName;
+        this.who = who;
+        this.message = message;
+        this.attempt = attempt;
+        this.conversation = conversation;
+        this.trace = trace;
+        this.services = services;
     }
 
     /** Starts a builder (for the executor, adapters and tests). */
@@ -327,16 +330,22 @@ public final class ToolContext {
      * What runs a call holds: the context it hands the handler, and the means to cancel it. The executor
      * makes one per attempt; an adapter that runs handlers itself makes its own with
      * {@link Builder#handle()}. The handler gets only {@link #context()}.
+     *
+     * <p>Whoever runs calls may extend it to keep its own state of the run in the same object (the
+     * executor's run of a handler is its handle: one object per attempt, not two). A subclass builds a
+     * new context from a builder, as {@link Builder#handle()} does; it cannot take hold of a context
+     * built elsewhere, so a handler still cannot cancel its own or another call.
      */
-    public static final class Handle {
+    public static class Handle {
         private final ToolContext context;
 
-        private Handle(ToolContext context) {
-            this.context = context;
+        /** A handle of a new context with the builder's values. */
+        protected Handle(Builder builder) {
+            this.context = builder.build();
         }
 
         /** The context to hand the handler. */
-        public ToolContext context() {
+        public final ToolContext context() {
             return context;
         }
 
@@ -346,7 +355,7 @@ public final class ToolContext {
          *
          * @param reason why ({@code null} or blank: {@value #CANCELLED})
          */
-        public void cancel(String reason) {
+        public final void cancel(String reason) {
             context.cancel(reason);
         }
     }
@@ -459,12 +468,13 @@ public final class ToolContext {
 
         /** The context, which nobody can cancel (for tests and callers that never cancel). */
         public ToolContext build() {
-            return new ToolContext(this);
+            return new ToolContext(streamId, turnId, toolCallId, toolName, who, message, attempt, conversation, trace,
+                    services);
         }
 
         /** The context with the handle that cancels it. */
         public Handle handle() {
-            return new Handle(new ToolContext(this));
+            return new Handle(this);
         }
     }
 }

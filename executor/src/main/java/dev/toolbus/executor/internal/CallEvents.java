@@ -57,7 +57,7 @@ final class CallEvents {
         this.extendDeadline = extendDeadline;
         this.turn = turn;
         this.toolCallId = toolCallId;
-        this.callKey = turn.key.call(toolCallId);
+        this.callKey = turn.key().call(toolCallId);
         this.name = name;
         this.intervalMs = p.settings.progressInterval().toMillis();
     }

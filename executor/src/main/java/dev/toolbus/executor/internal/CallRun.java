@@ -10,6 +10,7 @@ import dev.toolbus.protocol.ContentPart;
 import dev.toolbus.protocol.ErrorCode;
 import dev.toolbus.protocol.ErrorInfo;
 import dev.toolbus.protocol.Json;
+import dev.toolbus.protocol.MediaRef;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolResultEvent;
@@ -17,7 +18,6 @@ import dev.toolbus.protocol.UserMessageEvent;
 import dev.toolbus.registry.ToolRegistry;
 import dev.toolbus.result.SplitResult;
 import dev.toolbus.spi.CallJournal;
-import dev.toolbus.spi.CallKey;
 import dev.toolbus.spi.CutKey;
 import dev.toolbus.spi.GatedCall;
 import dev.toolbus.spi.ToolPolicy;
@@ -26,7 +26,6 @@ import dev.toolbus.tool.ToolArguments;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolConversation;
 import dev.toolbus.tool.ToolDefinition;
-import dev.toolbus.tool.ToolHandler;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.Visibility;
 import java.time.Duration;
@@ -61,9 +60,10 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private final int index;
     private final ToolCall call;
     private ToolDefinition def;
+    /** The registry's entry of the tool (its handler and source), once resolved. */
+    private ToolRegistry.Entry entry;
     /** The definition's compiled checks and meters, once resolved. */
     private ToolPlan plan;
-    private ToolHandler handler;
     private ToolArguments args;
     private String cacheKey;
     private CompletableFuture<ResultCache.Flight> flight;
@@ -73,7 +73,6 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     List<UserMessageEvent> followUps;
     private volatile HandlerRun running;
     private volatile Disposable gateWait;
-    private dev.toolbus.tool.ToolSource source;
     /** The call's pass through the limits (permits it holds are released when it completes). */
     private volatile LimitStep.Admission limit;
     /** What the approval step did, for the call log. */
@@ -81,22 +80,17 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private volatile boolean cancelled;
     private volatile int done;
     private volatile CallEvents events;
-    /** Set when a control cancel ended the call: the call log's detail. */
-    private volatile String cancelDetail;
-    /** Set when the journal answered the call: the call log's detail. */
-    private volatile String journalDetail;
+    /** Set when a control cancel ended the call: the call log's detail is made of {@link #cancelReason}. */
+    private volatile boolean cancelEvent;
     /** The arguments a human's approval edited (the call runs with them), or null. */
     private volatile ObjectNode edited;
-    /** Why the call was cancelled, for the handler's {@code ToolContext.cancelReason()}. */
+    /**
+     * Why the call was cancelled, as given (the handler's {@code ToolContext.cancelReason()}, where null
+     * or blank reads {@code cancelled}).
+     */
     private volatile String cancelReason = ToolContext.CANCELLED;
-    /** The call's key in the journal, once it asked it (calls that are not retry-safe). */
-    private CallKey journalKey;
-    /** The journal marked the call started: its end is recorded before its result is emitted. */
-    private volatile boolean journaled;
-    /** What the call ended with (for a journal entry that arrives after a cancel ended it). */
-    private volatile ToolResultEvent endedWith;
-    /** The call's result came from the journal (it finished before its turn was run again): emitted marked replayed. */
-    volatile boolean replayed;
+    /** The call's pass through the call journal, once it asked it (calls that are not retry-safe), else null. */
+    private volatile JournaledCall journal;
 
     CallRun(Pipeline p, TurnRun turn, int index, ToolCall call) {
         this.p = p;
@@ -117,8 +111,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             return;
         }
         def = entry.tool().definition();
-        handler = entry.tool().handler();
-        source = entry.source();
+        this.entry = entry;
         ToolCallsEvent t = turn.turn;
         CallContext ctx = t.context();
         if (def.visibility() == Visibility.HIDDEN) {
@@ -145,7 +138,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             return;
         }
         args = ToolArguments.of(filled);
-        RuleStep.Decision ruled = RuleStep.decide(p, turn, call, def, source, filled);
+        RuleStep.Decision ruled = RuleStep.decide(p, turn, call, def, entry.source(), filled);
         if (ruled.refusal() != null) {
             fail(name, ruled.refusal());
             return;
@@ -168,7 +161,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             return;
         }
         if (p.limits != null && limit == null) {
-            LimitStep.Admission a = p.limits.admit(turn.turn, index, def, source);
+            LimitStep.Admission a = p.limits.admit(turn.turn, index, def, entry.source());
             limit = a;
             if (done != 0) {
                 a.release();
@@ -222,8 +215,13 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
      * events, marked replayed; the journal failing → {@code STATE_UNAVAILABLE}, the call does not start.
      */
     private void beginJournal() {
-        journalKey = turn.key.call(call.toolCallId());
-        turn.journalBegin(journalKey, (entry, err) -> {
+        JournaledCall j = new JournaledCall(turn.key().call(call.toolCallId()));
+        journal = j;
+        if (done != 0) {
+            // ended meanwhile (a cancel): it never ran, and the journal was not asked
+            return;
+        }
+        turn.journalBegin(j, (entry, err) -> {
             try {
                 journalAnswered(entry, err);
             } catch (Throwable t) {
@@ -239,30 +237,31 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             fail(def.name(), ErrorCode.STATE_UNAVAILABLE, p.texts.stateUnavailable(def.name(), CallFailure.message(err)));
             return;
         }
+        JournaledCall j = journal;
         if (e.isNew()) {
-            journaled = true;
-            ToolResultEvent ended = endedWith;
+            j.started = true;
+            ToolResultEvent ended = j.endedWith;
             if (done != 0) {
                 if (ended != null) {
                     // cancelled while the journal answered: record how it ended, so a repeat does not call it unknown
-                    p.journals.finish(turn.state.journal(), journalKey, List.of(ended), x -> { });
+                    p.journals.finish(turn.state.journal(), j.key, List.of(ended), x -> { });
                 }
                 return;
             }
             attempt(1);
         } else if (e.isStarted()) {
             p.metrics.journal(false);
-            journalDetail = "outcome unknown: started before its turn was run again";
+            j.detail = "outcome unknown: started before its turn was run again";
             fail(def.name(), ErrorCode.OUTCOME_UNKNOWN, p.texts.outcomeUnknown(def.name()));
         } else {
             p.metrics.journal(true);
-            journalDetail = "replayed from the call journal";
-            replay(e.events());
+            j.detail = "replayed from the call journal";
+            replay(j, e.events());
         }
     }
 
     /** Completes the call with the events it finished with before (emitted marked replayed). */
-    private void replay(List<dev.toolbus.protocol.OutboundEvent> events) {
+    private void replay(JournaledCall j, List<dev.toolbus.protocol.OutboundEvent> events) {
         ToolCallsEvent t = turn.turn;
         ToolResultEvent result = null;
         List<UserMessageEvent> messages = new ArrayList<>(0);
@@ -277,7 +276,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             result = ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId()).toolCallId(call.toolCallId())
                     .name(call.name()).content(p.texts.finishedResultNotKept(def.name())).build();
         }
-        replayed = true;
+        j.replayed = true;
         complete(def.name(), result.isError() && result.error() != null ? outcomeTag(result.error().code()) : OK,
                 result, messages, p.nanoClock.getAsLong());
     }
@@ -309,8 +308,8 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     /** Marks a call of a turn that has not started yet as cancelled: it ends {@code CANCELLED} at start. */
     void stopBeforeStart(String reason) {
-        cancelDetail = cancelDetail(reason);
-        cancelReason = reason == null || reason.isBlank() ? ToolContext.CANCELLED : reason;
+        cancelReason = reason;
+        cancelEvent = true;
         cancelled = true;
     }
 
@@ -324,12 +323,12 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         if (done != 0) {
             return false;
         }
-        cancelDetail = cancelDetail(reason);
-        cancelReason = reason == null || reason.isBlank() ? ToolContext.CANCELLED : reason;
+        cancelReason = reason;
+        cancelEvent = true;
         cancelled = true;
         HandlerRun r = running;
         if (r != null) {
-            r.cancel(cancelReason);
+            r.abort(cancelReason);
         }
         Disposable g = gateWait;
         if (g != null) {
@@ -371,6 +370,37 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         return null;
     }
 
+    /** The call's record in the call log; the builder in a small method of its own, as in {@link #resultEvent}. */
+    private CallRecord callRecord(String outcome, ToolResultEvent event, long nanos, long now) {
+        ToolCallsEvent t = turn.turn;
+        String detail = logDetail(event);
+        return CallRecord.builder(p.recordClock.at(now)).tool(call.name()).streamId(t.streamId()).turnId(t.turnId())
+                .toolCallId(call.toolCallId()).userId(t.context().userId()).outcome(outcome)
+                .durationMs(nanos / 1_000_000).attempts(event.attempts()).cached(event.cached()).detail(detail)
+                .approval(approval).build();
+    }
+
+    /** The call log's detail: what the journal answered, else what cancel event ended the call, else null. */
+    private String logDetail(ToolResultEvent event) {
+        JournaledCall j = journal;
+        if (j != null && j.detail != null) {
+            return j.detail;
+        }
+        return cancelEvent && event.isError() && event.error().code() == ErrorCode.CANCELLED
+                ? cancelDetail(cancelReason) : null;
+    }
+
+    /** The call's pass through the call journal, or null. */
+    JournaledCall journal() {
+        return journal;
+    }
+
+    /** Whether the call's result came from the journal (emitted marked replayed). */
+    boolean replayed() {
+        JournaledCall j = journal;
+        return j != null && j.replayed;
+    }
+
     /** The call log's detail of a control cancel; the reason bounded to 200 characters. */
     private static String cancelDetail(String reason) {
         if (reason == null || reason.isEmpty()) {
@@ -390,7 +420,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         cancelled = true;
         HandlerRun r = running;
         if (r != null) {
-            r.cancel(reason);
+            r.abort(reason);
         }
         Disposable g = gateWait;
         if (g != null) {
@@ -442,7 +472,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
      * on the way (an {@code Error} included) ends the attempt {@code TOOL_FAILED} and frees the slot.
      */
     private void runAttempt(int n) {
-        if (cancelled || turn.cancelled || done != 0) {
+        if (cancelled || turn.cancelled() || done != 0) {
             p.slots.release();
             try {
                 failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
@@ -454,16 +484,15 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         HandlerRun run = null;
         try {
             attempts = n;
-            ToolContext.Handle handle = context(n);
-            ToolContext ctx = handle.context();
             long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-            run = new HandlerRun(handle, this, p.nanoClock.getAsLong(), timeoutMs * 1_000_000);
+            run = newRun(n, timeoutMs * 1_000_000);
+            ToolContext ctx = run.context();
             running = run;
             p.inflight.incrementAndGet();
             p.running.add(run);
             run.start(invoke(ctx), timeoutMs, p.timer);
             if (cancelled) {
-                run.cancel(cancelReason);
+                run.abort(cancelReason);
             }
         } catch (Throwable t) {
             if (run != null) {
@@ -476,7 +505,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     }
 
     private Mono<ToolResult> invoke(ToolContext ctx) {
-        if (handler.isBlocking()) {
+        if (entry.tool().handler().isBlocking()) {
             return turn.inScope(index, new ThrowSafeMono(Mono.defer(() -> call(ctx))).subscribeOn(p.blocking));
         }
         return turn.inScope(index, call(ctx));
@@ -486,7 +515,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     private Mono<ToolResult> call(ToolContext ctx) {
         Mono<ToolResult> m;
         try {
-            m = handler.call(args, ctx);
+            m = entry.tool().handler().call(args, ctx);
         } catch (Throwable e) {
             return Mono.error(e);
         }
@@ -525,7 +554,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
 
     private boolean retryable(int n) {
         return p.settings.retryOnError() && !def.sideEffecting() && n <= p.settings.maxRetries() && !cancelled
-                && !turn.cancelled;
+                && !turn.cancelled();
     }
 
     /** Exponential backoff with jitter, capped at 3 s: about 200, 400, 800, 1600, 3000 ms. */
@@ -535,9 +564,16 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         return Math.min(MAX_BACKOFF_MS, jittered);
     }
 
-    private ToolContext.Handle context(int attempt) {
-        return ToolContext.builder().turn(turn.turn).toolCallId(call.toolCallId()).toolName(def.name())
-                .attempt(attempt).conversation(this).trace(turn.callTrace(index)).services(turn).handle();
+    /**
+     * The run of attempt {@code attempt}, which is its context's handle. The context's builder lives in
+     * this small method only, so the JIT inlines all of it here and never allocates the builder
+     * (docs/benchmarks.md).
+     */
+    private HandlerRun newRun(int attempt, long timeoutNanos) {
+        long startNanos = p.nanoClock.getAsLong();
+        dev.toolbus.protocol.TraceContext trace = turn.callTrace(index);
+        return new HandlerRun(ToolContext.builder().turn(turn.turn).toolCallId(call.toolCallId()).toolName(def.name())
+                .attempt(attempt).conversation(this).trace(trace).services(turn), this, startNanos, timeoutNanos);
     }
 
     private void success(ToolResult result) {
@@ -661,12 +697,9 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                 }
             }
         }
-        ToolResultEvent event = ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId())
-                .toolCallId(call.toolCallId()).name(call.name()).content(content).isError(error != null).error(error)
-                .data(data).metadata(edited == null ? result.metadata() : editedMetadata(result.metadata()))
-                .media(error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of())
-                .attempts(cached ? 0 : attempts).cached(cached).elapsedMs((now - turn.startNanos) / 1_000_000)
-                .build();
+        java.util.Map<String, Object> metadata = edited == null ? result.metadata() : editedMetadata(result.metadata());
+        List<MediaRef> media = error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of();
+        ToolResultEvent event = resultEvent(content, error, data, metadata, media, cached, now);
         String outcome = error == null ? OK : outcomeTag(error.code());
         if (kept[0] == null) {
             complete(def.name(), outcome, event, messages, now);
@@ -684,6 +717,20 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                 crash(x);
             }
         });
+    }
+
+    /**
+     * The call's {@code tool_result}. The builder lives in this small method, apart from the large
+     * {@link #emit}, so the JIT inlines all of it here and never allocates the builder (docs/benchmarks.md).
+     */
+    private ToolResultEvent resultEvent(String content, ErrorInfo error, Object data,
+                                        java.util.Map<String, Object> metadata, List<MediaRef> media, boolean cached,
+                                        long now) {
+        ToolCallsEvent t = turn.turn;
+        return ToolResultEvent.builder().streamId(t.streamId()).turnId(t.turnId()).toolCallId(call.toolCallId())
+                .name(call.name()).content(content).isError(error != null).error(error).data(data).metadata(metadata)
+                .media(media).attempts(cached ? 0 : attempts).cached(cached)
+                .elapsedMs((now - turn.startNanos) / 1_000_000).build();
     }
 
     /** The result's metadata with {@code arguments_edited: true}: a human changed the arguments it ran with. */
@@ -711,6 +758,10 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         if (!DONE.compareAndSet(this, 0, 1)) {
             return;
         }
+        long nanos = now - turn.startNanos;
+        // first: where this method is inlined into a large one, the JIT then still inlines the record's
+        // builder whole and does not allocate it (docs/benchmarks.md)
+        p.callLog.add(callRecord(outcome, event, nanos, now));
         LimitStep.Admission a = limit;
         if (a != null) {
             a.release();
@@ -719,27 +770,22 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         if (ch != null) {
             ch.close();
         }
-        long nanos = now - turn.startNanos;
         ToolPlan tp = plan;
         if (tp != null && toolTag.equals(def.name())) {
             tp.meters.call(outcome, nanos);
         } else {
             p.metrics.call(toolTag, outcome, nanos);
         }
-        ToolCallsEvent t = turn.turn;
-        p.callLog.add(CallRecord.builder(p.recordClock.at(now)).tool(call.name()).streamId(t.streamId())
-                .turnId(t.turnId()).toolCallId(call.toolCallId()).userId(t.context().userId()).outcome(outcome)
-                .durationMs(nanos / 1_000_000).attempts(event.attempts()).cached(event.cached())
-                .detail(journalDetail != null ? journalDetail
-                        : event.isError() && event.error().code() == ErrorCode.CANCELLED ? cancelDetail : null)
-                .approval(approval).build());
-        endedWith = event;
-        if (journaled && !replayed) {
+        JournaledCall j = journal;
+        if (j != null) {
+            j.endedWith = event;
+        }
+        if (j != null && j.started && !j.replayed) {
             List<dev.toolbus.protocol.OutboundEvent> record = new ArrayList<>(1 + messages.size());
             record.add(event);
             record.addAll(messages);
             // recorded before it is emitted: a repeat of the turn then replays it instead of calling it unknown
-            p.journals.finish(turn.state.journal(), journalKey, record, err -> {
+            p.journals.finish(turn.state.journal(), j.key, record, err -> {
                 if (err != null) {
                     LOG.warn("call {} of {}: its end was not recorded in the call journal (a repeat of the turn "
                             + "will answer it OUTCOME_UNKNOWN): {}", call.toolCallId(), def.name(), err.toString());

@@ -13,17 +13,17 @@ import reactor.core.scheduler.Scheduler;
 
 /**
  * One run of a handler with a timeout that really cancels: on expiry the subscription is disposed
- * (which interrupts a blocking handler's thread) and the context's cancellation signal fires.
+ * (which interrupts a blocking handler's thread) and the context's cancellation signal fires. The run is
+ * its context's {@link ToolContext.Handle} (one object per attempt).
  *
  * <p>The timer is armed only when the handler did not finish during subscription, so synchronous
  * handlers pay no timer at all. Exactly one {@link AttemptOutcome} is delivered.
  */
-final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
+final class HandlerRun extends ToolContext.Handle implements CoreSubscriber<ToolResult>, Runnable {
 
     private static final AtomicIntegerFieldUpdater<HandlerRun> DONE =
             AtomicIntegerFieldUpdater.newUpdater(HandlerRun.class, "done");
 
-    private final ToolContext.Handle context;
     private final AttemptOutcome.Listener onDone;
     /** When the run started (the executor's nano clock) and its timeout, for {@link RunningCalls}. */
     final long startNanos;
@@ -36,8 +36,9 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
     private long deadline;
     private ToolResult value;
 
-    HandlerRun(ToolContext.Handle context, AttemptOutcome.Listener onDone, long startNanos, long timeoutNanos) {
-        this.context = context;
+    /** The run of one attempt, with a new context of {@code context}'s values (see {@link #context()}). */
+    HandlerRun(ToolContext.Builder context, AttemptOutcome.Listener onDone, long startNanos, long timeoutNanos) {
+        super(context);
         this.onDone = onDone;
         this.startNanos = startNanos;
         this.timeoutNanos = timeoutNanos;
@@ -107,13 +108,11 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
         }
     }
 
-    /** Cancels the run (the turn was abandoned) with the reason {@code cancelled}. */
-    void cancel() {
-        cancel(ToolContext.CANCELLED);
-    }
-
-    /** Cancels the run; the context's {@link ToolContext#cancelReason()} is {@code reason}. */
-    void cancel(String reason) {
+    /**
+     * Ends the run cancelled: the subscription is cancelled and the context's
+     * {@link ToolContext#cancelReason()} is {@code reason} ({@link #cancel(String)} only cancels the context).
+     */
+    void abort(String reason) {
         if (DONE.compareAndSet(this, 0, 1)) {
             stop(reason);
             onDone.ended(AttemptOutcome.CANCELLED, null, null);
@@ -133,7 +132,7 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
     public void run() {
         if (DONE.compareAndSet(this, 0, 1)) {
             // the reason first: a source that reacts to the disposal (a stdio plugin's cancel) reads it
-            context.cancel(ToolContext.TIMEOUT);
+            cancel(ToolContext.TIMEOUT);
             Subscription s = upstream;
             if (s != null) {
                 s.cancel();
@@ -183,7 +182,7 @@ final class HandlerRun implements CoreSubscriber<ToolResult>, Runnable {
         if (t != null) {
             t.dispose();
         }
-        context.cancel(reason);
+        cancel(reason);
         Subscription s = upstream;
         if (s != null) {
             s.cancel();

@@ -141,6 +141,6 @@ final class RuleStep implements CallRules.Call {
 
     @Override
     public CallRules.Counts turn() {
-        return turn;
+        return turn.ruledCalls();
     }
 }

@@ -9,16 +9,13 @@ import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.protocol.UserMessageEvent;
 import dev.toolbus.spi.CallRules;
 import dev.toolbus.spi.CallJournal;
-import dev.toolbus.spi.CallKey;
 import dev.toolbus.spi.GatedTurn;
 import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.TurnKey;
 import dev.toolbus.spi.TurnState;
 import dev.toolbus.tool.ToolContext;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -35,7 +32,7 @@ import reactor.core.scheduler.Scheduler;
  * {@code approval_request}) bypass call order: {@link #live} publishes them at once. A control cancel
  * ({@link #cancelCalls}) ends unfinished calls {@code CANCELLED}; the turn then completes as usual.
  */
-final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services {
+final class TurnRun implements GatedTurn, ToolContext.Services {
 
     /**
      * Where a turn's events go. {@link #next} and {@link #live} only queue (they run no code of the
@@ -66,8 +63,6 @@ final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services
     final Principal principal;
     /** The turn state its calls use (the bus's facets, else the executor's). */
     final TurnState state;
-    /** The turn's key in the state. */
-    final TurnKey key;
     final long startNanos;
     private final Pipeline pipeline;
     private final Sink sink;
@@ -79,32 +74,24 @@ final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services
     private int nextEmit;
     private int errors;
     private boolean finished;
-    private boolean callsCreated;
-    /** A control cancel of the whole turn arrived before it started. */
-    private boolean stopAll;
-    /** Calls a control cancel named before the turn started. */
-    private Set<String> stopIds;
-    private String stopReason;
+    /** What the turn was told before it started (tracing parent, control cancels), or null; written holding the monitor. */
+    private volatile BeforeStart beforeStart;
     private volatile boolean started;
-    volatile boolean cancelled;
-    /** Why the turn was cancelled (set before {@link #cancelled}). */
+    /** Why the turn was cancelled; null while it was not (see {@link #cancelled()}). */
     private volatile String cancelReason;
     /** The turn's tracing, or null (no observing registry and no inbound trace context). */
     private volatile TurnObservation trace;
     private boolean finishedNormally;
-    /** The observation an {@code execute()} subscriber runs in, the parent of an untraced turn's; or null. */
-    private Object parentObservation;
     /**
-     * The calls past the rules so far ({@link CallRules.Counts}); touched only by the thread that starts
-     * the turn's calls (a call is decided and counted while it starts), and only when there are rules.
+     * The calls past the rules so far, made when the first is counted; touched only by the thread that
+     * starts the turn's calls (a call is decided and counted while it starts), and only when there are rules.
      */
-    private long ruledCalls;
-    private long ruledSideEffecting;
-    private long ruledDangerous;
-    private java.util.Map<String, Long> ruledByTool;
+    private RuledCalls ruled;
 
-    /** Calls that reached the journal while the turn starts them: one {@code begin} for the wave. */
-    private List<JournalBatches.Begin> wave;
+    /**
+     * The turn is starting its calls: those that reach the journal meanwhile wait in their
+     * {@link JournaledCall#waiting}, for one {@code begin} of the wave.
+     */
     private boolean collecting;
 
     TurnRun(ToolCallsEvent turn, Principal principal, TurnState state, Pipeline pipeline, Sink sink,
@@ -112,7 +99,6 @@ final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services
         this.turn = turn;
         this.principal = principal;
         this.state = state;
-        this.key = TurnKey.of(principal, turn.streamId(), turn.turnId());
         this.pipeline = pipeline;
         this.sink = sink;
         this.onDone = onDone;
@@ -121,54 +107,58 @@ final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services
         this.startNanos = pipeline.nanoClock.getAsLong();
     }
 
+    /**
+     * The turn's key in the state, made when asked (by a call's journal entry or its live events; most
+     * turns never ask, and a field would cost every turn).
+     */
+    TurnKey key() {
+        return TurnKey.of(principal, turn.streamId(), turn.turnId());
+    }
+
     /** Counts a call that passed the rules (see {@link CallRules.Counts}). */
     void countRuled(String tool, boolean sideEffecting, boolean dangerous) {
-        ruledCalls++;
-        if (sideEffecting) {
-            ruledSideEffecting++;
+        RuledCalls r = ruled;
+        if (r == null) {
+            r = new RuledCalls();
+            ruled = r;
         }
-        if (dangerous) {
-            ruledDangerous++;
-        }
-        if (ruledByTool == null) {
-            ruledByTool = new java.util.HashMap<>(4);
-        }
-        ruledByTool.merge(tool, 1L, Long::sum);
+        r.count(tool, sideEffecting, dangerous);
     }
 
-    @Override
-    public long calls() {
-        return ruledCalls;
-    }
-
-    @Override
-    public long sideEffectingCalls() {
-        return ruledSideEffecting;
-    }
-
-    @Override
-    public long dangerousCalls() {
-        return ruledDangerous;
-    }
-
-    @Override
-    public java.util.Map<String, Long> byTool() {
-        return ruledByTool == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(ruledByTool);
+    /** The calls past the rules so far, for the rules of the next call. */
+    CallRules.Counts ruledCalls() {
+        RuledCalls r = ruled;
+        return r == null ? RuledCalls.NONE : r;
     }
 
     /** Sets the parent observation of the turn's (before it is submitted); ignored unless an {@code Observation}. */
     void parentObservation(Object parent) {
-        this.parentObservation = parent;
+        if (parent != null) {
+            synchronized (this) {
+                beforeStart().parentObservation = parent;
+            }
+        }
+    }
+
+    /** The turn's {@link BeforeStart}, made on first use; the caller holds the monitor. */
+    private BeforeStart beforeStart() {
+        BeforeStart b = beforeStart;
+        if (b == null) {
+            b = new BeforeStart();
+            beforeStart = b;
+        }
+        return b;
     }
 
     /** Starts every call of the turn (its stream's lane is now held). */
     void start() {
         started = true;
-        if (cancelled) {
+        if (cancelled()) {
             done();
             return;
         }
-        trace = pipeline.tracing.start(turn, parentObservation);
+        BeforeStart told = beforeStart;
+        trace = pipeline.tracing.start(turn, told == null ? null : told.parentObservation);
         List<ToolCall> list = turn.calls();
         if (list.isEmpty()) {
             synchronized (this) {
@@ -191,17 +181,17 @@ final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services
             tr.startCalls(pipeline.registry);
         }
         synchronized (this) {
+            BeforeStart stops = beforeStart;
             for (int i = 0; i < list.size(); i++) {
                 CallRun c = new CallRun(pipeline, this, i, list.get(i));
-                if (stopAll || (stopIds != null && stopIds.contains(c.id()))) {
-                    c.stopBeforeStart(stopReason);
+                if (stops != null && stops.stopped(c.id())) {
+                    c.stopBeforeStart(stops.stopReason);
                 }
                 calls[i] = c;
             }
-            callsCreated = true;
             collecting = true;
         }
-        for (int i = 0; i < calls.length && !cancelled; i++) {
+        for (int i = 0; i < calls.length && !cancelled(); i++) {
             try {
                 calls[i].start();
             } catch (Throwable t) {
@@ -209,7 +199,7 @@ final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services
             }
         }
         flushWave();
-        if (cancelled) {
+        if (cancelled()) {
             // a cancel that came while the turn was starting (its tracing can take a while the first time)
             // found no call, or not every call, to stop, and no observation to end: do both now
             String reason = cancelReason;
@@ -228,30 +218,46 @@ final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services
      * A call asks the journal for its entry: collected while the turn starts its calls (one round trip
      * for the wave), else sent now (batched with other turns' by {@link JournalBatches}).
      */
-    void journalBegin(CallKey key, BiConsumer<CallJournal.Entry, Throwable> done) {
-        JournalBatches.Begin b = new JournalBatches.Begin(key, done);
+    void journalBegin(JournaledCall call, BiConsumer<CallJournal.Entry, Throwable> done) {
+        JournalBatches.Begin b = new JournalBatches.Begin(call.key, done);
         synchronized (this) {
             if (collecting) {
-                if (wave == null) {
-                    wave = new ArrayList<>(4);
-                }
-                wave.add(b);
+                call.waiting = b;
                 return;
             }
         }
         pipeline.journals.begin(state.journal(), List.of(b));
     }
 
+    /** The turn's calls are started: the journal gets the {@code begin} of those that wait, in call order. */
     private void flushWave() {
-        List<JournalBatches.Begin> w;
+        List<JournalBatches.Begin> w = null;
         synchronized (this) {
             collecting = false;
-            w = wave;
-            wave = null;
+            for (CallRun c : calls) {
+                JournaledCall j = c.journal();
+                if (j != null && j.waiting != null) {
+                    if (w == null) {
+                        w = new ArrayList<>(4);
+                    }
+                    w.add(j.waiting);
+                    j.waiting = null;
+                }
+            }
         }
         if (w != null) {
             pipeline.journals.begin(state.journal(), w);
         }
+    }
+
+    /** Whether the turn was cancelled (its subscriber went away, or the executor stopped). */
+    boolean cancelled() {
+        return cancelReason != null;
+    }
+
+    /** Whether the turn's calls exist (the caller holds the monitor; they are made under it, all at once). */
+    private boolean callsCreated() {
+        return calls.length > 0 && calls[calls.length - 1] != null;
     }
 
     /**
@@ -262,23 +268,21 @@ final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services
      */
     boolean cancelCalls(String toolCallId, String reason) {
         synchronized (this) {
-            if (finished || cancelled) {
+            if (finished || cancelled()) {
                 return false;
             }
-            if (!callsCreated) {
-                stopReason = reason;
+            if (!callsCreated()) {
+                BeforeStart stops = beforeStart();
+                stops.stopReason = reason;
                 if (toolCallId == null) {
-                    boolean first = !stopAll;
-                    stopAll = true;
+                    boolean first = !stops.stopAll;
+                    stops.stopAll = true;
                     return first;
                 }
-                if (stopAll || !hasCall(toolCallId)) {
+                if (stops.stopAll || !hasCall(toolCallId)) {
                     return false;
                 }
-                if (stopIds == null) {
-                    stopIds = new HashSet<>(4);
-                }
-                return stopIds.add(toolCallId);
+                return stops.stop(toolCallId);
             }
         }
         boolean any = false;
@@ -391,7 +395,7 @@ final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services
             try {
                 while (nextEmit < calls.length && calls[nextEmit].emitted != null) {
                     CallRun next = calls[nextEmit++];
-                    sink.next(next.replayed ? ReplayedEvent.of(next.emitted) : next.emitted);
+                    sink.next(next.replayed() ? ReplayedEvent.of(next.emitted) : next.emitted);
                 }
                 last = nextEmit == calls.length;
                 if (last) {
@@ -430,8 +434,7 @@ final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services
 
     /** Cancels running calls; the turn emits nothing more and frees its stream. */
     void cancel(String reason) {
-        cancelReason = reason;
-        cancelled = true;
+        cancelReason = reason == null ? ToolContext.CANCELLED : reason;
         synchronized (this) {
             finished = true;
         }
@@ -476,7 +479,7 @@ final class TurnRun implements GatedTurn, CallRules.Counts, ToolContext.Services
             if (m != null && !m.isEmpty()) {
                 for (int i = 0; i < m.size(); i++) {
                     OutboundEvent e = stamp(m.get(i));
-                    sink.next(c.replayed ? ReplayedEvent.of(e) : e);
+                    sink.next(c.replayed() ? ReplayedEvent.of(e) : e);
                 }
             }
         }
