@@ -38,13 +38,18 @@ public final class KeyHash {
         return hex(parts).substring(0, n);
     }
 
-    private static byte[] digest(String... parts) {
-        MessageDigest md;
+    /** One digest per thread: {@code MessageDigest.getInstance} looks the provider up on every call. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            md = MessageDigest.getInstance("SHA-256");
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    });
+
+    private static byte[] digest(String... parts) {
+        MessageDigest md = SHA256.get();
+        md.reset();
         byte[] len = new byte[4];
         for (String p : parts) {
             byte[] b = p.getBytes(StandardCharsets.UTF_8);
