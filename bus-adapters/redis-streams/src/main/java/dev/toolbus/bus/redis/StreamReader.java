@@ -3,7 +3,6 @@ package dev.toolbus.bus.redis;
 import dev.toolbus.spi.BusMessage;
 import dev.toolbus.spi.BusSource;
 import dev.toolbus.spi.DrainLoop;
-import dev.toolbus.protocol.EventIdPeek;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.async.RedisAsyncCommands;
