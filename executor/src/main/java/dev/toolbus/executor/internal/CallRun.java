@@ -162,7 +162,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
      * (they were, under this same definition, when the entry was made). Taken only where nothing
      * between the checks and the cache reads the arguments: no rules, no gate, no limits, no context
      * fields. The caller check and the cancel check run as on the usual way; a miss, a pending flight
-     * or text that is not canonical go the usual way.
+     * or text that is not canonical go the usual way (with the key made here, if any).
      *
      * @return whether the call was answered
      */
@@ -176,6 +176,8 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         CacheKey key = p.cache.rawKey(def, json, def.cacheScope(), t.streamId(), t.context().userId());
         ResultCache.Flight hit = key == null ? null : p.cache.hit(key);
         if (hit == null) {
+            // the key of the parsed arguments would equal it (nothing fills or edits them on this way)
+            cacheKey = key;
             return false;
         }
         RuleStep.Decision ruled = RuleStep.decide(p, turn, call, def, entry.source(), null);
@@ -211,9 +213,9 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         }
         ToolCallsEvent t = turn.turn;
         String name = def.name();
-        if (p.cache != null && plan.cacheable
-                && (cacheKey = p.cache.key(def, filled, def.cacheScope(), t.streamId(), t.context()
-                        .userId())) != null) {
+        if (p.cache != null && plan.cacheable && (cacheKey != null
+                || (cacheKey = p.cache.key(def, filled, def.cacheScope(), t.streamId(), t.context()
+                        .userId())) != null)) {
             CompletableFuture<ResultCache.Flight> mine = null;
             CompletableFuture<ResultCache.Flight> prior = p.cache.find(cacheKey);
             if (prior == null) {
