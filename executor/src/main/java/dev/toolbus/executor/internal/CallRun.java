@@ -523,7 +523,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         try {
             attempts = n;
             long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-            run = newRun(n, timeoutMs * 1_000_000);
+            run = newRun(n);
             ToolContext ctx = run.context();
             running = run;
             p.inflight.incrementAndGet();
@@ -607,11 +607,11 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
      * this small method only, so the JIT inlines all of it here and never allocates the builder
      * (docs/benchmarks.md).
      */
-    private HandlerRun newRun(int attempt, long timeoutNanos) {
+    private HandlerRun newRun(int attempt) {
         long startNanos = p.nanoClock.getAsLong();
         dev.toolbus.protocol.TraceContext trace = turn.callTrace(index);
         return new HandlerRun(ToolContext.builder().turn(turn.turn).toolCallId(call.toolCallId()).toolName(def.name())
-                .attempt(attempt).conversation(this).trace(trace).services(turn), this, startNanos, timeoutNanos);
+                .attempt(attempt).conversation(this).trace(trace).services(turn), this, startNanos);
     }
 
     private void success(ToolResult result) {
@@ -888,6 +888,11 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         if (r != null) {
             r.extendDeadline(untilMs + callTimeoutMs(), p.timer);
         }
+    }
+
+    @Override
+    public long timeoutNanos() {
+        return callTimeoutMs() * 1_000_000;
     }
 
     /** The call's timeout: the tool's own, else the executor's. */
