@@ -95,7 +95,7 @@ final class CacheKeys {
     /**
      * Whether {@code s} is a JSON object written exactly as {@link #canonical} writes the value it
      * parses to, with nothing the context fills at its top level ({@code stream_id}, {@code chat_id}):
-     * keys in ascending order (so none twice), no whitespace, no escape sequence, no surrogate, numbers
+     * keys in ascending order (so none twice), no whitespace, no escape sequence, no lone surrogate, numbers
      * only as whole numbers of at most {@value #MAX_PLAIN_DIGITS} digits without a leading zero or
      * {@code -0}, nested at most {@value #MAX_CANONICAL_DEPTH} deep. Such text parses (to ints and
      * longs, never decimals) and reads back as itself; anything else answers false and is keyed the usual way.
@@ -203,8 +203,15 @@ final class CacheKeys {
             if (c == '"') {
                 return j + 1;
             }
-            if (c < 0x20 || c == '\\' || Character.isSurrogate(c)) {
+            if (c < 0x20 || c == '\\') {
                 return -1;
+            }
+            if (Character.isSurrogate(c)) {
+                // a pair is written as it is; a lone surrogate is refused by the parser
+                if (!Character.isHighSurrogate(c) || j + 1 >= n || !Character.isLowSurrogate(s.charAt(j + 1))) {
+                    return -1;
+                }
+                j++;
             }
         }
         return -1;

@@ -59,7 +59,7 @@ class RawCacheKeyTest {
         String[] canonical = {
             "{}", "{\"a\":1}", "{\"a\":-12,\"b\":\"x y\",\"c\":[true,false,null,{}],\"d\":{\"e\":[]}}",
             "{\"A\":1,\"B\":2,\"a\":3,\"aa\":4,\"b\":5}", "{\"q\":\"你好\",\"r\":999999999999999999}",
-            "{\"x\":{\"stream_id\":\"nested is not filled\"}}", "{\"a\":0,\"b\":[0,-1,[[]]]}",
+            "{\"x\":{\"stream_id\":\"nested is not filled\"}}", "{\"e\":\"\ud83d\ude00 ok\",\"\ud83d\ude00\":1}", "{\"a\":0,\"b\":[0,-1,[[]]]}",
         };
         for (String json : canonical) {
             assertThat(CacheKeys.canonicalObject(json)).as(json).isTrue();
@@ -76,7 +76,7 @@ class RawCacheKeyTest {
             "", "[]", "{ }", "{\"a\": 1}", "{\"b\":1,\"a\":2}", "{\"a\":1,\"a\":1}", "{\"a\":\"\\u0041\"}",
             "{\"a\":\"q\\\"\"}", "{\"a\":1.0}", "{\"a\":1e2}", "{\"a\":-0}", "{\"a\":01}", "{\"a\":1234567890123456789}",
             "{\"stream_id\":\"x\"}", "{\"chat_id\":\"x\"}", "{\"a\":1} ", "{\"a\":1}}", "{\"a\":tru}", "{\"a\":[1,]}",
-            "{\"a\":1,}", "{\"a\"}", "{\"a\":\"\ud800\"}", "{\"a\":\"x", "{\"a\":" + "[".repeat(40) + "]".repeat(40) + "}",
+            "{\"a\":1,}", "{\"a\"}", "{\"a\":\"\ud800\"}", "{\"a\":\"\udc00x\"}", "{\"a\":\"x\ud800\"}", "{\"a\":\"\ud800\ud800\"}", "{\"a\":\"x", "{\"a\":" + "[".repeat(40) + "]".repeat(40) + "}",
         };
         for (String json : not) {
             assertThat(CacheKeys.canonicalObject(json)).as(json).isFalse();
