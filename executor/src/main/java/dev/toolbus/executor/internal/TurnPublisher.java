@@ -184,16 +184,34 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                 }
                 // no demand, or events before this one: it waits, and this thread drains (it holds the wip; a
                 // request that came before the offer saw nothing buffered and left the delivery to it)
-                synchronized (this) {
-                    offer(event);
-                }
-                drainLoop(1);
+                bufferAndDrain(event, null, false);
                 return;
             }
-            synchronized (this) {
-                offer(event);
+            bufferAndDrain(event, null, true);
+        }
+
+        /**
+         * Buffers one or two events (the second is the turn's last: the turn is then marked completed) and
+         * drains; {@code take}: the caller does not hold the wip. Apart from the direct paths, so that those
+         * stay small where they are inlined.
+         */
+        private void bufferAndDrain(OutboundEvent a, OutboundEvent b, boolean take) {
+            if (!isCancelled()) {
+                synchronized (this) {
+                    offer(a);
+                    if (b != null) {
+                        offer(b);
+                    }
+                }
             }
-            drain();
+            if (b != null) {
+                setFlag(COMPLETED);
+            }
+            if (take) {
+                drain();
+            } else {
+                drainLoop(1);
+            }
         }
 
         /**
@@ -227,24 +245,10 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                     }
                 } else {
                     // too little demand, or events before these: they wait, and this thread drains (it holds the wip)
-                    if (!isCancelled()) {
-                        synchronized (this) {
-                            offer(result);
-                            offer(completed);
-                        }
-                    }
-                    setFlag(COMPLETED);
-                    drainLoop(1);
+                    bufferAndDrain(result, completed, false);
                 }
             } else {
-                if (!isCancelled()) {
-                    synchronized (this) {
-                        offer(result);
-                        offer(completed);
-                    }
-                }
-                setFlag(COMPLETED);
-                drain();
+                bufferAndDrain(result, completed, true);
             }
             if (r != null) {
                 r.done();
