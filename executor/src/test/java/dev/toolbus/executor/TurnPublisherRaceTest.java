@@ -9,6 +9,8 @@ import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
+import dev.toolbus.protocol.UserMessageEvent;
+import dev.toolbus.tool.ContentItem;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
@@ -163,6 +165,31 @@ class TurnPublisherRaceTest {
             assertThat(r.events).hasSize(3);
             assertThat(r.events.get(0)).isInstanceOf(ToolProgressEvent.class);
             assertThat(r.events.get(1)).isInstanceOf(ToolResultEvent.class);
+            assertThat(r.events.get(2)).isInstanceOf(TurnCompletedEvent.class);
+            assertThat(r.completions).hasValue(1);
+            nextTurnRuns(ex, i);
+        }
+    }
+
+    @Test
+    void requestRacingTheEndOfACallWithAFollowUp() {
+        AtomicReference<Sinks.One<ToolResult>> gate = new AtomicReference<>();
+        ToolExecutor ex = executor(released(gate));
+        ToolResult withImage = ToolResult.builder().content("drew")
+                .item(ContentItem.image(new byte[] {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10}, "image/png")).build();
+        for (int i = 0; i < ROUNDS; i++) {
+            // three events one at a time (the result, its image's user_message, turn_completed): each waits for
+            // demand that another thread gives while the call ends
+            Recorder r = new Recorder(1);
+            ex.execute(turn("s", "t-" + i, call("a", "gate", "{}"))).subscribe(r);
+            Sinks.One<ToolResult> s = gate.get();
+            RaceTestUtils.race(() -> s.tryEmitValue(withImage), () -> {
+                r.request(1);
+                r.request(1);
+            });
+            assertThat(r.events).hasSize(3);
+            assertThat(r.events.get(0)).isInstanceOf(ToolResultEvent.class);
+            assertThat(r.events.get(1)).isInstanceOf(UserMessageEvent.class);
             assertThat(r.events.get(2)).isInstanceOf(TurnCompletedEvent.class);
             assertThat(r.completions).hasValue(1);
             nextTurnRuns(ex, i);

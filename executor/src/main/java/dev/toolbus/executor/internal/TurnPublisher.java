@@ -177,20 +177,95 @@ final class TurnPublisher extends Flux<OutboundEvent> {
                 if (buffered == 0 && requested > 0) {
                     produced();
                     deliver(event);
-                } else {
-                    synchronized (this) {
-                        offer(event);
+                    if (WIP.decrementAndGet(this) != 0) {
+                        drainLoop(1);
                     }
+                    return;
                 }
-                if (WIP.decrementAndGet(this) != 0) {
-                    drainLoop(1);
-                }
+                // no demand, or events before this one: it waits, and this thread drains (it holds the wip; a
+                // request that came before the offer saw nothing buffered and left the delivery to it)
+                bufferAndDrain(event, null, false);
                 return;
             }
-            synchronized (this) {
-                offer(event);
+            bufferAndDrain(event, null, true);
+        }
+
+        /**
+         * Buffers one or two events (the second is the turn's last: the turn is then marked completed) and
+         * drains; {@code take}: the caller does not hold the wip. Apart from the direct paths, so that those
+         * stay small where they are inlined.
+         */
+        private void bufferAndDrain(OutboundEvent a, OutboundEvent b, boolean take) {
+            if (!isCancelled()) {
+                synchronized (this) {
+                    offer(a);
+                    if (b != null) {
+                        offer(b);
+                    }
+                }
             }
-            drain();
+            if (b != null) {
+                setFlag(COMPLETED);
+            }
+            if (take) {
+                drain();
+            } else {
+                drainLoop(1);
+            }
+        }
+
+        /**
+         * The turn's result and {@code turn_completed}, then its end: with demand for both and nothing
+         * buffered, delivered under one hold of the wip (and completed with one flag update); else
+         * buffered and drained as usual. A cancel from the first {@code onNext} stops the rest.
+         */
+        @Override
+        public void completeWith(OutboundEvent result, OutboundEvent completed) {
+            TurnRun r = run;
+            if (!isCancelled() && wip == 0 && WIP.compareAndSet(this, 0, 1)) {
+                long n = requested;
+                if (buffered == 0 && n >= 2) {
+                    if (n != Long.MAX_VALUE) {
+                        REQUESTED.addAndGet(this, -2);
+                    }
+                    deliver(result);
+                    if (!isCancelled()) {
+                        deliver(completed);
+                        if (setFlags(COMPLETED | TERMINATED)) {
+                            try {
+                                actual.onComplete();
+                            } catch (Throwable t) {
+                                wip = 0;
+                                throw t;
+                            }
+                        }
+                    }
+                    if (WIP.decrementAndGet(this) != 0) {
+                        drainLoop(1);
+                    }
+                } else {
+                    // too little demand, or events before these: they wait, and this thread drains (it holds the wip)
+                    bufferAndDrain(result, completed, false);
+                }
+            } else {
+                bufferAndDrain(result, completed, true);
+            }
+            if (r != null) {
+                r.done();
+            }
+        }
+
+        /** Sets {@code bits} unless cancelled, terminated or any of them is set; whether this call set them. */
+        private boolean setFlags(int bits) {
+            for (;;) {
+                int f = flags;
+                if ((f & (bits | CANCELLED | TERMINATED)) != 0) {
+                    return false;
+                }
+                if (FLAGS.compareAndSet(this, f, f | bits)) {
+                    return true;
+                }
+            }
         }
 
         // the buffer; callers hold the monitor

@@ -59,6 +59,16 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
             next(event);
         }
 
+        /**
+         * The turn's last two events and its end: {@link #emit} each, then {@link #complete}; called once,
+         * holding no lock, instead of {@code complete} (a turn of one call without follow-ups).
+         */
+        default void completeWith(OutboundEvent result, OutboundEvent completed) {
+            emit(result);
+            emit(completed);
+            complete();
+        }
+
         /** Delivers what is queued. */
         void flush();
 
@@ -466,20 +476,29 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
         int e = result.isError() ? 1 : 0;
         try {
             boolean replayed = c.replayed();
-            sink.emit(replayed ? ReplayedEvent.of(result) : result);
-            if (messages != null && !messages.isEmpty()) {
-                for (int i = 0; i < messages.size(); i++) {
-                    OutboundEvent m = stamp(messages.get(i));
-                    sink.emit(replayed ? ReplayedEvent.of(m) : m);
-                }
+            OutboundEvent first = replayed ? ReplayedEvent.of(result) : result;
+            if (messages == null || messages.isEmpty()) {
+                OutboundEvent end = completed(e, nowNanos);
+                pipeline.metrics.turn();
+                sink.completeWith(first, end);
+                return;
             }
-            sink.emit(stamp(new TurnCompletedEvent(turn.streamId(), turn.turnId(), callIds(turn.calls()), e,
-                    (nowNanos - startNanos) / 1_000_000)));
+            sink.emit(first);
+            for (int i = 0; i < messages.size(); i++) {
+                OutboundEvent m = stamp(messages.get(i));
+                sink.emit(replayed ? ReplayedEvent.of(m) : m);
+            }
+            sink.emit(completed(e, nowNanos));
             pipeline.metrics.turn();
             sink.complete();
         } catch (Throwable t) {
             abandon(t);
         }
+    }
+
+    private OutboundEvent completed(int errorCount, long nowNanos) {
+        return stamp(new TurnCompletedEvent(turn.streamId(), turn.turnId(), callIds(turn.calls()), errorCount,
+                (nowNanos - startNanos) / 1_000_000));
     }
 
     /** The sink threw (an {@code Error} included): the turn emits nothing more, and its stream is freed. */
