@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import java.io.OutputStream;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -170,9 +170,27 @@ public final class EventCodec {
         return outbound.encode(Objects.requireNonNull(event, "event"));
     }
 
-    /** {@link #encode(OutboundEvent)} as UTF-8 bytes. */
+    /**
+     * {@link #encode(OutboundEvent)} as UTF-8 bytes, byte for byte the same, written by the JSON
+     * generator straight into a per-thread buffer (no {@code String} on the way; the buffer is kept
+     * between calls up to 64 KiB) and copied once into the array returned.
+     *
+     * @throws EventEncodeException when a value cannot be serialised
+     */
     public byte[] encodeToBytes(OutboundEvent event) {
-        return encode(event).getBytes(StandardCharsets.UTF_8);
+        return outbound.encodeToBytes(Objects.requireNonNull(event, "event"));
+    }
+
+    /**
+     * Writes {@link #encodeToBytes(OutboundEvent)} to {@code out} in one {@code write} call, without
+     * allocating the array (for a network buffer: a Netty {@code ByteBufOutputStream}, say). The stream
+     * is neither flushed nor closed.
+     *
+     * @throws EventEncodeException when a value cannot be serialised (nothing is written then)
+     * @throws IOException when {@code out} fails
+     */
+    public void encodeTo(OutboundEvent event, OutputStream out) throws IOException {
+        outbound.encodeTo(Objects.requireNonNull(event, "event"), Objects.requireNonNull(out, "out"));
     }
 
     /**

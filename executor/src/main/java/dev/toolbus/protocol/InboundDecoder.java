@@ -78,23 +78,30 @@ final class InboundDecoder {
         }
         CallContext context = decodeContext(root.get("context"), streamId, turnIdRaw);
         String turnId = turnId(turnIdRaw);
-        Set<String> explicitIds = new HashSet<>();
-        for (int i = 0; i < callsNode.size(); i++) {
+        int n = callsNode.size();
+        // a turn of one call cannot repeat an id: no set for it (the common turn)
+        Set<String> explicitIds = n > 1 ? new HashSet<>() : null;
+        String onlyId = null;
+        for (int i = 0; i < n; i++) {
             JsonNode c = callsNode.get(i);
             if (c == null || !c.isObject()) {
-                throw new EventDecodeException("calls[" + i + "] must be an object, got " + kind(c), streamId,
+                throw new EventDecodeException(where(i) + " must be an object, got " + kind(c), streamId,
                         turnIdRaw);
             }
-            String id = callId(c, "calls[" + i + "]", streamId, turnIdRaw);
-            if (id != null && !explicitIds.add(id)) {
-                throw new EventDecodeException("duplicate tool_call_id '" + id + "' in one turn (calls[" + i
-                        + "]): every call of a turn needs its own id", streamId, turnIdRaw);
+            String id = callId(c, i, streamId, turnIdRaw);
+            if (explicitIds == null) {
+                onlyId = id;
+            } else if (id != null && !explicitIds.add(id)) {
+                throw new EventDecodeException("duplicate tool_call_id '" + id + "' in one turn (" + where(i)
+                        + "): every call of a turn needs its own id", streamId, turnIdRaw);
             }
         }
-        List<ToolCall> calls = new ArrayList<>(callsNode.size());
-        Set<String> used = new HashSet<>(explicitIds);
-        for (int i = 0; i < callsNode.size(); i++) {
-            calls.add(decodeCall(callsNode.get(i), "calls[" + i + "]", i, turnId, used, streamId, turnIdRaw));
+        List<ToolCall> calls = new ArrayList<>(n);
+        Set<String> used = explicitIds != null ? new HashSet<>(explicitIds) : null;
+        for (int i = 0; i < n; i++) {
+            JsonNode c = callsNode.get(i);
+            String id = explicitIds == null ? onlyId : callId(c, i, streamId, turnIdRaw);
+            calls.add(decodeCall(c, id, i, turnId, used, streamId, turnIdRaw));
         }
         return new ToolCallsEvent(streamId, turnId, calls, context, nullIfMissing(root.get("message")), trace(root));
     }
@@ -103,8 +110,7 @@ final class InboundDecoder {
         checkTurnId(root, streamId);
         CallContext context = decodeContext(root.get("context"), streamId, turnIdRaw);
         String turnId = turnId(turnIdRaw);
-        Set<String> used = new HashSet<>();
-        ToolCall call = decodeCall(root, "the call", 0, turnId, used, streamId, turnIdRaw);
+        ToolCall call = decodeCall(root, callId(root, -1, streamId, turnIdRaw), -1, turnId, null, streamId, turnIdRaw);
         return new ToolCallsEvent(streamId, turnId, List.of(call), context, nullIfMissing(root.get("message")),
                 trace(root));
     }
@@ -138,37 +144,42 @@ final class InboundDecoder {
                 format, text == null || text.isNull() ? null : text.textValue(), trace(root));
     }
 
-    private ToolCall decodeCall(JsonNode c, String where, int index, String turnId, Set<String> used,
+    /**
+     * One call; {@code index} is its place in {@code calls}, or -1 for a single-call event. {@code id} is
+     * its explicit id or null; {@code used} holds the turn's ids taken so far (null when the turn has one
+     * call, so a generated id cannot clash).
+     */
+    private ToolCall decodeCall(JsonNode c, String id, int index, String turnId, Set<String> used,
                                 String streamId, String turnIdRaw) {
-        String id = callId(c, where, streamId, turnIdRaw);
         if (id == null) {
-            id = turnId + "-call_" + (index + 1);
-            for (int n = 2; !used.add(id); n++) {
-                id = turnId + "-call_" + (index + 1) + "_" + n;
+            int number = Math.max(index, 0) + 1;
+            id = turnId + "-call_" + number;
+            for (int n = 2; used != null && !used.add(id); n++) {
+                id = turnId + "-call_" + number + "_" + n;
             }
         }
         JsonNode source = c;
-        String fnWhere = where;
+        boolean inFunction = false;
         JsonNode fn = c.get("function");
         if (fn != null && !fn.isNull()) {
             if (!fn.isObject()) {
-                throw new EventDecodeException(where + ".function must be an object with name and arguments, got "
-                        + kind(fn), streamId, turnIdRaw);
+                throw new EventDecodeException(where(index)
+                        + ".function must be an object with name and arguments, got " + kind(fn), streamId, turnIdRaw);
             }
             source = fn;
-            fnWhere = where + ".function";
+            inFunction = true;
         }
         JsonNode nameNode = source.get("name");
         if (nameNode != null && !nameNode.isNull() && !nameNode.isTextual()) {
-            throw new EventDecodeException(fnWhere + ".name must be a string, got " + kind(nameNode), streamId,
-                    turnIdRaw);
+            throw new EventDecodeException(where(index) + (inFunction ? ".function" : "")
+                    + ".name must be a string, got " + kind(nameNode), streamId, turnIdRaw);
         }
         String name = nameNode == null || nameNode.isNull() ? "" : nameNode.textValue().strip();
         Caller caller;
         try {
             caller = Caller.fromJson(c.get("caller"));
         } catch (IllegalArgumentException e) {
-            throw new EventDecodeException(where + "." + e.getMessage(), streamId, turnIdRaw);
+            throw new EventDecodeException(where(index) + "." + e.getMessage(), streamId, turnIdRaw);
         }
         JsonNode args = source.get("arguments");
         if (args == null || args.isNull() || (args.isTextual() && args.textValue().isBlank())) {
@@ -182,15 +193,15 @@ final class InboundDecoder {
     }
 
     /** The call's explicit id ({@code tool_call_id}, else {@code id}, else {@code call_id}), or null. */
-    private static String callId(JsonNode c, String where, String streamId, String turnIdRaw) {
+    private static String callId(JsonNode c, int index, String streamId, String turnIdRaw) {
         for (String key : ID_KEYS) {
             JsonNode n = c.get(key);
             if (n == null || n.isNull()) {
                 continue;
             }
             if (!n.isTextual() && !n.isIntegralNumber()) {
-                throw new EventDecodeException(where + "." + key + " must be a string, got " + kind(n), streamId,
-                        turnIdRaw);
+                throw new EventDecodeException(where(index) + "." + key + " must be a string, got " + kind(n),
+                        streamId, turnIdRaw);
             }
             String id = n.asText().strip();
             if (!id.isEmpty()) {
@@ -198,6 +209,11 @@ final class InboundDecoder {
             }
         }
         return null;
+    }
+
+    /** A call's place in error messages: {@code calls[i]}, or {@code the call} for a single-call event. */
+    private static String where(int index) {
+        return index < 0 ? "the call" : "calls[" + index + "]";
     }
 
     private CallContext decodeContext(JsonNode node, String streamId, String turnId) {

@@ -64,8 +64,13 @@ final class InboundLimits {
             id("turn_id", t.turnId(), t.streamId(), null);
             for (int i = 0; i < t.calls().size(); i++) {
                 ToolCall c = t.calls().get(i);
-                id("calls[" + i + "].tool_call_id", c.toolCallId(), t.streamId(), t.turnId());
-                limit("calls[" + i + "].name", c.name(), MAX_NAME_CHARS, t.streamId(), t.turnId());
+                // the field's name is made only when it is too long
+                if (over(c.toolCallId(), MAX_ID_CHARS)) {
+                    id("calls[" + i + "].tool_call_id", c.toolCallId(), t.streamId(), t.turnId());
+                }
+                if (over(c.name(), MAX_NAME_CHARS)) {
+                    limit("calls[" + i + "].name", c.name(), MAX_NAME_CHARS, t.streamId(), t.turnId());
+                }
             }
             context(t.context(), t.streamId(), t.turnId());
         } else if (event instanceof ListToolsEvent l) {
@@ -96,12 +101,21 @@ final class InboundLimits {
     }
 
     private static void context(CallContext c, String streamId, String turnId) {
-        String[][] fields = {{"user_id", c.userId()}, {"group_id", c.groupId()}, {"platform", c.platform()},
-                {"permission", c.permission()}, {"channel", c.channel()}, {"provider", c.provider()},
-                {"model", c.model()}, {"agent_id", c.agentId()}};
-        for (String[] f : fields) {
-            limit("context." + f[0], f[1], MAX_CONTEXT_CHARS, streamId, turnId);
+        if (c == CallContext.EMPTY) {
+            return;
         }
+        limit("context.user_id", c.userId(), MAX_CONTEXT_CHARS, streamId, turnId);
+        limit("context.group_id", c.groupId(), MAX_CONTEXT_CHARS, streamId, turnId);
+        limit("context.platform", c.platform(), MAX_CONTEXT_CHARS, streamId, turnId);
+        limit("context.permission", c.permission(), MAX_CONTEXT_CHARS, streamId, turnId);
+        limit("context.channel", c.channel(), MAX_CONTEXT_CHARS, streamId, turnId);
+        limit("context.provider", c.provider(), MAX_CONTEXT_CHARS, streamId, turnId);
+        limit("context.model", c.model(), MAX_CONTEXT_CHARS, streamId, turnId);
+        limit("context.agent_id", c.agentId(), MAX_CONTEXT_CHARS, streamId, turnId);
+    }
+
+    private static boolean over(String value, int max) {
+        return value != null && value.length() > max;
     }
 
     private static void id(String what, String value, String streamId, String turnId) {

@@ -1,18 +1,65 @@
 package dev.toolbus.protocol;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** Writes outbound events as one line of JSON and reads them back (for clients and tests). */
 final class OutboundCodec {
 
     private final ObjectMapper mapper;
+    // UTF-8 straight from the generator; a character outside the BMP as its four bytes (as String.getBytes
+    // writes it), not as an escaped surrogate pair
+    private final ObjectWriter bytesWriter;
 
     OutboundCodec(ObjectMapper mapper) {
         this.mapper = mapper;
+        this.bytesWriter = mapper.writer().with(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8);
+    }
+
+    /** {@link #encode} as UTF-8, written without a {@code String}: byte for byte the same. */
+    byte[] encodeToBytes(OutboundEvent event) {
+        EncodeBuffer b = EncodeBuffer.take();
+        try {
+            return writeTo(event, b) ? b.toByteArray() : encode(event).getBytes(StandardCharsets.UTF_8);
+        } finally {
+            b.release();
+        }
+    }
+
+    /** {@link #encodeToBytes} written to {@code out} in one {@code write} call. */
+    void encodeTo(OutboundEvent event, OutputStream out) throws IOException {
+        EncodeBuffer b = EncodeBuffer.take();
+        try {
+            if (writeTo(event, b)) {
+                out.write(b.array(), 0, b.size());
+            } else {
+                out.write(encode(event).getBytes(StandardCharsets.UTF_8));
+            }
+        } finally {
+            b.release();
+        }
+    }
+
+    /**
+     * Writes the event into the buffer; false when the String path must decide instead (a value that
+     * cannot be written, an unpaired surrogate, a raw line break): it fails, re-serialises or
+     * replaces as before.
+     */
+    private boolean writeTo(OutboundEvent event, EncodeBuffer b) {
+        try {
+            bytesWriter.writeValue(b, event);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        return !b.needsStringPath();
     }
 
     String encode(OutboundEvent event) {

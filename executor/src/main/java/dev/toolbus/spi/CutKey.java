@@ -58,7 +58,7 @@ public final class CutKey {
 
     @Override
     public int hashCode() {
-        return Objects.hash(principal, streamId, toolCallId);
+        return (31 * (31 * (31 + principal.hashCode()) + streamId.hashCode())) + toolCallId.hashCode();
     }
 
     @Override

@@ -18,6 +18,8 @@ import dev.toolbus.protocol.Json;
 import dev.toolbus.protocol.ListSkillsEvent;
 import dev.toolbus.protocol.ListToolsEvent;
 import dev.toolbus.protocol.OutboundEvent;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
@@ -327,8 +329,7 @@ final class HttpEndpoints {
                 .header(HttpHeaderNames.CONTENT_TYPE, SSE + "; charset=utf-8")
                 .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
                 .header("X-Accel-Buffering", "no");
-        return res.sendString(events.map(e -> "event: " + e.type() + "\ndata: " + server.codec.encode(e) + "\n\n"),
-                StandardCharsets.UTF_8).then();
+        return res.send(events.map(this::sseEvent)).then();
     }
 
     private Mono<Void> tools(HttpServerResponse res, Map<String, List<String>> params, AccessTokens.Grant grant) {
@@ -358,7 +359,7 @@ final class HttpEndpoints {
         }
         // with dispatch configured and a text given, a small model narrows the list (asynchronously)
         return config.executor.answerListTools((ListToolsEvent) admitted.event())
-                .flatMap(tools -> send(res, HttpResponseStatus.OK, JSON, server.codec.encode(tools)));
+                .flatMap(tools -> sendEvent(res, HttpResponseStatus.OK, tools));
     }
 
     /**
@@ -377,9 +378,8 @@ final class HttpEndpoints {
                 return error(res, HttpResponseStatus.FORBIDDEN, admitted.refusal());
             }
             return server.track(config.executor.handle(admitted.event(), grant.scope().principal())).next()
-                    .flatMap(answer -> send(res, answer instanceof ErrorEvent
-                            ? HttpResponseStatus.INTERNAL_SERVER_ERROR : HttpResponseStatus.OK, JSON,
-                            server.codec.encode(answer)));
+                    .flatMap(answer -> sendEvent(res, answer instanceof ErrorEvent
+                            ? HttpResponseStatus.INTERNAL_SERVER_ERROR : HttpResponseStatus.OK, answer));
         }, "");
     }
 
@@ -458,7 +458,7 @@ final class HttpEndpoints {
     }
 
     private Mono<Void> error(HttpServerResponse res, HttpResponseStatus status, ErrorEvent event) {
-        return send(res, status, JSON, server.codec.encode(bounded(event)));
+        return sendEvent(res, status, bounded(event));
     }
 
     /** Ids longer than this are not echoed in an error answer. */
@@ -479,6 +479,27 @@ final class HttpEndpoints {
     private static Mono<Void> json(HttpServerResponse res, HttpResponseStatus status, String body) {
         return send(res, status, JSON, body);
     }
+
+    /**
+     * One event as the JSON body: its UTF-8 without a String, encoded before the status is set (a value
+     * that cannot be encoded fails the exchange as before), sent as a buffer over those bytes.
+     */
+    private Mono<Void> sendEvent(HttpServerResponse res, HttpResponseStatus status, OutboundEvent event) {
+        byte[] body = server.codec.encodeToBytes(event);
+        return res.status(status)
+                .header(HttpHeaderNames.CONTENT_TYPE, JSON)
+                .header(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE)
+                .send(Mono.just(Unpooled.wrappedBuffer(body)))
+                .then();
+    }
+
+    /** One server-sent event: its type line and its data line, the event's UTF-8 without a String. */
+    private ByteBuf sseEvent(OutboundEvent e) {
+        return Unpooled.wrappedBuffer(("event: " + e.type() + "\ndata: ").getBytes(StandardCharsets.UTF_8),
+                server.codec.encodeToBytes(e), SSE_END);
+    }
+
+    private static final byte[] SSE_END = {'\n', '\n'};
 
     private static Mono<Void> send(HttpServerResponse res, HttpResponseStatus status, String contentType, String body) {
         return res.status(status)

@@ -6,6 +6,7 @@ import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.OutboundEvent;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -15,6 +16,7 @@ import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
@@ -221,24 +223,43 @@ final class WsSession {
         if (closing.get()) {
             return;
         }
-        String text;
-        try {
-            text = server.codec.encode(event);
-        } catch (RuntimeException e) {
-            log.warn("gateway: could not encode a {} event: {}", event.type(), e.toString());
+        TextWebSocketFrame frame = encode(event);
+        if (frame == null) {
             return;
         }
         // events of one turn are emitted on several threads: a write made inline on the loop would
         // overtake writes other threads queued before it, so it is inline only when none is queued
         if (queued.get() == 0 && channel.eventLoop().inEventLoop()) {
-            write(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text)));
+            write(frame);
             return;
         }
         queued.incrementAndGet();
-        channel.eventLoop().execute(() -> {
+        try {
+            channel.eventLoop().execute(() -> {
+                queued.decrementAndGet();
+                write(frame);
+            });
+        } catch (RuntimeException | Error e) {
             queued.decrementAndGet();
-            write(new TextWebSocketFrame(ByteBufUtil.writeUtf8(channel.alloc(), text)));
-        });
+            frame.release();
+            throw e;
+        }
+    }
+
+    /** The event's UTF-8 written straight into a buffer of the channel; null (logged) when it cannot be encoded. */
+    private TextWebSocketFrame encode(OutboundEvent event) {
+        ByteBuf buf = channel.alloc().buffer();
+        try {
+            server.codec.encodeTo(event, new ByteBufOutputStream(buf));
+        } catch (IOException | RuntimeException e) {
+            buf.release();
+            log.warn("gateway: could not encode a {} event: {}", event.type(), e.toString());
+            return null;
+        } catch (Error e) {
+            buf.release();
+            throw e;
+        }
+        return new TextWebSocketFrame(buf);
     }
 
     /**

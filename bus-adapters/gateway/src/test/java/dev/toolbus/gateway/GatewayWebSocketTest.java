@@ -88,6 +88,17 @@ class GatewayWebSocketTest {
     }
 
     @Test
+    void textOutsideAscii_arrivesIntactInTextFrames() {
+        String text = "日本 é 😀 𝄞 \\\" quote";
+        String json = "{\"type\":\"tool_calls\",\"stream_id\":\"utf\",\"turn_id\":\"u1\",\"calls\":["
+                + "{\"tool_call_id\":\"u1-1\",\"name\":\"echo\",\"arguments\":{\"text\":\"" + text + "\"}}]}";
+        List<JsonNode> events = exchange(List.of(json), 2);
+        assertThat(events.get(0).get("type").asText()).isEqualTo("tool_result");
+        assertThat(events.get(0).get("content").asText()).isEqualTo("日本 é 😀 𝄞 \" quote");
+        assertThat(events.get(1).get("type").asText()).isEqualTo("turn_completed");
+    }
+
+    @Test
     void otherStreamsDoNotWait() {
         List<String> frames = List.of(sleepTurn("slow", "s1", 1500), sleepTurn("fast", "f1", 0));
         List<JsonNode> events = exchange(frames, 6);

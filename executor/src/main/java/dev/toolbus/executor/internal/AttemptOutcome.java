@@ -21,5 +21,8 @@ enum AttemptOutcome {
          * @param failure the exception, for {@link #FAILED}
          */
         void ended(AttemptOutcome outcome, ToolResult result, Throwable failure);
+
+        /** The run's timeout in nanoseconds (for {@link RunningCalls}; the run does not keep a copy). */
+        long timeoutNanos();
     }
 }

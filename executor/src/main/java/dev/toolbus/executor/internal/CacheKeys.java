@@ -3,6 +3,7 @@ package dev.toolbus.executor.internal;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.toolbus.tool.CacheScope;
+import dev.toolbus.tool.ToolDefinition;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -12,7 +13,8 @@ import java.util.Iterator;
  * form), built in time linear in the arguments' text and never longer than a cap. Numbers are written
  * from their digits and exponent ({@code 1.50}, {@code 15e-1} and {@code 1.5} are one key;
  * {@code 1e999999999} stays 12 characters): a plain rendering of a huge exponent would be a string of
- * that many digits.
+ * that many digits. Argument text the model already sent in that form ({@link #canonicalObject}) is
+ * the key's text as it is, checked in one pass and looked up before the arguments are parsed.
  */
 final class CacheKeys {
 
@@ -33,23 +35,33 @@ final class CacheKeys {
     /** A builder that grew past this many characters is dropped after use, so each thread keeps little. */
     private static final int MAX_KEPT_CHARS = 1024;
 
+    /** Deeper argument text is not taken as canonical (it is keyed the usual way). */
+    static final int MAX_CANONICAL_DEPTH = 32;
+
+    /** Whole numbers of at most this many digits are written as their digits. */
+    private static final int MAX_PLAIN_DIGITS = 18;
+
     private CacheKeys() {
     }
 
     /** The cache key of a call, or {@code null} when it would be longer than {@code maxChars}. */
-    static String key(String tool, JsonNode args, CacheScope scope, String streamId, String userId, int maxChars) {
+    static CacheKey key(ToolDefinition def, JsonNode args, CacheScope scope, String streamId, String userId,
+                        int maxChars) {
+        String stream = scope == CacheScope.STREAM_USER ? String.valueOf(streamId) : null;
+        String user = scope == CacheScope.STREAM_USER ? String.valueOf(userId) : null;
+        int budget = maxChars - prefixChars(def, stream, user);
+        if (budget < 0) {
+            return null;
+        }
         StringBuilder sb = BUILDER.get();
         sb.setLength(0);
+        boolean exact;
         try {
-            append(sb, tool, maxChars);
-            sb.append('\u0000');
-            if (scope == CacheScope.STREAM_USER) {
-                append(sb, String.valueOf(streamId), maxChars);
-                sb.append('\u0000');
-                append(sb, String.valueOf(userId), maxChars);
+            exact = canonical(args, sb, budget);
+            if (sb.length() > budget) {
+                return null;
             }
-            sb.append('\u0000');
-            canonical(args, sb, maxChars);
+            return new CacheKey(def, stream, user, sb.toString(), exact);
         } catch (TooLong e) {
             return null;
         } finally {
@@ -57,14 +69,206 @@ final class CacheKeys {
                 BUILDER.remove();
             }
         }
-        return sb.length() > maxChars ? null : sb.toString();
     }
 
-    /** Appends canonical JSON; throws {@link TooLong} past {@code max} characters. */
-    static void canonical(JsonNode n, StringBuilder sb, int max) {
+    /**
+     * The cache key of a call whose raw argument text is already canonical ({@link #canonicalObject}),
+     * made of that text without parsing it; {@code null} when it is not canonical or the key would be
+     * longer than {@code maxChars}. It equals the key {@link #key} makes of the parsed arguments.
+     */
+    static CacheKey rawKey(ToolDefinition def, String json, CacheScope scope, String streamId, String userId,
+                           int maxChars) {
+        String stream = scope == CacheScope.STREAM_USER ? String.valueOf(streamId) : null;
+        String user = scope == CacheScope.STREAM_USER ? String.valueOf(userId) : null;
+        if ((long) prefixChars(def, stream, user) + json.length() > maxChars || !canonicalObject(json)) {
+            return null;
+        }
+        return new CacheKey(def, stream, user, json, true);
+    }
+
+    /** What the tool and scope add to a key's length: as many characters as the key once held for them. */
+    private static int prefixChars(ToolDefinition def, String stream, String user) {
+        long n = def.name().length() + 2L + (stream == null ? 0 : stream.length() + 1L + user.length());
+        return (int) Math.min(Integer.MAX_VALUE, n);
+    }
+
+    /**
+     * Whether {@code s} is a JSON object written exactly as {@link #canonical} writes the value it
+     * parses to, with nothing the context fills at its top level ({@code stream_id}, {@code chat_id}):
+     * keys in ascending order (so none twice), no whitespace, no escape sequence, no lone surrogate, numbers
+     * only as whole numbers of at most {@value #MAX_PLAIN_DIGITS} digits without a leading zero or
+     * {@code -0}, nested at most {@value #MAX_CANONICAL_DEPTH} deep. Such text parses (to ints and
+     * longs, never decimals) and reads back as itself; anything else answers false and is keyed the usual way.
+     */
+    static boolean canonicalObject(String s) {
+        return !s.isEmpty() && s.charAt(0) == '{' && object(s, 0, 1) == s.length();
+    }
+
+    /** The index after the value at {@code i}, or -1 when it is not canonical. */
+    private static int value(String s, int i, int depth) {
+        if (i >= s.length()) {
+            return -1;
+        }
+        char c = s.charAt(i);
+        switch (c) {
+            case '{':
+                return object(s, i, depth + 1);
+            case '[':
+                return array(s, i, depth + 1);
+            case '"':
+                return string(s, i);
+            case 't':
+                return s.startsWith("true", i) ? i + 4 : -1;
+            case 'f':
+                return s.startsWith("false", i) ? i + 5 : -1;
+            case 'n':
+                return s.startsWith("null", i) ? i + 4 : -1;
+            default:
+                return number(s, i);
+        }
+    }
+
+    private static int object(String s, int i, int depth) {
+        if (depth > MAX_CANONICAL_DEPTH) {
+            return -1;
+        }
+        int n = s.length();
+        i++;
+        if (i < n && s.charAt(i) == '}') {
+            return i + 1;
+        }
+        int prevFrom = -1;
+        int prevTo = -1;
+        while (i < n && s.charAt(i) == '"') {
+            int end = string(s, i);
+            if (end < 0 || end >= n || s.charAt(end) != ':') {
+                return -1;
+            }
+            int from = i + 1;
+            int to = end - 1;
+            if (prevFrom >= 0 && compare(s, prevFrom, prevTo, from, to) >= 0) {
+                return -1;
+            }
+            if (depth == 1 && (named(s, from, to, "stream_id") || named(s, from, to, "chat_id"))) {
+                return -1;
+            }
+            prevFrom = from;
+            prevTo = to;
+            i = value(s, end + 1, depth);
+            if (i < 0 || i >= n) {
+                return -1;
+            }
+            char c = s.charAt(i);
+            if (c == '}') {
+                return i + 1;
+            }
+            if (c != ',') {
+                return -1;
+            }
+            i++;
+        }
+        return -1;
+    }
+
+    private static int array(String s, int i, int depth) {
+        if (depth > MAX_CANONICAL_DEPTH) {
+            return -1;
+        }
+        int n = s.length();
+        i++;
+        if (i < n && s.charAt(i) == ']') {
+            return i + 1;
+        }
+        while (true) {
+            i = value(s, i, depth);
+            if (i < 0 || i >= n) {
+                return -1;
+            }
+            char c = s.charAt(i);
+            if (c == ']') {
+                return i + 1;
+            }
+            if (c != ',') {
+                return -1;
+            }
+            i++;
+        }
+    }
+
+    /** The index after the string at {@code i} (its opening quote), or -1 when quoting would change it. */
+    private static int string(String s, int i) {
+        int n = s.length();
+        for (int j = i + 1; j < n; j++) {
+            char c = s.charAt(j);
+            if (c == '"') {
+                return j + 1;
+            }
+            if (c < 0x20 || c == '\\') {
+                return -1;
+            }
+            if (Character.isSurrogate(c)) {
+                // a pair is written as it is; a lone surrogate is refused by the parser
+                if (!Character.isHighSurrogate(c) || j + 1 >= n || !Character.isLowSurrogate(s.charAt(j + 1))) {
+                    return -1;
+                }
+                j++;
+            }
+        }
+        return -1;
+    }
+
+    private static int number(String s, int i) {
+        int n = s.length();
+        int j = i;
+        if (j < n && s.charAt(j) == '-') {
+            j++;
+        }
+        int first = j;
+        while (j < n && s.charAt(j) >= '0' && s.charAt(j) <= '9') {
+            j++;
+        }
+        int digits = j - first;
+        if (digits == 0 || digits > MAX_PLAIN_DIGITS || digits > 1 && s.charAt(first) == '0'
+                || s.charAt(first) == '0' && first > i) {
+            return -1;
+        }
+        if (j < n) {
+            char c = s.charAt(j);
+            if (c == '.' || c == 'e' || c == 'E') {
+                return -1;
+            }
+        }
+        return j;
+    }
+
+    /** Compares two key texts (no escapes in them) as {@link String#compareTo} compares the keys. */
+    private static int compare(String s, int aFrom, int aTo, int bFrom, int bTo) {
+        int la = aTo - aFrom;
+        int lb = bTo - bFrom;
+        int m = Math.min(la, lb);
+        for (int k = 0; k < m; k++) {
+            int d = s.charAt(aFrom + k) - s.charAt(bFrom + k);
+            if (d != 0) {
+                return d;
+            }
+        }
+        return la - lb;
+    }
+
+    private static boolean named(String s, int from, int to, String name) {
+        return to - from == name.length() && s.startsWith(name, from);
+    }
+
+    /**
+     * Appends canonical JSON; throws {@link TooLong} past {@code max} characters.
+     *
+     * @return whether every number in it is an int or a long node (its text then parses back to the same nodes)
+     */
+    static boolean canonical(JsonNode n, StringBuilder sb, int max) {
         if (sb.length() > max) {
             throw TOO_LONG;
         }
+        boolean exact = true;
         if (n.isObject()) {
             String[] names = new String[n.size()];
             Iterator<String> it = n.fieldNames();
@@ -81,7 +285,7 @@ final class CacheKeys {
                 }
                 quote(names[i], sb, max);
                 sb.append(':');
-                canonical(n.get(names[i]), sb, max);
+                exact &= canonical(n.get(names[i]), sb, max);
             }
             sb.append('}');
         } else if (n.isArray()) {
@@ -90,20 +294,23 @@ final class CacheKeys {
                 if (i > 0) {
                     sb.append(',');
                 }
-                canonical(n.get(i), sb, max);
+                exact &= canonical(n.get(i), sb, max);
             }
             sb.append(']');
         } else if (n.isTextual()) {
             quote(n.textValue(), sb, max);
         } else if (n.isNumber()) {
             number(n, sb);
+            exact = n.isInt() || n.isLong() && (n.longValue() < Integer.MIN_VALUE || n.longValue() > Integer.MAX_VALUE);
         } else if (n.isBoolean()) {
             sb.append(n.booleanValue());
         } else if (n.isNull()) {
             sb.append("null");
         } else {
             append(sb, n.toString(), max);
+            exact = false;
         }
+        return exact;
     }
 
     /**

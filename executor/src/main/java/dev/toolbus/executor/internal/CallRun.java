@@ -65,7 +65,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
     /** The definition's compiled checks and meters, once resolved. */
     private ToolPlan plan;
     private ToolArguments args;
-    private String cacheKey;
+    private CacheKey cacheKey;
     private CompletableFuture<ResultCache.Flight> flight;
     private int attempts;
     /** The call's {@code tool_result} once it ended, and its media follow-ups; guarded by the turn's monitor. */
@@ -124,6 +124,9 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             return;
         }
         plan = p.plan(def);
+        if (p.cache != null && plan.cacheable && answeredFromCache()) {
+            return;
+        }
         ArgumentRules rules = plan.rules;
         ObjectNode raw = parseArguments(name, rules);
         if (raw == null) {
@@ -154,6 +157,41 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         proceed(filled);
     }
 
+    /**
+     * A cache hit found by the raw argument text, before the arguments are parsed, filled and checked
+     * (they were, under this same definition, when the entry was made). Taken only where nothing
+     * between the checks and the cache reads the arguments: no rules, no gate, no limits, no context
+     * fields. The caller check and the cancel check run as on the usual way; a miss, a pending flight
+     * or text that is not canonical go the usual way (with the key made here, if any).
+     *
+     * @return whether the call was answered
+     */
+    private boolean answeredFromCache() {
+        String json = call.argumentsJson();
+        if (json == null || call.arguments() != null || p.gate != null || p.rules != null || p.limits != null
+                || def.isLegacyAction() || plan.rules.declaresContextFields()) {
+            return false;
+        }
+        ToolCallsEvent t = turn.turn;
+        CacheKey key = p.cache.rawKey(def, json, def.cacheScope(), t.streamId(), t.context().userId());
+        ResultCache.Flight hit = key == null ? null : p.cache.hit(key);
+        if (hit == null) {
+            // the key of the parsed arguments would equal it (nothing fills or edits them on this way)
+            cacheKey = key;
+            return false;
+        }
+        RuleStep.Decision ruled = RuleStep.decide(p, turn, call, def, entry.source(), null);
+        if (ruled.refusal() != null) {
+            fail(def.name(), ruled.refusal());
+        } else if (cancelled) {
+            failure(new CallFailure(ErrorCode.CANCELLED, p.texts.cancelled(def.name())));
+        } else {
+            p.metrics.cache(true);
+            fromFlight(hit);
+        }
+        return true;
+    }
+
     /** Past the gate: the limits (if any), the cache (single flight), else a slot. */
     private void proceed(ObjectNode filled) {
         if (cancelled) {
@@ -175,9 +213,9 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         }
         ToolCallsEvent t = turn.turn;
         String name = def.name();
-        if (p.cache != null && plan.cacheable
-                && (cacheKey = p.cache.key(name, filled, def.cacheScope(), t.streamId(), t.context()
-                        .userId())) != null) {
+        if (p.cache != null && plan.cacheable && (cacheKey != null
+                || (cacheKey = p.cache.key(def, filled, def.cacheScope(), t.streamId(), t.context()
+                        .userId())) != null)) {
             CompletableFuture<ResultCache.Flight> mine = null;
             CompletableFuture<ResultCache.Flight> prior = p.cache.find(cacheKey);
             if (prior == null) {
@@ -485,7 +523,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         try {
             attempts = n;
             long timeoutMs = def.timeout() != null ? def.timeout().toMillis() : p.settings.timeout().toMillis();
-            run = newRun(n, timeoutMs * 1_000_000);
+            run = newRun(n);
             ToolContext ctx = run.context();
             running = run;
             p.inflight.incrementAndGet();
@@ -569,11 +607,11 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
      * this small method only, so the JIT inlines all of it here and never allocates the builder
      * (docs/benchmarks.md).
      */
-    private HandlerRun newRun(int attempt, long timeoutNanos) {
+    private HandlerRun newRun(int attempt) {
         long startNanos = p.nanoClock.getAsLong();
         dev.toolbus.protocol.TraceContext trace = turn.callTrace(index);
         return new HandlerRun(ToolContext.builder().turn(turn.turn).toolCallId(call.toolCallId()).toolName(def.name())
-                .attempt(attempt).conversation(this).trace(trace).services(turn), this, startNanos, timeoutNanos);
+                .attempt(attempt).conversation(this).trace(trace).services(turn), this, startNanos);
     }
 
     private void success(ToolResult result) {
@@ -850,6 +888,11 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         if (r != null) {
             r.extendDeadline(untilMs + callTimeoutMs(), p.timer);
         }
+    }
+
+    @Override
+    public long timeoutNanos() {
+        return callTimeoutMs() * 1_000_000;
     }
 
     /** The call's timeout: the tool's own, else the executor's. */

@@ -25,9 +25,8 @@ final class HandlerRun extends ToolContext.Handle implements CoreSubscriber<Tool
             AtomicIntegerFieldUpdater.newUpdater(HandlerRun.class, "done");
 
     private final AttemptOutcome.Listener onDone;
-    /** When the run started (the executor's nano clock) and its timeout, for {@link RunningCalls}. */
+    /** When the run started (the executor's nano clock), for {@link RunningCalls}. */
     final long startNanos;
-    final long timeoutNanos;
     /** The run's cell in {@link RunningCalls}. */
     int cell = -1;
     private volatile int done;
@@ -37,11 +36,15 @@ final class HandlerRun extends ToolContext.Handle implements CoreSubscriber<Tool
     private ToolResult value;
 
     /** The run of one attempt, with a new context of {@code context}'s values (see {@link #context()}). */
-    HandlerRun(ToolContext.Builder context, AttemptOutcome.Listener onDone, long startNanos, long timeoutNanos) {
+    HandlerRun(ToolContext.Builder context, AttemptOutcome.Listener onDone, long startNanos) {
         super(context);
         this.onDone = onDone;
         this.startNanos = startNanos;
-        this.timeoutNanos = timeoutNanos;
+    }
+
+    /** The run's timeout, for {@link RunningCalls} (its listener's: one field less per attempt). */
+    long timeoutNanos() {
+        return onDone.timeoutNanos();
     }
 
     /**

@@ -5,14 +5,15 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.toolbus.internal.weights.ResultWeights;
 import dev.toolbus.tool.CacheScope;
+import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
- * The TTL cache of successful results, keyed by tool, canonical arguments (keys sorted) and scope, and
- * bounded by weight: each entry weighs its key plus its result's estimated size, and at least
+ * The TTL cache of successful results, keyed by the tool's definition, canonical arguments (keys sorted)
+ * and scope ({@link CacheKey}), and bounded by weight: each entry weighs its key plus its result's estimated size, and at least
  * {@code maxBytes / maxEntries}, so neither bound can be exceeded. Identical concurrent calls share one
  * run (single flight): the first caller runs the tool, the others wait for its future. Error results
  * and results above {@code maxResultBytes} are never kept: the flight is completed for its waiters and
@@ -21,7 +22,7 @@ import java.util.function.LongSupplier;
  */
 final class ResultCache {
 
-    private final AsyncCache<String, Flight> cache;
+    private final AsyncCache<CacheKey, Flight> cache;
     private final int maxKeyChars;
     private final long maxResultBytes;
 
@@ -33,21 +34,43 @@ final class ResultCache {
         this.cache = Caffeine.newBuilder()
                 .expireAfterWrite(ttl)
                 .maximumWeight(maxBytes)
-                .weigher((String k, Flight f) -> (int) Math.min(Integer.MAX_VALUE,
-                        Math.max(floor, ResultWeights.ENTRY_OVERHEAD + 2L * k.length() + f.weight())))
+                .weigher((CacheKey k, Flight f) -> (int) Math.min(Integer.MAX_VALUE,
+                        Math.max(floor, ResultWeights.ENTRY_OVERHEAD + 2L * k.chars() + f.weight())))
                 .ticker(nanoClock::getAsLong)
                 .executor(Runnable::run)
                 .buildAsync();
     }
 
     /** The cache key of a call, or {@code null} when it is longer than the key cap (then it is not cached). */
-    String key(String tool, JsonNode args, CacheScope scope, String streamId, String userId) {
-        return CacheKeys.key(tool, args, scope, streamId, userId, maxKeyChars);
+    CacheKey key(ToolDefinition def, JsonNode args, CacheScope scope, String streamId, String userId) {
+        return CacheKeys.key(def, args, scope, streamId, userId, maxKeyChars);
+    }
+
+    /**
+     * The key of a call whose raw argument text is already canonical, made before it is parsed, or
+     * {@code null} (not canonical, or longer than the key cap).
+     */
+    CacheKey rawKey(ToolDefinition def, String json, CacheScope scope, String streamId, String userId) {
+        return CacheKeys.rawKey(def, json, scope, streamId, userId, maxKeyChars);
     }
 
     /** The flight of an identical call (completed: a hit; pending: a follower), or {@code null}: then {@link #join}. */
-    CompletableFuture<Flight> find(String key) {
+    CompletableFuture<Flight> find(CacheKey key) {
         return cache.getIfPresent(key);
+    }
+
+    /**
+     * The kept result of a call looked up by its raw argument text ({@link #rawKey}), or {@code null}:
+     * only a finished, successful flight whose arguments read back from the key as the same nodes they
+     * were checked as (so the call's own arguments would pass the same checks).
+     */
+    Flight hit(CacheKey rawKey) {
+        CompletableFuture<Flight> f = cache.getIfPresent(rawKey);
+        if (f == null || !f.isDone() || f.isCompletedExceptionally()) {
+            return null;
+        }
+        Flight flight = f.getNow(null);
+        return flight != null && flight.exact && flight.success() ? flight : null;
     }
 
     /**
@@ -56,19 +79,20 @@ final class ResultCache {
      * @return the existing flight (completed: a hit; pending: a follower), or {@code null} when the
      *     caller leads and must call {@link #land} exactly once
      */
-    CompletableFuture<Flight> join(String key, CompletableFuture<Flight> mine) {
+    CompletableFuture<Flight> join(CacheKey key, CompletableFuture<Flight> mine) {
         return cache.asMap().putIfAbsent(key, mine);
     }
 
     /** Hands the flight to its waiting followers without keeping it (a result that depended on a user's answer). */
-    void landUncached(String key, CompletableFuture<Flight> mine, Flight flight) {
+    void landUncached(CacheKey key, CompletableFuture<Flight> mine, Flight flight) {
         mine.complete(flight);
         cache.asMap().remove(key, mine);
     }
 
     /** Completes a led flight; error outcomes and oversized results are handed to waiters and then forgotten. */
-    void land(String key, CompletableFuture<Flight> mine, Flight flight) {
+    void land(CacheKey key, CompletableFuture<Flight> mine, Flight flight) {
         boolean keep = flight.success() && flight.weigh(maxResultBytes) <= maxResultBytes;
+        flight.exact = key.exact();
         mine.complete(flight);
         if (!keep) {
             cache.asMap().remove(key, mine);
@@ -98,6 +122,8 @@ final class ResultCache {
         private final ToolResult result;
         private final CallFailure outcome;
         private long weight = -1;
+        /** Set before it is completed: its key's text parses back to the nodes it was checked as. */
+        private boolean exact;
 
         Flight(ToolResult result, CallFailure outcome) {
             this.result = result;

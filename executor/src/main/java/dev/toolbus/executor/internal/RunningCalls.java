@@ -50,7 +50,7 @@ final class RunningCalls {
             long age = nowNanos - r.startNanos;
             count++;
             oldest = Math.max(oldest, age);
-            if (age > r.timeoutNanos + STUCK_GRACE_NANOS) {
+            if (age > r.timeoutNanos() + STUCK_GRACE_NANOS) {
                 stuck++;
             }
         }

@@ -51,6 +51,24 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
          */
         Mono<Void> live(OutboundEvent event);
 
+        /**
+         * Queues the event in order like {@link #next}, or delivers it now: called holding no lock, by
+         * the one thread that produces the turn's ordered events (a turn of one call ending).
+         */
+        default void emit(OutboundEvent event) {
+            next(event);
+        }
+
+        /**
+         * The turn's last two events and its end: {@link #emit} each, then {@link #complete}; called once,
+         * holding no lock, instead of {@code complete} (a turn of one call without follow-ups).
+         */
+        default void completeWith(OutboundEvent result, OutboundEvent completed) {
+            emit(result);
+            emit(completed);
+            complete();
+        }
+
         /** Delivers what is queued. */
         void flush();
 
@@ -70,10 +88,15 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
     private final CallRun[] calls;
     private static final AtomicIntegerFieldUpdater<TurnRun> DONE_ONCE =
             AtomicIntegerFieldUpdater.newUpdater(TurnRun.class, "doneOnce");
+    private static final AtomicIntegerFieldUpdater<TurnRun> FINISHED =
+            AtomicIntegerFieldUpdater.newUpdater(TurnRun.class, "finished");
+    /** {@link #finished}: running, finished normally (its events queued), or ended otherwise (cancelled, abandoned). */
+    private static final int RUNNING = 0;
+    private static final int NORMALLY = 1;
+    private static final int ENDED = 2;
     private volatile int doneOnce;
     private int nextEmit;
-    private int errors;
-    private boolean finished;
+    private volatile int finished;
     /** What the turn was told before it started (tracing parent, control cancels), or null; written holding the monitor. */
     private volatile BeforeStart beforeStart;
     private volatile boolean started;
@@ -81,7 +104,6 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
     private volatile String cancelReason;
     /** The turn's tracing, or null (no observing registry and no inbound trace context). */
     private volatile TurnObservation trace;
-    private boolean finishedNormally;
     /**
      * The calls past the rules so far, made when the first is counted; touched only by the thread that
      * starts the turn's calls (a call is decided and counted while it starts), and only when there are rules.
@@ -92,7 +114,7 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
      * The turn is starting its calls: those that reach the journal meanwhile wait in their
      * {@link JournaledCall#waiting}, for one {@code begin} of the wave.
      */
-    private boolean collecting;
+    private volatile boolean collecting;
 
     TurnRun(ToolCallsEvent turn, Principal principal, TurnState state, Pipeline pipeline, Sink sink,
             Consumer<TurnRun> onDone) {
@@ -231,9 +253,14 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
 
     /** The turn's calls are started: the journal gets the {@code begin} of those that wait, in call order. */
     private void flushWave() {
+        collecting = false;
+        if (!anyJournal()) {
+            // no call has asked the journal: one that asks from now on reads collecting false (volatile, written
+            // first; a call sets its journal before it asks) and sends its begin itself
+            return;
+        }
         List<JournalBatches.Begin> w = null;
         synchronized (this) {
-            collecting = false;
             for (CallRun c : calls) {
                 JournaledCall j = c.journal();
                 if (j != null && j.waiting != null) {
@@ -248,6 +275,15 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
         if (w != null) {
             pipeline.journals.begin(state.journal(), w);
         }
+    }
+
+    private boolean anyJournal() {
+        for (CallRun c : calls) {
+            if (c.journal() != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the turn was cancelled (its subscriber went away, or the executor stopped). */
@@ -268,7 +304,7 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
      */
     boolean cancelCalls(String toolCallId, String reason) {
         synchronized (this) {
-            if (finished || cancelled()) {
+            if (finished != RUNNING || cancelled()) {
                 return false;
             }
             if (!callsCreated()) {
@@ -381,17 +417,18 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
             tr.callEnded(index, result);
             result = tr.stamp(index, result);
         }
+        if (calls.length == 1) {
+            completeOnly(result, messages, nowNanos);
+            return;
+        }
         boolean last;
         synchronized (this) {
             CallRun c = calls[index];
-            if (finished || c.emitted != null) {
+            if (finished != RUNNING || c.emitted != null) {
                 return;
             }
             c.emitted = result;
             c.followUps = messages;
-            if (result.isError()) {
-                errors++;
-            }
             try {
                 while (nextEmit < calls.length && calls[nextEmit].emitted != null) {
                     CallRun next = calls[nextEmit++];
@@ -417,13 +454,58 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
         }
     }
 
+    /**
+     * The end of a turn's only call, without the monitor: claiming {@link #finished} once orders it
+     * against a cancel (which claims it too) and against a second completion of the call; the events
+     * then go to the sink from this thread alone, in order, where it can deliver them straight away.
+     */
+    private void completeOnly(ToolResultEvent result, List<UserMessageEvent> messages, long nowNanos) {
+        CallRun c = calls[0];
+        if (finished != RUNNING || c.emitted != null) {
+            return;
+        }
+        // written before the claim, which publishes them to done() on another thread
+        c.emitted = result;
+        c.followUps = messages;
+        if (!FINISHED.compareAndSet(this, RUNNING, NORMALLY)) {
+            c.emitted = null;
+            c.followUps = null;
+            return;
+        }
+        nextEmit = 1;
+        int e = result.isError() ? 1 : 0;
+        try {
+            boolean replayed = c.replayed();
+            OutboundEvent first = replayed ? ReplayedEvent.of(result) : result;
+            if (messages == null || messages.isEmpty()) {
+                OutboundEvent end = completed(e, nowNanos);
+                pipeline.metrics.turn();
+                sink.completeWith(first, end);
+                return;
+            }
+            sink.emit(first);
+            for (int i = 0; i < messages.size(); i++) {
+                OutboundEvent m = stamp(messages.get(i));
+                sink.emit(replayed ? ReplayedEvent.of(m) : m);
+            }
+            sink.emit(completed(e, nowNanos));
+            pipeline.metrics.turn();
+            sink.complete();
+        } catch (Throwable t) {
+            abandon(t);
+        }
+    }
+
+    private OutboundEvent completed(int errorCount, long nowNanos) {
+        return stamp(new TurnCompletedEvent(turn.streamId(), turn.turnId(), callIds(turn.calls()), errorCount,
+                (nowNanos - startNanos) / 1_000_000));
+    }
+
     /** The sink threw (an {@code Error} included): the turn emits nothing more, and its stream is freed. */
     private void abandon(Throwable t) {
         org.slf4j.LoggerFactory.getLogger(TurnRun.class).error("turn {} of stream {} could not deliver its events; "
                 + "its stream is freed", turn.turnId(), turn.streamId(), t);
-        synchronized (this) {
-            finished = true;
-        }
+        FINISHED.compareAndSet(this, RUNNING, ENDED);
         done();
     }
 
@@ -435,9 +517,7 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
     /** Cancels running calls; the turn emits nothing more and frees its stream. */
     void cancel(String reason) {
         cancelReason = reason == null ? ToolContext.CANCELLED : reason;
-        synchronized (this) {
-            finished = true;
-        }
+        FINISHED.compareAndSet(this, RUNNING, ENDED);
         for (CallRun c : calls) {
             if (c != null) {
                 c.cancel(reason);
@@ -455,8 +535,8 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
             int errorCount;
             boolean normal;
             synchronized (this) {
-                errorCount = errors;
-                normal = finishedNormally;
+                normal = finished == NORMALLY;
+                errorCount = errors();
             }
             tr.stop(errorCount, !normal);
         }
@@ -472,8 +552,7 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
 
     /** Queues the media follow-ups and {@code turn_completed} (the caller holds the lock, then calls {@link Sink#complete}). */
     private void finish(long nowNanos) {
-        finished = true;
-        finishedNormally = true;
+        finished = NORMALLY;
         for (CallRun c : calls) {
             List<UserMessageEvent> m = c.followUps;
             if (m != null && !m.isEmpty()) {
@@ -483,9 +562,20 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
                 }
             }
         }
-        sink.next(stamp(new TurnCompletedEvent(turn.streamId(), turn.turnId(), callIds(turn.calls()), errors,
+        sink.next(stamp(new TurnCompletedEvent(turn.streamId(), turn.turnId(), callIds(turn.calls()), errors(),
                 (nowNanos - startNanos) / 1_000_000)));
         pipeline.metrics.turn();
+    }
+
+    /** The calls that ended in error so far (the caller holds the monitor, or claimed {@link #finished}). */
+    private int errors() {
+        int n = 0;
+        for (CallRun c : calls) {
+            if (c != null && c.emitted != null && c.emitted.isError()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static List<String> callIds(List<ToolCall> calls) {

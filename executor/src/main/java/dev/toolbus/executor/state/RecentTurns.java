@@ -24,6 +24,8 @@ final class RecentTurns<K, V> {
         final V value;
         final long weight;
         final long writtenAt;
+        /** Set (under the order's lock) once a newer record of the key replaced this one in the map. */
+        boolean replaced;
 
         Entry(K key, V value, long weight, long writtenAt) {
             this.key = key;
@@ -66,6 +68,7 @@ final class RecentTurns<K, V> {
             Entry<K, V> old = map.put(key, e);
             if (old != null) {
                 weight -= old.weight; // its place in the order is skipped when it reaches the head
+                old.replaced = true;
             }
             order.add(e);
             weight += recordWeight;
@@ -73,13 +76,14 @@ final class RecentTurns<K, V> {
         }
     }
 
+    /** Drops from the head; a replaced head leaves the order only (the map holds its successor). */
     private void trim(long now) {
         Entry<K, V> head;
         while ((head = order.peek()) != null
-                && (weight > maxWeight || map.size() > maxEntries || now - head.writtenAt >= windowNanos
-                        || map.get(head.key) != head)) {
+                && (head.replaced || weight > maxWeight || map.size() > maxEntries
+                        || now - head.writtenAt >= windowNanos)) {
             order.poll();
-            if (map.remove(head.key, head)) {
+            if (!head.replaced && map.remove(head.key, head)) {
                 weight -= head.weight;
             }
         }

@@ -41,14 +41,17 @@ class ArgumentParserTest {
 
     @org.junit.jupiter.api.Test
     void cacheKeysIgnoreKeyOrderAndNumberSpellingButNotValues() throws Exception {
-        String a = key("{\"b\":[1,{\"y\":\"q\\\"\",\"x\":2.0}],\"a\":true}");
-        String b = key("{\"a\":true,\"b\":[1,{\"x\":2,\"y\":\"q\\\"\"}]}");
+        CacheKey a = key("{\"b\":[1,{\"y\":\"q\\\"\",\"x\":2.0}],\"a\":true}");
+        CacheKey b = key("{\"a\":true,\"b\":[1,{\"x\":2,\"y\":\"q\\\"\"}]}");
         assertThat(a).isEqualTo(b);
         assertThat(key("{\"a\":\"1\"}")).isNotEqualTo(key("{\"a\":1}"));
         assertThat(key("{\"a\":null}")).isNotEqualTo(key("{\"a\":\"null\"}"));
     }
 
-    private static String key(String json) throws Exception {
-        return CacheKeys.key("t", ArgumentParser.parse(json), dev.toolbus.tool.CacheScope.GLOBAL, "s", "u", 1 << 20);
+    private static final dev.toolbus.tool.ToolDefinition T = dev.toolbus.tool.ToolDefinition.builder("t").description("t")
+            .build();
+
+    private static CacheKey key(String json) throws Exception {
+        return CacheKeys.key(T, ArgumentParser.parse(json), dev.toolbus.tool.CacheScope.GLOBAL, "s", "u", 1 << 20);
     }
 }

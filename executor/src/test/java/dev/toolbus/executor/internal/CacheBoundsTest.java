@@ -23,8 +23,10 @@ import reactor.core.publisher.Mono;
 /** Issue 9, High 2 and 4: the result cache is bounded by bytes, and keys are cheap and capped. */
 class CacheBoundsTest {
 
-    private static String key(String json) throws Exception {
-        return CacheKeys.key("t", ArgumentParser.parse(json), CacheScope.GLOBAL, "s", "u", 16 * 1024);
+    private static final ToolDefinition T = ToolDefinition.builder("t").description("t").build();
+
+    private static CacheKey key(String json) throws Exception {
+        return CacheKeys.key(T, ArgumentParser.parse(json), CacheScope.GLOBAL, "s", "u", 16 * 1024);
     }
 
     /** A cacheable tool answering {@code size} characters of its argument {@code c} and counting runs. */
@@ -43,9 +45,9 @@ class CacheBoundsTest {
 
     @Test
     void aHugeExponentMakesAShortKeyPromptly() {
-        String k = assertTimeoutPreemptively(Duration.ofSeconds(2), () -> key("{\"x\":1e999999999}"));
+        String k = assertTimeoutPreemptively(Duration.ofSeconds(2), () -> key("{\"x\":1e999999999}")).args();
         assertThat(k).hasSizeLessThan(40).endsWith("{\"x\":1e999999999}");
-        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(2), () -> key("{\"x\":-1.5e-999999999}")))
+        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(2), () -> key("{\"x\":-1.5e-999999999}")).args())
                 .endsWith("{\"x\":-15e-1000000000}");
     }
 
@@ -62,9 +64,9 @@ class CacheBoundsTest {
 
     @Test
     void aKeyAboveTheCapIsNotBuilt() throws Exception {
-        assertThat(CacheKeys.key("t", ArgumentParser.parse("{\"q\":\"" + "a".repeat(100) + "\"}"), CacheScope.GLOBAL,
+        assertThat(CacheKeys.key(T, ArgumentParser.parse("{\"q\":\"" + "a".repeat(100) + "\"}"), CacheScope.GLOBAL,
                 "s", "u", 64)).isNull();
-        assertThat(CacheKeys.key("t", ArgumentParser.parse("{\"q\":[" + "1,".repeat(100) + "1]}"), CacheScope.GLOBAL,
+        assertThat(CacheKeys.key(T, ArgumentParser.parse("{\"q\":[" + "1,".repeat(100) + "1]}"), CacheScope.GLOBAL,
                 "s", "u", 64)).isNull();
     }
 

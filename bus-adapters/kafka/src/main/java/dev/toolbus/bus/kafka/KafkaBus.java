@@ -9,7 +9,6 @@ import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -215,7 +214,7 @@ public final class KafkaBus implements ToolBus {
     /** Sends the event to the dead-letter topic (it names no conversation). */
     @Override
     public Mono<Void> publishUnrouted(OutboundEvent event) {
-        byte[] value = codec.encode(event).getBytes(StandardCharsets.UTF_8);
+        byte[] value = codec.encodeToBytes(event);
         return topicsReady.then(settlement.publish(null, null, false,
                 List.of(deadLetters.record(null, value, "unrouted " + event.type() + " event", null))));
     }

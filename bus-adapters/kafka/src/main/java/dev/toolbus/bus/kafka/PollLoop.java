@@ -359,7 +359,7 @@ final class PollLoop implements BusSource {
                             + (keys.turnId() != null ? keys.turnId() + " " : "") + "was " + reason
                             + "; it was moved to the dead-letter topic")
                     : new ErrorEvent(streamId, keys.turnId(), ErrorCode.BAD_EVENT, reason);
-            byte[] error = codec.encode(event).getBytes(StandardCharsets.UTF_8);
+            byte[] error = codec.encodeToBytes(event);
             out.add(new ProducerRecord<>(config.resultsTopic(), streamId, error));
         }
         settlement.reject(r, offsets, out);

@@ -21,7 +21,7 @@ final class ResultRecords {
     }
 
     static ProducerRecord<String, byte[]> of(String topic, String key, OutboundEvent event, EventCodec codec) {
-        byte[] value = codec.encode(event).getBytes(StandardCharsets.UTF_8);
+        byte[] value = codec.encodeToBytes(event);
         TraceContext trace = event.trace();
         if (trace == null) {
             return new ProducerRecord<>(topic, key, value);

@@ -11,8 +11,9 @@ import reactor.core.publisher.MonoSink;
 /**
  * Sends the turn admissions of {@link RedisTurnLedger} in batches without waiting: while one script
  * call is on the wire, the admissions asked for meanwhile queue up and go out together in the next
- * (at most {@link #MAX_TURNS} turns per call), each turn decided on its own as before. An idle bus sends each admission at once. The queue is bounded by the turns delivered
- * (the executor admits only what it was given).
+ * (at most {@link #MAX_TURNS} turns and {@link RedisStreamsConfig#writeBatchBytes()} bytes of keys per
+ * call), each turn decided on its own as before. An idle bus sends each admission at once. The queue is
+ * bounded by the turns delivered (the executor admits only what it was given).
  */
 final class AdmitBatcher {
 
@@ -40,12 +41,14 @@ final class AdmitBatcher {
 
     private final RedisAsyncCommands<String, byte[]> commands;
     private final String sha;
+    private final long maxBatchBytes;
     private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean sending = new AtomicBoolean();
 
-    AdmitBatcher(RedisAsyncCommands<String, byte[]> commands) {
+    AdmitBatcher(RedisAsyncCommands<String, byte[]> commands, int maxBatchBytes) {
         this.commands = commands;
         this.sha = commands.digest(ADMIT_MANY_SCRIPT);
+        this.maxBatchBytes = maxBatchBytes;
     }
 
     /** The script's answer for this turn; {@code owner} and {@code ttlMs} are the same for every call. */
@@ -59,9 +62,14 @@ final class AdmitBatcher {
     private void trySend() {
         while (!queue.isEmpty() && sending.compareAndSet(false, true)) {
             List<Pending> batch = new ArrayList<>(Math.min(queue.size(), MAX_TURNS));
+            long bytes = 0;
             Pending p;
-            while (batch.size() < MAX_TURNS && (p = queue.poll()) != null) {
+            // only the sender polls, so the head looked at is the one taken
+            while (batch.size() < MAX_TURNS && (p = queue.peek()) != null
+                    && (batch.isEmpty() || bytes + p.bytes() <= maxBatchBytes)) {
+                queue.poll();
                 batch.add(p);
+                bytes += p.bytes();
             }
             if (batch.isEmpty()) {
                 sending.set(false);
@@ -100,5 +108,9 @@ final class AdmitBatcher {
     }
 
     private record Pending(String doneKey, String claimKey, byte[] owner, byte[] ttlMs, MonoSink<Long> sink) {
+        /** The keys' size, counted in characters (about their bytes: keys are mostly ASCII). */
+        long bytes() {
+            return (long) doneKey.length() + claimKey.length();
+        }
     }
 }

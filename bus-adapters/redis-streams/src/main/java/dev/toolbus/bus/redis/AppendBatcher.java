@@ -12,7 +12,8 @@ import reactor.core.publisher.MonoSink;
 /**
  * Sends the turns' result writes of {@link ResultWriter} in batches without waiting: while one script
  * call is on the wire, the writes asked for meanwhile queue up and go out together in the next (at most
- * {@link #MAX_WRITES} writes and about {@link #MAX_BATCH_BYTES} of events per call, in the order they
+ * {@link #MAX_WRITES} writes and {@link RedisStreamsConfig#writeBatchBytes()} bytes of events per call
+ * (a single larger write goes alone), in the order they
  * were asked for). Each write is done exactly as on its own, under {@code pcall}, so one that fails (a
  * results key of the wrong type) fails alone. An idle bus sends each write at once. The queue is
  * bounded by the turns delivered (a turn writes its final events once).
@@ -20,7 +21,6 @@ import reactor.core.publisher.MonoSink;
 final class AppendBatcher {
 
     static final int MAX_WRITES = 64;
-    static final long MAX_BATCH_BYTES = 1L << 20;
 
     // ARGV[1] approximate MAXLEN (0: no trimming), ARGV[2] record TTL in ms, ARGV[3] largest recorded events
     // in bytes, ARGV[4] this instance's consumer name; then per write: its kind (0: events only; 1: and the
@@ -84,6 +84,7 @@ final class AppendBatcher {
     private final RedisAsyncCommands<String, byte[]> commands;
     private final byte[][] fixedArgs;
     private final String sha;
+    private final long maxBatchBytes;
     private final ConcurrentLinkedQueue<Write> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean sending = new AtomicBoolean();
 
@@ -92,6 +93,7 @@ final class AppendBatcher {
         this.fixedArgs = new byte[][] {ascii(config.resultsMaxLen()), ascii(Math.max(1, config.doneMarkerTtl().toMillis())),
                 ascii(config.maxRecordedBytes()), config.consumer().getBytes(StandardCharsets.UTF_8)};
         this.sha = commands.digest(APPEND_SCRIPT);
+        this.maxBatchBytes = config.writeBatchBytes();
     }
 
     /**
@@ -113,7 +115,10 @@ final class AppendBatcher {
             List<Write> batch = new ArrayList<>(Math.min(queue.size(), MAX_WRITES));
             long bytes = 0;
             Write w;
-            while (batch.size() < MAX_WRITES && (batch.isEmpty() || bytes < MAX_BATCH_BYTES) && (w = queue.poll()) != null) {
+            // only the sender polls, so the head looked at is the one taken
+            while (batch.size() < MAX_WRITES && (w = queue.peek()) != null
+                    && (batch.isEmpty() || bytes + w.bytes <= maxBatchBytes)) {
+                queue.poll();
                 batch.add(w);
                 bytes += w.bytes;
             }

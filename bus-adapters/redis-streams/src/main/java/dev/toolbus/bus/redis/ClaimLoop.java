@@ -95,7 +95,7 @@ final class ClaimLoop {
                     cursor = claimed.getId() == null ? "0-0" : claimed.getId();
                     List<StreamMessage<String, byte[]>> msgs = claimed.getMessages();
                     if (msgs.isEmpty()) {
-                        return CompletableFuture.completedFuture(List.<StreamMessage<String, byte[]>>of());
+                        return CompletableFuture.completedFuture(List.<ReadEntry>of());
                     }
                     log.info("redis bus {}: took over {} entries idle for more than {}", config.consumer(),
                             msgs.size(), config.claimMinIdle());

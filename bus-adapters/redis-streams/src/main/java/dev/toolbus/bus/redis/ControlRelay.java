@@ -90,10 +90,9 @@ final class ControlRelay implements AutoCloseable {
     /**
      * Routes a control event read from the group. Completes with true when this instance must run it
      * (its entry is handed to the executor), false when another instance took it (the entry is then
-     * acknowledged without running here).
+     * acknowledged without running here). {@code peek} is what the reader read of the payload.
      */
-    CompletableFuture<Boolean> route(byte[] payload) {
-        EventIdPeek peek = EventIdPeek.of(payload);
+    CompletableFuture<Boolean> route(byte[] payload, EventIdPeek peek) {
         if (peek.isCancel()) {
             commands.publish(config.controlChannel(), frame(payload)).exceptionally(e -> {
                 log.warn("redis bus {}: cancel not shared with other instances: {}", config.consumer(), e.toString());

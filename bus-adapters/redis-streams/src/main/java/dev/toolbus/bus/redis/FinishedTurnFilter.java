@@ -42,18 +42,14 @@ final class FinishedTurnFilter {
      *
      * @param redelivered whether an entry was delivered before (acknowledged without a replay)
      */
-    CompletableFuture<List<StreamMessage<String, byte[]>>> withoutFinished(List<StreamMessage<String, byte[]>> live,
-                                                                           Predicate<String> redelivered) {
+    CompletableFuture<List<ReadEntry>> withoutFinished(List<ReadEntry> live, Predicate<String> redelivered) {
         if (live.isEmpty() || !config.doneMarkersEnabled()) {
             return CompletableFuture.completedFuture(live);
         }
-        List<EventIdPeek> peeks = new ArrayList<>(live.size());
         List<String> keys = new ArrayList<>(live.size());
         int[] checked = new int[live.size()]; // index into keys, -1 when not checked
         for (int i = 0; i < live.size(); i++) {
-            StreamMessage<String, byte[]> m = live.get(i);
-            EventIdPeek k = EventIdPeek.of(m.getBody() == null ? null : m.getBody().get(RedisStreamsBus.EVENT_FIELD));
-            peeks.add(k);
+            EventIdPeek k = live.get(i).peek();
             boolean check = k.streamId() != null && k.turnId() != null && (k.isTurn() || k.isCancel());
             checked[i] = check ? keys.size() : -1;
             if (check) {
@@ -69,17 +65,18 @@ final class FinishedTurnFilter {
                         config.consumer(), live.size(), error.toString());
                 return live;
             }
-            List<StreamMessage<String, byte[]>> run = new ArrayList<>(live.size());
+            List<ReadEntry> run = new ArrayList<>(live.size());
             int settled = 0;
             int old = 0;
             for (int i = 0; i < live.size(); i++) {
-                StreamMessage<String, byte[]> m = live.get(i);
+                ReadEntry r = live.get(i);
+                StreamMessage<String, byte[]> m = r.message;
                 if (checked[i] < 0 || !found[checked[i]]) {
-                    run.add(m);
+                    run.add(r);
                     continue;
                 }
                 settled++;
-                EventIdPeek k = peeks.get(i);
+                EventIdPeek k = r.peek();
                 boolean again = redelivered.test(m.getId());
                 old += again ? 1 : 0;
                 Mono<Long> answer = again || !k.isTurn() ? Mono.just(0L)

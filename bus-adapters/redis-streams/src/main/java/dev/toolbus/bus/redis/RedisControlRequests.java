@@ -9,6 +9,7 @@ import dev.toolbus.spi.CallKey;
 import dev.toolbus.spi.ControlAnswer;
 import dev.toolbus.spi.ControlRequest;
 import dev.toolbus.spi.ControlRequests;
+import dev.toolbus.spi.KeyHash;
 import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.RequestState;
 import dev.toolbus.spi.TurnStateSettings;
@@ -256,11 +257,11 @@ final class RedisControlRequests implements ControlRequests, AutoCloseable {
 
     /** The key of a request: a derived id as it is, any other hashed (an answer may name anything). */
     String requestKey(String id) {
-        return requestPrefix + (ControlRequest.isDerivedId(id) ? id : StateHash.of(id));
+        return requestPrefix + (ControlRequest.isDerivedId(id) ? id : KeyHash.hex(id));
     }
 
     private String holdKey(String streamId) {
-        return holdPrefix + StateHash.of(streamId);
+        return holdPrefix + KeyHash.hex(streamId);
     }
 
     @Override

@@ -5,6 +5,7 @@ import static dev.toolbus.bus.redis.RedisCallJournal.utf8;
 
 import dev.toolbus.spi.CutKey;
 import dev.toolbus.spi.CutResults;
+import dev.toolbus.spi.KeyHash;
 import dev.toolbus.spi.TurnStateSettings;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.nio.charset.StandardCharsets;
@@ -113,7 +114,7 @@ final class RedisCutResults implements CutResults {
         byte[] value = (limit + ":" + text).getBytes(StandardCharsets.UTF_8);
         long weight = k.length() + value.length + OVERHEAD;
         boolean keep = weight <= maxTextBytes;
-        String[] keys = {k, streamPrefix + StateHash.of(key.streamId())};
+        String[] keys = {k, streamPrefix + KeyHash.hex(key.streamId())};
         byte[][] args = {ns, ttl, perStream, maxEntries, maxBytes, ascii(weight), keep ? value : new byte[0]};
         return Mono.defer(() -> Scripts.one(commands, sha, PUT, keys, args)).map(n -> n == 1);
     }

@@ -215,7 +215,7 @@ public final class RedisStreamsBus implements ToolBus {
                 return Mono.error(new IllegalArgumentException("one publish carries the events of one stream; got "
                         + streamId + " and " + e.streamId()));
             }
-            encoded.add(codec.encode(e).getBytes(StandardCharsets.UTF_8));
+            encoded.add(codec.encodeToBytes(e));
             if (e instanceof TurnCompletedEvent t) {
                 doneTurn = t.turnId();
             }
@@ -236,7 +236,7 @@ public final class RedisStreamsBus implements ToolBus {
     /** Appends the event to the dead-letter stream, marked {@code reason=unrouted}. */
     @Override
     public Mono<Void> publishUnrouted(OutboundEvent event) {
-        byte[] json = codec.encode(event).getBytes(StandardCharsets.UTF_8);
+        byte[] json = codec.encodeToBytes(event);
         return writer.deadLetter(json, "unrouted " + event.type() + " event", null, config.consumer());
     }
 

@@ -38,6 +38,7 @@ import java.util.UUID;
  *   <tr><td>maxEventBytes</td><td>1 MiB</td><td>larger entries are dead-lettered by the bus without being decoded</td></tr>
  *   <tr><td>shutdownTimeout</td><td>30 s</td><td>how long {@code closeGracefully} waits for delivered turns to be acknowledged</td></tr>
  *   <tr><td>maxRecordedBytes</td><td>64 KiB</td><td>a finished turn's events up to this size are kept with its marker and published again (marked {@code replayed}) when the same turn arrives again</td></tr>
+ *   <tr><td>writeBatchBytes</td><td>1 MiB</td><td>largest script call of batched writes: the turns' result writes (their events) and admissions (their keys) queued while one call is on the wire go out together up to this many bytes (and 64 writes or 128 admissions); a single larger write goes alone</td></tr>
  *   <tr><td>maxDeliveries</td><td>{@value #DEFAULT_MAX_DELIVERIES}</td><td>an entry delivered more often is dead-lettered, with an {@code error} event on its stream</td></tr>
  *   <tr><td>instanceId</td><td>none</td><td>the executor's {@code instanceId} (the part of approval and input ids that names their instance); control events are shared across instances only when it is set</td></tr>
  *   <tr><td>principal</td><td>the calls stream's name</td><td>who sends the turns and answers read from this bus ({@link Principal#bus}): part of every key of its turns' state; every instance of a deployment must have the same</td></tr>
@@ -65,6 +66,7 @@ public final class RedisStreamsConfig {
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
     public static final int DEFAULT_MAX_DELIVERIES = 5;
     public static final int DEFAULT_MAX_RECORDED_BYTES = 64 * 1024;
+    public static final int DEFAULT_WRITE_BATCH_BYTES = 1024 * 1024;
     public static final String DEFAULT_CONTROL_CHANNEL = "toolbus:control";
 
     private final String callsStream;
@@ -84,6 +86,7 @@ public final class RedisStreamsConfig {
     private final int maxEventBytes;
     private final Duration shutdownTimeout;
     private final int maxRecordedBytes;
+    private final int writeBatchBytes;
     private final int maxDeliveries;
     private final String instanceId;
     private final String controlChannel;
@@ -109,6 +112,7 @@ public final class RedisStreamsConfig {
         this.maxEventBytes = b.maxEventBytes;
         this.shutdownTimeout = b.shutdownTimeout;
         this.maxRecordedBytes = b.maxRecordedBytes;
+        this.writeBatchBytes = b.writeBatchBytes;
         this.maxDeliveries = b.maxDeliveries;
         this.instanceId = b.instanceId;
         this.controlChannel = b.controlChannel;
@@ -202,6 +206,11 @@ public final class RedisStreamsConfig {
         return maxRecordedBytes;
     }
 
+    /** Largest batched script call (result writes, admissions), in bytes of its arguments. */
+    public int writeBatchBytes() {
+        return writeBatchBytes;
+    }
+
     /** Deliveries after which an input is dead-lettered. */
     public int maxDeliveries() {
         return maxDeliveries;
@@ -252,6 +261,7 @@ public final class RedisStreamsConfig {
                 && maxEventBytes == c.maxEventBytes
                 && Objects.equals(shutdownTimeout, c.shutdownTimeout)
                 && maxRecordedBytes == c.maxRecordedBytes
+                && writeBatchBytes == c.writeBatchBytes
                 && maxDeliveries == c.maxDeliveries
                 && Objects.equals(instanceId, c.instanceId)
                 && Objects.equals(controlChannel, c.controlChannel)
@@ -261,7 +271,7 @@ public final class RedisStreamsConfig {
 
     @Override
     public int hashCode() {
-        return Objects.hash(callsStream, group, consumer, resultsKeyTemplate, resultsMaxLen, deadLetterStream, deadLetterMaxLen, batchSize, blockTimeout, claimMinIdle, claimInterval, claimBatch, doneMarkerPrefix, doneMarkerTtl, maxEventBytes, shutdownTimeout, maxRecordedBytes, maxDeliveries, instanceId, controlChannel, principal, turnState);
+        return Objects.hash(callsStream, group, consumer, resultsKeyTemplate, resultsMaxLen, deadLetterStream, deadLetterMaxLen, batchSize, blockTimeout, claimMinIdle, claimInterval, claimBatch, doneMarkerPrefix, doneMarkerTtl, maxEventBytes, shutdownTimeout, maxRecordedBytes, writeBatchBytes, maxDeliveries, instanceId, controlChannel, principal, turnState);
     }
 
     @Override
@@ -284,6 +294,7 @@ public final class RedisStreamsConfig {
                 + ", maxEventBytes=" + maxEventBytes
                 + ", shutdownTimeout=" + shutdownTimeout
                 + ", maxRecordedBytes=" + maxRecordedBytes
+                + ", writeBatchBytes=" + writeBatchBytes
                 + ", maxDeliveries=" + maxDeliveries
                 + ", instanceId=" + instanceId
                 + ", controlChannel=" + controlChannel
@@ -312,7 +323,7 @@ public final class RedisStreamsConfig {
                 .claimMinIdle(claimMinIdle).claimInterval(claimInterval).claimBatch(claimBatch)
                 .doneMarkerPrefix(doneMarkerPrefix).doneMarkerTtl(doneMarkerTtl)
                 .maxEventBytes(maxEventBytes).shutdownTimeout(shutdownTimeout)
-                .maxRecordedBytes(maxRecordedBytes).maxDeliveries(maxDeliveries).instanceId(instanceId).controlChannel(controlChannel).principal(principal)
+                .maxRecordedBytes(maxRecordedBytes).writeBatchBytes(writeBatchBytes).maxDeliveries(maxDeliveries).instanceId(instanceId).controlChannel(controlChannel).principal(principal)
                 .turnState(turnState);
     }
 
@@ -389,6 +400,7 @@ public final class RedisStreamsConfig {
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private int maxDeliveries = DEFAULT_MAX_DELIVERIES;
         private int maxRecordedBytes = DEFAULT_MAX_RECORDED_BYTES;
+        private int writeBatchBytes = DEFAULT_WRITE_BATCH_BYTES;
         private String instanceId;
         private String controlChannel = DEFAULT_CONTROL_CHANNEL;
         private String principal;
@@ -423,6 +435,17 @@ public final class RedisStreamsConfig {
         public Builder maxRecordedBytes(int n) {
             requireArgument(n >= 0, "maxRecordedBytes must not be negative, got " + n);
             this.maxRecordedBytes = n;
+            return this;
+        }
+
+        /**
+         * Largest script call of batched writes, in bytes of the events (result writes) or keys
+         * (admissions) it carries: a batch is sent when the next write would pass it. A single write
+         * above it is sent alone. 1 KiB to 64 MiB.
+         */
+        public Builder writeBatchBytes(int n) {
+            requireArgument(n >= 1024 && n <= 64 * 1024 * 1024, "writeBatchBytes must be in 1024..67108864, got " + n);
+            this.writeBatchBytes = n;
             return this;
         }
 

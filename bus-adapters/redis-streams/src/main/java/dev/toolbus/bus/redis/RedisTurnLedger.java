@@ -79,7 +79,7 @@ final class RedisTurnLedger implements TurnLedger {
         this.scheduler = scheduler;
         this.owner = config.consumer().getBytes(StandardCharsets.UTF_8);
         this.claimPrefix = config.keyNamespace() + "running:";
-        this.admissions = new AdmitBatcher(commands);
+        this.admissions = new AdmitBatcher(commands, config.writeBatchBytes());
         this.pollSha = commands.digest(POLL_SCRIPT);
         this.ownedSha = commands.digest(OWNED_SCRIPT);
     }

@@ -3,7 +3,6 @@ package dev.toolbus.bus.redis;
 import dev.toolbus.spi.BusMessage;
 import dev.toolbus.spi.BusSource;
 import dev.toolbus.spi.DrainLoop;
-import dev.toolbus.protocol.EventIdPeek;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -50,7 +49,7 @@ final class StreamReader implements BusSource {
     private final DrainLoop drain;
 
     /** Entries read (or taken over) and not yet handed over; at most a read batch plus a claim batch. */
-    private final ConcurrentLinkedQueue<StreamMessage<String, byte[]>> ready = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<ReadEntry> ready = new ConcurrentLinkedQueue<>();
     /** Control entries the relay gave back to run here (handed over before {@link #ready}). */
     private final ConcurrentLinkedQueue<StreamMessage<String, byte[]>> routedHere = new ConcurrentLinkedQueue<>();
     /** Shares control events with the other instances; null when no instance id is configured. */
@@ -164,9 +163,9 @@ final class StreamReader implements BusSource {
                 return handOver(m, m.getBody().get(RedisStreamsBus.EVENT_FIELD));
             }
         }
-        StreamMessage<String, byte[]> m;
-        while ((m = ready.poll()) != null) {
-            BusMessage out = deliver(m);
+        ReadEntry r;
+        while ((r = ready.poll()) != null) {
+            BusMessage out = deliver(r);
             if (out != null) {
                 return out;
             }
@@ -197,16 +196,17 @@ final class StreamReader implements BusSource {
     }
 
     /** The entry as a message, or null when the bus settles it itself (rejected, or routed to another instance). */
-    private BusMessage deliver(StreamMessage<String, byte[]> m) {
-        byte[] payload = m.getBody() == null ? null : m.getBody().get(RedisStreamsBus.EVENT_FIELD);
+    private BusMessage deliver(ReadEntry r) {
+        StreamMessage<String, byte[]> m = r.message;
+        byte[] payload = r.payload();
         if (payload == null || payload.length > config.maxEventBytes()) {
             poison.reject(m, payload);
             return null;
         }
-        if (relay != null && EventIdPeek.of(payload).isControl()) {
+        if (relay != null && r.peek().isControl()) {
             // leased while the relay decides, so the claim loop leaves it alone
             leases.take(m.getId());
-            relay.route(payload).whenComplete((here, error) -> {
+            relay.route(payload, r.peek()).whenComplete((here, error) -> {
                 if (error != null || here) {
                     leases.release(m.getId());
                     routedHere.add(m);
@@ -266,8 +266,9 @@ final class StreamReader implements BusSource {
                 return;
             }
             if (!fromHistory) {
-                finished.withoutFinished(messages, id -> false)
-                        .whenComplete((fresh, e2) -> readDone(fresh != null ? fresh : messages));
+                List<ReadEntry> read = ReadEntry.of(messages);
+                finished.withoutFinished(read, id -> false)
+                        .whenComplete((fresh, e2) -> readDone(fresh != null ? fresh : read));
                 return;
             }
             if (messages.isEmpty()) {
@@ -283,7 +284,7 @@ final class StreamReader implements BusSource {
         });
     }
 
-    private void readDone(List<StreamMessage<String, byte[]>> fresh) {
+    private void readDone(List<ReadEntry> fresh) {
         ready.addAll(fresh);
         reading = false;
         drain.drain();
@@ -324,7 +325,7 @@ final class StreamReader implements BusSource {
      * from the stream meanwhile, leaves out those still leased here, dead-letters poison ones, settles
      * those whose turn is finished, and returns the others, in order.
      */
-    CompletableFuture<List<StreamMessage<String, byte[]>>> redelivered(List<StreamMessage<String, byte[]>> in) {
+    CompletableFuture<List<ReadEntry>> redelivered(List<StreamMessage<String, byte[]>> in) {
         List<StreamMessage<String, byte[]>> live = new ArrayList<>(in.size());
         List<String> gone = new ArrayList<>();
         for (StreamMessage<String, byte[]> m : in) {
@@ -338,13 +339,14 @@ final class StreamReader implements BusSource {
             commands.xack(config.callsStream(), config.group(), gone.toArray(String[]::new));
         }
         if (live.isEmpty()) {
-            return CompletableFuture.completedFuture(live);
+            return CompletableFuture.completedFuture(List.of());
         }
-        return poison.withoutPoison(live).thenCompose(l -> finished.withoutFinished(l, id -> !unseen.remove(id)));
+        return poison.withoutPoison(live)
+                .thenCompose(l -> finished.withoutFinished(ReadEntry.of(l), id -> !unseen.remove(id)));
     }
 
     /** Entries taken over by the claim loop, ready to run. */
-    void offer(List<StreamMessage<String, byte[]>> fresh) {
+    void offer(List<ReadEntry> fresh) {
         if (!fresh.isEmpty()) {
             ready.addAll(fresh);
             drain.drain();

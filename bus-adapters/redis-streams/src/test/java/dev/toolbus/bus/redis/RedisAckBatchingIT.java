@@ -109,4 +109,41 @@ class RedisAckBatchingIT {
             bus.closeGracefully().block(Duration.ofSeconds(10));
         }
     }
+
+    /**
+     * A batch of result writes is sent when the next write would pass {@code writeBatchBytes}: with a
+     * 1 KiB cap and writes of more than 512 bytes each, no two writes share a script call.
+     */
+    @Test
+    void resultWritesAboveHalfTheByteCap_goOutOneAScriptCall() {
+        int n = 100;
+        String text = "x".repeat(600); // each turn's events are about 800 bytes
+        for (int i = 0; i < n; i++) {
+            redis.addCall(EchoDriver.turn("s" + (i % 10), "t" + i, text));
+        }
+        RedisStreamsBus bus = RedisStreamsBus.fromUri(redis.url,
+                redis.config().batchSize(500).resultsMaxLen(0).writeBatchBytes(1024).build());
+        List<BusMessage> got = new CopyOnWriteArrayList<>();
+        Disposable sub = bus.receive().subscribe(got::add);
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> got.size() == n);
+            long before = calls("evalsha") + calls("eval");
+            EchoDriver driver = new EchoDriver();
+            Flux.fromIterable(got).flatMap(m -> driver.handle(bus, m), n).blockLast(Duration.ofSeconds(30));
+            long scripts = calls("evalsha") + calls("eval") - before;
+            System.out.println(n + " turns of 800 bytes settled with " + scripts + " script calls (1 KiB cap)");
+            long events = 0;
+            for (int s = 0; s < 10; s++) {
+                events += redis.redis.xlen(redis.prefix + "results:s" + s);
+            }
+            assertThat(events).isEqualTo(2L * n);
+            assertThat(redis.pending()).isZero();
+            // at least one call per write (other tests sharing the server only add calls); counted by
+            // writes alone, the same load goes out in a few calls (see the test above)
+            assertThat(scripts).isGreaterThanOrEqualTo(n);
+        } finally {
+            sub.dispose();
+            bus.closeGracefully().block(Duration.ofSeconds(10));
+        }
+    }
 }

@@ -8,6 +8,7 @@ import dev.toolbus.bus.tck.Events;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.approval.ApprovalMode;
 import dev.toolbus.executor.approval.ApprovalSettings;
+import dev.toolbus.spi.KeyHash;
 import dev.toolbus.spi.TurnStateSettings;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
@@ -149,7 +150,7 @@ class RedisSharedStateIT {
             redis.send("s1", "{\"type\":\"approval_response\",\"stream_id\":\"s1\",\"approval_id\":\"" + id
                     + "\",\"decision\":\"approve\"}");
         }
-        String held = redis.prefix + "state:h:" + StateHash.of("s1");
+        String held = redis.prefix + "state:h:" + KeyHash.hex("s1");
         await().atMost(WAIT).until(() -> redis.events("s1").stream().filter(e -> e.contains("UNKNOWN_REQUEST")).count() == 36);
         assertThat(redis.redis.llen(held)).as("answers held for requests not raised yet").isEqualTo(4);
 

@@ -21,6 +21,7 @@ class RedisStreamsConfigTest {
                 + dev.toolbus.spi.TurnKey.of(dev.toolbus.spi.Principal.bus("toolbus:calls"), "s", "t").hash());
         assertThat(c.principal()).isEqualTo(dev.toolbus.spi.Principal.bus("toolbus:calls"));
         assertThat(c.doneMarkersEnabled()).isTrue();
+        assertThat(c.writeBatchBytes()).isEqualTo(1024 * 1024);
     }
 
     @Test
@@ -37,6 +38,8 @@ class RedisStreamsConfigTest {
         assertThatThrownBy(() -> b.resultsMaxLen(-1)).hasMessageContaining("resultsMaxLen");
         assertThatThrownBy(() -> b.group(" ")).hasMessageContaining("group");
         assertThatThrownBy(() -> b.maxEventBytes(10)).hasMessageContaining("maxEventBytes");
+        assertThatThrownBy(() -> b.writeBatchBytes(1023)).hasMessageContaining("writeBatchBytes");
+        assertThatThrownBy(() -> b.writeBatchBytes(64 * 1024 * 1024 + 1)).hasMessageContaining("writeBatchBytes");
     }
 
     @Test
@@ -47,8 +50,10 @@ class RedisStreamsConfigTest {
 
     @Test
     void toBuilder_roundTrips() {
-        RedisStreamsConfig c = RedisStreamsConfig.builder().consumer("n1").batchSize(7).build();
+        RedisStreamsConfig c = RedisStreamsConfig.builder().consumer("n1").batchSize(7).writeBatchBytes(4096).build();
         assertThat(c.toBuilder().build()).isEqualTo(c);
+        assertThat(c.toBuilder().build().writeBatchBytes()).isEqualTo(4096);
+        assertThat(c).isNotEqualTo(c.toBuilder().writeBatchBytes(8192).build());
     }
 
     @Test
