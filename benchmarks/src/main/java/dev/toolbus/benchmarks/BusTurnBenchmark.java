@@ -2,11 +2,9 @@ package dev.toolbus.benchmarks;
 
 import dev.toolbus.bus.InMemoryBus;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolResultEvent;
 import dev.toolbus.protocol.TurnCompletedEvent;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -56,16 +54,7 @@ public class BusTurnBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        executor = ToolExecutor.builder()
-                .tool(ToolbusExecutorBenchmark.echoTool())
-                .settings(ExecutionSettings.builder()
-                        .maxParallel(5)
-                        .timeout(Workload.TIMEOUT)
-                        .retryOnError(false)
-                        .cacheResults(false)
-                        .build())
-                .meterRegistry(new SimpleMeterRegistry())
-                .build();
+        executor = ToolbusExecutorBenchmark.executor(ToolbusExecutorBenchmark.echoTool(), 5, false);
         bus = InMemoryBus.create();
         watching = bus.events().subscribe(this::seen);
         running = executor.run(bus).subscribe();

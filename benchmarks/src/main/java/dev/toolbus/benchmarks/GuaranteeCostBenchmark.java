@@ -2,7 +2,6 @@ package dev.toolbus.benchmarks;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.executor.settings.ExecutionSettings;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
@@ -76,16 +75,7 @@ public class GuaranteeCostBenchmark {
             default -> throw new IllegalArgumentException("unknown variant: " + without);
         }
         pairs = pairs();
-        executor = ToolExecutor.builder()
-                .tool(tool)
-                .settings(ExecutionSettings.builder()
-                        .maxParallel(5)
-                        .timeout(Workload.TIMEOUT)
-                        .retryOnError(false)
-                        .cacheResults(false)
-                        .build())
-                .meterRegistry(meters)
-                .build();
+        executor = ToolbusExecutorBenchmark.executor(tool, 5, false, null, meters);
         verify(turns);
         verify(pairs);
     }

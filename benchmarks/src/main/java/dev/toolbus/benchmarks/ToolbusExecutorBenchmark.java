@@ -97,6 +97,12 @@ public class ToolbusExecutorBenchmark {
     }
 
     static ToolExecutor executor(ToolSpec tool, int maxParallel, boolean cache, dev.toolbus.rules.RuleSet rules) {
+        return executor(tool, maxParallel, cache, rules, new SimpleMeterRegistry());
+    }
+
+    /** The benchmark's executor: 30 s timeout, no retry, the cache on or off, meters into {@code meters}. */
+    static ToolExecutor executor(ToolSpec tool, int maxParallel, boolean cache, dev.toolbus.rules.RuleSet rules,
+                                 io.micrometer.core.instrument.MeterRegistry meters) {
         ExecutionSettings settings = ExecutionSettings.builder()
                 .maxParallel(maxParallel)
                 .timeout(Workload.TIMEOUT)
@@ -104,7 +110,6 @@ public class ToolbusExecutorBenchmark {
                 .cacheResults(cache)
                 .cacheTtl(Duration.ofMinutes(10))
                 .build();
-        SimpleMeterRegistry meters = new SimpleMeterRegistry();
         ToolExecutor.Builder b = ToolExecutor.builder()
                 .tool(tool)
                 .settings(settings)
