@@ -87,19 +87,9 @@ class RedisAckBatchingIT {
         List<BusMessage> got = new CopyOnWriteArrayList<>();
         Disposable sub = bus.receive().subscribe(got::add);
         try {
-            await().atMost(Duration.ofSeconds(20)).until(() -> got.size() == n);
-            long before = calls("evalsha") + calls("eval");
-            EchoDriver driver = new EchoDriver();
-            Flux.fromIterable(got).flatMap(m -> driver.handle(bus, m), n).blockLast(Duration.ofSeconds(30));
-            long scripts = calls("evalsha") + calls("eval") - before;
+            long scripts = settleAll(bus, got, n);
             System.out.println(n + " turns settled with " + scripts + " script calls");
             assertThat(scripts).isPositive();
-            long events = 0;
-            for (int s = 0; s < 10; s++) {
-                events += redis.redis.xlen(redis.prefix + "results:s" + s);
-            }
-            assertThat(events).isEqualTo(2L * n); // a tool_result and a turn_completed per turn, once each
-            assertThat(redis.pending()).isZero();
             // other tests may share the server, so only an upper bound well below one script call per turn:
             // how full a batch gets depends on how long a call is on the wire (79 calls for 500 turns on
             // a loaded 2-core machine, 145 on a quiet one), so the bound asks for two turns a call on average
@@ -126,18 +116,8 @@ class RedisAckBatchingIT {
         List<BusMessage> got = new CopyOnWriteArrayList<>();
         Disposable sub = bus.receive().subscribe(got::add);
         try {
-            await().atMost(Duration.ofSeconds(20)).until(() -> got.size() == n);
-            long before = calls("evalsha") + calls("eval");
-            EchoDriver driver = new EchoDriver();
-            Flux.fromIterable(got).flatMap(m -> driver.handle(bus, m), n).blockLast(Duration.ofSeconds(30));
-            long scripts = calls("evalsha") + calls("eval") - before;
+            long scripts = settleAll(bus, got, n);
             System.out.println(n + " turns of 800 bytes settled with " + scripts + " script calls (1 KiB cap)");
-            long events = 0;
-            for (int s = 0; s < 10; s++) {
-                events += redis.redis.xlen(redis.prefix + "results:s" + s);
-            }
-            assertThat(events).isEqualTo(2L * n);
-            assertThat(redis.pending()).isZero();
             // at least one call per write (other tests sharing the server only add calls); counted by
             // writes alone, the same load goes out in a few calls (see the test above)
             assertThat(scripts).isGreaterThanOrEqualTo(n);
@@ -145,5 +125,25 @@ class RedisAckBatchingIT {
             sub.dispose();
             bus.closeGracefully().block(Duration.ofSeconds(10));
         }
+    }
+
+    /**
+     * Waits for the {@code n} messages of turns on streams {@code s0..s9}, settles them all at once with
+     * the echo driver, checks that each turn's two events (a tool_result and a turn_completed) landed once
+     * and nothing is left pending, and returns the script calls the settling took.
+     */
+    private long settleAll(RedisStreamsBus bus, List<BusMessage> got, int n) {
+        await().atMost(Duration.ofSeconds(20)).until(() -> got.size() == n);
+        long before = calls("evalsha") + calls("eval");
+        EchoDriver driver = new EchoDriver();
+        Flux.fromIterable(got).flatMap(m -> driver.handle(bus, m), n).blockLast(Duration.ofSeconds(30));
+        long scripts = calls("evalsha") + calls("eval") - before;
+        long events = 0;
+        for (int s = 0; s < 10; s++) {
+            events += redis.redis.xlen(redis.prefix + "results:s" + s);
+        }
+        assertThat(events).isEqualTo(2L * n);
+        assertThat(redis.pending()).isZero();
+        return scripts;
     }
 }
