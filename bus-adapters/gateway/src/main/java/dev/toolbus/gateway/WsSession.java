@@ -6,17 +6,17 @@ import dev.toolbus.protocol.EventDecodeException;
 import dev.toolbus.protocol.InboundEvent;
 import dev.toolbus.protocol.OutboundEvent;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.ContinuationWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
@@ -74,6 +74,10 @@ final class WsSession {
     private final AtomicInteger queued = new AtomicInteger();
     /** A flush of the frames written so far is in the loop's task queue; touched on the event loop only. */
     private boolean flushQueued;
+    /** The channel is delivering a batch of reads; touched on the event loop only. */
+    private boolean reading;
+    /** Frames were written during the current batch of reads, flushed when it ends; event loop only. */
+    private boolean flushAtReadEnd;
 
     // message assembly; touched only by the inbound signal chain, which is serial
     private byte[] partial;
@@ -95,6 +99,7 @@ final class WsSession {
             channel = c.channel();
         });
         server.sessions.add(this);
+        connection.addHandlerLast(ReadBatch.NAME, new ReadBatch());
         connection.onDispose(() -> {
             closing.set(true);
             server.sessions.remove(this);
@@ -246,20 +251,21 @@ final class WsSession {
         }
     }
 
-    /** The event's UTF-8 written straight into a buffer of the channel; null (logged) when it cannot be encoded. */
+    /**
+     * The event's UTF-8 in a heap array of its own; null (logged) when it cannot be encoded. Netty's frame
+     * encoder copies a payload of up to 1 KiB into the frame header's buffer anyway, so a pooled buffer
+     * here would only add an allocation (and the leak detector's sampled stack trace, taken at the depth
+     * of a whole turn) for nothing.
+     */
     private TextWebSocketFrame encode(OutboundEvent event) {
-        ByteBuf buf = channel.alloc().buffer();
+        byte[] json;
         try {
-            server.codec.encodeTo(event, new ByteBufOutputStream(buf));
-        } catch (IOException | RuntimeException e) {
-            buf.release();
+            json = server.codec.encodeToBytes(event);
+        } catch (RuntimeException e) {
             log.warn("gateway: could not encode a {} event: {}", event.type(), e.toString());
             return null;
-        } catch (Error e) {
-            buf.release();
-            throw e;
         }
-        return new TextWebSocketFrame(buf);
+        return new TextWebSocketFrame(Unpooled.wrappedBuffer(json));
     }
 
     /**
@@ -290,10 +296,39 @@ final class WsSession {
             pending -= n;
             server.meters.pendingBytes.addAndGet(-n);
         });
-        if (!flushQueued) {
+        if (reading) {
+            // written while a batch of reads is delivered (a turn that ran inline): one flush when it ends,
+            // without a task in the loop's queue
+            flushAtReadEnd = true;
+        } else if (!flushQueued) {
             // one flush (one syscall) for every frame written before the loop gets to it: the events of a turn
             flushQueued = true;
             channel.eventLoop().execute(this::flush);
+        }
+    }
+
+    /**
+     * Marks the batches of reads of this connection, so that the frames written while one is delivered
+     * (the events of turns that ran on the event loop) leave in one flush at its end, as a Netty
+     * handler that writes in {@code channelRead} flushes in {@code channelReadComplete}.
+     */
+    private final class ReadBatch extends ChannelInboundHandlerAdapter {
+        static final String NAME = "toolbus.ws.readBatch";
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            reading = true;
+            ctx.fireChannelRead(msg);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            reading = false;
+            if (flushAtReadEnd) {
+                flushAtReadEnd = false;
+                channel.flush();
+            }
+            ctx.fireChannelReadComplete();
         }
     }
 
