@@ -59,8 +59,9 @@ import reactor.netty.resources.ConnectionProvider;
  *
  * <p>Reproducibility: the clients run on their own fixed event loops (not the shared default, whose size
  * follows the machine); each transport is warmed up in rounds until two rounds in a row agree on calls/s
- * within 5 % (at most {@value #MAX_WARMUP_ROUNDS} rounds: the gateway's larger code keeps the JIT compiling
- * longer than the raw server's); each phase is then run {@code --repeats} times against the same server
+ * within 5 % and the server's JIT compilers spent at most 2 % of the last round compiling (at most
+ * {@value #MAX_WARMUP_ROUNDS} rounds: the gateway's larger code keeps the JIT compiling longer than the raw
+ * server's, and on the server's one core the compiler takes time from the event loop); each phase is then run {@code --repeats} times against the same server
  * and the median run is reported with the spread of all runs. With {@code --server-cpus} (the script pins
  * the harness to the first core and the servers to the others) client and server stop taking each other's
  * core, and the client's CPU use shows whether it, not the server, was the limit.
@@ -70,7 +71,14 @@ public final class GatewayLoad {
     static final String TOKEN = "load-token";
 
     /** At most this many warm-up rounds per transport, steady or not. */
-    static final int MAX_WARMUP_ROUNDS = 6;
+    static final int MAX_WARMUP_ROUNDS = 40;
+
+    /**
+     * A warm-up round counts as steady only when the server's JIT compilers spent at most this share of the
+     * round's time: while they compile, they take the server's core from the event loop, so an early
+     * measured run was slower than a late one (a spread of up to 69 % between the three runs of one phase).
+     */
+    static final double JIT_QUIET = 0.02;
 
     /** Two warm-up rounds in a row within this share of each other count as steady. */
     static final double STEADY = 0.05;
@@ -167,7 +175,7 @@ public final class GatewayLoad {
                 clientThreads, serverCpus);
         System.out.printf(Locale.ROOT, "toolbus gateway load: %d turns of one echo call per transport, %d clients on %d"
                         + " client thread(s), %d cores, %s server%s, warm-up rounds of %d turns until steady within"
-                        + " %.0f %% (at most %d), median of %d run(s)%n", requests, clients, clientThreads,
+                        + " %.0f %% with the server's JIT quiet (at most %d), median of %d run(s)%n", requests, clients, clientThreads,
                 Runtime.getRuntime().availableProcessors(), fork ? "forked (-Xmx512m)" : "in-process",
                 serverCpus == null ? "" : " on cpus " + serverCpus, options.warmup(), STEADY * 100, MAX_WARMUP_ROUNDS,
                 repeats);
@@ -197,7 +205,7 @@ public final class GatewayLoad {
     static List<Phase> run(Options o) throws Exception {
         List<Phase> out = new ArrayList<>();
         Options warmup = warmupOf(o);
-        warmUp("in-process executor", () -> inProcess(warmup).callsPerSecond());
+        warmUp("in-process executor", () -> inProcess(warmup).callsPerSecond(), LoadServer::jitMillis);
         List<Phase> runs = new ArrayList<>();
         for (int r = 0; r < o.repeats(); r++) {
             runs.add(inProcess(o));
@@ -218,22 +226,33 @@ public final class GatewayLoad {
     }
 
     /**
-     * Warm-up rounds until two in a row agree on calls/s within {@link #STEADY} (at most
-     * {@link #MAX_WARMUP_ROUNDS}); returns the rounds run. Printed on standard error.
+     * Warm-up rounds until two in a row agree on calls/s within {@link #STEADY} and the server's JIT spent
+     * at most {@link #JIT_QUIET} of the last round compiling (at most {@link #MAX_WARMUP_ROUNDS}); returns
+     * the rounds run. Printed on standard error.
      */
-    static int warmUp(String name, Round round) throws Exception {
+    static int warmUp(String name, Round round, LongSupplier jitMillis) throws Exception {
         double last = round.callsPerSecond();
         int rounds = 1;
+        long jitAtStart = jitMillis.getAsLong();
+        long jitMs = 0;
+        StringBuilder perRound = new StringBuilder();
         while (rounds < MAX_WARMUP_ROUNDS) {
+            long jitBefore = jitMillis.getAsLong();
+            long started = System.nanoTime();
             double now = round.callsPerSecond();
+            double roundMs = (System.nanoTime() - started) / 1e6;
+            jitMs = jitMillis.getAsLong() - jitBefore;
+            perRound.append(' ').append(jitMs).append('/').append(Math.round(roundMs));
             rounds++;
-            boolean steady = Math.abs(now - last) <= STEADY * Math.max(now, last);
+            boolean steady = Math.abs(now - last) <= STEADY * Math.max(now, last) && jitMs <= JIT_QUIET * roundMs;
             last = now;
             if (steady) {
                 break;
             }
         }
-        System.err.printf(Locale.ROOT, "warm-up %s: %d round(s), last %.0f calls/s%n", name, rounds, last);
+        System.err.printf(Locale.ROOT, "warm-up %s: %d round(s), last %.0f calls/s, JIT %d ms in the last round,"
+                + " %d ms in all (JIT ms/round ms:%s)%n", name, rounds, last, jitMs, jitMillis.getAsLong() - jitAtStart,
+                perRound);
         return rounds;
     }
 
@@ -263,6 +282,7 @@ public final class GatewayLoad {
         LongSupplier heapAfterGc;
         LongSupplier rss;
         LongSupplier cpu = () -> 0;
+        LongSupplier jit = LoadServer::jitMillis;
         try {
             if (o.forkServer()) {
                 child = fork(raw ? RawLoadServer.class : LoadServer.class, o.serverCpus());
@@ -272,6 +292,7 @@ public final class GatewayLoad {
                 long pid = child.pid();
                 Process c = child;
                 heapAfterGc = () -> askHeapAfterGc(c, childOut);
+                jit = () -> askJit(c, childOut);
                 if (raw) {
                     // the raw server has no /metrics: its heap peak is not sampled
                     heap = () -> 0;
@@ -298,13 +319,13 @@ public final class GatewayLoad {
             }
             String base = "http://127.0.0.1:" + port;
             String prefix = raw ? "raw reactor-netty " : "";
-            warmUp(prefix + "HTTP", () -> rate(http(base, warmup)));
+            warmUp(prefix + "HTTP", () -> rate(http(base, warmup)), jit);
             List<Phase> runs = new ArrayList<>();
             for (int r = 0; r < o.repeats(); r++) {
                 runs.add(measured(prefix + "HTTP POST /v1/turns", heap, heapAfterGc, rss, cpu, () -> http(base, o)));
             }
             out.add(median(runs));
-            warmUp(prefix + "WebSocket", () -> rate(websocket(port, warmup)));
+            warmUp(prefix + "WebSocket", () -> rate(websocket(port, warmup)), jit);
             runs.clear();
             for (int r = 0; r < o.repeats(); r++) {
                 runs.add(measured(prefix + "WebSocket /v1/ws", heap, heapAfterGc, rss, cpu, () -> websocket(port, o)));
@@ -570,6 +591,17 @@ public final class GatewayLoad {
             }
         }
         throw new IllegalStateException("the load server ended before printing " + prefix.strip());
+    }
+
+    /** The forked server's JIT time so far ({@link LoadServer#serveCommands}), 0 when it cannot say. */
+    static long askJit(Process child, BufferedReader childOut) {
+        try {
+            child.getOutputStream().write("jit\n".getBytes(StandardCharsets.UTF_8));
+            child.getOutputStream().flush();
+            return Long.parseLong(readLine(childOut, "JIT "));
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     static long askHeapAfterGc(Process child, BufferedReader childOut) {

@@ -22,8 +22,7 @@ import reactor.core.publisher.Mono;
 /**
  * The server side of {@link GatewayLoad}: an executor with the {@code echo} tool behind a gateway on
  * 127.0.0.1, JVM memory meters on {@code /metrics}. Prints {@code PORT <n>} and serves until its
- * standard input ends (the harness holds it open); a {@code gc} line on it is answered with
- * {@code HEAP <bytes>}, the heap used after a full collection.
+ * standard input ends (the harness holds it open), answering the commands on it ({@link #serveCommands}).
  */
 public final class LoadServer {
 
@@ -53,6 +52,31 @@ public final class LoadServer {
                 .build().start();
     }
 
+    /**
+     * Answers the harness's commands on standard input until it ends: {@code gc} with {@code HEAP <bytes>},
+     * the heap used after a full collection; {@code jit} with {@code JIT <ms>}, the time the JIT compilers
+     * have spent so far (the warm-up waits for it to stop growing).
+     */
+    static void serveCommands() throws java.io.IOException {
+        BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = commands.readLine(); line != null; line = commands.readLine()) {
+            String command = line.strip();
+            if (command.equals("gc")) {
+                System.gc();
+                System.out.println("HEAP " + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+            } else if (command.equals("jit")) {
+                System.out.println("JIT " + jitMillis());
+            }
+            System.out.flush();
+        }
+    }
+
+    /** Milliseconds the JIT compilers of this JVM have spent so far (0 where the JVM does not say). */
+    static long jitMillis() {
+        java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+    }
+
     public static void main(String[] args) throws Exception {
         String token = args.length > 0 ? args[0] : "load-token";
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -61,15 +85,7 @@ public final class LoadServer {
         GatewayServer server = start(executor, meters, token);
         System.out.println("PORT " + server.port());
         System.out.flush();
-        // serve until the harness closes our input; "gc" asks for the heap used after a full collection
-        BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        for (String line = commands.readLine(); line != null; line = commands.readLine()) {
-            if (line.strip().equals("gc")) {
-                System.gc();
-                System.out.println("HEAP " + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-                System.out.flush();
-            }
-        }
+        serveCommands();
         server.closeGracefully(Duration.ofSeconds(10));
         executor.close();
     }

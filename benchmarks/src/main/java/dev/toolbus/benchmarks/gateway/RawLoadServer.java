@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import reactor.netty.DisposableServer;
@@ -23,7 +20,7 @@ import reactor.netty.http.server.HttpServer;
  * transport and the JSON.
  *
  * <p>Started like {@link LoadServer}: prints {@code PORT <n>}, serves until its standard input ends,
- * answers a {@code gc} line with {@code HEAP <bytes>}.
+ * answers the same commands ({@link LoadServer#serveCommands}).
  */
 public final class RawLoadServer {
 
@@ -102,14 +99,7 @@ public final class RawLoadServer {
         DisposableServer server = start(token);
         System.out.println("PORT " + server.port());
         System.out.flush();
-        BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        for (String line = commands.readLine(); line != null; line = commands.readLine()) {
-            if (line.strip().equals("gc")) {
-                System.gc();
-                System.out.println("HEAP " + ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-                System.out.flush();
-            }
-        }
+        LoadServer.serveCommands();
         server.disposeNow(Duration.ofSeconds(10));
     }
 }
