@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * which is the ceiling, and {@code toolbus serve --sample-tools} from the server jar. On Kafka each
  * delivery mode is compared with the raw loop of the same mode: toolbus at least once against the
  * pipelined raw loop, toolbus exactly once (its default) against the transactional raw loop. Every consumer
- * is a JVM of its own. Each scenario first runs a warm-up phase, then the measured phase: {@code turns}
+ * is a JVM of its own. Each scenario first runs warm-up rounds (until steady, with the consumers' JIT
+ * quiet, see {@code warmUp}), then the measured phase: {@code turns}
  * single-call {@code echo} turns over {@code streams} conversations, each conversation with one turn in
  * flight ({@link ClosedLoop}). It prints a table and writes it as Markdown.
  *
@@ -33,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  *
  * Options: {@code --redis URI}, {@code --kafka HOST:PORT} (at least one), {@code --server-jar PATH},
- * {@code --turns N} (20000), {@code --streams M} (200), {@code --warmup N} (turns, 4000),
+ * {@code --turns N} (20000), {@code --streams M} (200), {@code --warmup N} (turns per warm-up round, 4000),
+ * {@code --warmup-rounds R} (at most, 10),
  * {@code --instances 1,2}, {@code --worker-jvm "-Xms512m -Xmx512m"}, {@code --redis-pid PID} and
  * {@code --kafka-pid PID} (to report the broker's CPU), {@code --logs DIR}, {@code --out FILE},
  * {@code --jfr DIR} (a JFR recording of every consumer process, {@code DIR/<scenario>-<n>.jfr}) with
@@ -150,7 +152,7 @@ public final class LoadHarness {
         int index = ++scenarios;
         String name = broker.name() + "-" + runner + "-" + instances;
         Row row = new Row(broker.name(), runner, instances);
-        System.out.printf(Locale.ROOT, "%n== %s: %d turns over %d streams after %d warm-up turns (load average %s)%n",
+        System.out.printf(Locale.ROOT, "%n== %s: %d turns over %d streams after warm-up rounds of %d turns (load average %s)%n",
                 name, turns, streams, warmup, loadAverage());
         Workers workers = null;
         try {
@@ -164,9 +166,7 @@ public final class LoadHarness {
             }
             workers = Workers.start(commands, logFiles);
             broker.awaitConsumers(group, instances, Duration.ofSeconds(90));
-            ClosedLoop warm = phase(broker, runTag + "w" + index, warmup, workers);
-            System.out.printf(Locale.ROOT, "   warm-up: %,.0f calls/s, p50 %.2f ms%n", warm.stats().callsPerSecond(),
-                    warm.stats().p50Ms());
+            warmUp(broker, index, workers);
 
             long workerCpu0 = workers.cpuNanos();
             long brokerCpu0 = cpuOf(brokerPid);
@@ -223,6 +223,39 @@ public final class LoadHarness {
             }
         }
         return row;
+    }
+
+    /**
+     * Warm-up rounds of {@code warmup} turns until two in a row agree on calls/s within 5 % and the
+     * consumers' JIT compiler threads used at most 2 % of their CPU in the last round (at most
+     * {@code --warmup-rounds}, default 10): while the JIT compiles it takes CPU the measured phase would
+     * otherwise count, and two runs of the same jars differed by 2x with one fixed warm-up.
+     */
+    private void warmUp(Broker broker, int index, Workers workers) throws InterruptedException {
+        int maxRounds = Math.max(1, Integer.parseInt(opts.getOrDefault("warmup-rounds", "10")));
+        double last = -1;
+        StringBuilder perRound = new StringBuilder();
+        int rounds = 0;
+        ClosedLoop warm;
+        while (true) {
+            long jit0 = workers.jitNanos();
+            long cpu0 = workers.cpuNanos();
+            warm = phase(broker, runTag + "w" + index + "-" + rounds, warmup, workers);
+            long jit = workers.jitNanos() - jit0;
+            long cpu = workers.cpuNanos() - cpu0;
+            rounds++;
+            double rate = warm.stats().callsPerSecond();
+            double jitShare = cpu > 0 ? Math.max(0, jit) / (double) cpu : 0;
+            perRound.append(String.format(Locale.ROOT, " %.0f/%.0f%%", rate, jitShare * 100));
+            boolean steady = last > 0 && Math.abs(rate - last) <= 0.05 * Math.max(rate, last) && jitShare <= 0.02;
+            last = rate;
+            if (steady || rounds >= maxRounds) {
+                break;
+            }
+        }
+        System.out.printf(Locale.ROOT, "   warm-up: %d round(s) of %d turns, last %,.0f calls/s, p50 %.2f ms"
+                + " (calls/s / JIT share of the consumers' CPU per round:%s)%n", rounds, warmup,
+                warm.stats().callsPerSecond(), warm.stats().p50Ms(), perRound);
     }
 
     private ClosedLoop phase(Broker broker, String tag, int total, Workers workers) throws InterruptedException {
@@ -317,7 +350,9 @@ public final class LoadHarness {
         }
         sb.append("\n");
         sb.append("Run of ").append(started).append(": ").append(turns).append(" measured turns over ")
-                .append(streams).append(" streams after ").append(warmup).append(" warm-up turns per scenario; ")
+                .append(streams).append(" streams after warm-up rounds of ").append(warmup)
+                .append(" turns per scenario (until two agree within 5 % with the consumers' JIT under 2 % of their CPU,"
+                        + " at most ").append(opts.getOrDefault("warmup-rounds", "10")).append("); ")
                 .append("load average before ").append(loadBefore).append(", after ").append(loadAfter).append(".\n");
         sb.append("Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs (")
                 .append(cpuModel()).append("), ").append(System.getProperty("java.vm.name")).append(' ')

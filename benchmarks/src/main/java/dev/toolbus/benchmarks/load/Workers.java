@@ -40,6 +40,37 @@ final class Workers implements AutoCloseable {
         return sum;
     }
 
+    /**
+     * CPU time the JIT compiler threads of all the processes used so far, in nanoseconds, read from
+     * {@code /proc/<pid>/task/<tid>/stat} (0 where there is no {@code /proc}). A compiler thread that
+     * ended takes its time with it, so a difference can come out low, never high.
+     */
+    long jitNanos() {
+        long ticks = 0;
+        for (Process p : processes) {
+            java.io.File[] tasks = new java.io.File("/proc/" + p.pid() + "/task").listFiles();
+            if (tasks == null) {
+                continue;
+            }
+            for (java.io.File task : tasks) {
+                try {
+                    String stat = java.nio.file.Files.readString(task.toPath().resolve("stat"));
+                    int open = stat.indexOf('(');
+                    int close = stat.lastIndexOf(')');
+                    String comm = stat.substring(open + 1, close);
+                    if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
+                        // after the name: state is field 3, utime and stime are fields 14 and 15
+                        String[] f = stat.substring(close + 2).split(" ");
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        }
+        return ticks * 10_000_000L; // USER_HZ is 100 on Linux
+    }
+
     /** Throws if a process ended on its own. */
     void checkAlive() {
         for (Process p : processes) {
