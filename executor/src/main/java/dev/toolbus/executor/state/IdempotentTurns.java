@@ -123,34 +123,75 @@ final class IdempotentTurns {
             return run.get();
         }
         TurnKey k = TurnKey.of(principal, turn.streamId(), turn.turnId());
-        return admit(ledger, k).flatMapMany(a -> {
-            if (a instanceof TurnLedger.Admission.Replay r) {
-                metrics.replayed();
-                return Flux.fromIterable(replayed(r.events()));
-            }
-            if (a instanceof TurnLedger.Admission.Join j) {
-                return j.finished().map(Optional::of).defaultIfEmpty(Optional.empty())
-                        .flatMapMany(o -> {
-                            if (o.isPresent()) {
-                                metrics.joined();
-                                return Flux.fromIterable(replayed(o.get()));
-                            }
-                            return forCaller(ledger, metrics, principal, turn, run);
-                        });
-            }
-            List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
-            AtomicBoolean settled = new AtomicBoolean();
-            return Flux.defer(run)
-                    .doOnNext(e -> {
-                        if (recorded(e)) {
-                            synchronized (events) {
-                                events.add(unwrapped(e));
-                            }
+        if (ledger instanceof MemoryTurnLedger memory) {
+            // admitted and recorded on the calling thread: the same steps without the operators around them
+            return Flux.defer(() -> admitted(ledger, metrics, principal, turn, run, k, admitNow(memory, k)));
+        }
+        return admit(ledger, k).flatMapMany(a -> admitted(ledger, metrics, principal, turn, run, k, a));
+    }
+
+    private static Flux<OutboundEvent> admitted(TurnLedger ledger, RepeatedTurnMetrics metrics, Principal principal,
+                                                ToolCallsEvent turn, Supplier<Flux<OutboundEvent>> run, TurnKey k,
+                                                TurnLedger.Admission a) {
+        if (a instanceof TurnLedger.Admission.Replay r) {
+            metrics.replayed();
+            return Flux.fromIterable(replayed(r.events()));
+        }
+        if (a instanceof TurnLedger.Admission.Join j) {
+            return j.finished().map(Optional::of).defaultIfEmpty(Optional.empty())
+                    .flatMapMany(o -> {
+                        if (o.isPresent()) {
+                            metrics.joined();
+                            return Flux.fromIterable(replayed(o.get()));
                         }
-                    })
-                    .concatWith(Mono.defer(() -> record(ledger, k, events, settled)).then(Mono.empty()))
-                    .doFinally(sig -> release(ledger, k, settled));
-        });
+                        return forCaller(ledger, metrics, principal, turn, run);
+                    });
+        }
+        List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
+        AtomicBoolean settled = new AtomicBoolean();
+        Flux<OutboundEvent> running = Flux.defer(run)
+                .doOnNext(e -> {
+                    if (recorded(e)) {
+                        synchronized (events) {
+                            events.add(unwrapped(e));
+                        }
+                    }
+                });
+        if (ledger instanceof MemoryTurnLedger memory) {
+            // recorded before the caller sees the completion, as the deferred record below is
+            running = running.doOnComplete(() -> recordNow(memory, k, events, settled));
+        } else {
+            running = running.concatWith(Mono.defer(() -> record(ledger, k, events, settled)).then(Mono.empty()));
+        }
+        return running.doFinally(sig -> release(ledger, k, settled));
+    }
+
+    /** The in-memory ledger's admission; one that fails lets the turn run, as {@link #admit} does. */
+    private static TurnLedger.Admission admitNow(MemoryTurnLedger ledger, TurnKey k) {
+        try {
+            return ledger.admitNow(k);
+        } catch (RuntimeException e) {
+            log.warn("turn {}/{}: the turn ledger failed, running the turn: {}", k.streamId(), k.turnId(), e.toString());
+            return TurnLedger.Admission.run();
+        }
+    }
+
+    /** {@link #record} for the in-memory ledger, on the calling thread. */
+    private static void recordNow(MemoryTurnLedger ledger, TurnKey k, List<OutboundEvent> events,
+                                  AtomicBoolean settled) {
+        if (!settled.compareAndSet(false, true)) {
+            return;
+        }
+        List<OutboundEvent> copy;
+        synchronized (events) {
+            copy = List.copyOf(events);
+        }
+        try {
+            ledger.completeNow(k, copy);
+        } catch (RuntimeException e) {
+            log.warn("turn {}/{} not recorded (a repeat will run again): {}", k.streamId(), k.turnId(), e.toString());
+            ledger.release(k);
+        }
     }
 
     /**

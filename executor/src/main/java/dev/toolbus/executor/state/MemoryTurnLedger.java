@@ -45,46 +45,52 @@ final class MemoryTurnLedger implements TurnLedger {
 
     @Override
     public Mono<Admission> admit(TurnKey turn) {
-        return Mono.fromSupplier(() -> {
-            Admission[] out = new Admission[1];
-            running.compute(turn, (k, owner) -> {
-                if (owner != null) {
-                    if (owner.waiters == null) {
-                        owner.waiters = Sinks.one();
-                    }
-                    out[0] = Admission.join(owner.waiters.asMono());
-                    return owner;
+        return Mono.fromSupplier(() -> admitNow(turn));
+    }
+
+    /** {@link #admit} done on the calling thread (it never waits: one compute on the running map). */
+    Admission admitNow(TurnKey turn) {
+        Admission[] out = new Admission[1];
+        running.compute(turn, (k, owner) -> {
+            if (owner != null) {
+                if (owner.waiters == null) {
+                    owner.waiters = Sinks.one();
                 }
-                Record r = done.get(k);
-                if (r != null) {
-                    out[0] = Admission.replay(r.events());
-                    return null;
-                }
-                out[0] = Admission.run();
-                return new Running();
-            });
-            return out[0];
+                out[0] = Admission.join(owner.waiters.asMono());
+                return owner;
+            }
+            Record r = done.get(k);
+            if (r != null) {
+                out[0] = Admission.replay(r.events());
+                return null;
+            }
+            out[0] = Admission.run();
+            return new Running();
         });
+        return out[0];
     }
 
     @Override
     public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
-        return Mono.fromRunnable(() -> {
-            List<OutboundEvent> all = List.copyOf(events);
-            long weight = TurnWeights.of(all, maxRecordedBytes);
-            Record record = weight <= maxRecordedBytes ? new Record(all, weight) : new Record(List.of(), 0);
-            Running[] owner = new Running[1];
-            running.compute(turn, (k, v) -> {
-                done.put(k, record, Math.max(floor,
-                        ENTRY_OVERHEAD + 2L * (k.principal().key().length() + k.streamId().length() + k.turnId().length())
-                        + record.weight()));
-                owner[0] = v;
-                return null;
-            });
-            if (owner[0] != null && owner[0].waiters != null) {
-                owner[0].waiters.tryEmitValue(all); // the joined turns get the events even when too large to keep
-            }
+        return Mono.fromRunnable(() -> completeNow(turn, events));
+    }
+
+    /** {@link #complete} done on the calling thread. */
+    void completeNow(TurnKey turn, List<OutboundEvent> events) {
+        List<OutboundEvent> all = List.copyOf(events);
+        long weight = TurnWeights.of(all, maxRecordedBytes);
+        Record record = weight <= maxRecordedBytes ? new Record(all, weight) : new Record(List.of(), 0);
+        Running[] owner = new Running[1];
+        running.compute(turn, (k, v) -> {
+            done.put(k, record, Math.max(floor,
+                    ENTRY_OVERHEAD + 2L * (k.principal().key().length() + k.streamId().length() + k.turnId().length())
+                    + record.weight()));
+            owner[0] = v;
+            return null;
         });
+        if (owner[0] != null && owner[0].waiters != null) {
+            owner[0].waiters.tryEmitValue(all); // the joined turns get the events even when too large to keep
+        }
     }
 
     @Override

@@ -133,11 +133,43 @@ class IdempotentTurnsTest {
 
     @Test
     void throughHandleARepeatIsReplayedAndAConcurrentDuplicateGetsTheEventsOfTheRunItJoined() {
+        // the in-memory ledger: admitted and recorded on the calling thread
+        replayedAndJoinedThroughHandle(slow -> executor(TurnLedgerSettings.DEFAULTS, slow));
+    }
+
+    @Test
+    void throughHandleALedgerOfItsOwnReplaysAndJoinsTheSame() {
+        // any other ledger: admitted and recorded through its Monos
+        MemoryTurnLedger memory = new MemoryTurnLedger(TurnLedgerSettings.DEFAULTS, nanos::get);
+        TurnLedger own = new TurnLedger() {
+            @Override
+            public Mono<Admission> admit(TurnKey turn) {
+                return memory.admit(turn);
+            }
+
+            @Override
+            public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
+                return memory.complete(turn, events);
+            }
+
+            @Override
+            public void release(TurnKey turn) {
+                memory.release(turn);
+            }
+        };
+        replayedAndJoinedThroughHandle(slow -> ToolExecutor.builder().turnState(TurnState.builder().ledger(own).build())
+                .nanoClock(nanos::get).settings(ExecutionSettings.builder().cacheResults(false).build())
+                .tool(TestTools.counter("count", runs)).tool(slow).build());
+        assertThat(memory.running()).isZero();
+        assertThat(memory.size()).isEqualTo(1);
+    }
+
+    private void replayedAndJoinedThroughHandle(java.util.function.Function<ToolSpec, ToolExecutor> executorWith) {
         Sinks.Empty<Void> gate = Sinks.empty();
         AtomicInteger slowRuns = new AtomicInteger();
         ToolSpec slow = new ToolSpec(ToolDefinition.builder("slow").description("waits for the test").build(),
                 (a, c) -> gate.asMono().then(Mono.fromSupplier(() -> ToolResult.text("ran " + slowRuns.incrementAndGet()))));
-        ToolExecutor ex = executor(TurnLedgerSettings.DEFAULTS, slow);
+        ToolExecutor ex = executorWith.apply(slow);
         ToolCallsEvent t = turn("s1", "t1", call("c1", "slow", "{}"));
         var first = ex.handle(t).collectList().toFuture();
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> ex.inflight() == 1);
