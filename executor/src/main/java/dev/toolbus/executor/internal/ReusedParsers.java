@@ -54,8 +54,9 @@ final class ReusedParsers {
                 return null;
             }
             byte[] bytes = r.ascii(json);
+            boolean ascii = bytes != null;
             int len;
-            if (bytes != null) {
+            if (ascii) {
                 len = n;
             } else if (hasSurrogate(json)) {
                 return null;
@@ -71,7 +72,9 @@ final class ReusedParsers {
             if (t != JsonToken.START_OBJECT) {
                 return null;
             }
-            JsonNode v = ArgumentParser.read(r.parser, t, fields);
+            // ASCII without a backslash holds no surrogate, not even as an escape: none to look for in its
+            // keys and strings
+            JsonNode v = ArgumentParser.read(r.parser, t, fields, !ascii || r.escaped);
             if (!r.feeder.needMoreInput()) {
                 // the object ended before the closing brace fed last
                 return null;
@@ -121,6 +124,8 @@ final class ReusedParsers {
         int documents;
         /** The input of ASCII text, which is its own UTF-8: reused for each document, grown to at most MAX_CHARS bytes. */
         private byte[] buffer;
+        /** Whether the text {@link #ascii} copied last holds a backslash (an escape may spell a surrogate). */
+        boolean escaped;
 
         Reused() throws IOException {
             this.parser = FACTORY.createNonBlockingByteArrayParser();
@@ -138,13 +143,16 @@ final class ReusedParsers {
                 b = new byte[Math.min(MAX_CHARS, Math.max(128, Integer.highestOneBit(s.length() - 1) << 1))];
                 buffer = b;
             }
+            boolean backslash = false;
             for (int i = 0; i < s.length(); i++) {
                 char c = s.charAt(i);
                 if (c >= 0x80) {
                     return null;
                 }
+                backslash |= c == '\\';
                 b[i] = (byte) c;
             }
+            escaped = backslash;
             return b;
         }
 

@@ -62,6 +62,19 @@ class ArgumentParserTest {
         assertThatThrownBy(() -> ArgumentParser.parse("{\"t\":\"\ud800\"}", 1))
                 .isInstanceOf(JsonProcessingException.class).hasMessageContaining("surrogate");
         assertThat(ArgumentParser.parse("{\"t\":\"a\"}", 1)).isEqualTo(Json.mapper().readTree("{\"t\":\"a\"}"));
+        // ASCII text that spells a lone surrogate as an escape is still refused, in a string and in a key
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> ArgumentParser.parse("{\"t\":\"x\\ud800\"}", 1))
+                    .isInstanceOf(JsonProcessingException.class).hasMessageContaining("surrogate");
+            assertThatThrownBy(() -> ArgumentParser.parse("{\"\\udc00\":1}", 1))
+                    .isInstanceOf(JsonProcessingException.class).hasMessageContaining("surrogate");
+            assertThatThrownBy(() -> ArgumentParser.parse("{\"a\":[{\"b\":\"\\ud83d\"}]}", 1))
+                    .isInstanceOf(JsonProcessingException.class).hasMessageContaining("surrogate");
+            String pair = "{\"t\":\"\\ud83d\\ude00 \\\"q\\\"\"}";
+            assertThat(ReusedParsers.parseObject(pair, 1)).isEqualTo(Json.mapper().readTree(pair));
+            assertThat(ArgumentParser.parse("{\"a\":[\"b\",{\"c\":\"d\"}]}", 1))
+                    .isEqualTo(Json.mapper().readTree("{\"a\":[\"b\",{\"c\":\"d\"}]}"));
+        }
     }
 
     @org.junit.jupiter.api.Test
