@@ -35,6 +35,36 @@ class ToolExecutorCancelTest {
     }
 
     @Test
+    void inflightAndItsGaugeCountTheHandlersRunningNowAndDropToZeroWhenTheyAreCancelled() {
+        VirtualTimeScheduler vts = VirtualTimeScheduler.create();
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger cancelled = new AtomicInteger();
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ToolExecutor ex = ToolExecutor.builder().timer(vts).meterRegistry(meters)
+                .tool(TestTools.hang(started, cancelled)).tool(TestTools.echo())
+                .settings(ExecutionSettings.builder().maxParallel(3).cacheResults(false).build()).build();
+        assertThat(ex.inflight()).isZero();
+        List<reactor.core.Disposable> turns = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            turns.add(ex.execute(turn("s" + i, "t", call("h", "hang", "{}"))).subscribe());
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> started.get() == 2);
+        assertThat(ex.inflight()).isEqualTo(2);
+        assertThat(meters.get(ToolMetrics.INFLIGHT).gauge().value()).isEqualTo(2.0);
+        // a call that ends at once is not counted after it ended
+        assertThat(ex.execute(turn("s9", "t", call("e", "echo", "{\"text\":\"x\"}"))).collectList()
+                .block(Duration.ofSeconds(5))).hasSize(2);
+        assertThat(ex.inflight()).isEqualTo(2);
+        turns.get(0).dispose();
+        await().atMost(Duration.ofSeconds(5)).until(() -> ex.inflight() == 1);
+        assertThat(meters.get(ToolMetrics.INFLIGHT).gauge().value()).isEqualTo(1.0);
+        turns.get(1).dispose();
+        await().atMost(Duration.ofSeconds(5)).until(() -> ex.inflight() == 0);
+        assertThat(meters.get(ToolMetrics.INFLIGHT).gauge().value()).isZero();
+        assertThat(cancelled).hasValue(2);
+    }
+
+    @Test
     void cancelOfOneNonBlockingCallEndsItCancelledKeepsTheOthersInOrderAndFreesTheSlot() {
         VirtualTimeScheduler vts = VirtualTimeScheduler.create();
         AtomicInteger started = new AtomicInteger();

@@ -526,7 +526,6 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             run = newRun(n);
             ToolContext ctx = run.context();
             running = run;
-            p.inflight.incrementAndGet();
             p.running.add(run);
             run.start(invoke(ctx), timeoutMs, p.timer);
             if (cancelled) {
@@ -566,7 +565,6 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         int n = attempts;
         p.running.remove(running);
         running = null;
-        p.inflight.decrementAndGet();
         try {
             switch (o) {
                 case RESULT -> success(result);
