@@ -222,6 +222,44 @@ class ToolExecutorCancelTest {
     }
 
     @Test
+    void aControlCancelRacingTheStartOfAOneCallTurnIsNeverLost() throws Exception {
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger cancelled = new AtomicInteger();
+        ToolExecutor ex = ToolExecutor.builder().tool(TestTools.hang(started, cancelled))
+                .settings(ExecutionSettings.builder().maxParallel(4).cacheResults(false).build()).build();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int i = 0; i < 300; i++) {
+                String s = "s" + i;
+                // "b" waits behind "a"; cancelling "a" starts "b" on that thread while the other cancels b's call:
+                // the cancel finds the call made, or leaves its note for the start; either way the call, which
+                // never answers by itself, ends CANCELLED
+                var a = ex.execute(turn(s, "a", call("x", "hang", "{}"))).collectList().toFuture();
+                var b = ex.execute(turn(s, "b", call("y", "hang", "{}"))).collectList().toFuture();
+                java.util.concurrent.CyclicBarrier go = new java.util.concurrent.CyclicBarrier(2);
+                var release = pool.submit(() -> {
+                    go.await();
+                    return ex.control(CancelEvent.builder().streamId(s).turnId("a").build()).block();
+                });
+                var stop = pool.submit(() -> {
+                    go.await();
+                    return ex.control(CancelEvent.builder().streamId(s).turnId("b").toolCallId("y").build()).block();
+                });
+                assertThat(release.get(10, TimeUnit.SECONDS)).isEqualTo(ControlOutcome.APPLIED);
+                assertThat(stop.get(10, TimeUnit.SECONDS)).as("round %d", i).isEqualTo(ControlOutcome.APPLIED);
+                assertThat(result(a.get(10, TimeUnit.SECONDS).get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
+                List<OutboundEvent> events = b.get(10, TimeUnit.SECONDS);
+                assertThat(result(events.get(0)).error().code()).as("round %d", i).isEqualTo(ErrorCode.CANCELLED);
+                assertThat(events.get(1)).isInstanceOf(TurnCompletedEvent.class);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> ex.inflight() == 0);
+        assertThat(cancelled.get()).isEqualTo(started.get());
+    }
+
+    @Test
     void cancelOfACallWaitingForASlotAnswersItAtOnce() {
         VirtualTimeScheduler vts = VirtualTimeScheduler.create();
         ToolExecutor ex = ToolExecutor.builder().timer(vts)
