@@ -93,13 +93,33 @@ public final class MediaSplitter {
      * @return the text, media entries and follow-up messages, or a media error
      */
     public SplitResult split(String toolCallId, String toolName, ToolResult result) {
+        String text = text(toolName, result);
+        if (text != null) {
+            return new SplitResult(text, List.of(), List.of(), null);
+        }
+        return splitItems(toolCallId, toolName, result);
+    }
+
+    /**
+     * The tool-message text of a result without content items, which has nothing to split: the
+     * {@link SplitResult#content()} that {@link #split} gives it, without making the split.
+     *
+     * @param toolName the tool name (used in the failure fallback text)
+     * @param result the result
+     * @return the text, or {@code null} when the result has content items ({@link #split} them)
+     */
+    public String text(String toolName, ToolResult result) {
         Objects.requireNonNull(result, "result");
+        if (!result.contentItems().isEmpty()) {
+            return null;
+        }
+        return orFallback(HistoryText.of(result, texts), result, toolName == null ? "" : toolName);
+    }
+
+    private SplitResult splitItems(String toolCallId, String toolName, ToolResult result) {
         String name = toolName == null ? "" : toolName;
         String history = HistoryText.of(result, texts);
         List<ContentItem> items = result.contentItems();
-        if (items.isEmpty()) {
-            return new SplitResult(orFallback(history, result, name), List.of(), List.of(), null);
-        }
         if (items.size() > MAX_CONTENT_ITEMS) {
             return failed(history, texts.tooManyContentItems(items.size(), MAX_CONTENT_ITEMS));
         }

@@ -151,6 +151,10 @@ final class PyValues {
 
     /** Python {@code str.isspace()} for one char. */
     static boolean isSpace(char c) {
+        if (c > ' ' && c < 0x7f) {
+            // printable ASCII, the usual first and last character of a text: never a space
+            return false;
+        }
         return Character.isWhitespace(c) || c == '\u0085' || c == '\u00a0' || c == '\u2007' || c == '\u202f';
     }
 

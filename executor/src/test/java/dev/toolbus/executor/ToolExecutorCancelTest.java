@@ -35,6 +35,36 @@ class ToolExecutorCancelTest {
     }
 
     @Test
+    void inflightAndItsGaugeCountTheHandlersRunningNowAndDropToZeroWhenTheyAreCancelled() {
+        VirtualTimeScheduler vts = VirtualTimeScheduler.create();
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger cancelled = new AtomicInteger();
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ToolExecutor ex = ToolExecutor.builder().timer(vts).meterRegistry(meters)
+                .tool(TestTools.hang(started, cancelled)).tool(TestTools.echo())
+                .settings(ExecutionSettings.builder().maxParallel(3).cacheResults(false).build()).build();
+        assertThat(ex.inflight()).isZero();
+        List<reactor.core.Disposable> turns = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            turns.add(ex.execute(turn("s" + i, "t", call("h", "hang", "{}"))).subscribe());
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> started.get() == 2);
+        assertThat(ex.inflight()).isEqualTo(2);
+        assertThat(meters.get(ToolMetrics.INFLIGHT).gauge().value()).isEqualTo(2.0);
+        // a call that ends at once is not counted after it ended
+        assertThat(ex.execute(turn("s9", "t", call("e", "echo", "{\"text\":\"x\"}"))).collectList()
+                .block(Duration.ofSeconds(5))).hasSize(2);
+        assertThat(ex.inflight()).isEqualTo(2);
+        turns.get(0).dispose();
+        await().atMost(Duration.ofSeconds(5)).until(() -> ex.inflight() == 1);
+        assertThat(meters.get(ToolMetrics.INFLIGHT).gauge().value()).isEqualTo(1.0);
+        turns.get(1).dispose();
+        await().atMost(Duration.ofSeconds(5)).until(() -> ex.inflight() == 0);
+        assertThat(meters.get(ToolMetrics.INFLIGHT).gauge().value()).isZero();
+        assertThat(cancelled).hasValue(2);
+    }
+
+    @Test
     void cancelOfOneNonBlockingCallEndsItCancelledKeepsTheOthersInOrderAndFreesTheSlot() {
         VirtualTimeScheduler vts = VirtualTimeScheduler.create();
         AtomicInteger started = new AtomicInteger();
@@ -189,6 +219,44 @@ class ToolExecutorCancelTest {
         assertThat(result(second.get(0)).content()).isEqualTo("n=1:");
         assertThat(result(second.get(1)).error().code()).isEqualTo(ErrorCode.CANCELLED);
         assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void aControlCancelRacingTheStartOfAOneCallTurnIsNeverLost() throws Exception {
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger cancelled = new AtomicInteger();
+        ToolExecutor ex = ToolExecutor.builder().tool(TestTools.hang(started, cancelled))
+                .settings(ExecutionSettings.builder().maxParallel(4).cacheResults(false).build()).build();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int i = 0; i < 300; i++) {
+                String s = "s" + i;
+                // "b" waits behind "a"; cancelling "a" starts "b" on that thread while the other cancels b's call:
+                // the cancel finds the call made, or leaves its note for the start; either way the call, which
+                // never answers by itself, ends CANCELLED
+                var a = ex.execute(turn(s, "a", call("x", "hang", "{}"))).collectList().toFuture();
+                var b = ex.execute(turn(s, "b", call("y", "hang", "{}"))).collectList().toFuture();
+                java.util.concurrent.CyclicBarrier go = new java.util.concurrent.CyclicBarrier(2);
+                var release = pool.submit(() -> {
+                    go.await();
+                    return ex.control(CancelEvent.builder().streamId(s).turnId("a").build()).block();
+                });
+                var stop = pool.submit(() -> {
+                    go.await();
+                    return ex.control(CancelEvent.builder().streamId(s).turnId("b").toolCallId("y").build()).block();
+                });
+                assertThat(release.get(10, TimeUnit.SECONDS)).isEqualTo(ControlOutcome.APPLIED);
+                assertThat(stop.get(10, TimeUnit.SECONDS)).as("round %d", i).isEqualTo(ControlOutcome.APPLIED);
+                assertThat(result(a.get(10, TimeUnit.SECONDS).get(0)).error().code()).isEqualTo(ErrorCode.CANCELLED);
+                List<OutboundEvent> events = b.get(10, TimeUnit.SECONDS);
+                assertThat(result(events.get(0)).error().code()).as("round %d", i).isEqualTo(ErrorCode.CANCELLED);
+                assertThat(events.get(1)).isInstanceOf(TurnCompletedEvent.class);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> ex.inflight() == 0);
+        assertThat(cancelled.get()).isEqualTo(started.get());
     }
 
     @Test

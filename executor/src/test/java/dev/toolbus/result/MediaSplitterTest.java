@@ -39,6 +39,20 @@ class MediaSplitterTest {
     }
 
     @Test
+    void textOfAResultWithoutItems_isTheSplitsContent_andNullWithItems() {
+        ToolResult[] plain = {ToolResult.text(" hello "), ToolResult.empty(), ToolResult.error(" boom "),
+            ToolResult.builder().success(false).build(), ToolResult.builder().data(Map.of("k", List.of(1, 2.5))).build(),
+            ToolResult.builder().data("  raw  ").build()};
+        for (ToolResult r : plain) {
+            for (MediaSplitter s : new MediaSplitter[] {EN, ZH}) {
+                assertThat(s.text("search", r)).isEqualTo(s.split("c", "search", r).content());
+                assertThat(s.text(null, r)).isEqualTo(s.split("c", null, r).content());
+            }
+        }
+        assertThat(EN.text("f", ToolResult.builder().item(ContentItem.text("t")).build())).isNull();
+    }
+
+    @Test
     void fallbacks_bothLocales() {
         assertThat(EN.split("c", "f", ToolResult.empty()).content()).isEqualTo("Tool executed successfully.");
         assertThat(ZH.split("c", "f", ToolResult.empty()).content()).isEqualTo("工具执行成功。");

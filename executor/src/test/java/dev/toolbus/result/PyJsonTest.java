@@ -82,4 +82,15 @@ class PyJsonTest {
         String clean = "x";
         assertThat(PyValues.strip(clean)).isSameAs(clean);
     }
+
+    @Test
+    void isSpaceIsPythonsIsspaceForEveryChar() {
+        // Python's str.isspace() for one BMP char: Java's whitespace plus NEL, NBSP, figure and narrow NBSP
+        for (int c = 0; c <= Character.MAX_VALUE; c++) {
+            boolean python = Character.isWhitespace(c) || c == 0x85 || c == 0xa0 || c == 0x2007 || c == 0x202f;
+            assertThat(PyValues.isSpace((char) c)).as("U+%04X", c).isEqualTo(python);
+        }
+        assertThat(PyValues.strip("\t\u001c x \u001f\n")).isEqualTo("x");
+        assertThat(PyValues.strip("~x!")).isEqualTo("~x!");
+    }
 }

@@ -46,7 +46,7 @@ final class ArgumentParser {
             if (t == null) {
                 throw new com.fasterxml.jackson.core.io.JsonEOFException(p, null, "no JSON value");
             }
-            JsonNode value = read(p, t, Math.max(1, expectedFields));
+            JsonNode value = read(p, t, Math.max(1, expectedFields), true);
             JsonToken after = p.nextToken();
             if (after != null) {
                 throw new com.fasterxml.jackson.core.JsonParseException(p,
@@ -84,19 +84,24 @@ final class ArgumentParser {
         return new java.util.LinkedHashMap<>((int) Math.ceil(fields / 0.75));
     }
 
-    private static JsonNode read(JsonParser p, JsonToken t) throws IOException {
-        return read(p, t, NESTED_FIELDS);
-    }
-
-    static JsonNode read(JsonParser p, JsonToken t, int fields) throws IOException {
+    /**
+     * Reads the value that starts at {@code t}.
+     *
+     * @param fields the initial size of an object's map
+     * @param surrogates whether to look for lone UTF-16 surrogates in keys and strings (not where the
+     *     input was known to hold none before it was parsed)
+     */
+    static JsonNode read(JsonParser p, JsonToken t, int fields, boolean surrogates) throws IOException {
         switch (t) {
             case START_OBJECT: {
                 ObjectNode o = new ObjectNode(NODES, sized(fields));
                 JsonToken k = p.nextToken();
                 for (; k == JsonToken.FIELD_NAME; k = p.nextToken()) {
                     String name = p.currentName();
-                    checkText(p, name);
-                    if (o.replace(name, read(p, p.nextToken())) != null) {
+                    if (surrogates) {
+                        checkText(p, name);
+                    }
+                    if (o.replace(name, read(p, p.nextToken(), NESTED_FIELDS, surrogates)) != null) {
                         throw new com.fasterxml.jackson.core.JsonParseException(p, "duplicate key '"
                                 + (name.length() > 100 ? name.substring(0, 100) + "…" : name) + "'");
                     }
@@ -110,12 +115,12 @@ final class ArgumentParser {
             case START_ARRAY: {
                 ArrayNode a = NODES.arrayNode();
                 for (JsonToken v = p.nextToken(); v != JsonToken.END_ARRAY; v = p.nextToken()) {
-                    a.add(read(p, v));
+                    a.add(read(p, v, NESTED_FIELDS, surrogates));
                 }
                 return a;
             }
             case VALUE_STRING:
-                return NODES.textNode(checkText(p, p.getText()));
+                return NODES.textNode(surrogates ? checkText(p, p.getText()) : p.getText());
             case VALUE_NUMBER_INT:
                 return switch (p.getNumberType()) {
                     case INT -> NODES.numberNode(p.getIntValue());

@@ -526,7 +526,6 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             run = newRun(n);
             ToolContext ctx = run.context();
             running = run;
-            p.inflight.incrementAndGet();
             p.running.add(run);
             run.start(invoke(ctx), timeoutMs, p.timer);
             if (cancelled) {
@@ -566,7 +565,6 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         int n = attempts;
         p.running.remove(running);
         running = null;
-        p.inflight.decrementAndGet();
         try {
             switch (o) {
                 case RESULT -> success(result);
@@ -699,34 +697,48 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
                 return;
             }
         }
+        String text = p.splitter.text(call.name(), result);
+        if (text != null && !p.cutter.cuts(def, text)) {
+            // nothing to split off and nothing to cut: the text goes out as it is
+            emit(result, data, text, null, List.of(), List.of(), cached, null);
+            return;
+        }
         SplitResult whole = p.splitter.split(call.toolCallId(), call.name(), result);
         @SuppressWarnings("unchecked")
         Mono<Boolean>[] kept = new Mono[1];
-        SplitResult split = p.cutter.cut(def, call.toolCallId(), whole, (id, text, limit) -> {
-            if (!p.cutter.fits(turn.turn.streamId(), id, text)) {
+        SplitResult split = p.cutter.cut(def, call.toolCallId(), whole, (id, t, limit) -> {
+            if (!p.cutter.fits(turn.turn.streamId(), id, t)) {
                 return false;
             }
             kept[0] = Mono.defer(() -> turn.state.cutResults().put(CutKey.of(turn.principal, turn.turn.streamId(), id),
-                    text, limit));
+                    t, limit));
             return true;
         });
-        data = ResultCutter.data(whole, split, data);
+        emit(result, ResultCutter.data(whole, split, data), split.content(), split.error(), split.media(),
+                split.messages(), cached, kept[0]);
+    }
+
+    /**
+     * Completes the call with its result's text, as split and cut; {@code kept} (or null) writes the full
+     * text of a cut result, which happens before the result goes out.
+     */
+    private void emit(ToolResult result, Object data, String content, ErrorInfo splitError, List<MediaRef> media,
+                      List<SplitResult.MediaMessage> mediaMessages, boolean cached, Mono<Boolean> kept) {
         long now = p.nanoClock.getAsLong();
         ToolCallsEvent t = turn.turn;
         ErrorInfo error = null;
-        String content = split.content();
-        if (split.error() != null) {
-            error = split.error();
-            content = split.error().message();
+        if (splitError != null) {
+            error = splitError;
+            content = splitError.message();
         } else if (result.isError()) {
             String m = result.errorMessage().isEmpty() ? content : p.cutter.errorText(def, result.errorMessage());
             error = new ErrorInfo(ErrorCode.TOOL_ERROR, m);
         }
         List<UserMessageEvent> messages = List.of();
         if (error == null || error.code() == ErrorCode.TOOL_ERROR) {
-            if (!split.messages().isEmpty()) {
-                messages = new ArrayList<>(split.messages().size());
-                for (SplitResult.MediaMessage mm : split.messages()) {
+            if (!mediaMessages.isEmpty()) {
+                messages = new ArrayList<>(mediaMessages.size());
+                for (SplitResult.MediaMessage mm : mediaMessages) {
                     List<ContentPart> parts = mm.content();
                     messages.add(UserMessageEvent.builder().streamId(t.streamId()).turnId(t.turnId())
                             .messageId(mm.messageId()).toolCallId(call.toolCallId())
@@ -736,16 +748,16 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
             }
         }
         java.util.Map<String, Object> metadata = edited == null ? result.metadata() : editedMetadata(result.metadata());
-        List<MediaRef> media = error == null || error.code() == ErrorCode.TOOL_ERROR ? split.media() : List.of();
-        ToolResultEvent event = resultEvent(content, error, data, metadata, media, cached, now);
+        List<MediaRef> refs = error == null || error.code() == ErrorCode.TOOL_ERROR ? media : List.of();
+        ToolResultEvent event = resultEvent(content, error, data, metadata, refs, cached, now);
         String outcome = error == null ? OK : outcomeTag(error.code());
-        if (kept[0] == null) {
+        if (kept == null) {
             complete(def.name(), outcome, event, messages, now);
             return;
         }
         // the full text is written before the result goes out: a read-back on another instance finds it
         List<UserMessageEvent> m = messages;
-        kept[0].onErrorResume(e -> {
+        kept.onErrorResume(e -> {
             LOG.warn("call {}: the full text of its cut result was not kept: {}", call.toolCallId(), e.toString());
             return Mono.just(false);
         }).subscribe(null, null, () -> {

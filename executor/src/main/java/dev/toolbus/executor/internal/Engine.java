@@ -475,7 +475,7 @@ public final class Engine {
     }
 
     public int inflight() {
-        return pipeline.inflight.get();
+        return pipeline.running.count();
     }
 
     public ExecutorHealth health() {

@@ -10,7 +10,6 @@ import dev.toolbus.spi.ToolPolicy;
 import dev.toolbus.text.Texts;
 import dev.toolbus.tool.ToolContext;
 import dev.toolbus.tool.ToolDefinition;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import reactor.core.scheduler.Scheduler;
 
@@ -31,7 +30,6 @@ final class Pipeline {
     final MediaSplitter splitter;
     /** The cut of long results (their full texts go to the turn state's cut results). */
     final ResultCutter cutter;
-    final AtomicInteger inflight = new AtomicInteger();
     final String instanceId;
     final CallGate gate;
     /** The rules over the call, or {@code null} (then only each tool's own allowed callers apply). */
@@ -72,7 +70,7 @@ final class Pipeline {
         this.cache = settings.cacheResults() && !settings.cacheTtl().isZero()
                 ? new ResultCache(settings.cacheTtl(), settings.cacheMaxEntries(),
                         settings.cacheMaxBytes(), settings.cacheMaxKeyBytes(), settings.cacheMaxResultBytes(), nanoClock) : null;
-        this.metrics = new ExecutorMetrics(meters, inflight::get, slots::queued);
+        this.metrics = new ExecutorMetrics(meters, running::count, slots::queued);
         this.plans = new ToolPlans(registry, metrics, CacheOptIn.of(settings.cacheTools()));
         this.callLog = callLog;
         this.texts = Texts.of(settings.locale());

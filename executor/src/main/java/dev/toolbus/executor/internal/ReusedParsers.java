@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * one parser serves many argument strings: no parser, context, buffer and symbol table are made per
  * call. Only the plain case takes this way: an object that starts at the first character, fits
  * {@value #MAX_CHARS} characters and holds no UTF-16 surrogate (the UTF-8 bytes would hide a lone one).
+ * ASCII text is copied into the parser's own buffer (it is its UTF-8); other text is encoded anew.
  * It is fed the string up to its closing brace and must end the object exactly there. Anything else,
  * or anything this parser does not read to the end as exactly one object, answers
  * {@code null}, and {@link ArgumentParser} parses the string as usual (with its exact errors); a parser
@@ -37,11 +38,12 @@ final class ReusedParsers {
     /** The object {@code json} holds, read by a pooled parser; {@code null}: parse it the usual way. */
     static ObjectNode parseObject(String json, int fields) {
         int n = json.length();
-        if (n < 2 || n > MAX_CHARS || json.charAt(0) != '{' || hasSurrogate(json)) {
+        if (n < 2 || n > MAX_CHARS || json.charAt(0) != '{') {
             return null;
         }
         int cell = (int) Thread.currentThread().getId() & (POOL.length() - 1);
         Reused r = POOL.getAndSet(cell, null);
+        boolean fed = false;
         boolean clean = false;
         try {
             if (r == null) {
@@ -51,16 +53,28 @@ final class ReusedParsers {
             if (json.charAt(n - 1 - trailing) != '}') {
                 return null;
             }
-            byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+            byte[] bytes = r.ascii(json);
+            boolean ascii = bytes != null;
+            int len;
+            if (ascii) {
+                len = n;
+            } else if (hasSurrogate(json)) {
+                return null;
+            } else {
+                bytes = json.getBytes(StandardCharsets.UTF_8);
+                len = bytes.length;
+            }
             // fed up to the closing brace: the parser must end the object exactly there (it would take
             // anything after it as the start of a next document and wait for more)
-            int len = bytes.length - trailing;
-            r.feeder.feedInput(bytes, 0, len);
+            fed = true;
+            r.feeder.feedInput(bytes, 0, len - trailing);
             JsonToken t = r.parser.nextToken();
             if (t != JsonToken.START_OBJECT) {
                 return null;
             }
-            JsonNode v = ArgumentParser.read(r.parser, t, fields);
+            // ASCII without a backslash holds no surrogate, not even as an escape: none to look for in its
+            // keys and strings
+            JsonNode v = ArgumentParser.read(r.parser, t, fields, !ascii || r.escaped);
             if (!r.feeder.needMoreInput()) {
                 // the object ended before the closing brace fed last
                 return null;
@@ -72,7 +86,8 @@ final class ReusedParsers {
             return null;
         } finally {
             if (r != null) {
-                if (clean && ++r.documents < DOCUMENTS_PER_PARSER) {
+                // a parser that was not fed is as it was
+                if (!fed || clean && ++r.documents < DOCUMENTS_PER_PARSER) {
                     POOL.lazySet(cell, r);
                 } else {
                     r.close();
@@ -107,10 +122,38 @@ final class ReusedParsers {
         final JsonParser parser;
         final ByteArrayFeeder feeder;
         int documents;
+        /** The input of ASCII text, which is its own UTF-8: reused for each document, grown to at most MAX_CHARS bytes. */
+        private byte[] buffer;
+        /** Whether the text {@link #ascii} copied last holds a backslash (an escape may spell a surrogate). */
+        boolean escaped;
 
         Reused() throws IOException {
             this.parser = FACTORY.createNonBlockingByteArrayParser();
             this.feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
+        }
+
+        /**
+         * {@code s} (at most MAX_CHARS characters) as UTF-8 in the reused buffer when every character is
+         * ASCII, else null. The parser reads the previous document to its end before the next is written,
+         * so the buffer is free again by then.
+         */
+        byte[] ascii(String s) {
+            byte[] b = buffer;
+            if (b == null || b.length < s.length()) {
+                b = new byte[Math.min(MAX_CHARS, Math.max(128, Integer.highestOneBit(s.length() - 1) << 1))];
+                buffer = b;
+            }
+            boolean backslash = false;
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c >= 0x80) {
+                    return null;
+                }
+                backslash |= c == '\\';
+                b[i] = (byte) c;
+            }
+            escaped = backslash;
+            return b;
         }
 
         void close() {

@@ -37,6 +37,17 @@ final class RunningCalls {
         }
     }
 
+    /** Runs holding a slot now (the executor's {@code inflight}: counted when read, not per call). */
+    int count() {
+        int n = 0;
+        for (int i = 0; i < runs.length(); i++) {
+            if (runs.get(i) != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** {running, oldest age in ms, stuck} at {@code nowNanos}. */
     long[] snapshot(long nowNanos) {
         long count = 0;

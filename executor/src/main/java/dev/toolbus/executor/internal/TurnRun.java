@@ -115,6 +115,8 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
      * {@link JournaledCall#waiting}, for one {@code begin} of the wave.
      */
     private volatile boolean collecting;
+    /** The turn's calls exist (all of {@link #calls} is written): what a control cancel stops directly. */
+    private volatile boolean callsMade;
 
     TurnRun(ToolCallsEvent turn, Principal principal, TurnState state, Pipeline pipeline, Sink sink,
             Consumer<TurnRun> onDone) {
@@ -202,16 +204,21 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
             // before any call can end (a cancel may end one as soon as the calls exist)
             tr.startCalls(pipeline.registry);
         }
-        synchronized (this) {
-            BeforeStart stops = beforeStart;
-            for (int i = 0; i < list.size(); i++) {
-                CallRun c = new CallRun(pipeline, this, i, list.get(i));
-                if (stops != null && stops.stopped(c.id())) {
-                    c.stopBeforeStart(stops.stopReason);
+        if (calls.length == 1 && beforeStart == null) {
+            makeOnlyCall(list.get(0));
+        } else {
+            synchronized (this) {
+                BeforeStart stops = beforeStart;
+                for (int i = 0; i < list.size(); i++) {
+                    CallRun c = new CallRun(pipeline, this, i, list.get(i));
+                    if (stops != null && stops.stopped(c.id())) {
+                        c.stopBeforeStart(stops.stopReason);
+                    }
+                    calls[i] = c;
                 }
-                calls[i] = c;
+                collecting = true;
+                callsMade = true;
             }
-            collecting = true;
         }
         for (int i = 0; i < calls.length && !cancelled(); i++) {
             try {
@@ -233,6 +240,27 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
         }
         if (pipeline.gate != null) {
             pipeline.gate.turnAdmitted(this);
+        }
+    }
+
+    /**
+     * Makes the only call of a turn told nothing before it started, without the monitor. A control cancel
+     * publishes {@link #beforeStart} before it reads {@link #callsMade}, and this writes {@code callsMade}
+     * before it reads {@code beforeStart} again (both volatile): either the cancel finds the call and stops
+     * it, or this finds the cancel's note and, under the monitor the cancel writes it in, applies it.
+     */
+    private void makeOnlyCall(ToolCall call) {
+        CallRun c = new CallRun(pipeline, this, 0, call);
+        calls[0] = c;
+        collecting = true;
+        callsMade = true;
+        if (beforeStart != null) {
+            synchronized (this) {
+                BeforeStart stops = beforeStart;
+                if (stops.stopped(c.id())) {
+                    c.stopBeforeStart(stops.stopReason);
+                }
+            }
         }
     }
 
@@ -291,9 +319,9 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
         return cancelReason != null;
     }
 
-    /** Whether the turn's calls exist (the caller holds the monitor; they are made under it, all at once). */
+    /** Whether the turn's calls exist (they are made all at once, then this is set). */
     private boolean callsCreated() {
-        return calls.length > 0 && calls[calls.length - 1] != null;
+        return callsMade;
     }
 
     /**
@@ -307,8 +335,9 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
             if (finished != RUNNING || cancelled()) {
                 return false;
             }
+            // published before the calls are looked for: see makeOnlyCall
+            BeforeStart stops = beforeStart();
             if (!callsCreated()) {
-                BeforeStart stops = beforeStart();
                 stops.stopReason = reason;
                 if (toolCallId == null) {
                     boolean first = !stops.stopAll;

@@ -40,6 +40,44 @@ class ArgumentParserTest {
     }
 
     @org.junit.jupiter.api.Test
+    void asciiTextOfAnyLengthGoesThroughTheReusedBufferAndALongerDocumentLeavesNothingForAShorterOne()
+            throws Exception {
+        int[] lengths = {1, 300, 5, 4000, 0, 120, 127, 128, 2000, 3};
+        for (int round = 0; round < 2 * ReusedParsers.DOCUMENTS_PER_PARSER / lengths.length + 1; round++) {
+            for (int n : lengths) {
+                String json = "{\"t\":\"" + "x".repeat(n) + "\",\"r\":" + round + "}";
+                com.fasterxml.jackson.databind.node.ObjectNode reused = ReusedParsers.parseObject(json, 2);
+                assertThat(reused).as("ASCII of %d characters takes the reused parser", json.length()).isNotNull();
+                assertThat(reused).isEqualTo(Json.mapper().readTree(json));
+                String spaced = json + " \n";
+                assertThat(ReusedParsers.parseObject(spaced, 2)).isEqualTo(Json.mapper().readTree(spaced));
+                String wide = "{\"t\":\"\u00e9" + "y".repeat(n) + "\"}";
+                assertThat(ReusedParsers.parseObject(wide, 1)).isEqualTo(Json.mapper().readTree(wide));
+            }
+        }
+        String longest = "{\"t\":\"" + "z".repeat(ReusedParsers.MAX_CHARS - 8) + "\"}";
+        assertThat(longest).hasSize(ReusedParsers.MAX_CHARS);
+        assertThat(ReusedParsers.parseObject(longest, 1)).isEqualTo(Json.mapper().readTree(longest));
+        assertThat(ReusedParsers.parseObject(longest + "}", 1)).isNull();
+        assertThatThrownBy(() -> ArgumentParser.parse("{\"t\":\"\ud800\"}", 1))
+                .isInstanceOf(JsonProcessingException.class).hasMessageContaining("surrogate");
+        assertThat(ArgumentParser.parse("{\"t\":\"a\"}", 1)).isEqualTo(Json.mapper().readTree("{\"t\":\"a\"}"));
+        // ASCII text that spells a lone surrogate as an escape is still refused, in a string and in a key
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> ArgumentParser.parse("{\"t\":\"x\\ud800\"}", 1))
+                    .isInstanceOf(JsonProcessingException.class).hasMessageContaining("surrogate");
+            assertThatThrownBy(() -> ArgumentParser.parse("{\"\\udc00\":1}", 1))
+                    .isInstanceOf(JsonProcessingException.class).hasMessageContaining("surrogate");
+            assertThatThrownBy(() -> ArgumentParser.parse("{\"a\":[{\"b\":\"\\ud83d\"}]}", 1))
+                    .isInstanceOf(JsonProcessingException.class).hasMessageContaining("surrogate");
+            String pair = "{\"t\":\"\\ud83d\\ude00 \\\"q\\\"\"}";
+            assertThat(ReusedParsers.parseObject(pair, 1)).isEqualTo(Json.mapper().readTree(pair));
+            assertThat(ArgumentParser.parse("{\"a\":[\"b\",{\"c\":\"d\"}]}", 1))
+                    .isEqualTo(Json.mapper().readTree("{\"a\":[\"b\",{\"c\":\"d\"}]}"));
+        }
+    }
+
+    @org.junit.jupiter.api.Test
     void cacheKeysIgnoreKeyOrderAndNumberSpellingButNotValues() throws Exception {
         CacheKey a = key("{\"b\":[1,{\"y\":\"q\\\"\",\"x\":2.0}],\"a\":true}");
         CacheKey b = key("{\"a\":true,\"b\":[1,{\"x\":2,\"y\":\"q\\\"\"}]}");
