@@ -50,20 +50,10 @@ class AdmissionOrderTest {
     /** The in-memory ledger, except that turn "slow" is answered only when the gate opens, with {@code late}. */
     private TurnLedger holding(Mono<TurnLedger.Admission> late) {
         TurnLedger memory = TurnStateStep.inMemoryLedger(TurnLedgerSettings.DEFAULTS, System::nanoTime);
-        return new TurnLedger() {
+        return new DelegatingLedger(memory) {
             @Override
             public Mono<Admission> admit(TurnKey turn) {
-                return turn.turnId().equals("slow") ? gate.asMono().then(late) : memory.admit(turn);
-            }
-
-            @Override
-            public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
-                return memory.complete(turn, events);
-            }
-
-            @Override
-            public void release(TurnKey turn) {
-                memory.release(turn);
+                return turn.turnId().equals("slow") ? gate.asMono().then(late) : super.admit(turn);
             }
         };
     }

@@ -141,22 +141,7 @@ class IdempotentTurnsTest {
     void throughHandleALedgerOfItsOwnReplaysAndJoinsTheSame() {
         // any other ledger: admitted and recorded through its Monos
         MemoryTurnLedger memory = new MemoryTurnLedger(TurnLedgerSettings.DEFAULTS, nanos::get);
-        TurnLedger own = new TurnLedger() {
-            @Override
-            public Mono<Admission> admit(TurnKey turn) {
-                return memory.admit(turn);
-            }
-
-            @Override
-            public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
-                return memory.complete(turn, events);
-            }
-
-            @Override
-            public void release(TurnKey turn) {
-                memory.release(turn);
-            }
-        };
+        TurnLedger own = new DelegatingLedger(memory); // not the in-memory class: the Mono path
         replayedAndJoinedThroughHandle(slow -> ToolExecutor.builder().turnState(TurnState.builder().ledger(own).build())
                 .nanoClock(nanos::get).settings(ExecutionSettings.builder().cacheResults(false).build())
                 .tool(TestTools.counter("count", runs)).tool(slow).build());
