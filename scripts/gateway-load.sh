@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 OUT=${GATEWAY_LOAD_OUT:-benchmarks/results/gateway-load.md}
 REQUESTS=${GATEWAY_LOAD_REQUESTS:-20000}
 CLIENTS=${GATEWAY_LOAD_CLIENTS:-32}
-# unmeasured turns per transport before each measured phase (GatewayLoad's default: a fifth, at most 2000)
+# turns per warm-up round (GatewayLoad's default: a fifth, at most 2000); rounds run until steady with the JIT quiet
 WARMUP=${GATEWAY_LOAD_WARMUP:+--warmup $GATEWAY_LOAD_WARMUP}
 REPEATS=${GATEWAY_LOAD_REPEATS:-3}
 PIN=()

@@ -7,8 +7,8 @@
 #   scripts/load.sh                       # 20,000 turns over 200 streams per scenario, about 5 minutes on 2 vCPU
 #   LOAD_TURNS=4000 LOAD_WARMUP=2000 scripts/load.sh --instances 1   # smaller; extra options go to the harness
 #
-# Environment: LOAD_TURNS (20000), LOAD_STREAMS (200), LOAD_WARMUP (6000 turns per scenario, not
-# measured), LOAD_OUT (benchmarks/results/load.md), LOAD_SKIP_BUILD=1 to reuse the jars.
+# Environment: LOAD_TURNS (20000), LOAD_STREAMS (200), LOAD_WARMUP (6000 turns per warm-up round, not
+# measured; rounds until steady with the JIT quiet, at most 10), LOAD_OUT (benchmarks/results/load.md), LOAD_SKIP_BUILD=1 to reuse the jars.
 # Worker logs go to benchmarks/target/load-logs/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
