@@ -66,13 +66,13 @@ final class ResultCutter {
                 <= Math.max(1, limits.storeMaxBytes() / 4);
     }
 
-    /** The split with its text cut to the tool's limit (the same instance when nothing is cut). */
     /** Whether {@link #cut} would cut a text without media: it is longer than the call's limit. */
     boolean cuts(ToolDefinition def, String content) {
         int limit = limits.limitFor(def);
         return limit != 0 && content.length() > limit;
     }
 
+    /** The split with its text cut to the tool's limit (the same instance when nothing is cut). */
     SplitResult cut(ToolDefinition def, String toolCallId, SplitResult split, Keeper store) {
         int limit = limits.limitFor(def);
         String content = split.content();

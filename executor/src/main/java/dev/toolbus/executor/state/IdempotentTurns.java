@@ -171,26 +171,21 @@ final class IdempotentTurns {
         try {
             return ledger.admitNow(k);
         } catch (RuntimeException e) {
-            log.warn("turn {}/{}: the turn ledger failed, running the turn: {}", k.streamId(), k.turnId(), e.toString());
-            return TurnLedger.Admission.run();
+            return ledgerFailed(k, e);
         }
     }
 
     /** {@link #record} for the in-memory ledger, on the calling thread. */
     private static void recordNow(MemoryTurnLedger ledger, TurnKey k, List<OutboundEvent> events,
                                   AtomicBoolean settled) {
-        if (!settled.compareAndSet(false, true)) {
+        List<OutboundEvent> copy = settle(events, settled);
+        if (copy == null) {
             return;
-        }
-        List<OutboundEvent> copy;
-        synchronized (events) {
-            copy = List.copyOf(events);
         }
         try {
             ledger.completeNow(k, copy);
         } catch (RuntimeException e) {
-            log.warn("turn {}/{} not recorded (a repeat will run again): {}", k.streamId(), k.turnId(), e.toString());
-            ledger.release(k);
+            notRecorded(ledger, k, e);
         }
     }
 
@@ -200,11 +195,7 @@ final class IdempotentTurns {
      */
     private static Mono<TurnLedger.Admission> admit(TurnLedger ledger, TurnKey k) {
         return Mono.defer(() -> ledger.admit(k))
-                .onErrorResume(e -> {
-                    log.warn("turn {}/{}: the turn ledger failed, running the turn: {}", k.streamId(), k.turnId(),
-                            e.toString());
-                    return Mono.just(TurnLedger.Admission.run());
-                })
+                .onErrorResume(e -> Mono.just(ledgerFailed(k, e)))
                 .doOnDiscard(TurnLedger.Admission.Run.class, r -> ledger.release(k));
     }
 
@@ -216,12 +207,9 @@ final class IdempotentTurns {
 
     private static Mono<Void> record(TurnLedger ledger, TurnKey k, List<OutboundEvent> events,
                                      AtomicBoolean settled) {
-        if (!settled.compareAndSet(false, true)) {
+        List<OutboundEvent> copy = settle(events, settled);
+        if (copy == null) {
             return Mono.empty();
-        }
-        List<OutboundEvent> copy;
-        synchronized (events) {
-            copy = List.copyOf(events);
         }
         Mono<Void> done;
         try {
@@ -230,10 +218,31 @@ final class IdempotentTurns {
             done = Mono.error(e);
         }
         return done.onErrorResume(e -> {
-            log.warn("turn {}/{} not recorded (a repeat will run again): {}", k.streamId(), k.turnId(), e.toString());
-            ledger.release(k);
+            notRecorded(ledger, k, e);
             return Mono.empty();
         });
+    }
+
+    /** The events to record, taken once: null when the turn was settled already (recorded or released). */
+    private static List<OutboundEvent> settle(List<OutboundEvent> events, AtomicBoolean settled) {
+        if (!settled.compareAndSet(false, true)) {
+            return null;
+        }
+        synchronized (events) {
+            return List.copyOf(events);
+        }
+    }
+
+    /** A ledger that cannot admit lets the turn run (at least once, rather than lost or stuck). */
+    private static TurnLedger.Admission ledgerFailed(TurnKey k, Throwable e) {
+        log.warn("turn {}/{}: the turn ledger failed, running the turn: {}", k.streamId(), k.turnId(), e.toString());
+        return TurnLedger.Admission.run();
+    }
+
+    /** A turn whose record failed is released, so that a repeat runs again. */
+    private static void notRecorded(TurnLedger ledger, TurnKey k, Throwable e) {
+        log.warn("turn {}/{} not recorded (a repeat will run again): {}", k.streamId(), k.turnId(), e.toString());
+        ledger.release(k);
     }
 
     private static void release(TurnLedger ledger, TurnKey k, AtomicBoolean settled) {
