@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.toolbus.bus.testing.OtelTracing;
+import dev.toolbus.bus.tck.OtelTracing;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.mcp.client.McpServerConfig;
 import dev.toolbus.mcp.client.McpToolSource;
