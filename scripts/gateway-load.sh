@@ -7,7 +7,8 @@
 #   GATEWAY_LOAD_REQUESTS=300 GATEWAY_LOAD_CLIENTS=8 scripts/gateway-load.sh   # a quick check
 #   GATEWAY_LOAD_WARMUP=20000 GATEWAY_LOAD_CLIENTS=256 scripts/gateway-load.sh  # steady state (JIT done)
 #   GATEWAY_LOAD_SERVER_OPTS='-XX:StartFlightRecording=filename=/tmp/{server}.jfr' scripts/gateway-load.sh
-#   GATEWAY_LOAD_REPEATS=3      measured runs per phase, the median reported with the spread (default 3)
+#   GATEWAY_LOAD_REPEATS=5      measured runs per phase, alternating gateway and raw server; the median reported
+#                               with the spread and each back-to-back pair's ratio (default 5)
 #   GATEWAY_LOAD_PIN=0          do not pin (default: with 2+ cores and taskset, the harness and its clients
 #                               on core 0, the servers on the other cores)
 #
@@ -21,7 +22,7 @@ REQUESTS=${GATEWAY_LOAD_REQUESTS:-20000}
 CLIENTS=${GATEWAY_LOAD_CLIENTS:-32}
 # turns per warm-up round (GatewayLoad's default: a fifth, at most 2000); rounds run until steady with the JIT quiet
 WARMUP=${GATEWAY_LOAD_WARMUP:+--warmup $GATEWAY_LOAD_WARMUP}
-REPEATS=${GATEWAY_LOAD_REPEATS:-3}
+REPEATS=${GATEWAY_LOAD_REPEATS:-5}
 PIN=()
 SERVER_CPUS=()
 if [[ ${GATEWAY_LOAD_PIN:-1} != 0 ]] && command -v taskset > /dev/null && (( $(nproc) >= 2 )); then

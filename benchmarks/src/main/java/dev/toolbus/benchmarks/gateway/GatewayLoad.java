@@ -1,18 +1,11 @@
 package dev.toolbus.benchmarks.gateway;
 
 import dev.toolbus.executor.ToolExecutor;
-import dev.toolbus.gateway.GatewayServer;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,8 +54,12 @@ import reactor.netty.resources.ConnectionProvider;
  * follows the machine); each transport is warmed up in rounds until two rounds in a row agree on calls/s
  * within 5 % and the server's JIT compilers spent at most 2 % of the last round compiling (at most
  * {@value #MAX_WARMUP_ROUNDS} rounds: the gateway's larger code keeps the JIT compiling longer than the raw
- * server's, and on the server's one core the compiler takes time from the event loop); each phase is then run {@code --repeats} times against the same server
- * and the median run is reported with the spread of all runs. With {@code --server-cpus} (the script pins
+ * server's, and on the server's one core the compiler takes time from the event loop). Both servers run
+ * from the start, and each transport's {@code --repeats} measured runs alternate between the gateway and
+ * the raw server, so a change in the machine over the minutes of a run lands on both sides of the ratio
+ * (measured one after the other, the raw server's WebSocket rate moved between 33,330 and 53,778 calls/s
+ * from run to run); the median run of each is reported with the spread of all runs, and the ratio of
+ * each back-to-back pair beside the ratio of the medians. With {@code --server-cpus} (the script pins
  * the harness to the first core and the servers to the others) client and server stop taking each other's
  * core, and the client's CPU use shows whether it, not the server, was the limit.
  */
@@ -120,12 +117,12 @@ public final class GatewayLoad {
 
     /**
      * One phase's figures: the median run's, with {@code spread} the (highest - lowest) calls/s of all
-     * runs over the median ({@code 0} for one run) and {@code clientCpuShare} the harness's CPU time over
-     * the phase's wall time (1.0 = one core busy).
+     * runs over the median ({@code 0} for one run), {@code clientCpuShare} the harness's CPU time over
+     * the phase's wall time (1.0 = one core busy) and {@code rates} every run's calls/s in run order.
      */
     record Phase(String name, int requests, int errors, double seconds, double callsPerSecond, double p50Ms,
                  double p99Ms, long peakHeapBytes, long heapAfterGcBytes, long peakRssBytes, long serverCpuNanos,
-                 int runs, double spread, double clientCpuShare) {
+                 int runs, double spread, double clientCpuShare, double[] rates) {
         String row() {
             return String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %s | %.2f | %.2f | %s | %s | %s | %s | %s |", name,
                     requests, errors, callsPerSecond, runs > 1 ? String.format(Locale.ROOT, "%.1f %% of %d", spread * 100, runs)
@@ -191,8 +188,8 @@ public final class GatewayLoad {
         phases.forEach(p -> System.out.println(p.row()));
         System.out.println();
         System.out.println("| transport | gateway calls/s | raw reactor-netty calls/s | ratio | target ≥ 0.6×"
-                + " | raw/gateway server CPU per turn |");
-        System.out.println("|---|---|---|---|---|---|");
+                + " | run by run | raw/gateway server CPU per turn |");
+        System.out.println("|---|---|---|---|---|---|---|");
         ratios(phases).forEach(System.out::println);
         boolean failed = phases.stream().anyMatch(p -> p.errors() > 0 || p.requests() < options.requests());
         System.exit(failed ? 1 : 0);
@@ -211,8 +208,7 @@ public final class GatewayLoad {
             runs.add(inProcess(o));
         }
         out.add(median(runs));
-        out.addAll(serverPhases(o, warmup, false));
-        out.addAll(serverPhases(o, warmup, true));
+        out.addAll(serverPhases(o, warmup));
         return out;
     }
 
@@ -267,86 +263,46 @@ public final class GatewayLoad {
         return new Phase(mid.name(), mid.requests(), errors, mid.seconds(), mid.callsPerSecond(), mid.p50Ms(),
                 mid.p99Ms(), runs.stream().mapToLong(Phase::peakHeapBytes).max().orElse(0), mid.heapAfterGcBytes(),
                 runs.stream().mapToLong(Phase::peakRssBytes).max().orElse(0), mid.serverCpuNanos(), runs.size(), spread,
-                mid.clientCpuShare());
+                mid.clientCpuShare(), runs.stream().mapToDouble(Phase::callsPerSecond).toArray());
     }
 
-    /** The HTTP and WebSocket phases against the toolbus gateway or, with {@code raw}, the raw server. */
-    static List<Phase> serverPhases(Options o, Options warmup, boolean raw) throws Exception {
-        List<Phase> out = new ArrayList<>();
-        Process child = null;
-        GatewayServer local = null;
-        ToolExecutor localExecutor = null;
-        reactor.netty.DisposableServer localRaw = null;
-        int port;
-        LongSupplier heap;
-        LongSupplier heapAfterGc;
-        LongSupplier rss;
-        LongSupplier cpu = () -> 0;
-        LongSupplier jit = LoadServer::jitMillis;
-        try {
-            if (o.forkServer()) {
-                child = fork(raw ? RawLoadServer.class : LoadServer.class, o.serverCpus());
-                BufferedReader childOut = new BufferedReader(
-                        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-                port = Integer.parseInt(readLine(childOut, "PORT "));
-                long pid = child.pid();
-                Process c = child;
-                heapAfterGc = () -> askHeapAfterGc(c, childOut);
-                jit = () -> askJit(c, childOut);
-                if (raw) {
-                    // the raw server has no /metrics: its heap peak is not sampled
-                    heap = () -> 0;
-                } else {
-                    HttpClient metrics = HttpClient.create().baseUrl("http://127.0.0.1:" + port)
-                            .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN));
-                    heap = () -> scrapeHeap(metrics);
-                }
-                rss = () -> rssOf(pid);
-                cpu = () -> c.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
-            } else {
-                if (raw) {
-                    localRaw = RawLoadServer.start(TOKEN);
-                    port = localRaw.port();
-                } else {
-                    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-                    localExecutor = LoadServer.executor(meters);
-                    local = LoadServer.start(localExecutor, meters, TOKEN);
-                    port = local.port();
-                }
-                heap = () -> ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-                heapAfterGc = () -> 0;
-                rss = () -> rssOf(ProcessHandle.current().pid());
-            }
-            String base = "http://127.0.0.1:" + port;
-            String prefix = raw ? "raw reactor-netty " : "";
-            warmUp(prefix + "HTTP", () -> rate(http(base, warmup)), jit);
-            List<Phase> runs = new ArrayList<>();
-            for (int r = 0; r < o.repeats(); r++) {
-                runs.add(measured(prefix + "HTTP POST /v1/turns", heap, heapAfterGc, rss, cpu, () -> http(base, o)));
-            }
-            out.add(median(runs));
-            warmUp(prefix + "WebSocket", () -> rate(websocket(port, warmup)), jit);
-            runs.clear();
-            for (int r = 0; r < o.repeats(); r++) {
-                runs.add(measured(prefix + "WebSocket /v1/ws", heap, heapAfterGc, rss, cpu, () -> websocket(port, o)));
-            }
-            out.add(median(runs));
-        } finally {
-            if (child != null) {
-                child.getOutputStream().close();
-                if (!child.waitFor(15, TimeUnit.SECONDS)) {
-                    child.destroyForcibly();
-                }
-            }
-            if (local != null) {
-                local.close();
-                localExecutor.close();
-            }
-            if (localRaw != null) {
-                localRaw.disposeNow(Duration.ofSeconds(10));
+    /**
+     * HTTP, then WebSocket, against the toolbus gateway and the raw server, both started before the first
+     * phase. Each transport is warmed up on both; then its measured runs alternate between the two (gateway
+     * first in even runs, raw first in odd ones), so that whatever the machine does meanwhile (another
+     * tenant, the other JVM's leftovers, a drift of the clock rate) falls on both alike and run {@code i}
+     * of the one pairs with run {@code i} of the other. Returned in the order gateway HTTP, gateway
+     * WebSocket, raw HTTP, raw WebSocket.
+     */
+    static List<Phase> serverPhases(Options o, Options warmup) throws Exception {
+        try (LoadTarget gateway = LoadTarget.start(o, false); LoadTarget raw = LoadTarget.start(o, true)) {
+            List<Phase> http = interleaved(o, "HTTP POST /v1/turns", "HTTP", gateway, raw,
+                    (t, opts) -> http(t.base(), opts), warmup);
+            List<Phase> ws = interleaved(o, "WebSocket /v1/ws", "WebSocket", gateway, raw,
+                    (t, opts) -> websocket(t.port, opts), warmup);
+            return List.of(http.get(0), ws.get(0), http.get(1), ws.get(1));
+        }
+    }
+
+    interface Transport {
+        Samples run(LoadTarget target, Options o) throws Exception;
+    }
+
+    /** One transport on both servers, measured runs alternating; the median of each, gateway first. */
+    static List<Phase> interleaved(Options o, String name, String shortName, LoadTarget gateway, LoadTarget raw,
+                                   Transport transport, Options warmup) throws Exception {
+        for (LoadTarget t : List.of(gateway, raw)) {
+            warmUp(t.prefix + shortName, () -> rate(transport.run(t, warmup)), t.jit);
+        }
+        List<Phase> ofGateway = new ArrayList<>();
+        List<Phase> ofRaw = new ArrayList<>();
+        for (int r = 0; r < o.repeats(); r++) {
+            for (LoadTarget t : r % 2 == 0 ? List.of(gateway, raw) : List.of(raw, gateway)) {
+                (t == gateway ? ofGateway : ofRaw).add(measured(t.prefix + name, t.heap, t.heapAfterGc, t.rss, t.cpu,
+                        () -> transport.run(t, o)));
             }
         }
-        return out;
+        return List.of(median(ofGateway), median(ofRaw));
     }
 
     /** The gateway's calls/s over the raw server's, per transport, from phases of one run. */
@@ -362,11 +318,23 @@ public final class GatewayLoad {
                         ? String.format(Locale.ROOT, "%.2f×", (double) raw.serverCpuNanos() / raw.requests()
                                 / ((double) gateway.serverCpuNanos() / gateway.requests()))
                         : "n/a";
-                lines.add(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2f× | %s | %s |", transport,
-                        gateway.callsPerSecond(), raw.callsPerSecond(), r, r >= 0.6 ? "✓" : "✗", cpu));
+                lines.add(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2f× | %s | %s | %s |", transport,
+                        gateway.callsPerSecond(), raw.callsPerSecond(), r, r >= 0.6 ? "✓" : "✗", paired(gateway, raw),
+                        cpu));
             }
         }
         return lines;
+    }
+
+    /** Run {@code i} of the gateway over run {@code i} of the raw server (measured back to back), each. */
+    static String paired(Phase gateway, Phase raw) {
+        int n = Math.min(gateway.rates().length, raw.rates().length);
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            out.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f",
+                    raw.rates()[i] > 0 ? gateway.rates()[i] / raw.rates()[i] : 0));
+        }
+        return n == 0 ? "n/a" : out.toString();
     }
 
     /** Latencies in nanoseconds and the error count of one phase. */
@@ -436,7 +404,8 @@ public final class GatewayLoad {
         Arrays.sort(l);
         double seconds = s.nanos() / 1e9;
         return new Phase(name, l.length, s.errors(), seconds, l.length / seconds, percentile(l, 0.50) / 1e6,
-                percentile(l, 0.99) / 1e6, heap, heapAfterGc, rss, cpuNanos, 1, 0, clientShare);
+                percentile(l, 0.99) / 1e6, heap, heapAfterGc, rss, cpuNanos, 1, 0, clientShare,
+                new double[] {l.length / seconds});
     }
 
     static long percentile(long[] sorted, double q) {
@@ -563,82 +532,5 @@ public final class GatewayLoad {
                 }).then(), o.clients())
                 .blockLast(o.maxPhase());
         return new Samples(Arrays.copyOf(lat, n.get()), errors.get(), System.nanoTime() - t0);
-    }
-
-    // --- server process ----------------------------------------------------------------------------
-
-    static Process fork(Class<?> main, String cpus) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>();
-        if (cpus != null) {
-            command.addAll(List.of("taskset", "-c", cpus));
-        }
-        command.addAll(List.of(java, "-Xmx512m"));
-        // GATEWAY_LOAD_SERVER_OPTS: extra JVM options for both server children (e.g. a JFR recording)
-        String extra = System.getenv("GATEWAY_LOAD_SERVER_OPTS");
-        if (extra != null && !extra.isBlank()) {
-            command.addAll(Arrays.asList(extra.replace("{server}", main.getSimpleName()).strip().split("\\s+")));
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", main.getName(), TOKEN));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    }
-
-    static String readLine(BufferedReader r, String prefix) throws java.io.IOException {
-        for (String line = r.readLine(); line != null; line = r.readLine()) {
-            if (line.startsWith(prefix)) {
-                return line.substring(prefix.length()).strip();
-            }
-        }
-        throw new IllegalStateException("the load server ended before printing " + prefix.strip());
-    }
-
-    /** The forked server's JIT time so far ({@link LoadServer#serveCommands}), 0 when it cannot say. */
-    static long askJit(Process child, BufferedReader childOut) {
-        try {
-            child.getOutputStream().write("jit\n".getBytes(StandardCharsets.UTF_8));
-            child.getOutputStream().flush();
-            return Long.parseLong(readLine(childOut, "JIT "));
-        } catch (java.io.IOException | RuntimeException e) {
-            return 0;
-        }
-    }
-
-    static long askHeapAfterGc(Process child, BufferedReader childOut) {
-        try {
-            child.getOutputStream().write("gc\n".getBytes(StandardCharsets.UTF_8));
-            child.getOutputStream().flush();
-            return Long.parseLong(readLine(childOut, "HEAP "));
-        } catch (java.io.IOException e) {
-            return 0;
-        }
-    }
-
-    static long scrapeHeap(HttpClient metrics) {
-        String text = metrics.get().uri("/metrics").responseSingle((res, body) -> body.asString())
-                .onErrorReturn("").block(Duration.ofSeconds(5));
-        long sum = 0;
-        if (text == null) {
-            return 0;
-        }
-        for (String line : text.split("\n")) {
-            if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
-                sum += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        return sum;
-    }
-
-    static long rssOf(long pid) {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-                }
-            }
-        } catch (Exception e) {
-            return 0;
-        }
-        return 0;
     }
 }
