@@ -79,8 +79,15 @@ final class ArgumentParser {
     /** The initial size of a nested object's map: a few keys without growing (a default map starts at 16). */
     private static final int NESTED_FIELDS = 3;
 
-    /** A map that holds {@code fields} entries without a resize (the load factor is 0.75). */
-    private static java.util.LinkedHashMap<String, JsonNode> sized(int fields) {
+    /**
+     * A map that holds {@code fields} entries without growing: up to {@link SmallObjectMap#LIMIT} a
+     * {@link SmallObjectMap} (one array, no entry per key), else a {@link java.util.LinkedHashMap} sized
+     * for them (the load factor is 0.75).
+     */
+    private static java.util.Map<String, JsonNode> sized(int fields) {
+        if (fields <= SmallObjectMap.LIMIT) {
+            return new SmallObjectMap(fields);
+        }
         return new java.util.LinkedHashMap<>((int) Math.ceil(fields / 0.75));
     }
 

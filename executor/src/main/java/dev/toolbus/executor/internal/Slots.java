@@ -41,6 +41,11 @@ final class Slots {
             } else {
                 accepted = enqueue(task, maxQueued);
             }
+            // nothing waits: give the drain back without polling the queue; a task queued since then
+            // has raised wip in drain(), so the compare-and-set fails and the loop takes it
+            if (queued.get() == 0 && wip.compareAndSet(1, 0)) {
+                return accepted;
+            }
             drainLoop();
             return accepted;
         }
@@ -51,10 +56,16 @@ final class Slots {
         return true;
     }
 
-    /** Frees a slot and runs the next waiting task, if any. */
+    /**
+     * Frees a slot and runs the next waiting task, if any. With nothing queued it does not take the
+     * drain: a task is counted in {@code queued} before it is offered and its submitter then drains,
+     * reading {@code free} after this increment, or this read of {@code queued} sees it (both volatile).
+     */
     void release() {
         free.incrementAndGet();
-        drain();
+        if (queued.get() != 0) {
+            drain();
+        }
     }
 
     /** Slots in use. */
