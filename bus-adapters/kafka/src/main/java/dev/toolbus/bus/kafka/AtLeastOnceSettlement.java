@@ -17,7 +17,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Scheduler;
 
 /**
  * At least once: records are written by the idempotent producer as they are published; a record's
@@ -30,14 +29,15 @@ final class AtLeastOnceSettlement implements Settlement {
 
     private final KafkaBusConfig config;
     private final KafkaProducer<String, byte[]> producer;
-    private final Scheduler completions;
+    /** Where acknowledged publishes continue (one thread; not the producer's). */
+    private final CompletionLane lane;
     private final ConcurrentLinkedQueue<Completion> completed = new ConcurrentLinkedQueue<>();
     private final RunningTurns running = new RunningTurns();
     private long lastCommitNanos = System.nanoTime();
 
-    AtLeastOnceSettlement(KafkaBusConfig config, Scheduler completions) {
+    AtLeastOnceSettlement(KafkaBusConfig config) {
         this.config = config;
-        this.completions = completions;
+        this.lane = new CompletionLane("toolbus-kafka-acks-" + config.clientId());
         this.producer = Producers.idempotent(config);
     }
 
@@ -63,19 +63,20 @@ final class AtLeastOnceSettlement implements Settlement {
         return Mono.<Void>create(done -> {
             AtomicInteger left = new AtomicInteger(records.size());
             AtomicBoolean failed = new AtomicBoolean();
-            // sends of one key keep their order (idempotent producer); written when all are acknowledged
+            // sends of one key keep their order (idempotent producer); written when all are acknowledged.
+            // Never continue on the producer's I/O thread (a send there can deadlock it): the lane.
             for (ProducerRecord<String, byte[]> r : records) {
                 producer.send(r, (md, error) -> {
                     if (error != null) {
                         if (failed.compareAndSet(false, true)) {
-                            done.error(error);
+                            lane.execute(() -> done.error(error));
                         }
                     } else if (left.decrementAndGet() == 0) {
-                        done.success();
+                        lane.execute(done::success);
                     }
                 });
             }
-        }).publishOn(completions); // never continue on the producer's I/O thread: a send there can deadlock it
+        });
     }
 
     @Override
@@ -159,7 +160,11 @@ final class AtLeastOnceSettlement implements Settlement {
 
     @Override
     public void close() {
-        producer.close(java.time.Duration.ofSeconds(10));
+        try {
+            producer.close(java.time.Duration.ofSeconds(10));
+        } finally {
+            lane.close();
+        }
     }
 
     private void applyCompletions(Map<TopicPartition, PartitionOffsets> partitions) {

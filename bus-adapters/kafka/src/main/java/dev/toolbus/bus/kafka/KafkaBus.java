@@ -56,7 +56,7 @@ public final class KafkaBus implements ToolBus {
     private final KafkaBusConfig config;
     private final EventCodec codec;
     private final Mono<Void> topicsReady;
-    /** Where at-least-once send completions are signalled (off the producer's I/O thread). */
+    /** Where the turn state's writes complete (off the producer's I/O thread). */
     private final Scheduler completions = Schedulers.boundedElastic();
     private final Settlement settlement;
     private final DeadLetters deadLetters;
@@ -75,7 +75,7 @@ public final class KafkaBus implements ToolBus {
         LedgerTopic ledger = config.turnLedgerEnabled() ? new LedgerTopic(config, Clock.systemUTC()) : null;
         this.settlement = config.delivery() == KafkaDelivery.EXACTLY_ONCE
                 ? new TransactionalSettlement(config, ledger)
-                : new AtLeastOnceSettlement(config, completions);
+                : new AtLeastOnceSettlement(config);
         PollLoop[] poll = new PollLoop[1];
         this.state = config.turnState() ? new KafkaTurnState(config, codec,
                 settlement instanceof StateTransactions tx ? tx : null, p -> poll[0].fenced(p), System::currentTimeMillis,
