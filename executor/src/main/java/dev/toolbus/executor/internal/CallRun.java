@@ -606,7 +606,10 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
      * (docs/benchmarks.md).
      */
     private HandlerRun newRun(int attempt) {
-        long startNanos = p.nanoClock.getAsLong();
+        long startNanos = attempt == 1 ? turn.handlerStartIfNow(index) : Long.MIN_VALUE;
+        if (startNanos == Long.MIN_VALUE) {
+            startNanos = p.nanoClock.getAsLong();
+        }
         dev.toolbus.protocol.TraceContext trace = turn.callTrace(index);
         return new HandlerRun(ToolContext.builder().turn(turn.turn).toolCallId(call.toolCallId()).toolName(def.name())
                 .attempt(attempt).conversation(this).trace(trace).services(turn), this, startNanos);

@@ -25,7 +25,10 @@ final class HandlerRun extends ToolContext.Handle implements CoreSubscriber<Tool
             AtomicIntegerFieldUpdater.newUpdater(HandlerRun.class, "done");
 
     private final AttemptOutcome.Listener onDone;
-    /** When the run started (the executor's nano clock), for {@link RunningCalls}. */
+    /**
+     * When the run started (the executor's nano clock), for {@link RunningCalls}: the turn's own start
+     * where the run began inside it, without waiting (see {@link TurnRun#handlerStartIfNow}).
+     */
     final long startNanos;
     /** The run's cell in {@link RunningCalls}. */
     int cell = -1;

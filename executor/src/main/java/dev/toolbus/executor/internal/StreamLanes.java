@@ -32,7 +32,7 @@ final class StreamLanes {
         String streamId = turn.turn.streamId();
         if (lanes.putIfAbsent(streamId, turn) == null) {
             // an idle stream: run now; a chain of next turns started by release() is trampolined there
-            turn.start();
+            turn.startAtSubmission();
             return;
         }
         boolean[] idle = new boolean[1];

@@ -117,6 +117,11 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
     private volatile boolean collecting;
     /** The turn's calls exist (all of {@link #calls} is written): what a control cancel stops directly. */
     private volatile boolean callsMade;
+    /**
+     * The thread starting this turn at its submission (its stream was idle), while it does; else null.
+     * Written and compared by that thread only: another thread finds a different thread or null.
+     */
+    private Thread startingAtSubmission;
 
     TurnRun(ToolCallsEvent turn, Principal principal, TurnState state, Pipeline pipeline, Sink sink,
             Consumer<TurnRun> onDone) {
@@ -172,6 +177,26 @@ final class TurnRun implements GatedTurn, ToolContext.Services {
             beforeStart = b;
         }
         return b;
+    }
+
+    /** {@link #start()} on the thread that submitted the turn, its stream being idle. */
+    void startAtSubmission() {
+        startingAtSubmission = Thread.currentThread();
+        try {
+            start();
+        } finally {
+            startingAtSubmission = null;
+        }
+    }
+
+    /**
+     * When the handler of the first attempt of call {@code index} starts, if that is now and no later than
+     * the turn's {@link #startNanos} plus the turn's own synchronous steps: the first call of a turn started
+     * at its submission, reaching its handler on the submitting thread before {@link #start()} returned.
+     * {@code Long.MIN_VALUE} otherwise (the caller reads the clock). Saves a clock read per one-call turn.
+     */
+    long handlerStartIfNow(int index) {
+        return index == 0 && startingAtSubmission == Thread.currentThread() ? startNanos : Long.MIN_VALUE;
     }
 
     /** Starts every call of the turn (its stream's lane is now held). */

@@ -230,4 +230,26 @@ class ErrorReleaseTest {
         assertThat(ex.health().runningCalls()).isZero();
         assertThat(ex.health().healthy()).isTrue();
     }
+
+    @Test
+    void aCallOfATurnThatWaitedForItsStreamIsAsOldAsItsHandlerNotItsTurn() {
+        // the handler of a turn started at submission takes the turn's start for its own; one that waited
+        // behind its stream's earlier turn must read the clock when it starts
+        VirtualTimeScheduler frozen = VirtualTimeScheduler.create();
+        AtomicLong clock = new AtomicLong();
+        ToolExecutor ex = ToolExecutor.builder().timer(frozen).nanoClock(clock::get)
+                .tool(TestTools.hang(new AtomicInteger(), new AtomicInteger()))
+                .settings(ExecutionSettings.builder().maxParallel(2).timeoutMs(2000).build()).build();
+        var first = ex.execute(turn("s", "t1", call("h1", "hang", "{}"))).subscribe();
+        var second = ex.execute(turn("s", "t2", call("h2", "hang", "{}"))).subscribe();
+        clock.addAndGet(Duration.ofMillis(3000).toNanos());
+        assertThat(ex.health().runningCalls()).isEqualTo(1);
+        assertThat(ex.health().oldestCallMs()).isEqualTo(3000);
+        first.dispose();
+        clock.addAndGet(Duration.ofMillis(500).toNanos());
+        ExecutorHealth after = ex.health();
+        assertThat(after.runningCalls()).as("the second turn's call runs now").isEqualTo(1);
+        assertThat(after.oldestCallMs()).as("since its handler started, not since its turn came").isEqualTo(500);
+        second.dispose();
+    }
 }
