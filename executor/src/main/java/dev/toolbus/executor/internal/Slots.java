@@ -6,9 +6,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The global bound on running handlers: a FIFO of waiting tasks and a fixed number of slots. A task
- * runs while holding a slot and must call {@link #release()} exactly once. The drain loop is
- * serialized and iterative, so a chain of synchronously completing tasks never deepens the stack; when
- * nobody waits and a slot is free, a task runs at once without being queued.
+ * runs while holding a slot and must call {@link #release()} exactly once. When nobody waits and a slot
+ * is free, a task runs at once on its submitter's thread, neither queued nor holding the drain, so
+ * submitters on different threads (event loops) run side by side, each its own task. Waiting tasks
+ * are run by the drain loop, which is serialized and iterative (a chain of synchronously completing
+ * waiting tasks never deepens the stack), on the thread that freed a slot or queued a task.
  *
  * <p>A task that throws out of {@code run()} (an {@code Error} included) is taken not to hold its
  * slot any more: the slot is freed for it and the drain goes on, so one failing task never wedges the
@@ -33,21 +35,16 @@ final class Slots {
      * @return {@code false} when {@code maxQueued} tasks are already waiting (the task is not queued)
      */
     boolean submit(Runnable task, int maxQueued) {
-        if (wip.compareAndSet(0, 1)) {
-            boolean accepted = true;
-            if (waiting.isEmpty() && free.get() > 0) {
-                free.decrementAndGet();
-                runHeld(task);
-            } else {
-                accepted = enqueue(task, maxQueued);
+        // nothing waits and a slot is free: run on this thread, without the drain. Holding the drain here
+        // would hand every task submitted meanwhile by other threads to this one, to run after this task:
+        // a turn read on one event loop would run (and write its events) on another, behind another turn.
+        if (queued.get() == 0) {
+            for (int f = free.get(); f > 0; f = free.get()) {
+                if (free.compareAndSet(f, f - 1)) {
+                    runHeld(task);
+                    return true;
+                }
             }
-            // nothing waits: give the drain back without polling the queue; a task queued since then
-            // has raised wip in drain(), so the compare-and-set fails and the loop takes it
-            if (queued.get() == 0 && wip.compareAndSet(1, 0)) {
-                return accepted;
-            }
-            drainLoop();
-            return accepted;
         }
         if (!enqueue(task, maxQueued)) {
             return false;

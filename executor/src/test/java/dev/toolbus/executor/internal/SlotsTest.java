@@ -113,4 +113,41 @@ class SlotsTest {
         assertThat(slots.inUse()).isZero();
         assertThat(slots.queued()).isZero();
     }
+
+    /**
+     * A task submitted while another thread's task runs, with a slot free, runs at once on its own
+     * thread: not queued behind the running task to be run later by that task's thread (an event loop
+     * would then write another connection's events).
+     */
+    @Test
+    void aTaskSubmittedWhileAnotherThreadsTaskRunsRunsAtOnceOnItsOwnThread() throws Exception {
+        Slots slots = new Slots(2);
+        CountDownLatch firstRunning = new CountDownLatch(1);
+        CountDownLatch letFirstEnd = new CountDownLatch(1);
+        Thread first = new Thread(() -> slots.submit(() -> {
+            firstRunning.countDown();
+            try {
+                letFirstEnd.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            slots.release();
+        }, 10), "first");
+        first.start();
+        try {
+            assertThat(firstRunning.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            Thread[] ranOn = new Thread[1];
+            assertThat(slots.submit(() -> {
+                ranOn[0] = Thread.currentThread();
+                slots.release();
+            }, 10)).isTrue();
+            assertThat(ranOn[0]).as("ran before submit returned, on the submitting thread")
+                    .isSameAs(Thread.currentThread());
+            assertThat(slots.queued()).isZero();
+        } finally {
+            letFirstEnd.countDown();
+            first.join();
+        }
+        assertThat(slots.inUse()).isZero();
+    }
 }
