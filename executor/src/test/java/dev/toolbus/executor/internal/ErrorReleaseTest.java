@@ -203,14 +203,18 @@ class ErrorReleaseTest {
         assertThat(results(next).get(0).content()).isEqualTo("after");
     }
 
+    /** Two slots, the {@code hang} tool, a 2 s timeout on a timer that never fires, nanos from {@code clock}. */
+    private static ToolExecutor hangingOnFrozenTimer(AtomicLong clock) {
+        return ToolExecutor.builder().timer(VirtualTimeScheduler.create()).nanoClock(clock::get)
+                .tool(TestTools.hang(new AtomicInteger(), new AtomicInteger()))
+                .settings(ExecutionSettings.builder().maxParallel(2).timeoutMs(2000).build()).build();
+    }
+
     @Test
     void healthReportsACallHoldingItsSlotPastItsTimeoutAsStuck() {
         // a timer that never fires stands for a release path that did not run; the clock moves on
-        VirtualTimeScheduler frozen = VirtualTimeScheduler.create();
         AtomicLong clock = new AtomicLong();
-        ToolExecutor ex = ToolExecutor.builder().timer(frozen).nanoClock(clock::get)
-                .tool(TestTools.hang(new AtomicInteger(), new AtomicInteger()))
-                .settings(ExecutionSettings.builder().maxParallel(2).timeoutMs(2000).build()).build();
+        ToolExecutor ex = hangingOnFrozenTimer(clock);
         Flux<OutboundEvent> turn = ex.execute(turn("s", "t", call("h", "hang", "{}")));
         var sub = turn.subscribe();
         clock.addAndGet(Duration.ofMillis(1500).toNanos());
@@ -235,11 +239,8 @@ class ErrorReleaseTest {
     void aCallOfATurnThatWaitedForItsStreamIsAsOldAsItsHandlerNotItsTurn() {
         // the handler of a turn started at submission takes the turn's start for its own; one that waited
         // behind its stream's earlier turn must read the clock when it starts
-        VirtualTimeScheduler frozen = VirtualTimeScheduler.create();
         AtomicLong clock = new AtomicLong();
-        ToolExecutor ex = ToolExecutor.builder().timer(frozen).nanoClock(clock::get)
-                .tool(TestTools.hang(new AtomicInteger(), new AtomicInteger()))
-                .settings(ExecutionSettings.builder().maxParallel(2).timeoutMs(2000).build()).build();
+        ToolExecutor ex = hangingOnFrozenTimer(clock);
         var first = ex.execute(turn("s", "t1", call("h1", "hang", "{}"))).subscribe();
         var second = ex.execute(turn("s", "t2", call("h2", "hang", "{}"))).subscribe();
         clock.addAndGet(Duration.ofMillis(3000).toNanos());
