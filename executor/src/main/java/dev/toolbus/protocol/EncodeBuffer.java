@@ -84,20 +84,51 @@ final class EncodeBuffer extends OutputStream {
      * {@code ?}). An escaped backslash is skipped, so text that holds a literal {@code \\uD...} is no match.
      */
     boolean needsStringPath() {
-        for (int i = 0; i < count; i++) {
-            byte b = buf[i];
-            if (b == '\n' || b == '\r') {
-                return true;
+        return needsStringPath(buf, count);
+    }
+
+    /**
+     * {@link #needsStringPath()} over {@code b[0, n)}: eight bytes at a time past the stretches that hold
+     * none of LF, CR and backslash (most of an event), byte by byte from a word that holds one.
+     */
+    static boolean needsStringPath(byte[] b, int n) {
+        int i = 0;
+        while (i < n) {
+            if (i + Long.BYTES <= n && !hasSpecial((long) WORDS.get(b, i))) {
+                i += Long.BYTES;
+                continue;
             }
-            if (b == '\\' && i + 1 < count) {
-                byte next = buf[i + 1];
-                if (next == 'u' && i + 2 < count && (buf[i + 2] == 'D' || buf[i + 2] == 'd')) {
+            int end = Math.min(n, i + Long.BYTES);
+            while (i < end) {
+                byte c = b[i];
+                if (c == '\n' || c == '\r') {
                     return true;
                 }
-                i++; // the escaped character, a backslash included
+                if (c == '\\' && i + 1 < n) {
+                    byte next = b[i + 1];
+                    if (next == 'u' && i + 2 < n && (b[i + 2] == 'D' || b[i + 2] == 'd')) {
+                        return true;
+                    }
+                    i++; // the escaped character, a backslash included (it may lie in the next word)
+                }
+                i++;
             }
         }
         return false;
+    }
+
+    private static final java.lang.invoke.VarHandle WORDS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /** Whether one of the word's bytes is LF, CR or a backslash (exact for the whole word). */
+    private static boolean hasSpecial(long w) {
+        long lf = w ^ (ONES * '\n');
+        long cr = w ^ (ONES * '\r');
+        long bs = w ^ (ONES * '\\');
+        // (x - 0x01..) & ~x & 0x80.. is non-zero exactly when a byte of x is zero
+        return ((((lf - ONES) & ~lf) | ((cr - ONES) & ~cr) | ((bs - ONES) & ~bs)) & HIGHS) != 0;
     }
 
     byte[] toByteArray() {
