@@ -1,6 +1,9 @@
 package dev.toolbus.protocol;
 
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -16,6 +19,10 @@ final class EncodeBuffer extends OutputStream {
     static final int KEEP = 64 * 1024;
 
     private static final ThreadLocal<EncodeBuffer> LOCAL = new ThreadLocal<>();
+    /** The buffer's bytes read eight at a time, little-endian, at any index. */
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
 
     private byte[] buf = new byte[INITIAL];
     private int count;
@@ -116,11 +123,6 @@ final class EncodeBuffer extends OutputStream {
         }
         return false;
     }
-
-    private static final java.lang.invoke.VarHandle WORDS =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGHS = 0x8080808080808080L;
 
     /** Whether one of the word's bytes is LF, CR or a backslash (exact for the whole word). */
     private static boolean hasSpecial(long w) {
