@@ -27,8 +27,11 @@ final class AppendBatcher {
     // finished-turn record; 2: and the record and the turn's running-turn claim), its event count n, its
     // n events. Each write takes 1 + kind KEYS in order: results stream, record, claim.
     // Per write: the claim is deleted when ARGV[4] holds it (the turn is recorded, the claim has no more
-    // use); a turn already recorded is not written again (-1); else its events are appended and the
-    // record set (with the events when small enough); the answer is the count, or 'ERR ...' on a failure.
+    // use); a turn already recorded is not written again (-1); else the record is set (with the events when
+    // small enough; SET NX, which is also the check, so no EXISTS of its own) and the events appended; an
+    // append that fails takes the record back, so the turn is not recorded without its events. The answer
+    // is the count, or 'ERR ...' on a failure. Every redis.call from Lua costs the broker several times a
+    // plain command's work, so each write makes as few as it can (docs/benchmarks.md).
     static final String APPEND_SCRIPT = """
             local maxlen = tonumber(ARGV[1])
             local limit = tonumber(ARGV[3])
@@ -36,24 +39,32 @@ final class AppendBatcher {
               if claim and redis.call('GET', claim) == ARGV[4] then
                 redis.call('DEL', claim)
               end
-              if record and redis.call('EXISTS', record) == 1 then
-                return -1
-              end
-              local total = 0
-              for i = first, last do
-                if maxlen > 0 then
-                  redis.call('XADD', results, 'MAXLEN', '~', ARGV[1], '*', 'event', ARGV[i])
-                else
-                  redis.call('XADD', results, '*', 'event', ARGV[i])
-                end
-                total = total + #ARGV[i]
-              end
               if record then
+                local total = 0
+                for i = first, last do
+                  total = total + #ARGV[i]
+                end
                 local value = '1'
                 if total <= limit then
                   value = 'e:' .. table.concat(ARGV, '\\n', first, last)
                 end
-                redis.call('SET', record, value, 'PX', ARGV[2])
+                if not redis.call('SET', record, value, 'NX', 'PX', ARGV[2]) then
+                  return -1
+                end
+              end
+              for i = first, last do
+                local r
+                if maxlen > 0 then
+                  r = redis.pcall('XADD', results, 'MAXLEN', '~', ARGV[1], '*', 'event', ARGV[i])
+                else
+                  r = redis.pcall('XADD', results, '*', 'event', ARGV[i])
+                end
+                if type(r) == 'table' and r.err then
+                  if record then
+                    redis.call('DEL', record)
+                  end
+                  error(r)
+                end
               end
               return last - first + 1
             end

@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Which of a read batch's turns have a finished-turn record, in one script call for the whole batch
- * (rather than one {@code EXISTS} per entry): the record itself is not read, only whether it exists.
+ * Which of a read batch's turns have a finished-turn record: the record itself is not read, only whether
+ * it exists. One plain {@code EXISTS} of all the batch's keys answers the common case, none (a count of
+ * 0); only when some exist does a script call say which, one answer per key. A script's
+ * {@code redis.call} costs the broker several times the plain command (docs/benchmarks.md).
  */
 final class DoneMarkerCheck {
 
@@ -33,6 +35,11 @@ final class DoneMarkerCheck {
             return CompletableFuture.completedFuture(new boolean[0]);
         }
         String[] k = keys.toArray(String[]::new);
+        return commands.exists(k).toCompletableFuture().thenCompose(n -> n != null && n == 0
+                ? CompletableFuture.completedFuture(new boolean[k.length]) : which(k));
+    }
+
+    private CompletableFuture<boolean[]> which(String[] k) {
         return Scripts.many(commands, sha, EXIST_SCRIPT, k)
                 .thenApply(answers -> {
                     if (answers == null || answers.size() != k.length) {

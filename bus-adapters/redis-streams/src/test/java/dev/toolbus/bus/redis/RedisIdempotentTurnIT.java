@@ -71,4 +71,40 @@ class RedisIdempotentTurnIT extends AbstractBusIdempotentTurnTests {
         assertThat(driver.turns.get()).isEqualTo(2);
         assertThat(events()).noneMatch(e -> e.contains("replayed"));
     }
+
+    /**
+     * A result write Redis refuses (the conversation's results key holds a string) takes its finished-turn
+     * record back: the record is set before the events are appended, and a turn recorded without its
+     * events would be settled on its redelivery without ever being answered. The entry stays pending;
+     * once the key is mended, the redelivered turn runs and is written once, with its record.
+     */
+    @Test
+    void aResultWriteRedisRefuses_leavesNoRecord_soTheRedeliveredTurnIsWritten() {
+        ToolExecutor executor = closeLater(ToolExecutor.builder()
+                .tool(Tools.function("echo", "Returns its arguments", json -> json)).build());
+        RedisStreamsBus bus = RedisStreamsBus.fromUri(redis.url, redis.config()
+                .claimMinIdle(Duration.ofMillis(500)).claimInterval(Duration.ofMillis(200)).build());
+        closeLater(() -> bus.closeGracefully().block(Duration.ofSeconds(10)));
+        String results = redis.prefix + "results:w";
+        redis.redis.set(results, "not a stream");
+        long refusedBefore = wrongTypeErrors();
+        closeLater(executor.attach(bus)::dispose);
+        redis.addCall(EchoDriver.turn("w", "t1", "a"));
+        redis.addCall(EchoDriver.turn("s", "t2", "b"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> wrongTypeErrors() > refusedBefore && events().size() == 2);
+        assertThat(redis.redis.keys(redis.prefix + "done:*")).hasSize(1); // t2's only
+        redis.redis.del(results);
+        await().atMost(Duration.ofSeconds(20)).until(() -> redis.events("w").size() == 2 && redis.pending() == 0);
+        assertThat(redis.events("w")).allMatch(e -> e.contains("\"turn_id\":\"t1\"") && !e.contains("replayed"));
+        assertThat(redis.redis.keys(redis.prefix + "done:*")).hasSize(2);
+    }
+
+    private long wrongTypeErrors() {
+        for (String line : redis.redis.info("errorstats").split("\r?\n")) {
+            if (line.startsWith("errorstat_WRONGTYPE:count=")) {
+                return Long.parseLong(line.substring("errorstat_WRONGTYPE:count=".length()).trim());
+            }
+        }
+        return 0;
+    }
 }
