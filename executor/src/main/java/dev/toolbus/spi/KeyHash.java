@@ -1,9 +1,9 @@
 package dev.toolbus.spi;
 
 import java.nio.charset.StandardCharsets;
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * SHA-256 over length-prefixed parts: each part is its UTF-8 length as four big-endian bytes followed by
@@ -13,6 +13,17 @@ import java.util.HexFormat;
  * answer's request) with it too, so every key of the state follows one scheme.
  */
 public final class KeyHash {
+
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    /** The largest input a thread's scratch keeps; a longer one is hashed from an array of its own. */
+    private static final int MAX_KEPT_BYTES = 4096;
+
+    /**
+     * A thread's digest and buffers: {@code MessageDigest.getInstance} looks the provider up on every
+     * call, and a Redis bus hashes several keys per turn, so the input is gathered into one array (ASCII
+     * copied as it is) and hashed with one update, the digest and its hex written into arrays kept here.
+     */
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     private KeyHash() {
     }
@@ -24,7 +35,14 @@ public final class KeyHash {
      * @return the hash in hex
      */
     public static String hex(String... parts) {
-        return HexFormat.of().formatHex(digest(parts));
+        Scratch s = SCRATCH.get();
+        byte[] d = s.digest(parts);
+        byte[] h = s.hex;
+        for (int i = 0; i < d.length; i++) {
+            h[2 * i] = HEX[(d[i] >>> 4) & 0xf];
+            h[2 * i + 1] = HEX[d[i] & 0xf];
+        }
+        return new String(h, 0, 2 * d.length, StandardCharsets.ISO_8859_1);
     }
 
     /**
@@ -38,28 +56,73 @@ public final class KeyHash {
         return hex(parts).substring(0, n);
     }
 
-    /** One digest per thread: {@code MessageDigest.getInstance} looks the provider up on every call. */
-    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    });
+    private static final class Scratch {
+        private final MessageDigest md;
+        private final byte[] out;
+        final byte[] hex;
+        private byte[] in = new byte[256];
 
-    private static byte[] digest(String... parts) {
-        MessageDigest md = SHA256.get();
-        md.reset();
-        byte[] len = new byte[4];
-        for (String p : parts) {
-            byte[] b = p.getBytes(StandardCharsets.UTF_8);
-            len[0] = (byte) (b.length >>> 24);
-            len[1] = (byte) (b.length >>> 16);
-            len[2] = (byte) (b.length >>> 8);
-            len[3] = (byte) b.length;
-            md.update(len);
-            md.update(b);
+        Scratch() {
+            try {
+                md = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+            out = new byte[md.getDigestLength()];
+            hex = new byte[2 * out.length];
         }
-        return md.digest();
+
+        /** The digest of the length-prefixed parts, in {@link #out}; nothing of a failed call is kept. */
+        byte[] digest(String... parts) {
+            int max = 0;
+            for (String p : parts) {
+                max += 4 + 3 * p.length(); // UTF-8 takes at most three bytes per char
+            }
+            byte[] b = in;
+            if (max > b.length) {
+                b = new byte[max];
+                if (max <= MAX_KEPT_BYTES) {
+                    in = b;
+                }
+            }
+            int at = 0;
+            for (String p : parts) {
+                at = put(p, b, at);
+            }
+            md.reset();
+            md.update(b, 0, at);
+            try {
+                md.digest(out, 0, out.length);
+            } catch (DigestException e) {
+                throw new IllegalStateException(e);
+            }
+            return out;
+        }
+
+        /** {@code p} as its UTF-8 length (four bytes, big-endian) and its UTF-8 bytes, at {@code at}. */
+        private static int put(String p, byte[] b, int at) {
+            int n = p.length();
+            int body = at + 4;
+            int i = 0;
+            while (i < n) {
+                char c = p.charAt(i);
+                if (c >= 0x80) {
+                    break;
+                }
+                b[body + i++] = (byte) c;
+            }
+            int len = i;
+            if (i < n) {
+                // not ASCII: the JDK's encoder (lone surrogates become '?', as String.getBytes does)
+                byte[] u = p.getBytes(StandardCharsets.UTF_8);
+                System.arraycopy(u, 0, b, body, u.length);
+                len = u.length;
+            }
+            b[at] = (byte) (len >>> 24);
+            b[at + 1] = (byte) (len >>> 16);
+            b[at + 2] = (byte) (len >>> 8);
+            b[at + 3] = (byte) len;
+            return body + len;
+        }
     }
 }

@@ -6,6 +6,7 @@ import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.spi.BusMessage;
 import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.ToolBus;
+import dev.toolbus.spi.TurnKey;
 import dev.toolbus.spi.TurnLedger;
 import dev.toolbus.spi.TurnState;
 import io.lettuce.core.ClientOptions;
@@ -220,9 +221,12 @@ public final class RedisStreamsBus implements ToolBus {
                 doneTurn = t.turnId();
             }
         }
-        String marker = doneTurn != null && config.doneMarkersEnabled()
-                ? config.doneMarkerKey(streamId, doneTurn) : null;
-        String claim = marker != null && ledger != null ? ledger.heldClaim(streamId, doneTurn) : null;
+        boolean recorded = doneTurn != null && config.doneMarkersEnabled();
+        // the key the turn was admitted with has its hash already: its record and claim are named from it
+        TurnKey held = recorded && ledger != null ? ledger.held(streamId, doneTurn) : null;
+        String marker = !recorded ? null
+                : held != null ? config.doneMarkerKey(held) : config.doneMarkerKey(streamId, doneTurn);
+        String claim = held != null ? ledger.claimKey(held) : null;
         String results = config.resultsKey(streamId);
         if (claim == null) {
             Mono<Void> write = writer.write(results, marker, encoded);
@@ -230,7 +234,7 @@ public final class RedisStreamsBus implements ToolBus {
         }
         // the script that records the turn also deletes its running-turn claim
         return writeRetry.apply(writer.write(results, marker, claim, encoded), results)
-                .doOnSuccess(v -> ledger.releasedWithRecord(claim));
+                .doOnSuccess(v -> ledger.releasedWithRecord(held));
     }
 
     /** Appends the event to the dead-letter stream, marked {@code reason=unrouted}. */

@@ -7,7 +7,6 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,7 +67,11 @@ final class RedisTurnLedger implements TurnLedger {
     private final Scheduler scheduler;
     private final byte[] owner;
     private final String claimPrefix;
-    private final Set<String> owned = ConcurrentHashMap.newKeySet();
+    /**
+     * The turns this instance claimed, each as the key it was admitted with: that key keeps its hash, so
+     * the result write names the turn's record and claim without hashing them again.
+     */
+    private final ConcurrentHashMap<TurnKey, TurnKey> owned = new ConcurrentHashMap<>();
     private final AdmitBatcher admissions;
     private final String pollSha;
     private final String ownedSha;
@@ -101,10 +104,10 @@ final class RedisTurnLedger implements TurnLedger {
         return admissions.admit(done, claim, owner, ascii(claimTtlMs()))
                 .flatMap(r -> {
                     if (r == 1) {
-                        owned.add(claim);
+                        owned.put(turn, turn);
                         return Mono.just(Admission.run());
                     }
-                    if (r == 3 && owned.add(claim)) {
+                    if (r == 3 && owned.putIfAbsent(turn, turn) == null) {
                         // this instance's own claim, but the turn no longer runs here: a release that could
                         // not reach Redis (a cut connection) left it behind. Waiting for it to expire would
                         // let the stream's later turns overtake this one, so it runs now.
@@ -135,15 +138,17 @@ final class RedisTurnLedger implements TurnLedger {
                 .flatMap(r -> r == 2 ? Mono.just(List.<OutboundEvent>of()) : Mono.empty());
     }
 
-    /** The claim of this turn when this instance holds it (the result write may release it), else null. */
-    String heldClaim(String streamId, String turnId) {
-        String claim = claimKey(streamId, turnId);
-        return owned.contains(claim) ? claim : null;
+    /**
+     * The key this turn was admitted with when this instance holds its claim (the result write may
+     * release it), else null.
+     */
+    TurnKey held(String streamId, String turnId) {
+        return owned.get(TurnKey.of(config.principal(), streamId, turnId));
     }
 
-    /** The result write deleted this claim with the turn's record: nothing is left to release or renew. */
-    void releasedWithRecord(String claim) {
-        owned.remove(claim);
+    /** The result write deleted this turn's claim with its record: nothing is left to release or renew. */
+    void releasedWithRecord(TurnKey turn) {
+        owned.remove(turn);
     }
 
     @Override
@@ -155,10 +160,11 @@ final class RedisTurnLedger implements TurnLedger {
 
     @Override
     public void release(TurnKey turn) {
-        String claim = claimKey(turn);
-        if (!owned.remove(claim)) {
+        TurnKey held = owned.remove(turn);
+        if (held == null) {
             return;
         }
+        String claim = claimKey(held);
         run(ownedSha, OWNED_SCRIPT, new String[] {claim}, owner, ascii(0)).subscribe(null,
                 e -> log.warn("redis bus {}: claim {} not released (it expires in {}): {}", config.consumer(), claim,
                         config.claimMinIdle(), e.toString()));
@@ -169,7 +175,7 @@ final class RedisTurnLedger implements TurnLedger {
         if (owned.isEmpty()) {
             return;
         }
-        run(ownedSha, OWNED_SCRIPT, owned.toArray(String[]::new), owner, ascii(claimTtlMs())).subscribe(null,
+        run(ownedSha, OWNED_SCRIPT, owned.values().stream().map(this::claimKey).toArray(String[]::new), owner, ascii(claimTtlMs())).subscribe(null,
                 e -> log.warn("redis bus {}: turn claims not renewed: {}", config.consumer(), e.toString()));
     }
 
