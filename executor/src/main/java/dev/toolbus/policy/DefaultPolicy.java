@@ -32,6 +32,17 @@ final class DefaultPolicy implements ConfiguredPolicy {
     private final Map<String, CompiledGroup> groups = new LinkedHashMap<>();
     private final List<String> configWarnings = new ArrayList<>();
     private volatile Snapshot snapshot;
+    /**
+     * What {@link #decide} would otherwise build for every call, kept since the config cannot change: the
+     * layers of a context (by its agent, provider and model, the only parts they read) and a tool's facts
+     * (by name, taken only for the same definition and source). At most {@value #MAX_KEPT} of each, and
+     * layers only of contexts whose agent, provider and model add up to {@value #MAX_KEPT_CONTEXT_CHARS}
+     * characters (they come from the wire); past that they are built per call as before.
+     */
+    private final ConcurrentHashMap<LayerKey, List<RawLayer>> layersByContext = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Facts> factsByName = new ConcurrentHashMap<>();
+    static final int MAX_KEPT = 1024;
+    static final int MAX_KEPT_CONTEXT_CHARS = 256;
 
     DefaultPolicy(PolicyConfig config, ToolRegistry registry, ToolDiscovery discovery) {
         this.config = config;
@@ -136,7 +147,7 @@ final class DefaultPolicy implements ConfiguredPolicy {
         if (tool.visibility() == Visibility.HIDDEN) {
             return Decision.notAvailable("");
         }
-        Facts t = facts(tool, sourceOf(tool));
+        Facts t = keptFacts(tool, sourceOf(tool));
         boolean search = isSearchTool(t);
         if (!search && !sourceEnabled(t.source())) {
             return Decision.notAvailable("");
@@ -148,7 +159,7 @@ final class DefaultPolicy implements ConfiguredPolicy {
             return Decision.notAvailable("");
         }
         Snapshot snap = snapshot();
-        List<RawLayer> layers = layers(ctx);
+        List<RawLayer> layers = keptLayers(ctx);
         if (tool.optional() && !named(layers, t)) {
             return Decision.notAvailable("");
         }
@@ -273,6 +284,18 @@ final class DefaultPolicy implements ConfiguredPolicy {
         return tool.pluginId() != null ? ToolSource.PLUGIN : ToolSource.CORE;
     }
 
+    private Facts keptFacts(ToolDefinition tool, ToolSource source) {
+        Facts f = factsByName.get(tool.name());
+        if (f != null && f.def() == tool && f.source() == source) {
+            return f;
+        }
+        f = facts(tool, source);
+        if (factsByName.size() < MAX_KEPT || factsByName.containsKey(tool.name())) {
+            factsByName.put(tool.name(), f);
+        }
+        return f;
+    }
+
     Facts facts(ToolDefinition tool, ToolSource source) {
         String pid = tool.pluginId() == null || tool.pluginId().isBlank() ? null : Pattern.norm(tool.pluginId());
         boolean plugin = pid != null || source == ToolSource.STDIO || source == ToolSource.MCP;
@@ -307,6 +330,23 @@ final class DefaultPolicy implements ConfiguredPolicy {
 
     /** One layer before compilation: a unique label, its effective allow (empty = all) and deny. */
     record RawLayer(String label, List<String> allow, List<String> deny, List<String> explicit) {
+    }
+
+    /** The parts of a context its layers depend on. */
+    private record LayerKey(String agentId, String provider, String model) {
+    }
+
+    private List<RawLayer> keptLayers(CallContext ctx) {
+        LayerKey key = new LayerKey(ctx.agentId(), ctx.provider(), ctx.model());
+        List<RawLayer> l = layersByContext.get(key);
+        if (l == null) {
+            l = List.copyOf(layers(ctx));
+            int chars = key.agentId().length() + key.provider().length() + key.model().length();
+            if (chars <= MAX_KEPT_CONTEXT_CHARS && layersByContext.size() < MAX_KEPT) {
+                layersByContext.putIfAbsent(key, l);
+            }
+        }
+        return l;
     }
 
     List<RawLayer> layers(CallContext ctx) {

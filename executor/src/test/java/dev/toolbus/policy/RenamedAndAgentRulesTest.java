@@ -70,4 +70,24 @@ class RenamedAndAgentRulesTest {
         }
         assertThat(allowed(p, r, "add", Fixtures.ctx("", "", "other"))).isTrue();
     }
+
+    /**
+     * The policy keeps a tool's facts and a context's layers between calls: a tool replaced under its name
+     * (here by the same core tool with a plugin id, which {@code group:plugins} denies) is decided by its
+     * new definition, and another agent by its own rules.
+     */
+    @Test
+    void whatThePolicyKeepsBetweenCalls_followsAReplacedToolAndEachAgent() {
+        ToolRegistry r = ToolRegistry.create();
+        r.register(Fixtures.tool("t"), ToolSource.CORE);
+        ConfiguredPolicy p = ToolPolicies.from(PolicyConfig.builder()
+                .tools(PolicyConfig.Rules.of(List.of(), List.of("group:plugins")))
+                .agent("Coder", PolicyConfig.Rules.of(List.of(), List.of("t"))).build(), r);
+        assertThat(allowed(p, r, "t", ADMIN)).isTrue();
+        assertThat(allowed(p, r, "t", ADMIN)).isTrue();
+        assertThat(allowed(p, r, "t", Fixtures.ctx("", "", "coder"))).isFalse();
+        assertThat(allowed(p, r, "t", ADMIN)).isTrue();
+        assertThat(r.replace(Fixtures.tool("t", b -> b.pluginId("flow")), ToolSource.CORE)).isTrue();
+        assertThat(allowed(p, r, "t", ADMIN)).isFalse();
+    }
 }
