@@ -8,7 +8,9 @@
 #   LOAD_TURNS=4000 LOAD_WARMUP=2000 scripts/load.sh --instances 1   # smaller; extra options go to the harness
 #
 # Environment: LOAD_TURNS (20000), LOAD_STREAMS (200), LOAD_WARMUP (6000 turns per warm-up round, not
-# measured; rounds until steady with the JIT quiet, at most 10), LOAD_OUT (benchmarks/results/load.md), LOAD_SKIP_BUILD=1 to reuse the jars.
+# measured; rounds until two agree within 5 % with the consumers' JIT under 2 % of their CPU, at most
+# LOAD_WARMUP_ROUNDS, 40: on 2 vCPUs ten rounds left the JIT compiling in the measured phase),
+# LOAD_OUT (benchmarks/results/load.md), LOAD_SKIP_BUILD=1 to reuse the jars.
 # Worker logs go to benchmarks/target/load-logs/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,7 @@ cd "$(dirname "$0")/.."
 TURNS=${LOAD_TURNS:-20000}
 STREAMS=${LOAD_STREAMS:-200}
 WARMUP=${LOAD_WARMUP:-6000}
+WARMUP_ROUNDS=${LOAD_WARMUP_ROUNDS:-40}
 OUT=${LOAD_OUT:-benchmarks/results/load.md}
 
 if [[ ${LOAD_SKIP_BUILD:-} != 1 ]]; then
@@ -31,7 +34,7 @@ java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmar
   --redis "$TOOLBUS_REDIS_URL" --kafka "$TOOLBUS_KAFKA_BOOTSTRAP" \
   --redis-pid "$(cat "$_TB_REDIS_RUN/redis.pid")" --kafka-pid "$(cat "$_TB_KAFKA_RUN/kafka.pid")" \
   --server-jar server/target/toolbus-server.jar \
-  --turns "$TURNS" --streams "$STREAMS" --warmup "$WARMUP" \
+  --turns "$TURNS" --streams "$STREAMS" --warmup "$WARMUP" --warmup-rounds "$WARMUP_ROUNDS" \
   --logs benchmarks/target/load-logs --out "$OUT" \
-  --command "LOAD_TURNS=$TURNS LOAD_STREAMS=$STREAMS LOAD_WARMUP=$WARMUP scripts/load.sh${*:+ $*}" \
+  --command "LOAD_TURNS=$TURNS LOAD_STREAMS=$STREAMS LOAD_WARMUP=$WARMUP LOAD_WARMUP_ROUNDS=$WARMUP_ROUNDS scripts/load.sh${*:+ $*}" \
   "$@"
