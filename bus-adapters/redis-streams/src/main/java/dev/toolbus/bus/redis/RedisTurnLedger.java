@@ -175,7 +175,8 @@ final class RedisTurnLedger implements TurnLedger {
         if (owned.isEmpty()) {
             return;
         }
-        run(ownedSha, OWNED_SCRIPT, owned.values().stream().map(this::claimKey).toArray(String[]::new), owner, ascii(claimTtlMs())).subscribe(null,
+        String[] claims = owned.values().stream().map(this::claimKey).toArray(String[]::new);
+        run(ownedSha, OWNED_SCRIPT, claims, owner, ascii(claimTtlMs())).subscribe(null,
                 e -> log.warn("redis bus {}: turn claims not renewed: {}", config.consumer(), e.toString()));
     }
 
