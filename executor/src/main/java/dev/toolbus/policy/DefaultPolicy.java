@@ -35,9 +35,10 @@ final class DefaultPolicy implements ConfiguredPolicy {
     /**
      * What {@link #decide} would otherwise build for every call, kept since the config cannot change: the
      * layers of a context (by its agent, provider and model, the only parts they read) and a tool's facts
-     * (by name, taken only for the same definition and source). At most {@value #MAX_KEPT} of each, and
-     * layers only of contexts whose agent, provider and model add up to {@value #MAX_KEPT_CONTEXT_CHARS}
-     * characters (they come from the wire); past that they are built per call as before.
+     * (by name, taken only for the same definition and source, dropped when the registry changes). At
+     * most {@value #MAX_KEPT} of each, and layers only of contexts whose agent, provider and model add up
+     * to {@value #MAX_KEPT_CONTEXT_CHARS} characters (they come from the wire); past that they are built
+     * per call as before.
      */
     private final ConcurrentHashMap<LayerKey, List<RawLayer>> layersByContext = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Facts> factsByName = new ConcurrentHashMap<>();
@@ -456,6 +457,8 @@ final class DefaultPolicy implements ConfiguredPolicy {
         if (s == null || s.entries != cur) {
             s = new Snapshot(cur);
             snapshot = s;
+            // the registry changed: drop the kept facts, so none holds a definition no longer registered
+            factsByName.clear();
         }
         return s;
     }
