@@ -55,9 +55,8 @@ final class AtLeastOnceSettlement implements Settlement {
     public Mono<Void> publish(String key, String turnId, boolean finalEvents, List<ProducerRecord<String, byte[]>> records) {
         if (finalEvents && key != null && turnId != null) {
             String turnKey = RunningTurns.key(key, turnId);
-            if (running.turn(turnKey) == null && running.takeMoved(turnKey)) {
-                return Mono.error(new IllegalStateException("the partition of turn " + turnId + " of " + key
-                        + " moved to another instance, which runs the turn again; its events are not written here"));
+            if (running.takeMoved(turnKey)) {
+                return Mono.error(RunningTurns.moved(key, turnId));
             }
         }
         return Mono.<Void>create(done -> {

@@ -6,8 +6,9 @@ import java.util.function.Predicate;
 /**
  * The turns (and answers) this instance runs now, by {@code stream_id} and turn id (or request id), and
  * those it was still running when their partition moved ({@link MovedTurns}). Exactly once, a turn's
- * staged records go with its message; in both modes the final events of a moved turn are refused, so a
- * partition's old owner never publishes a turn its new owner runs again. Thread-safe.
+ * staged records go with its message; in both modes the final events of a moved turn's run are refused,
+ * so a partition's old owner never publishes a turn its new owner runs again, nor (when the partition came
+ * back to it) alongside the run of the record delivered again. Thread-safe.
  */
 final class RunningTurns {
 
@@ -45,9 +46,20 @@ final class RunningTurns {
         return answers.get(key(streamId, requestId));
     }
 
-    /** Whether the turn moved away; forgets it (its one final publish is the one asked about). */
+    /**
+     * Whether the turn moved away while it ran here; forgets it. Asked by every final publish before the
+     * turn's running message is looked up: the publish that finds it moved is the one of the run that was
+     * here when the partition moved, even where the partition came back and its record, delivered again,
+     * runs here once more. One stream's turns run one after another, so that run publishes first.
+     */
     boolean takeMoved(String turnKey) {
         return moved.take(turnKey);
+    }
+
+    /** The error a moved turn's final publish fails with. */
+    static IllegalStateException moved(String streamId, String turnId) {
+        return new IllegalStateException("the partition of turn " + turnId + " of " + streamId + " moved while the turn "
+                + "ran here; its owner now runs the turn again, and this run's events are not written");
     }
 
     /** The partitions of these messages moved: their turns are remembered as moved, their answers forgotten. */

@@ -2,10 +2,13 @@ package dev.toolbus.bus.kafka;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -14,6 +17,8 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -52,6 +57,8 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
     private long lastTxNanos = System.nanoTime();
     private long backoffUntilNanos;
     private int failures;
+    /** Poll thread: the transaction being committed, kept while its commit timed out and is asked again. */
+    private Committing committing;
 
     TransactionalSettlement(KafkaBusConfig config, LedgerTopic ledger) {
         this.config = config;
@@ -78,11 +85,10 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
     public Mono<Void> publish(String key, String turnId, boolean finalEvents, List<ProducerRecord<String, byte[]>> records) {
         if (finalEvents && key != null && turnId != null) {
             String turnKey = LedgerTopic.turnKey(key, turnId);
-            KafkaMessage m = running.turn(turnKey);
-            if (m == null && running.takeMoved(turnKey)) {
-                return Mono.error(new IllegalStateException("the partition of turn " + turnId + " of " + key
-                        + " moved to another instance, which runs the turn again; its events are not written here"));
+            if (running.takeMoved(turnKey)) { // before the lookup: a run of the record delivered again may be there
+                return Mono.error(RunningTurns.moved(key, turnId));
             }
+            KafkaMessage m = running.turn(turnKey);
             if (m != null && stage(m, records)) {
                 return Mono.empty(); // written with the record's offset when it is acknowledged
             }
@@ -205,6 +211,9 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
     private boolean commit(Consumer<String, byte[]> consumer, Map<TopicPartition, PartitionOffsets> partitions,
                            Collection<PartitionOffsets> which) {
         lastTxNanos = System.nanoTime();
+        if (committing != null) {
+            return commitAgain(partitions);
+        }
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (PartitionOffsets po : which) {
             OffsetAndMetadata om = po.toCommit(MAX_METADATA_CHARS);
@@ -242,11 +251,57 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
             if (!offsets.isEmpty()) {
                 producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
             }
+            committing = new Committing(batch, offsets);
             producer.commitTransaction();
+        } catch (TimeoutException | InterruptException e) {
+            if (committing == null) {
+                failed(e, batch.size());
+            } else {
+                commitUnknown(e);
+            }
+            return false;
         } catch (RuntimeException e) {
+            committing = null;
             failed(e, batch.size());
             return false;
         }
+        committing = null;
+        committed(batch, offsets, partitions);
+        return true;
+    }
+
+    /**
+     * The commit that timed out, asked again (Kafka allows only that, or closing the producer): the broker
+     * may have committed it meanwhile, so sending its units in a new transaction could write them twice.
+     */
+    private boolean commitAgain(Map<TopicPartition, PartitionOffsets> partitions) {
+        Committing c = committing;
+        try {
+            producer.commitTransaction();
+        } catch (TimeoutException | InterruptException e) {
+            commitUnknown(e);
+            return false;
+        } catch (RuntimeException e) {
+            committing = null; // refused (aborted, fenced): as any failed transaction, its units are sent again
+            failed(e, c.batch.size());
+            return false;
+        }
+        committing = null;
+        committed(c.batch, c.offsets, partitions);
+        return true;
+    }
+
+    private void commitUnknown(RuntimeException e) {
+        failures++;
+        long backoffMs = Math.min(5_000, 50L << Math.min(failures, 6));
+        backoffUntilNanos = System.nanoTime() + backoffMs * 1_000_000;
+        log.warn("kafka bus {}: commit of a transaction of {} units not confirmed (asked again in {} ms): {}",
+                config.clientId(), committing.batch.size(), backoffMs, e.toString());
+    }
+
+    /** A transaction committed: its offsets are the partitions' committed ones, and its units succeed. */
+    private void committed(List<Unit> batch, Map<TopicPartition, OffsetAndMetadata> offsets,
+                           Map<TopicPartition, PartitionOffsets> partitions) {
         failures = 0;
         offsets.forEach((tp, om) -> {
             PartitionOffsets po = partitions.get(tp);
@@ -254,15 +309,18 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
                 po.committed(om);
             }
         });
-        ready.removeAll(batch);
-        for (Unit unit : batch) {
+        Set<Unit> inBatch = Collections.newSetFromMap(new IdentityHashMap<>(batch.size() * 2));
+        inBatch.addAll(batch);
+        // a unit no longer ready was failed meanwhile (its partition moved while the commit was asked again)
+        List<Unit> done = new ArrayList<>(batch.size());
+        ready.removeIf(u -> inBatch.remove(u) && done.add(u));
+        for (Unit unit : done) { // after the removal: a committed turn may make the poll loop add to ready
             stagedBytes.addAndGet(-unit.bytes);
             if (unit.ledgerRecord != null) {
                 turnCommitted.accept(unit.message, unit.ledgerRecord);
             }
             unit.succeed();
         }
-        return true;
     }
 
     private void failed(RuntimeException e, int units) {
@@ -340,6 +398,10 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
             n += (r.value() == null ? 0 : r.value().length) + (r.key() == null ? 0 : r.key().length()) + 64;
         }
         return n;
+    }
+
+    /** A transaction's units and offsets, between the start of its commit and the broker's answer. */
+    private record Committing(List<Unit> batch, Map<TopicPartition, OffsetAndMetadata> offsets) {
     }
 
     /** Records to write together, with the offset they complete (null for output of no record). */

@@ -22,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -32,6 +33,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -112,6 +114,11 @@ final class KafkaFixture implements BrokerFixture {
 
     @Override
     public ToolBus bus(BusOptions o) {
+        return bus(o, c -> c);
+    }
+
+    /** A bus as {@link #bus(BusOptions)} makes it, its settings changed last by {@code also}. */
+    KafkaBus bus(BusOptions o, java.util.function.UnaryOperator<KafkaBusConfig.Builder> also) {
         KafkaBusConfig.Builder c = config().clientId(prefix + o.name());
         if (o.maxEventBytes() > 0) {
             c.maxEventBytes(o.maxEventBytes());
@@ -133,7 +140,7 @@ final class KafkaFixture implements BrokerFixture {
         if (o.proxy() != null) {
             c.bootstrapServers("127.0.0.1:" + o.proxy().port());
         }
-        KafkaBus bus = KafkaBus.builder().config(c.build()).build();
+        KafkaBus bus = KafkaBus.builder().config(also.apply(c).build()).build();
         synchronized (buses) {
             buses.add(bus);
         }
@@ -211,6 +218,34 @@ final class KafkaFixture implements BrokerFixture {
         Map<TopicPartition, OffsetAndMetadata> now = committed();
         return callsEndOffsets().entrySet().stream().allMatch(e -> e.getValue() == 0
                 || (now.get(e.getKey()) != null && now.get(e.getKey()).offset() == e.getValue()));
+    }
+
+    /** Per partition of the calls topic, committed/end offsets, and the group's state. */
+    @Override
+    public String progress() {
+        Map<TopicPartition, OffsetAndMetadata> now = committed();
+        StringBuilder out = new StringBuilder();
+        new java.util.TreeMap<>(callsEndOffsets().entrySet().stream().collect(java.util.stream.Collectors.toMap(
+                e -> e.getKey().partition(), Map.Entry::getValue))).forEach((p, end) -> {
+                    OffsetAndMetadata om = now.get(new TopicPartition(prefix + "calls", p));
+                    out.append("calls-").append(p).append(' ').append(om == null ? "-" : Long.toString(om.offset()))
+                            .append('/').append(end).append(", ");
+                });
+        out.append("group ").append(groupState());
+        try { // an open transaction holds a read_committed reader of the results at its first offset
+            String topic = prefix + "results";
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int i = 0; i < PARTITIONS; i++) {
+                latest.put(new TopicPartition(topic, i), OffsetSpec.latest());
+            }
+            var stable = admin().listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
+            var high = admin().listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get();
+            stable.forEach((tp, info) -> out.append(", results-").append(tp.partition()).append(" stable ")
+                    .append(info.offset()).append('/').append(high.get(tp).offset()));
+        } catch (Exception e) {
+            out.append(", results offsets unknown: ").append(e);
+        }
+        return out.toString();
     }
 
     /**

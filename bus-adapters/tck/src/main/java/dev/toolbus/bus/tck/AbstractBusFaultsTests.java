@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -104,8 +105,12 @@ public abstract class AbstractBusFaultsTests extends AbstractBusTests {
      * turns once (in order when {@code inOrder}), and the group is healthy with {@code members}.
      */
     protected void assertEveryTurnOnce(int turns, boolean inOrder, int members) {
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                .until(() -> total() >= turns && broker.settled());
+        try {
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> total() >= turns && broker.settled());
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("after 120 s: " + stuck(turns), e);
+        }
         Map<String, List<Integer>> byStream = completed(false);
         assertThat(byStream).hasSize(STREAMS);
         byStream.forEach((stream, t) -> {
@@ -115,6 +120,28 @@ public abstract class AbstractBusFaultsTests extends AbstractBusTests {
             }
         });
         broker.awaitGroupHealthy(members);
+    }
+
+    /** What a flood that did not finish left: the turns missing per conversation, and the broker's state. */
+    private String stuck(int turns) {
+        Map<String, List<Integer>> byStream = completed(true);
+        StringBuilder out = new StringBuilder().append(Events.total(byStream)).append(" of ").append(turns)
+                .append(" turns completed (replays included)");
+        for (int s = 0; s < STREAMS; s++) {
+            Set<Integer> seen = new HashSet<>(byStream.getOrDefault("s" + s, List.of()));
+            List<Integer> missing = new java.util.ArrayList<>();
+            for (int i = s; i < turns; i += STREAMS) {
+                if (!seen.contains(i)) {
+                    missing.add(i);
+                }
+            }
+            if (!missing.isEmpty()) {
+                out.append("; s").append(s).append(" misses ").append(missing.size()).append(", first ")
+                        .append(missing.subList(0, Math.min(5, missing.size())));
+            }
+        }
+        return out.append("; broker: ").append(broker.progress()).append("; dead letters: ")
+                .append(broker.deadLetters().size()).toString();
     }
 
     /** Waits until no turn completes for the given time. */

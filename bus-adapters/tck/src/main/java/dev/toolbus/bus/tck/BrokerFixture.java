@@ -57,6 +57,14 @@ public interface BrokerFixture extends AutoCloseable {
     /** Every input sent so far is settled (acknowledged or committed); nothing is left to deliver again. */
     boolean settled();
 
+    /**
+     * What a test that timed out waiting for {@link #settled()} reports of the broker: by default only
+     * whether it is settled; a broker adds what it knows (Kafka: committed and end offsets, group state).
+     */
+    default String progress() {
+        return settled() ? "settled" : "not settled";
+    }
+
     /** Waits until the group is healthy: every input settled, nothing undelivered, and (Kafka) this many stable members. */
     void awaitGroupHealthy(int members);
 

@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A TCP proxy on 127.0.0.1 for fault injection in tests: forwards every connection to a target and
  * can {@link #cut()} all open connections, {@link #stall(boolean) stall} them (no byte moves while
- * stalled; connections stay open) or {@link #slow(Duration) slow} them (a delay before each forwarded
- * chunk). Plain blocking sockets, two threads per connection; test use only.
+ * stalled; connections stay open), {@link #stallReplies(boolean) stall only the target's replies} (the
+ * target gets and acts on every request; the client hears nothing back) or {@link #slow(Duration) slow}
+ * them (a delay before each forwarded chunk). Plain blocking sockets, two threads per connection; test use only.
  */
 public final class FaultProxy implements AutoCloseable {
 
@@ -27,6 +28,8 @@ public final class FaultProxy implements AutoCloseable {
     private final AtomicLong cuts = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
     private volatile boolean stalled;
+    private volatile boolean repliesStalled;
+    private volatile RequestTap tap;
     private volatile long delayNanos;
     private volatile boolean closed;
 
@@ -73,6 +76,32 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * While on, no byte is forwarded from the target to the client; requests still reach the target, which
+     * acts on them (a commit the client times out on is made all the same).
+     */
+    public void stallReplies(boolean on) {
+        synchronized (gate) {
+            repliesStalled = on;
+            gate.notifyAll();
+        }
+    }
+
+    /** Sees what clients send, chunk by chunk as read, before it is forwarded (for a trigger that reads a protocol). */
+    @FunctionalInterface
+    public interface RequestTap {
+        /**
+         * @param connection the connection's number, from 1 in the order accepted
+         * @param chunk the bytes read, {@code length} of them from 0 (do not keep the array)
+         */
+        void sent(long connection, byte[] chunk, int length);
+    }
+
+    /** Shows every later chunk a client sends to the tap first (null: none). */
+    public void tap(RequestTap tap) {
+        this.tap = tap;
+    }
+
     /** A delay before each forwarded chunk ({@link Duration#ZERO}: none). */
     public void slow(Duration perChunk) {
         delayNanos = perChunk.toNanos();
@@ -100,13 +129,13 @@ public final class FaultProxy implements AutoCloseable {
                     closeQuietly(upstream);
                     continue;
                 }
-                accepted.incrementAndGet();
+                long connection = accepted.incrementAndGet();
                 client.setTcpNoDelay(true);
                 upstream.setTcpNoDelay(true);
                 open.add(client);
                 open.add(upstream);
-                pump(client, upstream);
-                pump(upstream, client);
+                pump(client, upstream, connection);
+                pump(upstream, client, 0);
             } catch (IOException e) {
                 if (closed) {
                     return;
@@ -115,13 +144,19 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    /** Forwards what {@code from} sends; {@code connection} is 0 for a target's replies. */
+    private void pump(Socket from, Socket to, long connection) {
+        boolean replies = connection == 0;
         Thread t = new Thread(() -> {
             byte[] buf = new byte[16 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buf)) >= 0) {
-                    waitWhileStalled();
+                    RequestTap seen = tap;
+                    if (!replies && seen != null) {
+                        seen.sent(connection, buf, n);
+                    }
+                    waitWhileStalled(replies);
                     long d = delayNanos;
                     if (d > 0) {
                         Thread.sleep(d / 1_000_000, (int) (d % 1_000_000));
@@ -142,9 +177,9 @@ public final class FaultProxy implements AutoCloseable {
         t.start();
     }
 
-    private void waitWhileStalled() throws InterruptedException {
+    private void waitWhileStalled(boolean replies) throws InterruptedException {
         synchronized (gate) {
-            while (stalled && !closed) {
+            while ((stalled || replies && repliesStalled) && !closed) {
                 gate.wait(100);
             }
         }
@@ -162,6 +197,7 @@ public final class FaultProxy implements AutoCloseable {
     public void close() {
         closed = true;
         stall(false);
+        stallReplies(false);
         try {
             server.close();
         } catch (IOException ignored) {
