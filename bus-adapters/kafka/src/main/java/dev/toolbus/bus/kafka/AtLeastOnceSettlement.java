@@ -55,7 +55,7 @@ final class AtLeastOnceSettlement implements Settlement {
     public Mono<Void> publish(String key, String turnId, boolean finalEvents, List<ProducerRecord<String, byte[]>> records) {
         if (finalEvents && key != null && turnId != null) {
             String turnKey = RunningTurns.key(key, turnId);
-            if (running.takeMoved(turnKey)) {
+            if (running.forFinalEvents(turnKey) == RunningTurns.MOVED) {
                 return Mono.error(RunningTurns.moved(key, turnId));
             }
         }

@@ -21,6 +21,8 @@ final class KafkaMessage implements BusMessage {
     private volatile boolean released;
     private final java.util.concurrent.atomic.AtomicInteger busInflight;
     private List<ProducerRecord<String, byte[]>> staged;
+    /** Its turn's final events were published (guarded by {@link RunningTurns}'s lock). */
+    boolean published;
 
     KafkaMessage(ConsumerRecord<String, byte[]> record, PartitionOffsets offsets, EventIdPeek peek,
                  Settlement settlement, DeadLetters deadLetters, java.util.concurrent.atomic.AtomicInteger busInflight) {
@@ -100,7 +102,7 @@ final class KafkaMessage implements BusMessage {
 
     @Override
     public String id() {
-        return record.topic() + "-" + record.partition() + "@" + record.offset();
+        return record == null ? "(none: RunningTurns.MOVED)" : record.topic() + "-" + record.partition() + "@" + record.offset();
     }
 
     @Override

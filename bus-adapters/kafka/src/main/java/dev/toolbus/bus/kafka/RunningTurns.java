@@ -16,6 +16,9 @@ final class RunningTurns {
     private final ConcurrentHashMap<String, KafkaMessage> answers = new ConcurrentHashMap<>();
     private final MovedTurns moved = new MovedTurns();
 
+    /** Returned by {@link #forFinalEvents} for a turn that moved away while it ran here. */
+    static final KafkaMessage MOVED = new KafkaMessage(null, null, null, null, null, null);
+
     /** The key of a turn (also of the ledger), or of an answer: a stream id and an id, NUL between. */
     static String key(String streamId, String id) {
         return LedgerTopic.turnKey(streamId, id);
@@ -47,13 +50,23 @@ final class RunningTurns {
     }
 
     /**
-     * Whether the turn moved away while it ran here; forgets it. Asked by every final publish before the
-     * turn's running message is looked up: the publish that finds it moved is the one of the run that was
-     * here when the partition moved, even where the partition came back and its record, delivered again,
-     * runs here once more. One stream's turns run one after another, so that run publishes first.
+     * What a turn's final events go with: its running message; null when none runs here (they are written
+     * on their own); {@link #MOVED} when the turn moved away while it ran here, before it published (the
+     * events are refused, and the turn is forgotten as moved). The publish that finds it moved is the one
+     * of the run that was here when the partition moved, also where the partition came back and the record,
+     * delivered again, runs here once more: one stream's turns run one after another, so that run
+     * publishes first. The message found is marked as having published, so a move from now on does not
+     * count the turn as moved (the record's next delivery runs and publishes it).
      */
-    boolean takeMoved(String turnKey) {
-        return moved.take(turnKey);
+    synchronized KafkaMessage forFinalEvents(String turnKey) {
+        if (moved.take(turnKey)) {
+            return MOVED;
+        }
+        KafkaMessage m = turns.get(turnKey);
+        if (m != null) {
+            m.published = true;
+        }
+        return m;
     }
 
     /** The error a moved turn's final publish fails with. */
@@ -62,11 +75,16 @@ final class RunningTurns {
                 + "ran here; its owner now runs the turn again, and this run's events are not written");
     }
 
-    /** The partitions of these messages moved: their turns are remembered as moved, their answers forgotten. */
-    void moved(Predicate<KafkaMessage> gone) {
+    /**
+     * The partitions of these messages moved: their turns that had not published yet are remembered as
+     * moved, their answers forgotten.
+     */
+    synchronized void moved(Predicate<KafkaMessage> gone) {
         turns.entrySet().removeIf(e -> {
             if (gone.test(e.getValue())) {
-                moved.add(e.getKey());
+                if (!e.getValue().published) {
+                    moved.add(e.getKey());
+                }
                 return true;
             }
             return false;

@@ -85,10 +85,10 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
     public Mono<Void> publish(String key, String turnId, boolean finalEvents, List<ProducerRecord<String, byte[]>> records) {
         if (finalEvents && key != null && turnId != null) {
             String turnKey = LedgerTopic.turnKey(key, turnId);
-            if (running.takeMoved(turnKey)) { // before the lookup: a run of the record delivered again may be there
+            KafkaMessage m = running.forFinalEvents(turnKey);
+            if (m == RunningTurns.MOVED) {
                 return Mono.error(RunningTurns.moved(key, turnId));
             }
-            KafkaMessage m = running.turn(turnKey);
             if (m != null && stage(m, records)) {
                 return Mono.empty(); // written with the record's offset when it is acknowledged
             }
