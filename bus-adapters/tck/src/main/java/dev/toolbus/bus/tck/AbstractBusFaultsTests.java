@@ -140,8 +140,12 @@ public abstract class AbstractBusFaultsTests extends AbstractBusTests {
                         .append(missing.subList(0, Math.min(5, missing.size())));
             }
         }
-        return out.append("; broker: ").append(broker.progress()).append("; dead letters: ")
-                .append(broker.deadLetters().size()).toString();
+        try {
+            out.append("; broker: ").append(broker.progress()).append("; dead letters: ").append(broker.deadLetters().size());
+        } catch (RuntimeException e) { // a broker in trouble: say so, and keep what was found
+            out.append("; the broker could not be asked: ").append(e);
+        }
+        return out.toString();
     }
 
     /** Waits until no turn completes for the given time. */
