@@ -32,7 +32,9 @@ import reactor.core.publisher.MonoSink;
  * runs, answers to non-turn input) goes into the next transaction on its own. A unit is only
  * committed together with an offset position or offset metadata that marks its record complete, so
  * the next owner of a partition never runs a record whose events are visible. A failed transaction is
- * aborted and its units are retried; units of partitions that moved are dropped (their new owner
+ * aborted and its units are retried, except one whose commit timed out: the broker may have made it, so
+ * the same commit is asked again until it is answered (what Kafka allows then, besides closing the
+ * producer); units of partitions that moved are dropped (their new owner
  * runs them), and so are the final events of a turn that was still running when its partition moved
  * ({@link MovedTurns}). Staged bytes are bounded by {@link #MAX_STAGED_BYTES}. Units are completed on the poll
  * thread once their transaction committed (never on the producer's I/O thread), and the executor
