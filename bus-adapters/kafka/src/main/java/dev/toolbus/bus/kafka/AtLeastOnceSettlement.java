@@ -54,9 +54,10 @@ final class AtLeastOnceSettlement implements Settlement {
     @Override
     public Mono<Void> publish(String key, String turnId, boolean finalEvents, List<ProducerRecord<String, byte[]>> records) {
         if (finalEvents && key != null && turnId != null) {
-            String turnKey = RunningTurns.key(key, turnId);
-            if (running.forFinalEvents(turnKey) == RunningTurns.MOVED) {
-                return Mono.error(RunningTurns.moved(key, turnId));
+            try {
+                running.forFinalEvents(key, turnId);
+            } catch (IllegalStateException moved) {
+                return Mono.error(moved);
             }
         }
         return Mono.<Void>create(done -> {

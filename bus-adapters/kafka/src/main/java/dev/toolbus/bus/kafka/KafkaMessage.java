@@ -102,7 +102,7 @@ final class KafkaMessage implements BusMessage {
 
     @Override
     public String id() {
-        return record == null ? "(none: RunningTurns.MOVED)" : record.topic() + "-" + record.partition() + "@" + record.offset();
+        return record.topic() + "-" + record.partition() + "@" + record.offset();
     }
 
     @Override

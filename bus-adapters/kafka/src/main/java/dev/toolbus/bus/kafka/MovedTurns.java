@@ -22,24 +22,13 @@ final class MovedTurns {
         }
     };
 
-    /** Whether any key is kept: every final publish asks, and almost always none is. */
-    private volatile boolean any;
-
     synchronized void add(String turnKey) {
         keys.put(turnKey, Boolean.TRUE);
-        any = true;
     }
 
     /** Whether the turn moved away; forgets it (its one final publish is the one asked about). */
-    boolean take(String turnKey) {
-        if (!any) {
-            return false;
-        }
-        synchronized (this) {
-            boolean was = keys.remove(turnKey) != null;
-            any = !keys.isEmpty();
-            return was;
-        }
+    synchronized boolean take(String turnKey) {
+        return keys.remove(turnKey) != null;
     }
 
     synchronized int size() {

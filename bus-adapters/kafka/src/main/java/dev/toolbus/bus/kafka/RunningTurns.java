@@ -16,9 +16,6 @@ final class RunningTurns {
     private final ConcurrentHashMap<String, KafkaMessage> answers = new ConcurrentHashMap<>();
     private final MovedTurns moved = new MovedTurns();
 
-    /** Returned by {@link #forFinalEvents} for a turn that moved away while it ran here. */
-    static final KafkaMessage MOVED = new KafkaMessage(null, null, null, null, null, null);
-
     /** The key of a turn (also of the ledger), or of an answer: a stream id and an id, NUL between. */
     static String key(String streamId, String id) {
         return LedgerTopic.turnKey(streamId, id);
@@ -50,29 +47,25 @@ final class RunningTurns {
     }
 
     /**
-     * What a turn's final events go with: its running message; null when none runs here (they are written
-     * on their own); {@link #MOVED} when the turn moved away while it ran here, before it published (the
-     * events are refused, and the turn is forgotten as moved). The publish that finds it moved is the one
+     * What a turn's final events go with: its running message, or null when none runs here (they are
+     * written on their own). Throws {@link IllegalStateException} when the turn moved away while it ran
+     * here, before it published (the events are refused, and the turn is forgotten as moved). The publish that finds it moved is the one
      * of the run that was here when the partition moved, also where the partition came back and the record,
      * delivered again, runs here once more: one stream's turns run one after another, so that run
      * publishes first. The message found is marked as having published, so a move from now on does not
      * count the turn as moved (the record's next delivery runs and publishes it).
      */
-    synchronized KafkaMessage forFinalEvents(String turnKey) {
+    synchronized KafkaMessage forFinalEvents(String streamId, String turnId) {
+        String turnKey = key(streamId, turnId);
         if (moved.take(turnKey)) {
-            return MOVED;
+            throw new IllegalStateException("the partition of turn " + turnId + " of " + streamId + " moved while "
+                    + "the turn ran here; its owner now runs the turn again, and this run's events are not written");
         }
         KafkaMessage m = turns.get(turnKey);
         if (m != null) {
             m.published = true;
         }
         return m;
-    }
-
-    /** The error a moved turn's final publish fails with. */
-    static IllegalStateException moved(String streamId, String turnId) {
-        return new IllegalStateException("the partition of turn " + turnId + " of " + streamId + " moved while the turn "
-                + "ran here; its owner now runs the turn again, and this run's events are not written");
     }
 
     /**

@@ -86,10 +86,11 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
     @Override
     public Mono<Void> publish(String key, String turnId, boolean finalEvents, List<ProducerRecord<String, byte[]>> records) {
         if (finalEvents && key != null && turnId != null) {
-            String turnKey = LedgerTopic.turnKey(key, turnId);
-            KafkaMessage m = running.forFinalEvents(turnKey);
-            if (m == RunningTurns.MOVED) {
-                return Mono.error(RunningTurns.moved(key, turnId));
+            KafkaMessage m;
+            try {
+                m = running.forFinalEvents(key, turnId);
+            } catch (IllegalStateException moved) {
+                return Mono.error(moved);
             }
             if (m != null && stage(m, records)) {
                 return Mono.empty(); // written with the record's offset when it is acknowledged
@@ -214,7 +215,7 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
                            Collection<PartitionOffsets> which) {
         lastTxNanos = System.nanoTime();
         if (committing != null) {
-            return commitAgain(partitions);
+            return finishCommit(partitions);
         }
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         for (PartitionOffsets po : which) {
@@ -253,35 +254,26 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
             if (!offsets.isEmpty()) {
                 producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
             }
-            committing = new Committing(batch, offsets);
-            producer.commitTransaction();
-        } catch (TimeoutException | InterruptException e) {
-            if (committing == null) {
-                failed(e, batch.size());
-            } else {
-                commitUnknown(e);
-            }
-            return false;
         } catch (RuntimeException e) {
-            committing = null;
             failed(e, batch.size());
             return false;
         }
-        committing = null;
-        committed(batch, offsets, partitions);
-        return true;
+        committing = new Committing(batch, offsets);
+        return finishCommit(partitions);
     }
 
     /**
-     * The commit that timed out, asked again (Kafka allows only that, or closing the producer): the broker
-     * may have committed it meanwhile, so sending its units in a new transaction could write them twice.
+     * Commits {@link #committing}. A commit that timed out is kept and asked again on the next attempt
+     * (Kafka allows only that, or closing the producer): the broker may have made it meanwhile, so sending
+     * its units in a new transaction could write them twice.
      */
-    private boolean commitAgain(Map<TopicPartition, PartitionOffsets> partitions) {
+    private boolean finishCommit(Map<TopicPartition, PartitionOffsets> partitions) {
         Committing c = committing;
         try {
             producer.commitTransaction();
         } catch (TimeoutException | InterruptException e) {
-            commitUnknown(e);
+            log.warn("kafka bus {}: commit of a transaction of {} units not confirmed (asked again in {} ms): {}",
+                    config.clientId(), c.batch.size(), backOff(), e.toString());
             return false;
         } catch (RuntimeException e) {
             committing = null; // refused (aborted, fenced): as any failed transaction, its units are sent again
@@ -293,12 +285,12 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
         return true;
     }
 
-    private void commitUnknown(RuntimeException e) {
+    /** One more failure in a row: the next transaction waits longer (returns the wait in ms). */
+    private long backOff() {
         failures++;
         long backoffMs = Math.min(5_000, 50L << Math.min(failures, 6));
         backoffUntilNanos = System.nanoTime() + backoffMs * 1_000_000;
-        log.warn("kafka bus {}: commit of a transaction of {} units not confirmed (asked again in {} ms): {}",
-                config.clientId(), committing.batch.size(), backoffMs, e.toString());
+        return backoffMs;
     }
 
     /** A transaction committed: its offsets are the partitions' committed ones, and its units succeed. */
@@ -326,11 +318,8 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
     }
 
     private void failed(RuntimeException e, int units) {
-        failures++;
-        long backoffMs = Math.min(5_000, 50L << Math.min(failures, 6));
-        backoffUntilNanos = System.nanoTime() + backoffMs * 1_000_000;
         log.warn("kafka bus {}: transaction of {} units failed (retried in {} ms): {}",
-                config.clientId(), units, backoffMs, e.toString());
+                config.clientId(), units, backOff(), e.toString());
         if (producer == null) {
             return;
         }

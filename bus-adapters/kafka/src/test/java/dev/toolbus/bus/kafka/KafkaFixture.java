@@ -220,29 +220,23 @@ final class KafkaFixture implements BrokerFixture {
                 || (now.get(e.getKey()) != null && now.get(e.getKey()).offset() == e.getValue()));
     }
 
-    /** Per partition of the calls topic, committed/end offsets, and the group's state. */
+    /**
+     * Per partition of the calls topic its committed and end offsets, the group's state, and per partition
+     * of the results its stable and end offsets (an open transaction holds a read_committed reader at its
+     * first record).
+     */
     @Override
     public String progress() {
         Map<TopicPartition, OffsetAndMetadata> now = committed();
         StringBuilder out = new StringBuilder();
-        new java.util.TreeMap<>(callsEndOffsets().entrySet().stream().collect(java.util.stream.Collectors.toMap(
-                e -> e.getKey().partition(), Map.Entry::getValue))).forEach((p, end) -> {
-                    OffsetAndMetadata om = now.get(new TopicPartition(prefix + "calls", p));
-                    out.append("calls-").append(p).append(' ').append(om == null ? "-" : Long.toString(om.offset()))
-                            .append('/').append(end).append(", ");
-                });
+        callsEndOffsets().forEach((tp, end) -> out.append(tp).append(' ')
+                .append(now.get(tp) == null ? "-" : Long.toString(now.get(tp).offset())).append('/').append(end).append(", "));
         out.append("group ").append(groupState());
-        try { // an open transaction holds a read_committed reader of the results at its first offset
-            String topic = prefix + "results";
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int i = 0; i < PARTITIONS; i++) {
-                latest.put(new TopicPartition(topic, i), OffsetSpec.latest());
-            }
-            var stable = admin().listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
-            var high = admin().listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get();
-            stable.forEach((tp, info) -> out.append(", results-").append(tp.partition()).append(" stable ")
-                    .append(info.offset()).append('/').append(high.get(tp).offset()));
-        } catch (Exception e) {
+        try {
+            Map<TopicPartition, Long> high = endOffsets(prefix + "results", IsolationLevel.READ_UNCOMMITTED);
+            endOffsets(prefix + "results", IsolationLevel.READ_COMMITTED).forEach((tp, stable) ->
+                    out.append(", ").append(tp).append(" stable ").append(stable).append('/').append(high.get(tp)));
+        } catch (RuntimeException e) {
             out.append(", results offsets unknown: ").append(e);
         }
         return out.toString();
@@ -364,15 +358,23 @@ final class KafkaFixture implements BrokerFixture {
 
     /** The end offset of every partition of the calls topic. */
     Map<TopicPartition, Long> callsEndOffsets() {
+        return endOffsets(prefix + "calls", IsolationLevel.READ_UNCOMMITTED);
+    }
+
+    /**
+     * The end offset of every partition of a topic, sorted by partition: with {@code READ_COMMITTED} the
+     * stable one, before the first record of a transaction still open.
+     */
+    private Map<TopicPartition, Long> endOffsets(String topic, IsolationLevel isolation) {
         try {
-            String topic = prefix + "calls";
             int partitions = admin().describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             for (int i = 0; i < partitions; i++) {
                 latest.put(new TopicPartition(topic, i), OffsetSpec.latest());
             }
-            Map<TopicPartition, Long> out = new HashMap<>();
-            admin().listOffsets(latest).all().get().forEach((tp, info) -> out.put(tp, info.offset()));
+            Map<TopicPartition, Long> out = new java.util.TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+            admin().listOffsets(latest, new ListOffsetsOptions(isolation)).all().get()
+                    .forEach((tp, info) -> out.put(tp, info.offset()));
             return out;
         } catch (Exception e) {
             throw new IllegalStateException(e);

@@ -1,6 +1,7 @@
 package dev.toolbus.bus.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.toolbus.protocol.EventIdPeek;
 import java.nio.charset.StandardCharsets;
@@ -11,8 +12,6 @@ import org.junit.jupiter.api.Test;
 
 /** Which run of a turn its final events belong to when the turn's partition moves. */
 class RunningTurnsTest {
-
-    private static final String TURN = RunningTurns.key("s1", "t1");
 
     private final RunningTurns running = new RunningTurns();
     private final AtomicInteger busInflight = new AtomicInteger();
@@ -37,25 +36,25 @@ class RunningTurnsTest {
         running.moved(m -> m.offsets == before);
         KafkaMessage again = delivery(partition(), 7); // the partition came back: the record runs here again
 
-        assertThat(running.forFinalEvents(TURN)).as("the first run publishes first, and is refused")
-                .isSameAs(RunningTurns.MOVED);
-        assertThat(running.forFinalEvents(TURN)).as("the run of the record delivered again").isSameAs(again);
+        assertThatThrownBy(() -> running.forFinalEvents("s1", "t1")).as("the first run publishes first, and is refused")
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("moved while the turn ran here");
+        assertThat(running.forFinalEvents("s1", "t1")).as("the run of the record delivered again").isSameAs(again);
     }
 
     @Test
     void aRunThatHadPublishedWhenItsPartitionMoved_doesNotCountAsMoved() {
         PartitionOffsets before = partition();
         KafkaMessage first = delivery(before, 7);
-        assertThat(running.forFinalEvents(TURN)).isSameAs(first); // published, not yet acknowledged
+        assertThat(running.forFinalEvents("s1", "t1")).isSameAs(first); // published, not yet acknowledged
         running.moved(m -> m.offsets == before);
         KafkaMessage again = delivery(partition(), 7);
 
-        assertThat(running.forFinalEvents(TURN)).as("the record's next run publishes; nothing else will")
+        assertThat(running.forFinalEvents("s1", "t1")).as("the record's next run publishes; nothing else will")
                 .isSameAs(again);
     }
 
     @Test
     void aTurnNotRunningHere_hasNoMessage() {
-        assertThat(running.forFinalEvents(TURN)).isNull();
+        assertThat(running.forFinalEvents("s1", "t1")).isNull();
     }
 }
