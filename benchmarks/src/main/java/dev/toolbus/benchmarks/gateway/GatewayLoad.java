@@ -1,5 +1,6 @@
 package dev.toolbus.benchmarks.gateway;
 
+import dev.toolbus.benchmarks.HostSteal;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.protocol.ToolCall;
 import dev.toolbus.protocol.ToolCallsEvent;
@@ -59,7 +60,10 @@ import reactor.netty.resources.ConnectionProvider;
  * the raw server, so a change in the machine over the minutes of a run lands on both sides of the ratio
  * (measured one after the other, the raw server's WebSocket rate moved between 33,330 and 53,778 calls/s
  * from run to run); the median run of each is reported with the spread of all runs, and the ratio of
- * each back-to-back pair beside the ratio of the medians. With {@code --server-cpus} (the script pins
+ * each back-to-back pair beside the ratio of the medians. A pair during which the hypervisor took more
+ * than {@link HostSteal#MAX_SHARE} of the machine's time ({@code steal} in {@code /proc/stat}) is set
+ * aside and measured again, so that a record says how fast the servers are rather than how busy the host
+ * was (docs/benchmarks.md, "Performance, eighth pass"). With {@code --server-cpus} (the script pins
  * the harness to the first core and the servers to the others) client and server stop taking each other's
  * core, and the client's CPU use shows whether it, not the server, was the limit.
  */
@@ -130,13 +134,43 @@ public final class GatewayLoad {
      */
     record Phase(String name, int requests, int errors, double seconds, double callsPerSecond, double p50Ms,
                  double p99Ms, long peakHeapBytes, long heapAfterGcBytes, long peakRssBytes, long serverCpuNanos,
-                 int runs, double spread, double clientCpuShare, double[] rates) {
+                 int runs, double spread, double clientCpuShare, double[] rates, int setAside, int disturbed) {
+
+        Phase(String name, int requests, int errors, double seconds, double callsPerSecond, double p50Ms,
+              double p99Ms, long peakHeapBytes, long heapAfterGcBytes, long peakRssBytes, long serverCpuNanos,
+              int runs, double spread, double clientCpuShare, double[] rates) {
+            this(name, requests, errors, seconds, callsPerSecond, p50Ms, p99Ms, peakHeapBytes, heapAfterGcBytes,
+                    peakRssBytes, serverCpuNanos, runs, spread, clientCpuShare, rates, 0, 0);
+        }
+
+        /**
+         * This phase, saying that {@code setAside} more runs were measured and left out because the
+         * hypervisor took the machine's time during them, and that {@code disturbed} of its own runs were
+         * such runs, kept for want of quiet ones.
+         */
+        Phase setAside(int setAside, int disturbed) {
+            return new Phase(name, requests, errors, seconds, callsPerSecond, p50Ms, p99Ms, peakHeapBytes,
+                    heapAfterGcBytes, peakRssBytes, serverCpuNanos, runs, spread, clientCpuShare, rates, setAside,
+                    disturbed);
+        }
+
         String row() {
             return String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %s | %.2f | %.2f | %s | %s | %s | %s | %s |", name,
-                    requests, errors, callsPerSecond, runs > 1 ? String.format(Locale.ROOT, "%.1f %% of %d", spread * 100, runs)
-                            : "1 run", p50Ms, p99Ms, cpuPerCall(), clientCpuShare > 0
+                    requests, errors, callsPerSecond, runsText(), p50Ms, p99Ms, cpuPerCall(), clientCpuShare > 0
                             ? String.format(Locale.ROOT, "%.2f", clientCpuShare) : "n/a",
                     mib(peakHeapBytes), mib(heapAfterGcBytes), mib(peakRssBytes));
+        }
+
+        /** The spread of the runs and how many there were; runs set aside or kept though disturbed, if any. */
+        String runsText() {
+            String text = runs > 1 ? String.format(Locale.ROOT, "%.1f %% of %d", spread * 100, runs) : "1 run";
+            if (setAside > 0) {
+                text += String.format(Locale.ROOT, " (%d set aside: time stolen)", setAside);
+            }
+            if (disturbed > 0) {
+                text += String.format(Locale.ROOT, " (%d with time stolen)", disturbed);
+            }
+            return text;
         }
 
         /** The server process's CPU time (user + system) per turn, in µs; n/a without a forked server. */
@@ -301,21 +335,67 @@ public final class GatewayLoad {
         Samples run(LoadTarget target, Options o) throws Exception;
     }
 
-    /** One transport on both servers, measured runs alternating; the median of each, gateway first. */
+    /**
+     * A measured pair (a gateway run and the raw server's beside it) is set aside and measured again when
+     * the hypervisor took more than this share of the machine's time during it.
+     */
+    static final double STEAL_MAX = HostSteal.MAX_SHARE;
+
+    /** At most this many pairs per measured run asked for, quiet or not. */
+    static final int PAIRS_PER_REPEAT = 3;
+
+    /**
+     * One transport on both servers, measured runs alternating; the median of each, gateway first. Runs
+     * are measured in back-to-back pairs (gateway first in even pairs, raw first in odd ones); a pair
+     * during which the hypervisor took more than {@link #STEAL_MAX} of the machine's time is set aside and
+     * another is measured, at most {@link #PAIRS_PER_REPEAT} times {@code repeats} pairs in all. If fewer
+     * than {@code repeats} pairs were quiet by then, the least disturbed of the set-aside pairs fill up.
+     */
     static List<Phase> interleaved(Options o, String name, String shortName, LoadTarget gateway, LoadTarget raw,
                                    Transport transport, Options warmup) throws Exception {
         for (LoadTarget t : List.of(gateway, raw)) {
             warmUp(t.prefix + shortName, () -> rate(transport.run(t, warmup)), t.jit);
         }
-        List<Phase> ofGateway = new ArrayList<>();
-        List<Phase> ofRaw = new ArrayList<>();
-        for (int r = 0; r < o.repeats(); r++) {
-            for (LoadTarget t : r % 2 == 0 ? List.of(gateway, raw) : List.of(raw, gateway)) {
-                (t == gateway ? ofGateway : ofRaw).add(measured(t.prefix + name, t.heap, t.heapAfterGc, t.rss, t.cpu,
-                        () -> transport.run(t, o)));
+        List<Pair> quiet = new ArrayList<>();
+        List<Pair> setAside = new ArrayList<>();
+        for (int p = 0; quiet.size() < o.repeats() && p < o.repeats() * PAIRS_PER_REPEAT; p++) {
+            Phase g = null;
+            Phase r = null;
+            HostSteal before = HostSteal.now();
+            for (LoadTarget t : p % 2 == 0 ? List.of(gateway, raw) : List.of(raw, gateway)) {
+                Phase run = measured(t.prefix + name, t.heap, t.heapAfterGc, t.rss, t.cpu, () -> transport.run(t, o));
+                if (t == gateway) {
+                    g = run;
+                } else {
+                    r = run;
+                }
+            }
+            Pair pair = new Pair(g, r, HostSteal.share(before, HostSteal.now()));
+            System.err.printf(Locale.ROOT, "pair %s %d: gateway %.0f, raw %.0f calls/s, %.1f %% of the machine's time"
+                    + " stolen%s%n", shortName, p + 1, g.callsPerSecond(), r.callsPerSecond(), pair.steal * 100,
+                    pair.steal > STEAL_MAX ? ": set aside" : "");
+            (pair.steal > STEAL_MAX ? setAside : quiet).add(pair);
+        }
+        int disturbed = 0;
+        if (quiet.size() < o.repeats()) {
+            setAside.sort(java.util.Comparator.comparingDouble(Pair::steal));
+            for (Pair pair : setAside.subList(0, Math.min(setAside.size(), o.repeats() - quiet.size()))) {
+                quiet.add(pair);
+                disturbed++;
             }
         }
-        return List.of(median(ofGateway), median(ofRaw));
+        List<Phase> ofGateway = new ArrayList<>();
+        List<Phase> ofRaw = new ArrayList<>();
+        for (Pair pair : quiet) {
+            ofGateway.add(pair.gateway);
+            ofRaw.add(pair.raw);
+        }
+        int asideCount = setAside.size() - disturbed;
+        return List.of(median(ofGateway).setAside(asideCount, disturbed), median(ofRaw).setAside(asideCount, disturbed));
+    }
+
+    /** A gateway run and the raw server's measured beside it, with the share of the machine's time stolen meanwhile. */
+    record Pair(Phase gateway, Phase raw, double steal) {
     }
 
     /** The gateway's calls/s over the raw server's, per transport, from phases of one run. */
