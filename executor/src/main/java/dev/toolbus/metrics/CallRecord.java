@@ -29,6 +29,7 @@ public final class CallRecord {
     private final boolean cached;
     private final String detail;
     private final String approval;
+    private final String principal;
 
     /**
      * Takes the builder's values (already cut, "" when unset), not the builder, and only stores them:
@@ -36,7 +37,8 @@ public final class CallRecord {
      * and the builder is never allocated there (see docs/benchmarks.md).
      */
     private CallRecord(Instant at, String tool, String streamId, String turnId, String toolCallId, String userId,
-                       String outcome, long durationMs, int attempts, boolean cached, String detail, String approval) {
+                       String outcome, long durationMs, int attempts, boolean cached, String detail, String approval,
+                       String principal) {
         this.at = at;
         this.tool = tool;
         this.streamId = streamId;
@@ -49,6 +51,7 @@ public final class CallRecord {
         this.cached = cached;
         this.detail = detail;
         this.approval = approval;
+        this.principal = principal;
     }
 
     /** Starts a record of a call that finished at {@code at} (unset texts are empty). */
@@ -116,18 +119,29 @@ public final class CallRecord {
         return approval;
     }
 
+    /**
+     * The key of whom the turn was run for ({@code Principal.key()}, e.g. {@code token:team-a}), or empty
+     * where the record was made without one. It comes from the configuration (a token's scope, a bus), never
+     * from an event, and is kept whole: a scoped gateway token's {@code GET /v1/calls} shows the records of
+     * its own principal only.
+     */
+    public String principal() {
+        return principal;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof CallRecord r && at.equals(r.at) && tool.equals(r.tool) && streamId.equals(r.streamId)
                 && turnId.equals(r.turnId) && toolCallId.equals(r.toolCallId) && userId.equals(r.userId)
                 && outcome.equals(r.outcome) && durationMs == r.durationMs && attempts == r.attempts
-                && cached == r.cached && detail.equals(r.detail) && approval.equals(r.approval);
+                && cached == r.cached && detail.equals(r.detail) && approval.equals(r.approval)
+                && principal.equals(r.principal);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(at, tool, streamId, turnId, toolCallId, userId, outcome, durationMs, attempts, cached, detail,
-                approval);
+                approval, principal);
     }
 
     @Override
@@ -135,7 +149,7 @@ public final class CallRecord {
         return "CallRecord[at=" + at + ", tool=" + tool + ", streamId=" + streamId + ", turnId=" + turnId
                 + ", toolCallId=" + toolCallId + ", userId=" + userId + ", outcome=" + outcome + ", durationMs="
                 + durationMs + ", attempts=" + attempts + ", cached=" + cached + ", detail=" + detail + ", approval="
-                + approval + "]";
+                + approval + ", principal=" + principal + "]";
     }
 
     /** {@code s}, or "" for null, or its first {@code max - 1} characters and {@code …}; small, as the setters calling it must be. */
@@ -168,6 +182,7 @@ public final class CallRecord {
         private boolean cached;
         private String detail = "";
         private String approval = "";
+        private String principal = "";
 
         private Builder(Instant at) {
             this.at = Objects.requireNonNull(at, "at");
@@ -239,10 +254,16 @@ public final class CallRecord {
             return this;
         }
 
+        /** The key of whom the turn was run for ({@code Principal.key()}); kept whole, as it comes from the configuration. */
+        public Builder principal(String v) {
+            this.principal = v == null ? "" : v;
+            return this;
+        }
+
         /** The record. */
         public CallRecord build() {
             return new CallRecord(at, tool, streamId, turnId, toolCallId, userId, outcome, durationMs, attempts, cached,
-                    detail, approval);
+                    detail, approval, principal);
         }
     }
 }

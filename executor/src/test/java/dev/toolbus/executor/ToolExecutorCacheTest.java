@@ -49,6 +49,8 @@ class ToolExecutorCacheTest {
         assertThat(meters.get(ToolMetrics.CALLS).tag("tool", "two").tag("outcome", "ok").counter().count())
                 .isEqualTo(2);
         assertThat(ex.callLog().recent()).extracting(r -> r.cached()).containsExactly(true, false);
+        // run in process: for the local principal, which the call log names
+        assertThat(ex.callLog().recent()).extracting(r -> r.principal()).containsOnly("local:local");
     }
 
     @Test

@@ -402,7 +402,7 @@ final class HttpEndpoints {
                 .and(matches(first(params, "user"), CallRecord::userId))
                 .and(matches(first(params, "stream"), CallRecord::streamId))
                 .and(matchesIgnoringCase(first(params, "outcome"), CallRecord::outcome))
-                .and(r -> grant.scope().allowsStream(r.streamId())); // a scoped token sees its own streams only
+                .and(visibleTo(grant.scope()));
         List<CallRecord> records = config.executor.callLog().recent(filter, Math.min(limit, capacity));
         ObjectNode root = mapper.createObjectNode();
         ArrayNode calls = root.putArray("calls");
@@ -421,10 +421,26 @@ final class HttpEndpoints {
             if (!r.approval().isEmpty()) {
                 n.put("approval", r.approval());
             }
+            if (!r.principal().isEmpty()) {
+                n.put("principal", r.principal());
+            }
         }
         root.put("count", records.size());
         root.put("capacity", capacity);
         return send(res, HttpResponseStatus.OK, JSON, root.toString());
+    }
+
+    /**
+     * What a token may see of the call log: an unrestricted token every call; a scoped one the calls run for
+     * its own principal on streams it may use (another principal's turn on a stream of the same name is
+     * another conversation, and not the token's to read).
+     */
+    private static Predicate<CallRecord> visibleTo(dev.toolbus.auth.TokenScope scope) {
+        if (scope.unrestricted()) {
+            return r -> true;
+        }
+        String principal = scope.principal().key();
+        return r -> principal.equals(r.principal()) && scope.allowsStream(r.streamId());
     }
 
     private static Predicate<CallRecord> matches(String wanted, java.util.function.Function<CallRecord, String> field) {

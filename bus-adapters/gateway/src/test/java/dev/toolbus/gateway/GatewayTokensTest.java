@@ -137,6 +137,22 @@ class GatewayTokensTest {
     }
 
     @Test
+    void aScopedTokenDoesNotSeeAnotherPrincipalsCallsOnAStreamOfTheSameName() {
+        Http http = new Http(refuse.baseUrl());
+        // the full token's turn on a stream the team token may also use: another principal's conversation
+        http.post("/v1/turns", OPS, whoamiTurn("team-a:shared-name", ""));
+        http.post("/v1/turns", TEAM_A, whoamiTurn("team-a:shared-name", "\"agent_id\":\"helper-1\",\"channel\":\"qq\""));
+        List<String> ofTeam = new ArrayList<>();
+        http.get("/v1/calls?stream=team-a:shared-name", TEAM_A).json().path("calls")
+                .forEach(c -> ofTeam.add(c.path("principal").asText()));
+        List<String> ofAll = new ArrayList<>();
+        http.get("/v1/calls?stream=team-a:shared-name", OPS).json().path("calls")
+                .forEach(c -> ofAll.add(c.path("principal").asText()));
+        assertThat(ofTeam).containsExactly("token:team-a");
+        assertThat(ofAll).containsExactlyInAnyOrder("token:team-a", "token:default");
+    }
+
+    @Test
     void overWebSocketARefusalIsAnErrorEventAndTheConnectionStays() throws Exception {
         try (RawWebSocket ws = new RawWebSocket(refuse.port(), BOT, 0)) {
             assertThat(ws.upgraded()).isTrue();

@@ -415,7 +415,7 @@ final class CallRun implements ToolConversation, Runnable, AttemptOutcome.Listen
         return CallRecord.builder(p.recordClock.at(now)).tool(call.name()).streamId(t.streamId()).turnId(t.turnId())
                 .toolCallId(call.toolCallId()).userId(t.context().userId()).outcome(outcome)
                 .durationMs(nanos / 1_000_000).attempts(event.attempts()).cached(event.cached()).detail(detail)
-                .approval(approval).build();
+                .approval(approval).principal(turn.principal.key()).build();
     }
 
     /** The call log's detail: what the journal answered, else what cancel event ended the call, else null. */
