@@ -80,7 +80,9 @@ EOP
     || { echo "[services] Kafka storage format failed: $run/format.log" >&2; return 1; }
   cat > "$run/start.sh" <<EOS
 #!/usr/bin/env bash
-# Starts the broker in the background and waits until it reports that it started.
+# Starts the broker in the background and waits until it reports that it started. The log of the start
+# before is kept as server.log.1 (a test that restarts the broker reports from both).
+if [ -s "$run/server.log" ]; then mv "$run/server.log" "$run/server.log.1"; fi
 : > "$run/server.log"
 nohup java $jvm -cp '$cp' kafka.Kafka "$run/server.properties" >"$run/stdout.log" 2>&1 &
 echo \$! > "$run/kafka.pid"

@@ -234,12 +234,90 @@ final class KafkaFixture implements BrokerFixture {
         out.append("group ").append(groupState());
         try {
             Map<TopicPartition, Long> high = endOffsets(prefix + "results", IsolationLevel.READ_UNCOMMITTED);
-            endOffsets(prefix + "results", IsolationLevel.READ_COMMITTED).forEach((tp, stable) ->
-                    out.append(", ").append(tp).append(" stable ").append(stable).append('/').append(high.get(tp)));
+            List<TopicPartition> open = new ArrayList<>();
+            endOffsets(prefix + "results", IsolationLevel.READ_COMMITTED).forEach((tp, stable) -> {
+                out.append(", ").append(tp).append(" stable ").append(stable).append('/').append(high.get(tp));
+                if (high.get(tp) != null && stable < high.get(tp)) {
+                    open.add(tp);
+                }
+            });
+            if (!open.isEmpty()) {
+                out.append("; ").append(openTransactions(open));
+            }
         } catch (RuntimeException e) {
             out.append(", results offsets unknown: ").append(e);
         }
         return out.toString();
+    }
+
+    /**
+     * Who holds the transactions left open on {@code partitions}: each producer with a transaction there
+     * (its id, epoch, first offset), the transactional id the coordinator knows it by and what the
+     * coordinator says of that transaction (state, partitions). A partition whose open transaction the
+     * coordinator does not list is a hanging transaction (a marker never written); then the broker's own
+     * log lines about it follow.
+     */
+    private String openTransactions(List<TopicPartition> partitions) {
+        StringBuilder out = new StringBuilder("open transactions:");
+        try {
+            Map<Long, org.apache.kafka.clients.admin.TransactionListing> byProducer = new HashMap<>();
+            for (org.apache.kafka.clients.admin.TransactionListing l : admin().listTransactions().all()
+                    .get(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                byProducer.put(l.producerId(), l);
+            }
+            admin().describeProducers(partitions).all().get(10, java.util.concurrent.TimeUnit.SECONDS).forEach((tp, state) -> {
+                for (org.apache.kafka.clients.admin.ProducerState ps : state.activeProducers()) {
+                    if (ps.currentTransactionStartOffset().isEmpty()) {
+                        continue;
+                    }
+                    out.append(' ').append(tp).append(" producer ").append(ps.producerId()).append('/')
+                            .append(ps.producerEpoch()).append(" from ").append(ps.currentTransactionStartOffset().getAsLong());
+                    org.apache.kafka.clients.admin.TransactionListing l = byProducer.get(ps.producerId());
+                    if (l == null) {
+                        out.append(" (no transactional id with this producer id: hanging)");
+                        continue;
+                    }
+                    out.append(" (").append(l.transactionalId()).append(' ').append(l.state());
+                    try {
+                        org.apache.kafka.clients.admin.TransactionDescription d = admin()
+                                .describeTransactions(List.of(l.transactionalId())).all().get(10, java.util.concurrent.TimeUnit.SECONDS)
+                                .get(l.transactionalId());
+                        out.append(", epoch ").append(d.producerEpoch()).append(", partitions ").append(d.topicPartitions());
+                    } catch (Exception e) {
+                        out.append(", not described: ").append(e);
+                    }
+                    out.append(')');
+                }
+            });
+        } catch (Exception e) {
+            out.append(" unknown: ").append(e);
+        }
+        out.append(brokerLog());
+        return out.toString();
+    }
+
+    /** The broker's log lines (this start's and the one before) about transactions and markers, the last 40. */
+    private static String brokerLog() {
+        String pidFile = System.getenv("TOOLBUS_KAFKA_PID_FILE");
+        if (pidFile == null) {
+            return "";
+        }
+        java.nio.file.Path dir = java.nio.file.Path.of(pidFile).getParent();
+        List<String> lines = new ArrayList<>();
+        for (String name : List.of("server.log.1", "server.log")) {
+            try {
+                for (String line : java.nio.file.Files.readAllLines(dir.resolve(name), StandardCharsets.UTF_8)) {
+                    String l = line.toLowerCase(java.util.Locale.ROOT);
+                    if (l.contains("transaction") || l.contains("marker") || l.contains(" error ")) {
+                        lines.add(name + ": " + line);
+                    }
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                // no such log
+            }
+        }
+        return lines.isEmpty() ? "" : "; broker log:\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 40),
+                lines.size()));
     }
 
     /**
