@@ -211,8 +211,10 @@ final class ConnectionGuard {
             cancelDeadline();
             deadline = ctx.executor().schedule(() -> {
                 meters.connectionClosed("header_timeout");
-                log.debug("gateway: no request head from {} within {} ms; closing", ctx.channel().remoteAddress(),
-                        timeoutMs);
+                // what the connection's state was says whether the head was not sent or not read
+                log.debug("gateway: no request head from {} within {} ms; closing (auto-read {}, requests unanswered {},"
+                        + " last request complete {})", ctx.channel().remoteAddress(), timeoutMs,
+                        ctx.channel().config().isAutoRead(), outstanding, requestComplete);
                 ctx.channel().close();
             }, timeoutMs, TimeUnit.MILLISECONDS);
         }
