@@ -335,19 +335,13 @@ public final class GatewayLoad {
         Samples run(LoadTarget target, Options o) throws Exception;
     }
 
-    /**
-     * A measured pair (a gateway run and the raw server's beside it) is set aside and measured again when
-     * the hypervisor took more than this share of the machine's time during it.
-     */
-    static final double STEAL_MAX = HostSteal.MAX_SHARE;
-
     /** At most this many pairs per measured run asked for, quiet or not. */
     static final int PAIRS_PER_REPEAT = 3;
 
     /**
      * One transport on both servers, measured runs alternating; the median of each, gateway first. Runs
      * are measured in back-to-back pairs (gateway first in even pairs, raw first in odd ones); a pair
-     * during which the hypervisor took more than {@link #STEAL_MAX} of the machine's time is set aside and
+     * during which the hypervisor took more than {@link HostSteal#MAX_SHARE} of the machine's time is set aside and
      * another is measured, at most {@link #PAIRS_PER_REPEAT} times {@code repeats} pairs in all. If fewer
      * than {@code repeats} pairs were quiet by then, the least disturbed of the set-aside pairs fill up.
      */
@@ -373,8 +367,8 @@ public final class GatewayLoad {
             Pair pair = new Pair(g, r, HostSteal.share(before, HostSteal.now()));
             System.err.printf(Locale.ROOT, "pair %s %d: gateway %.0f, raw %.0f calls/s, %.1f %% of the machine's time"
                     + " stolen%s%n", shortName, p + 1, g.callsPerSecond(), r.callsPerSecond(), pair.steal * 100,
-                    pair.steal > STEAL_MAX ? ": set aside" : "");
-            (pair.steal > STEAL_MAX ? setAside : quiet).add(pair);
+                    pair.steal > HostSteal.MAX_SHARE ? ": set aside" : "");
+            (pair.steal > HostSteal.MAX_SHARE ? setAside : quiet).add(pair);
         }
         int disturbed = 0;
         if (quiet.size() < o.repeats()) {

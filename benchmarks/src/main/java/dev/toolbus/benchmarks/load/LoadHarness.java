@@ -49,12 +49,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LoadHarness {
 
-    private final Map<String, String> opts;
-    private final int turns;
-    private final int streams;
     /** At most this many measured phases per scenario, the last kept whatever was stolen from it. */
     static final int MEASURED_ATTEMPTS = 3;
 
+    private final Map<String, String> opts;
+    private final int turns;
+    private final int streams;
     private final int warmup;
     private final Path logs;
     private int scenarios;

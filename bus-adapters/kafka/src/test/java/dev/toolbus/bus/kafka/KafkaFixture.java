@@ -20,11 +20,15 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.ProducerState;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -260,27 +264,27 @@ final class KafkaFixture implements BrokerFixture {
     private String openTransactions(List<TopicPartition> partitions) {
         StringBuilder out = new StringBuilder("open transactions:");
         try {
-            Map<Long, org.apache.kafka.clients.admin.TransactionListing> byProducer = new HashMap<>();
-            for (org.apache.kafka.clients.admin.TransactionListing l : admin().listTransactions().all()
-                    .get(10, java.util.concurrent.TimeUnit.SECONDS)) {
+            Map<Long, TransactionListing> byProducer = new HashMap<>();
+            for (TransactionListing l : admin().listTransactions().all()
+                    .get(10, TimeUnit.SECONDS)) {
                 byProducer.put(l.producerId(), l);
             }
-            admin().describeProducers(partitions).all().get(10, java.util.concurrent.TimeUnit.SECONDS).forEach((tp, state) -> {
-                for (org.apache.kafka.clients.admin.ProducerState ps : state.activeProducers()) {
+            admin().describeProducers(partitions).all().get(10, TimeUnit.SECONDS).forEach((tp, state) -> {
+                for (ProducerState ps : state.activeProducers()) {
                     if (ps.currentTransactionStartOffset().isEmpty()) {
                         continue;
                     }
                     out.append(' ').append(tp).append(" producer ").append(ps.producerId()).append('/')
                             .append(ps.producerEpoch()).append(" from ").append(ps.currentTransactionStartOffset().getAsLong());
-                    org.apache.kafka.clients.admin.TransactionListing l = byProducer.get(ps.producerId());
+                    TransactionListing l = byProducer.get(ps.producerId());
                     if (l == null) {
                         out.append(" (no transactional id with this producer id: hanging)");
                         continue;
                     }
                     out.append(" (").append(l.transactionalId()).append(' ').append(l.state());
                     try {
-                        org.apache.kafka.clients.admin.TransactionDescription d = admin()
-                                .describeTransactions(List.of(l.transactionalId())).all().get(10, java.util.concurrent.TimeUnit.SECONDS)
+                        TransactionDescription d = admin()
+                                .describeTransactions(List.of(l.transactionalId())).all().get(10, TimeUnit.SECONDS)
                                 .get(l.transactionalId());
                         out.append(", epoch ").append(d.producerEpoch()).append(", partitions ").append(d.topicPartitions());
                     } catch (Exception e) {
