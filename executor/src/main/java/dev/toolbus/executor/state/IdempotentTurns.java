@@ -7,6 +7,7 @@ import dev.toolbus.protocol.ReplayedEvent;
 import dev.toolbus.protocol.SendMessageEvent;
 import dev.toolbus.protocol.ToolCallsEvent;
 import dev.toolbus.protocol.ToolProgressEvent;
+import dev.toolbus.protocol.TurnCompletedEvent;
 import dev.toolbus.spi.Principal;
 import dev.toolbus.spi.TurnKey;
 import dev.toolbus.spi.TurnLedger;
@@ -24,7 +25,12 @@ import reactor.core.publisher.Mono;
 /**
  * Puts a {@link TurnLedger} in front of a turn's run: a finished turn is answered with its recorded
  * events marked replayed, a running one is joined, any other runs and is recorded when its events are
- * out (released on every other ending: an error, an {@code Error}, a cancel).
+ * out (released on every other ending: an error, an {@code Error}, a cancel). On a bus the in-memory
+ * ledger records the turn just before its last batch (the one with {@code turn_completed}) is handed to
+ * the bus, so whoever saw the turn end and sends it again gets a replay, never a join of a run whose
+ * events are already out; a publish that then fails leaves the turn recorded, and its redelivery is
+ * answered with the recorded events, marked replayed. A bus with a ledger of its own records the turn in
+ * the same write as its events (the Redis bus) or after them.
  *
  * <p>On a bus a joined turn publishes nothing (the run it joined publishes the events once to the same
  * stream) and is settled when that run completes. A caller of {@link ToolExecutor#handle} that joined
@@ -97,16 +103,19 @@ final class IdempotentTurns {
                         });
             }
             List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
+            AtomicBoolean settled = new AtomicBoolean();
+            MemoryTurnLedger memory = ledger instanceof MemoryTurnLedger m ? m : null;
             Function<List<OutboundEvent>, Mono<Void>> capture = batch -> {
-                Mono<Void> p;
-                try {
-                    p = publish.apply(batch);
-                } catch (Throwable e) {
-                    p = Mono.error(e);
+                if (memory != null && ends(batch)) {
+                    // recorded before the turn's end goes out: a repeat sent by whoever saw it is replayed
+                    // (a repeat that found the turn still running would join it and publish nothing)
+                    keep(events, batch);
+                    recordNow(memory, k, events, settled);
+                    return publishing(publish, batch);
                 }
-                return p.doOnSuccess(v -> keep(events, batch));
+                return publishing(publish, batch).doOnSuccess(v -> keep(events, batch));
             };
-            return owned(ledger, k, events,
+            return owned(ledger, k, events, settled,
                     AdmissionOrder.signalAfterSubscribe(Mono.defer(() -> run.apply(capture)), admitted));
         });
     }
@@ -199,8 +208,26 @@ final class IdempotentTurns {
                 .doOnDiscard(TurnLedger.Admission.Run.class, r -> ledger.release(k));
     }
 
-    private static Mono<Void> owned(TurnLedger ledger, TurnKey k, List<OutboundEvent> events, Mono<Void> run) {
-        AtomicBoolean settled = new AtomicBoolean();
+    private static Mono<Void> publishing(Function<List<OutboundEvent>, Mono<Void>> publish, List<OutboundEvent> batch) {
+        try {
+            return publish.apply(batch);
+        } catch (Throwable e) {
+            return Mono.error(e);
+        }
+    }
+
+    /** Whether the batch holds the turn's {@code turn_completed}, its last event. */
+    private static boolean ends(List<OutboundEvent> batch) {
+        for (int i = batch.size() - 1; i >= 0; i--) {
+            if (unwrapped(batch.get(i)) instanceof TurnCompletedEvent) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Mono<Void> owned(TurnLedger ledger, TurnKey k, List<OutboundEvent> events, AtomicBoolean settled,
+                                    Mono<Void> run) {
         return run.then(Mono.defer(() -> record(ledger, k, events, settled)))
                 .doFinally(sig -> release(ledger, k, settled));
     }

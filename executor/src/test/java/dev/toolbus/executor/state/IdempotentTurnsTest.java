@@ -244,6 +244,58 @@ class IdempotentTurnsTest {
                 .verifyComplete();
     }
 
+    /**
+     * A bot core that sends a turn again once it has seen the turn's {@code turn_completed} (it lost its
+     * own state meanwhile) gets the recorded events again, marked replayed: the in-memory ledger records
+     * the turn before its last batch goes out, so the repeat cannot find it still running and join a run
+     * whose events are already out (it would publish nothing). A full test run's
+     * {@code SidecarIdempotencyIT} waited 30 s for such a replay on the stdio bus.
+     */
+    @Test
+    void aRepeatSentOnceTheTurnCompletedWasSeen_isReplayed_notJoined() {
+        MemoryTurnLedger ledger = new MemoryTurnLedger(TurnLedgerSettings.DEFAULTS, nanos::get);
+        ToolCallsEvent t = counted("t1");
+        List<OutboundEvent> out = new CopyOnWriteArrayList<>();
+        List<reactor.core.publisher.Mono<Void>> repeats = new CopyOnWriteArrayList<>();
+        java.util.function.Function<List<OutboundEvent>, Mono<Void>> publish = batch -> Mono.fromRunnable(() -> {
+            out.addAll(batch);
+            if (batch.stream().anyMatch(e -> e instanceof TurnCompletedEvent) && repeats.isEmpty()) {
+                // the bot core saw the turn end, and sends it again before the run has returned
+                repeats.add(IdempotentTurns.forBus(ledger, t, b -> Mono.fromRunnable(() -> out.addAll(b)),
+                        p -> Mono.error(new AssertionError("the repeat must not run"))).cache());
+                repeats.get(0).subscribe();
+            }
+        });
+        StepVerifier.create(IdempotentTurns.forBus(ledger, t, publish,
+                        p -> p.apply(List.of(result("s1", "t1", "first"),
+                                new TurnCompletedEvent("s1", "t1", List.of("c1"), 0, 1)))))
+                .verifyComplete();
+        StepVerifier.create(repeats.get(0)).verifyComplete();
+        assertThat(out).hasSize(4);
+        assertThat(out.subList(0, 2)).noneMatch(e -> e instanceof ReplayedEvent);
+        assertThat(out.subList(2, 4)).allMatch(e -> e instanceof ReplayedEvent);
+        assertThat(((ReplayedEvent) out.get(2)).event()).isEqualTo(out.get(0));
+        assertThat(ledger.running()).isZero();
+    }
+
+    /** Through handle() too: a caller that sends the turn again from its {@code turn_completed} gets a replay. */
+    @Test
+    void throughHandleARepeatSentFromTheTurnCompletedIsReplayed() {
+        ToolExecutor ex = executor(TurnLedgerSettings.DEFAULTS);
+        List<OutboundEvent> again = new CopyOnWriteArrayList<>();
+        List<OutboundEvent> first = ex.handle(counted("t1"))
+                .doOnNext(e -> {
+                    if (e instanceof TurnCompletedEvent) {
+                        ex.handle(counted("t1")).subscribe(again::add);
+                    }
+                })
+                .collectList().block(Duration.ofSeconds(5));
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> again.size() == 2);
+        assertThat(first).hasSize(2).noneMatch(e -> e instanceof ReplayedEvent);
+        assertThat(again).allMatch(e -> e instanceof ReplayedEvent);
+        assertThat(runs).hasValue(1);
+    }
+
     @Test
     void aThrownErrorAndACancelledCallerReleaseTheMarkToo() {
         MemoryTurnLedger ledger = new MemoryTurnLedger(TurnLedgerSettings.DEFAULTS, nanos::get);
