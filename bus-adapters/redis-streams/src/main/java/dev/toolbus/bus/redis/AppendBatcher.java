@@ -26,19 +26,19 @@ final class AppendBatcher {
     // in bytes, ARGV[4] this instance's consumer name; then per write: its kind (0: events only; 1: and the
     // finished-turn record; 2: and the record and the turn's running-turn claim), its event count n, its
     // n events. Each write takes 1 + kind KEYS in order: results stream, record, claim.
-    // Per write: the claim is deleted when ARGV[4] holds it (the turn is recorded, the claim has no more
-    // use); a turn already recorded is not written again (-1); else the record is set (with the events when
-    // small enough; SET NX, which is also the check, so no EXISTS of its own) and the events appended; an
-    // append that fails takes the record back, so the turn is not recorded without its events. The answer
-    // is the count, or 'ERR ...' on a failure. Every redis.call from Lua costs the broker several times a
-    // plain command's work, so each write makes as few as it can (docs/benchmarks.md).
+    // Per write: a turn already recorded is not written again (-1); else the record is set (with the events
+    // when small enough; SET NX, which is also the check, so no EXISTS of its own) and the events appended;
+    // an append that fails takes the record back, so the turn is not recorded without its events, and
+    // releases the claim when ARGV[4] holds it (the turn may be taken up again at once). A write that
+    // recorded the turn, or found it recorded, deletes the claim without asking whose it is: every
+    // admission and every join reads the record first, so once it exists no claim of the turn is read
+    // again, and one DEL is cheaper than GET and DEL. The answer is the count, or 'ERR ...' on a
+    // failure. Every redis.call from Lua costs the broker several times a plain command's work, so each
+    // write makes as few as it can (docs/benchmarks.md).
     static final String APPEND_SCRIPT = """
             local maxlen = tonumber(ARGV[1])
             local limit = tonumber(ARGV[3])
             local function append(results, record, claim, first, last)
-              if claim and redis.call('GET', claim) == ARGV[4] then
-                redis.call('DEL', claim)
-              end
               if record then
                 local total = 0
                 for i = first, last do
@@ -49,6 +49,9 @@ final class AppendBatcher {
                   value = 'e:' .. table.concat(ARGV, '\\n', first, last)
                 end
                 if not redis.call('SET', record, value, 'NX', 'PX', ARGV[2]) then
+                  if claim then
+                    redis.call('DEL', claim)
+                  end
                   return -1
                 end
               end
@@ -63,8 +66,14 @@ final class AppendBatcher {
                   if record then
                     redis.call('DEL', record)
                   end
+                  if claim and redis.call('GET', claim) == ARGV[4] then
+                    redis.call('DEL', claim)
+                  end
                   error(r)
                 end
+              end
+              if claim then
+                redis.call('DEL', claim)
               end
               return last - first + 1
             end
