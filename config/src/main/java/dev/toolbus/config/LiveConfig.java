@@ -84,8 +84,9 @@ public final class LiveConfig {
     }
 
     /**
-     * Applies a new config: the policy is swapped atomically; settings that cannot change while
-     * running are reported. An {@code approval} section with warnings is replaced by the last good one.
+     * Applies a new config: the policy is swapped atomically, before the config itself (so whoever
+     * reads the new approval, rules or limits finds the new policy already in force); settings that
+     * cannot change while running are reported. An {@code approval} section with warnings is replaced by the last good one.
      */
     public Reload apply(Config next) {
         Objects.requireNonNull(next, "next");
@@ -105,9 +106,11 @@ public final class LiveConfig {
                     next.limits().warnings());
             next = next.withLimits(before.limits());
         }
-        Config prev = current.getAndSet(next);
+        // the policy first: whoever sees the new approval, rules or limits (read from the config) also
+        // finds the new policy in force, and a policy that cannot be built leaves all of the last config
         ConfiguredPolicy p = ToolPolicies.from(next.policy(), registry, policy.discovery());
         policy.set(p);
+        Config prev = current.getAndSet(next);
         List<String> restart = new ArrayList<>();
         if (!prev.execution().toBuilder().build().equals(next.execution().toBuilder().build())) {
             restart.add("execution");
