@@ -324,9 +324,9 @@ public final class GatewayLoad {
     static List<Phase> serverPhases(Options o, Options warmup) throws Exception {
         try (LoadTarget gateway = LoadTarget.start(o, false); LoadTarget raw = LoadTarget.start(o, true)) {
             List<Phase> http = interleaved(o, "HTTP POST /v1/turns", "HTTP", gateway, raw,
-                    (t, opts) -> http(t.base(), opts), warmup);
+                    (t, opts) -> http(t.base(), opts, t.httpPool(opts)), warmup);
             List<Phase> ws = interleaved(o, "WebSocket /v1/ws", "WebSocket", gateway, raw,
-                    (t, opts) -> websocket(t.port, opts), warmup);
+                    (t, opts) -> t.websockets(opts).run(opts.requests(), opts.maxPhase()), warmup);
             return List.of(http.get(0), ws.get(0), http.get(1), ws.get(1));
         }
     }
@@ -541,36 +541,46 @@ public final class GatewayLoad {
         }
     }
 
+    /** A closed loop of one-call turns over {@code POST /v1/turns}, on connections of its own. */
     static Samples http(String base, Options o) {
-        ConnectionProvider pool = ConnectionProvider.builder("toolbus-load").maxConnections(o.clients())
-                .pendingAcquireMaxCount(-1).build();
+        ConnectionProvider pool = httpPool(o.clients());
         try {
-            HttpClient client = HttpClient.create(pool).runOn(ClientLoops.of(o.clientThreads())).baseUrl(base)
-                    .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN));
-            long[] lat = new long[o.requests()];
-            AtomicInteger n = new AtomicInteger();
-            AtomicInteger errors = new AtomicInteger();
-            long t0 = System.nanoTime();
-            Flux.range(0, o.requests())
-                    .flatMap(i -> Mono.defer(() -> {
-                        long start = System.nanoTime();
-                        return client.post().uri("/v1/turns")
-                                .send(ByteBufFlux.fromString(Mono.just(turn("h" + (i % o.clients()), i))))
-                                .responseSingle((res, body) -> body.asString().map(b ->
-                                        res.status().code() == 200 && b.contains("turn_completed")))
-                                .onErrorReturn(false)
-                                .doOnNext(ok -> {
-                                    if (!ok) {
-                                        errors.incrementAndGet();
-                                    }
-                                    lat[n.getAndIncrement()] = System.nanoTime() - start;
-                                });
-                    }), o.clients())
-                    .blockLast(o.maxPhase());
-            return new Samples(Arrays.copyOf(lat, n.get()), errors.get(), System.nanoTime() - t0);
+            return http(base, o, pool);
         } finally {
             pool.disposeLater().block(Duration.ofSeconds(10));
         }
+    }
+
+    /** {@code clients} kept-alive connections, for {@link #http(String, Options, ConnectionProvider)}. */
+    static ConnectionProvider httpPool(int clients) {
+        return ConnectionProvider.builder("toolbus-load").maxConnections(clients).pendingAcquireMaxCount(-1).build();
+    }
+
+    /** The same over {@code pool}'s connections, kept open for the next run (the server's handshakes stay out of it). */
+    static Samples http(String base, Options o, ConnectionProvider pool) {
+        HttpClient client = HttpClient.create(pool).runOn(ClientLoops.of(o.clientThreads())).baseUrl(base)
+                .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN));
+        long[] lat = new long[o.requests()];
+        AtomicInteger n = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
+        long t0 = System.nanoTime();
+        Flux.range(0, o.requests())
+                .flatMap(i -> Mono.defer(() -> {
+                    long start = System.nanoTime();
+                    return client.post().uri("/v1/turns")
+                            .send(ByteBufFlux.fromString(Mono.just(turn("h" + (i % o.clients()), i))))
+                            .responseSingle((res, body) -> body.asString().map(b ->
+                                    res.status().code() == 200 && b.contains("turn_completed")))
+                            .onErrorReturn(false)
+                            .doOnNext(ok -> {
+                                if (!ok) {
+                                    errors.incrementAndGet();
+                                }
+                                lat[n.getAndIncrement()] = System.nanoTime() - start;
+                            });
+                }), o.clients())
+                .blockLast(o.maxPhase());
+        return new Samples(Arrays.copyOf(lat, n.get()), errors.get(), System.nanoTime() - t0);
     }
 
     /** A closed loop of one-call turns over {@code /v1/ws}, {@code o.clients()} connections (also used by the scale harness). */
@@ -578,46 +588,13 @@ public final class GatewayLoad {
         return websocket(port, o, TOKEN);
     }
 
-    /** The same with another bearer token. */
+    /** The same with another bearer token, over connections opened for this run and closed after it. */
     public static Samples websocket(int port, Options o, String token) {
-        long[] lat = new long[o.requests()];
-        AtomicInteger n = new AtomicInteger();
-        AtomicInteger errors = new AtomicInteger();
-        AtomicInteger next = new AtomicInteger();
-        HttpClient client = HttpClient.create().runOn(ClientLoops.of(o.clientThreads()))
-                .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + token));
-        long t0 = System.nanoTime();
-        Flux.range(0, o.clients())
-                .flatMap(c -> client.websocket().uri("ws://127.0.0.1:" + port + "/v1/ws").handle((in, out) -> {
-                    Sinks.Many<String> outgoing = Sinks.many().unicast().onBackpressureBuffer();
-                    Sinks.Empty<Void> done = Sinks.empty();
-                    long[] started = new long[1];
-                    Runnable sendNext = () -> {
-                        int i = next.getAndIncrement();
-                        if (i >= o.requests()) {
-                            outgoing.tryEmitComplete();
-                            done.tryEmitEmpty();
-                            return;
-                        }
-                        started[0] = System.nanoTime();
-                        outgoing.tryEmitNext(turn("w" + c, i));
-                    };
-                    sendNext.run();
-                    Mono<Void> sending = out.sendString(outgoing.asFlux()).then();
-                    Mono<Void> receiving = in.receive().asString()
-                            .filter(s -> s.contains("\"type\":\"turn_completed\"") || s.contains("\"type\":\"error\""))
-                            .doOnNext(s -> {
-                                if (s.contains("\"type\":\"error\"")) {
-                                    errors.incrementAndGet();
-                                }
-                                lat[n.getAndIncrement()] = System.nanoTime() - started[0];
-                                sendNext.run();
-                            })
-                            .takeUntilOther(done.asMono())
-                            .then();
-                    return Mono.when(sending, receiving).then(out.sendClose());
-                }).then(), o.clients())
-                .blockLast(o.maxPhase());
-        return new Samples(Arrays.copyOf(lat, n.get()), errors.get(), System.nanoTime() - t0);
+        try (WsConnections ws = WsConnections.open(port, o.clients(), o.clientThreads(), token, Duration.ofSeconds(30))) {
+            return ws.run(o.requests(), o.maxPhase());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 }

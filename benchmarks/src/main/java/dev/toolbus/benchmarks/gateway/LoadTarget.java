@@ -37,6 +37,9 @@ final class LoadTarget implements AutoCloseable {
     final LongSupplier cpu;
     final LongSupplier jit;
     private final AutoCloseable stop;
+    /** The load clients' connections, opened by the first run and kept for the next ones. */
+    private reactor.netty.resources.ConnectionProvider httpPool;
+    private WsConnections websockets;
 
     private LoadTarget(String prefix, int port, LongSupplier heap, LongSupplier heapAfterGc, LongSupplier rss,
                        LongSupplier cpu, LongSupplier jit, AutoCloseable stop) {
@@ -103,9 +106,34 @@ final class LoadTarget implements AutoCloseable {
         });
     }
 
+    /** The kept-alive HTTP connections of the load clients (opened as the first run needs them). */
+    synchronized reactor.netty.resources.ConnectionProvider httpPool(GatewayLoad.Options o) {
+        if (httpPool == null) {
+            httpPool = GatewayLoad.httpPool(o.clients());
+        }
+        return httpPool;
+    }
+
+    /** The load clients' open WebSocket connections, {@code o.clients()} of them, opened on the first call. */
+    synchronized WsConnections websockets(GatewayLoad.Options o) {
+        if (websockets == null) {
+            websockets = WsConnections.open(port, o.clients(), o.clientThreads(), GatewayLoad.TOKEN, Duration.ofSeconds(30));
+        }
+        return websockets;
+    }
+
     @Override
     public void close() throws Exception {
-        stop.close();
+        try {
+            if (websockets != null) {
+                websockets.close();
+            }
+            if (httpPool != null) {
+                httpPool.disposeLater().block(Duration.ofSeconds(10));
+            }
+        } finally {
+            stop.close();
+        }
     }
 
     static Process fork(Class<?> main, String cpus) throws Exception {
