@@ -40,8 +40,10 @@ final class WsConnections implements AutoCloseable {
             }
             sentNanos = System.nanoTime();
             // the run's first turn is sent from the harness's thread, and its answer may arrive while that
-            // thread is still inside the sink: the answer's next turn then waits its turn, it is not dropped
-            outgoing.emitNext(GatewayLoad.turn("w" + index, i), SERIALIZE);
+            // thread is still inside the sink: the answer's next turn then waits its turn, it is not dropped.
+            // A handler per send: busyLooping's deadline is fixed when it is made, so a shared one would
+            // give up for good once its five seconds after the first send had passed
+            outgoing.emitNext(GatewayLoad.turn("w" + index, i), Sinks.EmitFailureHandler.busyLooping(SERIALIZE_FOR));
         }
 
         void answered(String frame) {
@@ -79,7 +81,8 @@ final class WsConnections implements AutoCloseable {
         }
     }
 
-    private static final Sinks.EmitFailureHandler SERIALIZE = Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(5));
+    /** How long a send waits for the thread still inside the connection's sink. */
+    private static final Duration SERIALIZE_FOR = Duration.ofSeconds(5);
 
     private final List<Connection> connections = new ArrayList<>();
     private final List<Disposable> handlers = new ArrayList<>();
