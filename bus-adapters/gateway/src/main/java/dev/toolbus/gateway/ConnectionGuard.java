@@ -200,10 +200,23 @@ final class ConnectionGuard {
                     outstanding = Math.max(0, outstanding - 1);
                     if (ctx.channel().isActive() && !upgraded && outstanding == 0) {
                         idle(ctx, idleTimeoutMs);
+                        resumeReading(ctx);
                     }
                 });
             }
             super.write(ctx, msg, promise);
+        }
+
+        /**
+         * Asks for the next request once every one read has been answered. reactor-netty reads on demand
+         * and 1.3.7 can leave no read asked for after answering a pipelined request at once (its issue
+         * 4361, fixed in 1.3.8): the next request then sat unread until the idle deadline closed the
+         * connection. One more read asked for while one is pending changes nothing.
+         */
+        private void resumeReading(ChannelHandlerContext ctx) {
+            if (!ctx.channel().config().isAutoRead()) {
+                ctx.read();
+            }
         }
 
         private void idle(ChannelHandlerContext ctx, long timeoutMs) {
