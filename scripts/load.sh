@@ -4,12 +4,13 @@
 # dev.toolbus.benchmarks.load.LoadHarness (toolbus serve side by side with a raw client loop, one and
 # two consumer JVMs, on each broker), prints the table, writes it as Markdown, and stops the brokers.
 #
-#   scripts/load.sh                       # 20,000 turns over 200 streams per scenario, about 5 minutes on 2 vCPU
+#   scripts/load.sh                       # 20,000 turns over 200 streams per scenario, about 15 minutes on 2 vCPU
 #   LOAD_TURNS=4000 LOAD_WARMUP=2000 scripts/load.sh --instances 1   # smaller; extra options go to the harness
 #
-# Environment: LOAD_TURNS (20000), LOAD_STREAMS (200), LOAD_WARMUP (6000 turns per warm-up round, not
-# measured; rounds until two agree within 5 % with the consumers' JIT under 2 % of their CPU, at most
-# LOAD_WARMUP_ROUNDS, 40: on 2 vCPUs ten rounds left the JIT compiling in the measured phase),
+# Environment: LOAD_TURNS (20000), LOAD_STREAMS (200), LOAD_WARMUP (20000 turns per warm-up round, not
+# measured; rounds until two agree within 5 % with the consumers' JIT under 2 % of their CPU in both, at
+# most LOAD_WARMUP_ROUNDS, 40: on 2 vCPUs forty rounds of 6000 turns, about 16 s, still left the JIT
+# compiling a third to a half of the consumers' CPU when they ended, and its profiled code running),
 # LOAD_OUT (benchmarks/results/load.md), LOAD_SKIP_BUILD=1 to reuse the jars.
 # Worker logs go to benchmarks/target/load-logs/.
 set -euo pipefail
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 
 TURNS=${LOAD_TURNS:-20000}
 STREAMS=${LOAD_STREAMS:-200}
-WARMUP=${LOAD_WARMUP:-6000}
+WARMUP=${LOAD_WARMUP:-20000}
 WARMUP_ROUNDS=${LOAD_WARMUP_ROUNDS:-40}
 OUT=${LOAD_OUT:-benchmarks/results/load.md}
 

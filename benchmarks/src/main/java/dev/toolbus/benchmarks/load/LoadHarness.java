@@ -45,7 +45,8 @@ import java.util.concurrent.TimeUnit;
  * {@code --jfr-settings NAME|FILE} ({@code profile}),
  * {@code --tool echo|count} (the sample tool of every call: {@code echo}, read-only, by default;
  * {@code count}, side-effecting, so each call also begins and finishes in the call journal),
- * {@code --command TEXT} (recorded in the Markdown).
+ * {@code --serve-args "..."} (more arguments of every {@code toolbus serve}, for instance
+ * {@code --config FILE}), {@code --command TEXT} (recorded in the Markdown).
  */
 public final class LoadHarness {
 
@@ -266,13 +267,15 @@ public final class LoadHarness {
 
     /**
      * Warm-up rounds of {@code warmup} turns until two in a row agree on calls/s within 5 % and the
-     * consumers' JIT compiler threads used at most 2 % of their CPU in the last round (at most
+     * consumers' JIT compiler threads used at most 2 % of their CPU in each of the two (at most
      * {@code --warmup-rounds}, default 10): while the JIT compiles it takes CPU the measured phase would
-     * otherwise count, and two runs of the same jars differed by 2x with one fixed warm-up.
+     * otherwise count, and two runs of the same jars differed by 2x with one fixed warm-up. One quiet
+     * round is not enough: a round of a few thousand turns can fall between two C2 compilations.
      */
     private void warmUp(Broker broker, int index, Workers workers) throws InterruptedException {
         int maxRounds = Math.max(1, Integer.parseInt(opts.getOrDefault("warmup-rounds", "10")));
         double last = -1;
+        double lastJit = 1;
         StringBuilder perRound = new StringBuilder();
         int rounds = 0;
         ClosedLoop warm;
@@ -286,8 +289,10 @@ public final class LoadHarness {
             double rate = warm.stats().callsPerSecond();
             double jitShare = cpu > 0 ? Math.max(0, jit) / (double) cpu : 0;
             perRound.append(String.format(Locale.ROOT, " %.0f/%.0f%%", rate, jitShare * 100));
-            boolean steady = last > 0 && Math.abs(rate - last) <= 0.05 * Math.max(rate, last) && jitShare <= 0.02;
+            boolean steady = last > 0 && Math.abs(rate - last) <= 0.05 * Math.max(rate, last) && jitShare <= 0.02
+                    && lastJit <= 0.02;
             last = rate;
+            lastJit = jitShare;
             if (steady || rounds >= maxRounds) {
                 break;
             }
@@ -340,6 +345,10 @@ public final class LoadHarness {
             String uri = runner.equals("toolbus-alo") ? broker.busUri() + "?delivery=at-least-once" : broker.busUri();
             cmd.addAll(List.of("serve", "--bus", uri, "--sample-tools", "--instance", instance,
                     "--group", group));
+            String extra = opts.getOrDefault("serve-args", "").trim();
+            if (!extra.isEmpty()) {
+                cmd.addAll(Arrays.asList(extra.split("\\s+")));
+            }
         }
         return cmd;
     }
@@ -392,7 +401,7 @@ public final class LoadHarness {
         sb.append("\n");
         sb.append("Run of ").append(started).append(": ").append(turns).append(" measured turns over ")
                 .append(streams).append(" streams after warm-up rounds of ").append(warmup)
-                .append(" turns per scenario (until two agree within 5 % with the consumers' JIT under 2 % of their CPU,"
+                .append(" turns per scenario (until two agree within 5 % with the consumers' JIT under 2 % of their CPU in both,"
                         + " at most ").append(opts.getOrDefault("warmup-rounds", "10")).append("); a measured phase during"
                         + " which the hypervisor took more than ").append(Math.round(HostSteal.MAX_SHARE * 100))
                 .append(" % of the machine's time is measured again, at most ")

@@ -1,26 +1,31 @@
 package dev.toolbus.executor.state;
 
+import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.spi.TurnKey;
 import dev.toolbus.spi.TurnLedger;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 /**
  * The in-memory {@link TurnLedger}: finished turns in {@link RecentTurns}, oldest first, kept for the
- * window (on the executor's clock) and bounded by weight (each record weighs its estimated bytes, and
- * at least {@code maxBytes / maxEntries}) and count; running turns in a map (as many as turns run, which the
- * executor and the gateway bound), each with a waiter sink once a copy joins it. Admission and completion of one key
- * are atomic (both run in the running map's lock of that key), so a repeat arriving while the owner
- * finishes either joins it or sees its record.
+ * window (on the executor's clock) and bounded by bytes and count; running turns in a map (as many as
+ * turns run, which the executor and the gateway bound), each with a waiter sink once a copy joins it.
+ * Admission and completion of one key are atomic (both run in the running map's lock of that key), so a
+ * repeat arriving while the owner finishes either joins it or sees its record.
+ *
+ * <p>A record keeps the events encoded (their wire JSON), written into the ring's bytes, and a replay
+ * decodes them, as the brokers' ledgers do: a finished turn leaves no object behind for the collector
+ * to copy and promote (see {@link RecentTurns}).
  */
 final class MemoryTurnLedger implements TurnLedger {
 
-    private record Record(List<OutboundEvent> events, long weight) {
-    }
+    private static final Logger log = LoggerFactory.getLogger(MemoryTurnLedger.class);
 
     /**
      * A running turn. Its waiter sink is made by the first copy that joins it (most turns are never
@@ -30,17 +35,15 @@ final class MemoryTurnLedger implements TurnLedger {
         Sinks.One<List<OutboundEvent>> waiters;
     }
 
-    private static final long ENTRY_OVERHEAD = 200;
-
-    private final RecentTurns<TurnKey, Record> done;
-    private final long floor;
+    private final RecentTurns done;
     private final ConcurrentHashMap<TurnKey, Running> running = new ConcurrentHashMap<>();
     private final long maxRecordedBytes;
+    private final EventCodec codec = EventCodec.defaults();
 
     MemoryTurnLedger(TurnLedgerSettings settings, LongSupplier nanoClock) {
         this.maxRecordedBytes = settings.maxRecordedBytes();
-        this.floor = Math.max(1, settings.maxBytes() / settings.maxEntries());
-        this.done = new RecentTurns<>(settings.window().toNanos(), settings.maxBytes(), settings.maxEntries(), nanoClock);
+        this.done = new RecentTurns(settings.window().toNanos(), settings.maxBytes(), settings.maxEntries(),
+                settings.maxRecordedBytes(), nanoClock);
     }
 
     @Override
@@ -59,9 +62,9 @@ final class MemoryTurnLedger implements TurnLedger {
                 out[0] = Admission.join(owner.waiters.asMono());
                 return owner;
             }
-            Record r = done.get(k);
+            byte[][] r = done.get(k);
             if (r != null) {
-                out[0] = Admission.replay(r.events());
+                out[0] = Admission.replay(decode(k, r));
                 return null;
             }
             out[0] = Admission.run();
@@ -78,19 +81,63 @@ final class MemoryTurnLedger implements TurnLedger {
     /** {@link #complete} done on the calling thread. */
     void completeNow(TurnKey turn, List<OutboundEvent> events) {
         List<OutboundEvent> all = List.copyOf(events);
-        long weight = TurnWeights.of(all, maxRecordedBytes);
-        Record record = weight <= maxRecordedBytes ? new Record(all, weight) : new Record(List.of(), 0);
+        byte[][] record = encode(turn, all);
         Running[] owner = new Running[1];
         running.compute(turn, (k, v) -> {
-            done.put(k, record, Math.max(floor,
-                    ENTRY_OVERHEAD + 2L * (k.principal().key().length() + k.streamId().length() + k.turnId().length())
-                    + record.weight()));
+            done.put(k, record);
             owner[0] = v;
             return null;
         });
         if (owner[0] != null && owner[0].waiters != null) {
             owner[0].waiters.tryEmitValue(all); // the joined turns get the events even when too large to keep
         }
+    }
+
+    /**
+     * The events encoded, or null when their bytes are more than {@code maxRecordedBytes} (encoding
+     * stops at the first event past it; the estimate first turns away a turn far too large to encode).
+     */
+    private byte[][] encode(TurnKey turn, List<OutboundEvent> events) {
+        long far = maxRecordedBytes >= Long.MAX_VALUE / 4 ? Long.MAX_VALUE / 2 : 2 * maxRecordedBytes;
+        if (TurnWeights.of(events, far) > far) {
+            return null;
+        }
+        byte[][] encoded = new byte[events.size()][];
+        long bytes = 0;
+        for (int i = 0; i < encoded.length; i++) {
+            try {
+                encoded[i] = codec.encodeToBytes(events.get(i));
+            } catch (RuntimeException e) {
+                // the bus's own encode of the same event fails too; remembered, without events
+                log.warn("turn {}/{}: event {} cannot be kept for replays: {}", turn.streamId(), turn.turnId(), i,
+                        e.toString());
+                return null;
+            }
+            bytes += encoded[i].length;
+            if (bytes > maxRecordedBytes) {
+                return null;
+            }
+        }
+        return encoded;
+    }
+
+    /** The recorded events decoded, as they were published (none when the record kept none). */
+    private List<OutboundEvent> decode(TurnKey turn, byte[][] events) {
+        if (events.length == 0) {
+            return List.of();
+        }
+        OutboundEvent[] out = new OutboundEvent[events.length];
+        for (int i = 0; i < out.length; i++) {
+            try {
+                out[i] = codec.decodeOutbound(events[i]);
+            } catch (RuntimeException e) {
+                // cannot happen for what this codec encoded; the turn still counts as done (never run twice)
+                log.error("turn {}/{}: recorded event {} cannot be read back; replayed without events",
+                        turn.streamId(), turn.turnId(), i, e);
+                return List.of();
+            }
+        }
+        return List.of(out);
     }
 
     @Override

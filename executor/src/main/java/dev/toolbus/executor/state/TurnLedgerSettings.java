@@ -56,12 +56,12 @@ public final class TurnLedgerSettings {
         return window;
     }
 
-    /** The estimated heap bytes all records may take together; the oldest go first. */
+    /** The bytes all records (keys and encoded events) may take together in memory; the oldest go first. */
     public long maxBytes() {
         return maxBytes;
     }
 
-    /** The most finished turns remembered (each record weighs at least {@code maxBytes / maxEntries}). */
+    /** The most finished turns remembered. */
     public long maxEntries() {
         return maxEntries;
     }
@@ -118,7 +118,7 @@ public final class TurnLedgerSettings {
             return this;
         }
 
-        /** The estimated heap bytes of all records: 1 and more (default 64 MiB). */
+        /** The bytes of all records, keys and encoded events: 1 and more (default 64 MiB). */
         public Builder maxBytes(long value) {
             maxBytes = requireRange(value, 1, Long.MAX_VALUE, "maxBytes");
             return this;
