@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.toolbus.internal.EncodedHandOver;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,10 @@ final class OutboundCodec {
 
     /** {@link #encode} as UTF-8, written without a {@code String}: byte for byte the same. */
     byte[] encodeToBytes(OutboundEvent event) {
+        byte[] kept = EncodedHandOver.take(event);
+        if (kept != null) {
+            return kept;
+        }
         EncodeBuffer b = EncodeBuffer.take();
         try {
             return writeTo(event, b) ? b.toByteArray() : encode(event).getBytes(StandardCharsets.UTF_8);
@@ -36,6 +41,11 @@ final class OutboundCodec {
 
     /** {@link #encodeToBytes} written to {@code out} in one {@code write} call. */
     void encodeTo(OutboundEvent event, OutputStream out) throws IOException {
+        byte[] kept = EncodedHandOver.take(event);
+        if (kept != null) {
+            out.write(kept);
+            return;
+        }
         EncodeBuffer b = EncodeBuffer.take();
         try {
             if (writeTo(event, b)) {

@@ -1,5 +1,6 @@
 package dev.toolbus.executor.state;
 
+import dev.toolbus.internal.EncodedHandOver;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.spi.TurnKey;
@@ -88,6 +89,12 @@ final class MemoryTurnLedger implements TurnLedger {
             owner[0] = v;
             return null;
         });
+        if (record != null) {
+            // the ring copied the bytes: the bus's encode of these events, next on this thread, takes them
+            for (int i = 0; i < record.length; i++) {
+                EncodedHandOver.offer(all.get(i), record[i]);
+            }
+        }
         if (owner[0] != null && owner[0].waiters != null) {
             owner[0].waiters.tryEmitValue(all); // the joined turns get the events even when too large to keep
         }

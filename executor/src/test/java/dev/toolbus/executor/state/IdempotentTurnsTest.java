@@ -9,6 +9,7 @@ import dev.toolbus.executor.TestEngines;
 import dev.toolbus.executor.TestTools;
 import dev.toolbus.executor.ToolExecutor;
 import dev.toolbus.executor.settings.ExecutionSettings;
+import dev.toolbus.internal.EncodedHandOver;
 import dev.toolbus.protocol.EventCodec;
 import dev.toolbus.protocol.OutboundEvent;
 import dev.toolbus.protocol.ReplayedEvent;
@@ -177,7 +178,7 @@ class IdempotentTurnsTest {
         TurnLedgerSettings small = TurnLedgerSettings.builder().window(Duration.ofHours(1)).maxBytes(20_000).maxEntries(1_000)
                 .maxRecordedBytes(64 * 1024).build();
         MemoryTurnLedger ledger = new MemoryTurnLedger(small, nanos::get);
-        String text = "x".repeat(2_000); // about 2.3 KB per record (its encoding and the entry)
+        String text = "x".repeat(2_000); // about 2.2 KB per record in the ring (its key and encoded event)
         for (int i = 0; i < 50; i++) {
             String turnId = "t" + i;
             StepVerifier.create(ledger.admit(TurnKey.of(Principal.local(), "s", turnId))).expectNext(TurnLedger.Admission.run()).verifyComplete();
@@ -197,6 +198,34 @@ class IdempotentTurnsTest {
         }
         assertThat(replayed).isEqualTo(ledger.size());
         assertThat(ledger.running()).isZero();
+    }
+
+    /**
+     * The ledger's encoding of a turn's events is handed to the bus's encode that follows on the same
+     * thread (once, and never shared: the ring keeps its own copy), so a turn is encoded once.
+     */
+    @Test
+    void theRecordedEncodingIsHandedToTheNextEncodeOfTheSameEvent_onceAndUnshared() {
+        MemoryTurnLedger ledger = new MemoryTurnLedger(TurnLedgerSettings.DEFAULTS, nanos::get);
+        TurnKey k = TurnKey.of(Principal.local(), "s", "handed");
+        ToolResultEvent r = result("s", "handed", "sunny");
+        TurnCompletedEvent done = new TurnCompletedEvent("s", "handed", List.of("c1"), 0, 3);
+        EventCodec codec = EventCodec.create(EventCodec.DEFAULT_MAX_EVENT_BYTES, () -> "t");
+        byte[] fresh = codec.encodeToBytes(r);
+        ledger.admit(k).block();
+        ledger.complete(k, List.of(r, done)).block();
+
+        byte[] handed = codec.encodeToBytes(r);
+        assertThat(handed).isEqualTo(fresh);
+        assertThat(EncodedHandOver.take(r)).as("taken by the encode").isNull();
+        assertThat(EncodedHandOver.take(done)).as("offered by the ledger")
+                .isEqualTo(EventCodec.defaults().encodeToBytes(done));
+        byte[] again = codec.encodeToBytes(r);
+        assertThat(again).isEqualTo(fresh).isNotSameAs(handed);
+
+        java.util.Arrays.fill(handed, (byte) 'x'); // the bus owns what it was handed
+        TurnLedger.Admission a = ledger.admit(k).block();
+        assertThat(((TurnLedger.Admission.Replay) a).events()).containsExactly(r, done);
     }
 
     @Test
