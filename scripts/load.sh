@@ -4,7 +4,7 @@
 # dev.toolbus.benchmarks.load.LoadHarness (toolbus serve side by side with a raw client loop, one and
 # two consumer JVMs, on each broker), prints the table, writes it as Markdown, and stops the brokers.
 #
-#   scripts/load.sh                       # 20,000 turns over 200 streams per scenario, about 15 minutes on 2 vCPU
+#   scripts/load.sh                       # 20,000 turns over 200 streams per scenario, about 10 minutes on 2 vCPU
 #   LOAD_TURNS=4000 LOAD_WARMUP=2000 scripts/load.sh --instances 1   # smaller; extra options go to the harness
 #
 # Environment: LOAD_TURNS (20000), LOAD_STREAMS (200), LOAD_WARMUP (20000 turns per warm-up round, not
