@@ -55,6 +55,7 @@ final class MemoryTurnLedger implements TurnLedger {
     /** {@link #admit} done on the calling thread (it never waits: one compute on the running map). */
     Admission admitNow(TurnKey turn) {
         Admission[] out = new Admission[1];
+        byte[][][] recorded = new byte[1][][];
         running.compute(turn, (k, owner) -> {
             if (owner != null) {
                 if (owner.waiters == null) {
@@ -63,15 +64,14 @@ final class MemoryTurnLedger implements TurnLedger {
                 out[0] = Admission.join(owner.waiters.asMono());
                 return owner;
             }
-            byte[][] r = done.get(k);
-            if (r != null) {
-                out[0] = Admission.replay(decode(k, r));
-                return null;
+            recorded[0] = done.get(k);
+            if (recorded[0] != null) {
+                return null; // decoded below, outside the map's lock
             }
             out[0] = Admission.run();
             return new Running();
         });
-        return out[0];
+        return recorded[0] != null ? Admission.replay(decode(turn, recorded[0])) : out[0];
     }
 
     @Override

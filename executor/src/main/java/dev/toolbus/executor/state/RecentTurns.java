@@ -122,10 +122,11 @@ final class RecentTurns {
                 events = null;
             }
         }
+        long h = hash(k);
         long now = nanoClock.getAsLong();
         dropExpired(now);
         if (length > chunkSize) {
-            remove(k, hash(k)); // its key alone is larger than the ring: not kept, nor an older record
+            remove(k, h); // its key alone is larger than the ring: not kept, nor an older record
             return;
         }
         int room = chunkSize - offset(head);
@@ -139,13 +140,8 @@ final class RecentTurns {
             dropOldest();
         }
         long pos = head;
-        ByteBuffer c = chunk(pos);
-        if (c == null) {
-            c = ByteBuffer.allocate(chunkSize);
-            chunks[chunkIndex(pos)] = c;
-        }
+        ByteBuffer c = writableChunk(pos);
         int at = offset(pos);
-        long h = hash(k);
         c.putInt(at, (int) length).putLong(at + 4, h).putLong(at + 12, now);
         c.put(at + FIXED, k);
         at += FIXED + k.length;
@@ -186,12 +182,7 @@ final class RecentTurns {
 
     private void skip(int room) {
         if (room >= 4) {
-            ByteBuffer c = chunk(head);
-            if (c == null) {
-                c = ByteBuffer.allocate(chunkSize);
-                chunks[chunkIndex(head)] = c;
-            }
-            c.putInt(offset(head), -room);
+            writableChunk(head).putInt(offset(head), -room);
         }
         head += room;
     }
@@ -237,6 +228,16 @@ final class RecentTurns {
 
     private ByteBuffer chunk(long pos) {
         return chunks[chunkIndex(pos)];
+    }
+
+    /** The chunk the head writes into, taken the first time the head reaches it. */
+    private ByteBuffer writableChunk(long pos) {
+        ByteBuffer c = chunks[chunkIndex(pos)];
+        if (c == null) {
+            c = ByteBuffer.allocate(chunkSize);
+            chunks[chunkIndex(pos)] = c;
+        }
+        return c;
     }
 
     private int chunkIndex(long pos) {
