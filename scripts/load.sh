@@ -11,7 +11,9 @@
 # measured; rounds until two agree within 5 % with the consumers' JIT under 2 % of their CPU in both, at
 # most LOAD_WARMUP_ROUNDS, 40: on 2 vCPUs forty rounds of 6000 turns, about 16 s, still left the JIT
 # compiling a third to a half of the consumers' CPU when they ended, and its profiled code running),
-# LOAD_OUT (benchmarks/results/load.md), LOAD_SKIP_BUILD=1 to reuse the jars.
+# LOAD_MEASURES (3 measured phases per scenario after its warm-up, each figure the median of the three:
+# single phases of the same jars moved by up to 1.6x on 2 vCPUs), LOAD_OUT (benchmarks/results/load.md),
+# LOAD_SKIP_BUILD=1 to reuse the jars.
 # Worker logs go to benchmarks/target/load-logs/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +22,7 @@ TURNS=${LOAD_TURNS:-20000}
 STREAMS=${LOAD_STREAMS:-200}
 WARMUP=${LOAD_WARMUP:-20000}
 WARMUP_ROUNDS=${LOAD_WARMUP_ROUNDS:-40}
+MEASURES=${LOAD_MEASURES:-3}
 OUT=${LOAD_OUT:-benchmarks/results/load.md}
 
 if [[ ${LOAD_SKIP_BUILD:-} != 1 ]]; then
@@ -35,7 +38,7 @@ java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmar
   --redis "$TOOLBUS_REDIS_URL" --kafka "$TOOLBUS_KAFKA_BOOTSTRAP" \
   --redis-pid "$(cat "$_TB_REDIS_RUN/redis.pid")" --kafka-pid "$(cat "$_TB_KAFKA_RUN/kafka.pid")" \
   --server-jar server/target/toolbus-server.jar \
-  --turns "$TURNS" --streams "$STREAMS" --warmup "$WARMUP" --warmup-rounds "$WARMUP_ROUNDS" \
+  --turns "$TURNS" --streams "$STREAMS" --warmup "$WARMUP" --warmup-rounds "$WARMUP_ROUNDS" --measures "$MEASURES" \
   --logs benchmarks/target/load-logs --out "$OUT" \
-  --command "LOAD_TURNS=$TURNS LOAD_STREAMS=$STREAMS LOAD_WARMUP=$WARMUP LOAD_WARMUP_ROUNDS=$WARMUP_ROUNDS scripts/load.sh${*:+ $*}" \
+  --command "LOAD_TURNS=$TURNS LOAD_STREAMS=$STREAMS LOAD_WARMUP=$WARMUP LOAD_WARMUP_ROUNDS=$WARMUP_ROUNDS LOAD_MEASURES=$MEASURES scripts/load.sh${*:+ $*}" \
   "$@"

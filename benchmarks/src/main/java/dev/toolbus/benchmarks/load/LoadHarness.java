@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * delivery mode is compared with the raw loop of the same mode: toolbus at least once against the
  * pipelined raw loop, toolbus exactly once (its default) against the transactional raw loop. Every consumer
  * is a JVM of its own. Each scenario first runs warm-up rounds (until steady, with the consumers' JIT
- * quiet, see {@code warmUp}), then the measured phase: {@code turns}
+ * quiet, see {@code warmUp}), then the measured phase(s): {@code turns}
  * single-call {@code echo} turns over {@code streams} conversations, each conversation with one turn in
  * flight ({@link ClosedLoop}). It prints a table and writes it as Markdown.
  *
@@ -36,7 +36,9 @@ import java.util.concurrent.TimeUnit;
  *
  * Options: {@code --redis URI}, {@code --kafka HOST:PORT} (at least one), {@code --server-jar PATH},
  * {@code --turns N} (20000), {@code --streams M} (200), {@code --warmup N} (turns per warm-up round, 4000),
- * {@code --warmup-rounds R} (at most, 10),
+ * {@code --warmup-rounds R} (at most, 10), {@code --measures K} (measured phases per scenario, 1: each figure
+ * of a row is then the median over the K phases; single phases of the same jars on 2 vCPUs moved by
+ * more than the targets' margins),
  * {@code --instances 1,2}, {@code --kafka-delivery at-least-once|exactly-once} (only that mode's pair of
  * scenarios on Kafka; both by default), {@code --worker-jvm "-Xms512m -Xmx512m"} (add an async-profiler
  * {@code -agentpath:...,file=DIR/%p.collapsed} to profile every consumer process, one file per pid), {@code --redis-pid PID} and
@@ -185,69 +187,19 @@ public final class LoadHarness {
             broker.awaitConsumers(group, instances, Duration.ofSeconds(90));
             warmUp(broker, index, workers);
 
-            long workerCpu0;
-            long workerJit0;
-            long brokerCpu0;
-            long ownCpu0;
-            Map<String, Long> commands0;
-            Map<String, Long> writes0;
-            ClosedLoop measured;
-            for (int attempt = 1; ; attempt++) {
-                workerCpu0 = workers.cpuNanos();
-                workerJit0 = workers.jitNanos();
-                brokerCpu0 = cpuOf(brokerPid);
-                ownCpu0 = ownCpu();
-                commands0 = broker.commandCounts();
-                writes0 = broker.writeCounts();
-                HostSteal before = HostSteal.now();
-                measured = phase(broker, runTag + "m" + index + (attempt == 1 ? "" : "-" + attempt), turns, workers);
-                row.stolen = HostSteal.share(before, HostSteal.now());
-                if (row.stolen <= HostSteal.MAX_SHARE || attempt == MEASURED_ATTEMPTS) {
-                    break;
+            int measures = Math.max(1, Integer.parseInt(opts.getOrDefault("measures", "1")));
+            for (int m = 1; m <= measures; m++) {
+                Sample s = measure(broker, index, m, workers, brokerPid);
+                row.samples.add(s);
+                if (s.stats.goodResults() < turns || s.stats.badResults() > 0) {
+                    row.error = "wrong results in measured phase " + m + ": " + s.stats.goodResults() + " good, "
+                            + s.stats.badResults() + " bad";
                 }
-                // the hypervisor took the machine's time: the phase says more about the host than the code
-                System.out.printf(Locale.ROOT, "   measured phase %d set aside: %.1f %% of the machine's time stolen%n",
-                        attempt, row.stolen * 100);
-                row.setAside++;
             }
-            Map<String, Long> commands1 = broker.commandCounts();
-            Map<String, Long> writes1 = broker.writeCounts();
-            if (!writes1.isEmpty()) {
-                StringBuilder perTurn = new StringBuilder();
-                for (Map.Entry<String, Long> w : writes1.entrySet()) {
-                    long n = w.getValue() - writes0.getOrDefault(w.getKey(), 0L);
-                    if (n != 0) {
-                        perTurn.append(String.format(Locale.ROOT, "; %s %.2f", w.getKey(), n / (double) turns));
-                    }
-                }
-                System.out.println("   broker writes per turn (all clients, the harness's included)" + perTurn);
-            }
-            if (!commands1.isEmpty()) {
-                StringBuilder perTurn = new StringBuilder();
-                long sum = 0;
-                for (Map.Entry<String, Long> c : commands1.entrySet()) {
-                    long n = c.getValue() - commands0.getOrDefault(c.getKey(), 0L);
-                    if (n > 0 && !c.getKey().equals("info")) {
-                        sum += n;
-                        perTurn.append(String.format(Locale.ROOT, " %s %.2f", c.getKey(), n / (double) turns));
-                    }
-                }
-                row.commandsPerTurn = sum / (double) turns;
-                System.out.println("   broker commands per turn (harness and scripts included):" + perTurn);
-            }
-            row.workerCpuUs = (workers.cpuNanos() - workerCpu0) / 1e3 / turns;
-            double jitUs = Math.max(0, workers.jitNanos() - workerJit0) / 1e3 / turns;
-            // the JIT may still compile in the measured phase on a loaded machine: its share, and the rest
-            System.out.printf(Locale.ROOT, "   consumer CPU: %.0f µs/turn, of which the JIT compiler threads %.0f; without them %.0f%n",
-                    row.workerCpuUs, jitUs, row.workerCpuUs - jitUs);
-            row.brokerCpuUs = brokerPid > 0 ? (cpuOf(brokerPid) - brokerCpu0) / 1e3 / turns : Double.NaN;
-            row.harnessCpuUs = (ownCpu() - ownCpu0) / 1e3 / turns;
-            row.stats = measured.stats();
-            System.out.printf(Locale.ROOT, "   measured: %,.0f calls/s, p50 %.2f ms, p99 %.2f ms, good results %d, repeats %d%n",
-                    row.stats.callsPerSecond(), row.stats.p50Ms(), row.stats.p99Ms(), row.stats.goodResults(),
-                    row.stats.repeats());
-            if (row.stats.goodResults() < turns || row.stats.badResults() > 0) {
-                row.error = "wrong results: " + row.stats.goodResults() + " good, " + row.stats.badResults() + " bad";
+            row.settle();
+            if (measures > 1) {
+                System.out.printf(Locale.ROOT, "   median of %d measured phases: %,.0f calls/s, consumer CPU %.0f µs/turn%n",
+                        measures, row.stats.callsPerSecond(), row.workerCpuUs);
             }
         } catch (Exception e) {
             row.error = e.toString();
@@ -263,6 +215,76 @@ public final class LoadHarness {
             }
         }
         return row;
+    }
+
+    /**
+     * One measured phase of {@code turns} turns and what it cost; measured again (at most
+     * {@link #MEASURED_ATTEMPTS} times) while the hypervisor took more than {@link HostSteal#MAX_SHARE} of
+     * the machine's time.
+     */
+    private Sample measure(Broker broker, int index, int m, Workers workers, long brokerPid) throws InterruptedException {
+        Sample s = new Sample();
+        long workerCpu0;
+        long workerJit0;
+        long brokerCpu0;
+        long ownCpu0;
+        Map<String, Long> commands0;
+        Map<String, Long> writes0;
+        ClosedLoop measured;
+        for (int attempt = 1; ; attempt++) {
+            workerCpu0 = workers.cpuNanos();
+            workerJit0 = workers.jitNanos();
+            brokerCpu0 = cpuOf(brokerPid);
+            ownCpu0 = ownCpu();
+            commands0 = broker.commandCounts();
+            writes0 = broker.writeCounts();
+            HostSteal before = HostSteal.now();
+            measured = phase(broker, runTag + "m" + index + "-" + m + (attempt == 1 ? "" : "-" + attempt), turns, workers);
+            s.stolen = HostSteal.share(before, HostSteal.now());
+            if (s.stolen <= HostSteal.MAX_SHARE || attempt == MEASURED_ATTEMPTS) {
+                break;
+            }
+            // the hypervisor took the machine's time: the phase says more about the host than the code
+            System.out.printf(Locale.ROOT, "   measured phase %d, attempt %d set aside: %.1f %% of the machine's time stolen%n",
+                    m, attempt, s.stolen * 100);
+            s.setAside++;
+        }
+        Map<String, Long> commands1 = broker.commandCounts();
+        Map<String, Long> writes1 = broker.writeCounts();
+        if (!writes1.isEmpty()) {
+            StringBuilder perTurn = new StringBuilder();
+            for (Map.Entry<String, Long> w : writes1.entrySet()) {
+                long n = w.getValue() - writes0.getOrDefault(w.getKey(), 0L);
+                if (n != 0) {
+                    perTurn.append(String.format(Locale.ROOT, "; %s %.2f", w.getKey(), n / (double) turns));
+                }
+            }
+            System.out.println("   broker writes per turn (all clients, the harness's included)" + perTurn);
+        }
+        if (!commands1.isEmpty()) {
+            StringBuilder perTurn = new StringBuilder();
+            long sum = 0;
+            for (Map.Entry<String, Long> c : commands1.entrySet()) {
+                long n = c.getValue() - commands0.getOrDefault(c.getKey(), 0L);
+                if (n > 0 && !c.getKey().equals("info")) {
+                    sum += n;
+                    perTurn.append(String.format(Locale.ROOT, " %s %.2f", c.getKey(), n / (double) turns));
+                }
+            }
+            s.commandsPerTurn = sum / (double) turns;
+            System.out.println("   broker commands per turn (harness and scripts included):" + perTurn);
+        }
+        s.workerCpuUs = (workers.cpuNanos() - workerCpu0) / 1e3 / turns;
+        double jitUs = Math.max(0, workers.jitNanos() - workerJit0) / 1e3 / turns;
+        // the JIT may still compile in the measured phase on a loaded machine: its share, and the rest
+        System.out.printf(Locale.ROOT, "   consumer CPU: %.0f µs/turn, of which the JIT compiler threads %.0f; without them %.0f%n",
+                s.workerCpuUs, jitUs, s.workerCpuUs - jitUs);
+        s.brokerCpuUs = brokerPid > 0 ? (cpuOf(brokerPid) - brokerCpu0) / 1e3 / turns : Double.NaN;
+        s.harnessCpuUs = (ownCpu() - ownCpu0) / 1e3 / turns;
+        s.stats = measured.stats();
+        System.out.printf(Locale.ROOT, "   measured phase %d: %,.0f calls/s, p50 %.2f ms, p99 %.2f ms, good results %d, repeats %d%n",
+                m, s.stats.callsPerSecond(), s.stats.p50Ms(), s.stats.p99Ms(), s.stats.goodResults(), s.stats.repeats());
+        return s;
     }
 
     /**
@@ -399,7 +421,20 @@ public final class LoadHarness {
                     r.stolen * 100, r.setAside));
         }
         sb.append("\n");
-        sb.append("Run of ").append(started).append(": ").append(turns).append(" measured turns over ")
+        if (rows.stream().anyMatch(r -> r.samples.size() > 1)) {
+            sb.append("Measured phases, in order (calls/s / consumer CPU µs per turn; each column above is their median):");
+            for (Row r : rows) {
+                if (r.samples.size() > 1) {
+                    sb.append(" ").append(r.broker).append(' ').append(r.runner).append(' ').append(r.instances)
+                            .append(": ").append(r.phases()).append(';');
+                }
+            }
+            sb.setLength(sb.length() - 1);
+            sb.append(".\n");
+        }
+        int measures = Math.max(1, Integer.parseInt(opts.getOrDefault("measures", "1")));
+        sb.append("Run of ").append(started).append(": ").append(measures > 1 ? measures + " measured phases of " : "")
+                .append(turns).append(measures > 1 ? " turns" : " measured turns").append(" over ")
                 .append(streams).append(" streams after warm-up rounds of ").append(warmup)
                 .append(" turns per scenario (until two agree within 5 % with the consumers' JIT under 2 % of their CPU in both,"
                         + " at most ").append(opts.getOrDefault("warmup-rounds", "10")).append("); a measured phase during"
@@ -477,16 +512,66 @@ public final class LoadHarness {
         double ratio = Double.NaN;
         double cpuRatio = Double.NaN;
         double commandsPerTurn = Double.NaN;
-        /** The share of the machine's time the hypervisor took during the measured phase kept. */
+        /** The largest share of the machine's time the hypervisor took during a measured phase kept. */
         double stolen;
         /** Measured phases measured again because the hypervisor took more than {@link HostSteal#MAX_SHARE}. */
         int setAside;
         String error;
+        final List<Sample> samples = new ArrayList<>();
 
         Row(String broker, String runner, int instances) {
             this.broker = broker;
             this.runner = runner;
             this.instances = instances;
         }
+
+        /**
+         * The row's figures from its measured phases: each cost column is the median of that column over
+         * the phases; calls/s and the latencies are the phase whose calls/s is the median.
+         */
+        void settle() {
+            workerCpuUs = median(samples.stream().mapToDouble(s -> s.workerCpuUs).toArray());
+            brokerCpuUs = median(samples.stream().mapToDouble(s -> s.brokerCpuUs).toArray());
+            harnessCpuUs = median(samples.stream().mapToDouble(s -> s.harnessCpuUs).toArray());
+            commandsPerTurn = median(samples.stream().mapToDouble(s -> s.commandsPerTurn).toArray());
+            List<Sample> byRate = new ArrayList<>(samples);
+            byRate.sort(java.util.Comparator.comparingDouble(s -> s.stats.callsPerSecond()));
+            stats = byRate.get((byRate.size() - 1) / 2).stats;
+            stolen = samples.stream().mapToDouble(s -> s.stolen).max().orElse(0);
+            setAside = samples.stream().mapToInt(s -> s.setAside).sum();
+        }
+
+        /** The phases' calls/s and consumer CPU per turn, in the order measured (empty for a single phase). */
+        String phases() {
+            if (samples.size() < 2) {
+                return "";
+            }
+            StringBuilder sb = new StringBuilder();
+            for (Sample s : samples) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%,.0f/%.0f",
+                        s.stats.callsPerSecond(), s.workerCpuUs));
+            }
+            return sb.toString();
+        }
+    }
+
+    /** The median of the values that are not NaN (an even count: the mean of the middle two); NaN if none. */
+    static double median(double[] values) {
+        double[] v = Arrays.stream(values).filter(d -> !Double.isNaN(d)).sorted().toArray();
+        if (v.length == 0) {
+            return Double.NaN;
+        }
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** One measured phase of a scenario. */
+    private static final class Sample {
+        ClosedLoop.Stats stats;
+        double workerCpuUs = Double.NaN;
+        double brokerCpuUs = Double.NaN;
+        double harnessCpuUs = Double.NaN;
+        double commandsPerTurn = Double.NaN;
+        double stolen;
+        int setAside;
     }
 }
