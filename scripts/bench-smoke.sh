@@ -47,14 +47,14 @@ fi
 if [[ -f server/target/toolbus-server.jar && -n ${TOOLBUS_REDIS_URL:-} && -n ${TOOLBUS_KAFKA_BOOTSTRAP:-} ]]; then
   java -Xmx256m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.load.LoadHarness \
     --redis "$TOOLBUS_REDIS_URL" --kafka "$TOOLBUS_KAFKA_BOOTSTRAP" --server-jar server/target/toolbus-server.jar \
-    --turns 300 --streams 20 --warmup 100 --measures 2 --instances 1 --worker-jvm "-Xms256m -Xmx256m" \
+    --turns 300 --streams 20 --warmup 100 --measures 2 --without-ledger true --instances 1 --worker-jvm "-Xms256m -Xmx256m" \
     --logs "$OUT/load-logs" --out "$OUT/load.md" > "$OUT/load.log" 2>&1 \
     || { tail -30 "$OUT/load.log"; echo "bench-smoke: broker load harness failed" >&2; exit 1; }
   rows=$(grep -c '^| \(redis\|kafka\) | ' "$OUT/load.md" || true)
-  if grep -q 'FAILED' "$OUT/load.log" || [[ $rows -ne 6 ]]; then
-    cat "$OUT/load.log"; echo "bench-smoke: broker load harness: $rows of 6 rows, or a scenario failed" >&2; exit 1
+  if grep -q 'FAILED' "$OUT/load.log" || [[ $rows -ne 8 ]]; then
+    cat "$OUT/load.log"; echo "bench-smoke: broker load harness: $rows of 8 rows, or a scenario failed" >&2; exit 1
   fi
-  echo "bench-smoke: broker load harness ran, 6 scenarios (log: $OUT/load.log)"
+  echo "bench-smoke: broker load harness ran, 8 scenarios (log: $OUT/load.log)"
 else
   echo "bench-smoke: no server jar or no brokers (run it from scripts/test.sh): broker load harness skipped"
 fi

@@ -48,7 +48,9 @@ import java.util.concurrent.TimeUnit;
  * {@code --tool echo|count} (the sample tool of every call: {@code echo}, read-only, by default;
  * {@code count}, side-effecting, so each call also begins and finishes in the call journal),
  * {@code --serve-args "..."} (more arguments of every {@code toolbus serve}, for instance
- * {@code --config FILE}), {@code --command TEXT} (recorded in the Markdown).
+ * {@code --config FILE}), {@code --without-ledger true} (one more toolbus row per pair, on Redis and on Kafka at
+ * least once, with the turn ledger off: what that guarantee costs, compared with the same raw loop),
+ * {@code --command TEXT} (recorded in the Markdown).
  */
 public final class LoadHarness {
 
@@ -60,6 +62,8 @@ public final class LoadHarness {
     private final int streams;
     private final int warmup;
     private final Path logs;
+    /** {@code --without-ledger true}: a third row per pair, toolbus with its turn ledger off (what the ledger costs). */
+    private final boolean withoutLedger;
     private int scenarios;
     /**
      * Starts every turn id of this run, so that runs against the same broker never repeat one: a Kafka
@@ -75,6 +79,11 @@ public final class LoadHarness {
         int w = Integer.parseInt(opts.getOrDefault("warmup", "4000"));
         this.warmup = Math.max(1, w / streams) * streams;
         this.logs = Path.of(opts.getOrDefault("logs", "benchmarks/target/load-logs"));
+        this.withoutLedger = Boolean.parseBoolean(opts.getOrDefault("without-ledger", "false"));
+        if (withoutLedger && opts.getOrDefault("serve-args", "").contains("--config")) {
+            throw new IllegalArgumentException("--without-ledger gives toolbus serve a --config of its own; "
+                    + "drop --config from --serve-args");
+        }
         String tool = opts.getOrDefault("tool", "echo");
         if (!tool.equals("echo") && !tool.equals("count")) {
             throw new IllegalArgumentException("--tool is echo or count, got " + tool);
@@ -139,6 +148,9 @@ public final class LoadHarness {
                     Row raw = scenario(broker, "raw", n, brokerPid);
                     rows.add(raw);
                     rows.add(compared(scenario(broker, "toolbus-alo", n, brokerPid), raw));
+                    if (withoutLedger) {
+                        rows.add(compared(scenario(broker, "toolbus-alo-noledger", n, brokerPid), raw));
+                    }
                 }
                 if (modeRuns("exactly-once")) {
                     Row rawEos = scenario(broker, "raw-eos", n, brokerPid);
@@ -149,6 +161,9 @@ public final class LoadHarness {
                 Row raw = scenario(broker, "raw", n, brokerPid);
                 rows.add(raw);
                 rows.add(compared(scenario(broker, "toolbus", n, brokerPid), raw));
+                if (withoutLedger) {
+                    rows.add(compared(scenario(broker, "toolbus-noledger", n, brokerPid), raw));
+                }
             }
         }
     }
@@ -364,15 +379,33 @@ public final class LoadHarness {
         } else {
             cmd.add("-jar");
             cmd.add(opts.getOrDefault("server-jar", "server/target/toolbus-server.jar"));
-            String uri = runner.equals("toolbus-alo") ? broker.busUri() + "?delivery=at-least-once" : broker.busUri();
+            String uri = runner.startsWith("toolbus-alo") ? broker.busUri() + "?delivery=at-least-once" : broker.busUri();
             cmd.addAll(List.of("serve", "--bus", uri, "--sample-tools", "--instance", instance,
                     "--group", group));
+            if (runner.endsWith("-noledger")) {
+                cmd.addAll(List.of("--config", noLedgerConfig().toString()));
+            }
             String extra = opts.getOrDefault("serve-args", "").trim();
             if (!extra.isEmpty()) {
                 cmd.addAll(Arrays.asList(extra.split("\\s+")));
             }
         }
         return cmd;
+    }
+
+    /**
+     * A {@code toolbus.yaml} that turns the turn ledger off ({@code bus.idempotency.windowMs: 0}: no
+     * finished-turn records and no running-turn claims on Redis, no in-memory ledger on Kafka at least
+     * once), written once into the logs folder.
+     */
+    private Path noLedgerConfig() {
+        Path file = logs.resolve("toolbus-noledger.yaml").toAbsolutePath();
+        try {
+            Files.writeString(file, "bus:\n  idempotency:\n    windowMs: 0\n");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot write " + file, e);
+        }
+        return file;
     }
 
     // ---------------------------------------------------------------- reporting
@@ -458,6 +491,8 @@ public final class LoadHarness {
             case "raw" -> kafka ? "raw client loop, at least once (pipelined)" : "raw client loop (pipelined)";
             case "raw-eos" -> "raw client loop, exactly once (transaction per poll)";
             case "toolbus-alo" -> "toolbus serve, at least once";
+            case "toolbus-alo-noledger" -> "toolbus serve, at least once, turn ledger off";
+            case "toolbus-noledger" -> "toolbus serve, turn ledger off";
             default -> kafka ? "toolbus serve, exactly once (default)" : "toolbus serve";
         };
     }
