@@ -49,6 +49,7 @@ class McpManyToolsTest {
     void sixtyThousandToolsAreRegisteredInOneBatch_withTheirClashFound() throws Exception {
         Path dir = NodeTools.install();
         Path file = Files.createTempFile("mcp-servers", ".json");
+        file.toFile().deleteOnExit(); // the source may watch it while the test runs
         Files.writeString(file, "{\"servers\":{\"big\":{\"type\":\"stdio\",\"command\":\"node\",\"args\":[\"many-server.mjs\",\""
                 + TOOLS + "\"],\"cwd\":" + new ObjectMapper().writeValueAsString(dir.toString()) + "}}}");
         ToolRegistry registry = ToolRegistry.create();

@@ -48,6 +48,7 @@ class McpClientConversationTest {
         Path dir = NodeTools.install();
         Path entry = dir.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
         Path file = Files.createTempFile("mcp-servers", ".json");
+        file.toFile().deleteOnExit(); // the source may watch it while the test runs
         Files.writeString(file, "{\"mcpServers\":{\"everything\":{\"command\":\"node\",\"args\":["
                 + "\"" + entry.toString().replace("\\", "\\\\") + "\",\"stdio\"]}}}");
         ToolRegistry registry = ToolRegistry.create();

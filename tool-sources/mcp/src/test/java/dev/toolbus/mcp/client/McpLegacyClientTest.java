@@ -66,6 +66,7 @@ class McpLegacyClientTest {
                 && !Files.readString(portFile).isBlank());
         String url = "http://127.0.0.1:" + Files.readString(portFile).strip() + "/mcp";
         Path file = Files.createTempFile("mcp-servers", ".json");
+        file.toFile().deleteOnExit(); // the source may watch it while the test runs
         Files.writeString(file, "{\"servers\":{\"old\":{\"type\":\"stdio\",\"command\":\"node\",\"args\":[\"ts1-server.mjs\"],"
                 + "\"cwd\":" + new ObjectMapper().writeValueAsString(dir.toString()) + "},"
                 + "\"oldweb\":{\"type\":\"http\",\"url\":\"" + url + "\",\"protocol\":\"auto\"}}}");

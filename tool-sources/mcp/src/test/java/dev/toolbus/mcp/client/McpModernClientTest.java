@@ -63,6 +63,7 @@ class McpModernClientTest {
                 && !Files.readString(portFile).isBlank());
         String url = "http://127.0.0.1:" + Files.readString(portFile).strip() + "/mcp";
         Path file = Files.createTempFile("mcp-servers", ".json");
+        file.toFile().deleteOnExit(); // the source may watch it while the test runs
         Files.writeString(file, "{\"mcpServers\":{"
                 + "\"pipe\":{\"command\":\"node\",\"args\":[\"ts2-server.mjs\",\"stdio\"],\"cwd\":"
                 + new ObjectMapper().writeValueAsString(dir.toString()) + "},"

@@ -37,6 +37,7 @@ class ServerEverythingTest {
         Path dir = NodeTools.install();
         Path entry = dir.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
         Path file = Files.createTempFile("mcp-servers", ".json");
+        file.toFile().deleteOnExit(); // the source may watch it while the test runs
         Files.writeString(file, "{\"mcpServers\":{\"everything\":{\"command\":\"node\",\"args\":["
                 + "\"" + entry.toString().replace("\\", "\\\\") + "\",\"stdio\"]},"
                 + "\"off\":{\"command\":\"nope\",\"disabled\":true}}}");
