@@ -1,7 +1,9 @@
 package dev.toolbus.bus.redis;
 
 import dev.toolbus.protocol.EventIdPeek;
+import dev.toolbus.spi.TurnKey;
 import io.lettuce.core.StreamMessage;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,29 +39,67 @@ final class FinishedTurnFilter {
         this.acks = acks;
     }
 
+    /** The read's finished-turn check as the ledger's admission of its turns; each entry keeps its turn's answer. */
+    private static CompletableFuture<boolean[]> admitRead(RedisTurnLedger ledger,
+                                                          RedisAsyncCommands<String, byte[]> connection,
+                                                          List<ReadEntry> live, int[] checked, List<TurnKey> turns,
+                                                          boolean[] admit) {
+        boolean[] kept = new boolean[turns.size()];
+        return ledger.admitRead(connection, turns, admit, kept).thenApply(answers -> {
+            boolean[] found = new boolean[answers.length];
+            for (int i = 0; i < answers.length; i++) {
+                found[i] = answers[i] == 2;
+            }
+            for (int i = 0; i < live.size(); i++) {
+                if (checked[i] >= 0 && kept[checked[i]]) {
+                    live.get(i).early = turns.get(checked[i]);
+                }
+            }
+            return found;
+        });
+    }
+
     /**
      * The entries to run, in order.
      *
      * @param redelivered whether an entry was delivered before (acknowledged without a replay)
      */
     CompletableFuture<List<ReadEntry>> withoutFinished(List<ReadEntry> live, Predicate<String> redelivered) {
+        return withoutFinished(live, redelivered, null);
+    }
+
+    /**
+     * As above; with {@code readConnection} (entries just read as new) the check also admits their turns
+     * in the same script call on that connection ({@link RedisTurnLedger#admitRead}), so their admissions
+     * need no round trip of their own.
+     */
+    CompletableFuture<List<ReadEntry>> withoutFinished(List<ReadEntry> live, Predicate<String> redelivered,
+                                                       RedisAsyncCommands<String, byte[]> readConnection) {
         if (live.isEmpty() || !config.doneMarkersEnabled()) {
             return CompletableFuture.completedFuture(live);
         }
         List<String> keys = new ArrayList<>(live.size());
+        List<TurnKey> turns = new ArrayList<>(live.size());
+        boolean[] admit = new boolean[live.size()];
         int[] checked = new int[live.size()]; // index into keys, -1 when not checked
         for (int i = 0; i < live.size(); i++) {
             EventIdPeek k = live.get(i).peek();
             boolean check = k.streamId() != null && k.turnId() != null && (k.isTurn() || k.isCancel());
             checked[i] = check ? keys.size() : -1;
             if (check) {
-                keys.add(config.doneMarkerKey(k.streamId(), k.turnId()));
+                TurnKey t = TurnKey.of(config.principal(), k.streamId(), k.turnId());
+                admit[turns.size()] = k.isTurn();
+                turns.add(t);
+                keys.add(config.doneMarkerKey(t));
             }
         }
         if (keys.isEmpty()) {
             return CompletableFuture.completedFuture(live);
         }
-        return bus.doneMarkers().exist(keys).handle((found, error) -> {
+        RedisTurnLedger ledger = bus.redisLedger();
+        CompletableFuture<boolean[]> finished = readConnection == null || ledger == null ? bus.doneMarkers().exist(keys)
+                : admitRead(ledger, readConnection, live, checked, turns, admit);
+        return finished.handle((found, error) -> {
             if (error != null) {
                 log.warn("redis bus {}: finished-turn check failed, running {} turns: {}",
                         config.consumer(), live.size(), error.toString());

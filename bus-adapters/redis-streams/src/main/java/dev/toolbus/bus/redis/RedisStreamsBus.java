@@ -375,6 +375,11 @@ public final class RedisStreamsBus implements ToolBus {
         return doneMarkers;
     }
 
+    /** The Redis ledger, or null when finished-turn records are off. */
+    RedisTurnLedger redisLedger() {
+        return ledger;
+    }
+
     EventCodec codec() {
         return codec;
     }

@@ -6,8 +6,12 @@ import dev.toolbus.spi.TurnLedger;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -75,6 +79,36 @@ final class RedisTurnLedger implements TurnLedger {
     private final AdmitBatcher admissions;
     private final String pollSha;
     private final String ownedSha;
+    private final String readSha;
+    /**
+     * Answers of {@link #admitRead} kept for the turns' admissions: taken once by {@link #admit}, or
+     * dropped by {@link #renew} when older than half the claim's TTL (the admission then asks Redis).
+     */
+    private final ConcurrentHashMap<TurnKey, Early> early = new ConcurrentHashMap<>();
+
+    // KEYS: pairs (finished-turn record, claim); ARGV[1] owner, ARGV[2] claim TTL ms, then one flag per pair:
+    // '1' admits the turn with the answers of AdmitBatcher.ADMIT_MANY_SCRIPT (2 finished, 1 claimed now, 3
+    // already claimed by ARGV[1] (renewed), 0 claimed by another); '0' only says 2 (finished) or 0.
+    static final String READ_ADMIT_SCRIPT = """
+            local out = {}
+            local f = 3
+            for i = 1, #KEYS, 2 do
+              local r = 0
+              if redis.call('EXISTS', KEYS[i]) == 1 then
+                r = 2
+              elseif ARGV[f] == '1' then
+                if redis.call('SET', KEYS[i + 1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+                  r = 1
+                elseif redis.call('GET', KEYS[i + 1]) == ARGV[1] then
+                  redis.call('PEXPIRE', KEYS[i + 1], ARGV[2])
+                  r = 3
+                end
+              end
+              out[#out + 1] = r
+              f = f + 1
+            end
+            return out
+            """;
 
     RedisTurnLedger(RedisAsyncCommands<String, byte[]> commands, RedisStreamsConfig config, Scheduler scheduler) {
         this.commands = commands;
@@ -85,6 +119,7 @@ final class RedisTurnLedger implements TurnLedger {
         this.admissions = new AdmitBatcher(commands, config.writeBatchBytes());
         this.pollSha = commands.digest(POLL_SCRIPT);
         this.ownedSha = commands.digest(OWNED_SCRIPT);
+        this.readSha = commands.digest(READ_ADMIT_SCRIPT);
     }
 
     /** The claim key of a running turn. */
@@ -101,30 +136,85 @@ final class RedisTurnLedger implements TurnLedger {
     public Mono<Admission> admit(TurnKey turn) {
         String done = config.doneMarkerKey(turn);
         String claim = claimKey(turn);
+        Early e = early.remove(turn);
+        if (e != null) {
+            // claimed (or found claimed) with the read of its entry
+            return Mono.just(decide(turn, e.answer, done, claim));
+        }
         return admissions.admit(done, claim, owner, ascii(claimTtlMs()))
-                .flatMap(r -> {
-                    if (r == 1) {
-                        owned.put(turn, turn);
-                        return Mono.just(Admission.run());
-                    }
-                    if (r == 3 && owned.putIfAbsent(turn, turn) == null) {
-                        // this instance's own claim, but the turn no longer runs here: a release that could
-                        // not reach Redis (a cut connection) left it behind. Waiting for it to expire would
-                        // let the stream's later turns overtake this one, so it runs now.
-                        return Mono.just(Admission.run());
-                    }
-                    if (r == 2) {
-                        // finished since the reader checked (its events are on the conversation's stream):
-                        // settle without running; not replayed, the entry may be a redelivery
-                        return Mono.just(Admission.replay(List.of()));
-                    }
-                    return Mono.just(Admission.join(join(done, claim)));
-                })
-                .onErrorResume(e -> {
+                .map(r -> decide(turn, r, done, claim))
+                .onErrorResume(x -> {
                     // run rather than lose the turn; its events are still written once (the record is checked on write)
-                    log.warn("redis bus {}: turn claim {} failed, running it: {}", config.consumer(), claim, e.toString());
+                    log.warn("redis bus {}: turn claim {} failed, running it: {}", config.consumer(), claim, x.toString());
                     return Mono.just(Admission.run());
                 });
+    }
+
+    /** The admission an answer of the admission script means. */
+    private Admission decide(TurnKey turn, long r, String done, String claim) {
+        if (r == 1) {
+            owned.put(turn, turn);
+            return Admission.run();
+        }
+        if (r == 3 && owned.putIfAbsent(turn, turn) == null) {
+            // this instance's own claim, but the turn no longer runs here: a release that could not reach
+            // Redis (a cut connection) left it behind. Waiting for it to expire would let the stream's
+            // later turns overtake this one, so it runs now.
+            return Admission.run();
+        }
+        if (r == 2) {
+            // finished since the reader checked (its events are on the conversation's stream): settle
+            // without running; not replayed, the entry may be a redelivery
+            return Admission.replay(List.of());
+        }
+        return Admission.join(join(done, claim));
+    }
+
+    /**
+     * Admits the turns of entries just read, in one script call on {@code connection} (the read
+     * connection, idle between two reads): the reader's finished-turn check and the turns' claims in the
+     * same round trip. {@code admit[i]} false (a cancel) only checks; so does a turn already asked for
+     * (twice in the batch, or read before and not yet admitted), which its admission asks again. The
+     * answer per turn is the admission script's; a turn claimed here is this instance's at once (renewed
+     * by the claim loop), and each answer but "finished" is kept for the turn's {@link #admit}
+     * ({@code kept[i]} set): the entry that carries it gives it back with {@link #unadmitted} when settled.
+     */
+    CompletableFuture<long[]> admitRead(RedisAsyncCommands<String, byte[]> connection, List<TurnKey> turns,
+                                        boolean[] admit, boolean[] kept) {
+        String[] keys = new String[turns.size() * 2];
+        byte[][] args = new byte[2 + turns.size()][];
+        args[0] = owner;
+        args[1] = ascii(claimTtlMs());
+        boolean[] asked = new boolean[turns.size()];
+        Set<TurnKey> seen = new HashSet<>();
+        for (int i = 0; i < turns.size(); i++) {
+            TurnKey t = turns.get(i);
+            keys[2 * i] = config.doneMarkerKey(t);
+            keys[2 * i + 1] = claimKey(t);
+            asked[i] = admit[i] && seen.add(t) && !early.containsKey(t);
+            args[2 + i] = asked[i] ? ONE : ZERO;
+        }
+        return Scripts.many(connection, readSha, READ_ADMIT_SCRIPT, keys, args).thenApply(answers -> {
+            if (answers == null || answers.size() != turns.size()) {
+                throw new IllegalStateException("unexpected answer to the read admission script: " + answers);
+            }
+            long now = System.nanoTime();
+            long[] out = new long[turns.size()];
+            for (int i = 0; i < out.length; i++) {
+                long r = answers.get(i) instanceof Long n ? n : -1;
+                out[i] = r;
+                if (!asked[i] || r < 0 || r == 2) {
+                    continue;
+                }
+                TurnKey t = turns.get(i);
+                if (r == 1) {
+                    owned.put(t, t);
+                }
+                early.put(t, new Early(r, now));
+                kept[i] = true;
+            }
+            return out;
+        });
     }
 
     /** Emits an (empty) list when the record appears, completes empty when the claim is gone without one. */
@@ -170,14 +260,41 @@ final class RedisTurnLedger implements TurnLedger {
                         config.claimMinIdle(), e.toString()));
     }
 
-    /** Extends the claims of the turns running here (called by the claim loop). */
+    /**
+     * Extends the claims of the turns running here (called by the claim loop). An answer of
+     * {@link #admitRead} no admission took within half the claim's TTL (an entry the executor could not
+     * decode, or one that waits long for room) is dropped first: that turn's claim is no longer renewed
+     * unless the turn was admitted, and a later admission asks Redis (finding its own claim, it runs).
+     */
     void renew() {
+        long stale = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(claimTtlMs()) / 2;
+        for (var e : early.entrySet()) {
+            if (e.getValue().atNanos - stale < 0 && early.remove(e.getKey(), e.getValue()) && e.getValue().answer == 1) {
+                owned.remove(e.getKey(), e.getKey());
+            }
+        }
         if (owned.isEmpty()) {
             return;
         }
         String[] claims = owned.values().stream().map(this::claimKey).toArray(String[]::new);
         run(ownedSha, OWNED_SCRIPT, claims, owner, ascii(claimTtlMs())).subscribe(null,
                 e -> log.warn("redis bus {}: turn claims not renewed: {}", config.consumer(), e.toString()));
+    }
+
+    /**
+     * The entry of a turn its read admitted was settled: if no admission took that answer (the executor
+     * could not decode the entry, or the entry was never handed over), the claim made with it is given back.
+     */
+    void unadmitted(TurnKey turn) {
+        Early e = early.remove(turn);
+        if (e != null && e.answer == 1) {
+            release(turn);
+        }
+    }
+
+    /** Turns whose read admitted them, not yet taken by their admission (tests). */
+    int early() {
+        return early.size();
     }
 
     /** Turns claimed by this instance (tests, gauges). */
@@ -191,6 +308,13 @@ final class RedisTurnLedger implements TurnLedger {
 
     private Mono<Long> run(String digest, String script, String[] keys, byte[]... args) {
         return Scripts.one(commands, digest, script, keys, args);
+    }
+
+    private static final byte[] ONE = {'1'};
+    private static final byte[] ZERO = {'0'};
+
+    /** An answer of {@link #admitRead} and when it came. */
+    private record Early(long answer, long atNanos) {
     }
 
     private static byte[] ascii(long n) {

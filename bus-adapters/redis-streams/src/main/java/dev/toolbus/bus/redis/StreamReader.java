@@ -3,6 +3,7 @@ package dev.toolbus.bus.redis;
 import dev.toolbus.spi.BusMessage;
 import dev.toolbus.spi.BusSource;
 import dev.toolbus.spi.DrainLoop;
+import dev.toolbus.spi.TurnKey;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -192,6 +193,7 @@ final class StreamReader implements BusSource {
     public void release(BusMessage message, Throwable error) {
         if (message instanceof Entry e) {
             leases.release(e.id);
+            unadmitted(e.early);
         }
     }
 
@@ -200,6 +202,7 @@ final class StreamReader implements BusSource {
         StreamMessage<String, byte[]> m = r.message;
         byte[] payload = r.payload();
         if (payload == null || payload.length > config.maxEventBytes()) {
+            unadmitted(r.early);
             poison.reject(m, payload);
             return null;
         }
@@ -220,12 +223,24 @@ final class StreamReader implements BusSource {
             });
             return null;
         }
-        return handOver(m, payload);
+        return handOver(m, payload, r.early);
     }
 
     private BusMessage handOver(StreamMessage<String, byte[]> m, byte[] payload) {
+        return handOver(m, payload, null);
+    }
+
+    private BusMessage handOver(StreamMessage<String, byte[]> m, byte[] payload, TurnKey early) {
         leases.take(m.getId());
-        return new Entry(m.getId(), payload);
+        return new Entry(m.getId(), payload, early);
+    }
+
+    /** An entry whose read admitted its turn is settled: gives the claim back if no admission took it. */
+    private void unadmitted(TurnKey early) {
+        RedisTurnLedger ledger = early == null ? null : bus.redisLedger();
+        if (ledger != null) {
+            ledger.unadmitted(early);
+        }
     }
 
     // ---- reading ----
@@ -267,7 +282,8 @@ final class StreamReader implements BusSource {
             }
             if (!fromHistory) {
                 List<ReadEntry> read = ReadEntry.of(messages);
-                finished.withoutFinished(read, id -> false)
+                // the check admits the turns too, on the read connection: idle until the next read
+                finished.withoutFinished(read, id -> false, blocking)
                         .whenComplete((fresh, e2) -> readDone(fresh != null ? fresh : read));
                 return;
             }
@@ -362,11 +378,13 @@ final class StreamReader implements BusSource {
     private final class Entry implements BusMessage {
         private final String id;
         private final byte[] payload;
+        private final TurnKey early;
         private final AtomicBoolean acked = new AtomicBoolean();
 
-        Entry(String id, byte[] payload) {
+        Entry(String id, byte[] payload, TurnKey early) {
             this.id = id;
             this.payload = payload;
+            this.early = early;
         }
 
         @Override
@@ -384,13 +402,15 @@ final class StreamReader implements BusSource {
                         .doOnSuccess(n -> {
                             acked.set(true);
                             leases.release(id);
+                            unadmitted(early);
                         });
             });
         }
 
         @Override
         public Mono<Void> deadLetter(String reason) {
-            return bus.writer().deadLetter(payload, reason, id, config.consumer());
+            return bus.writer().deadLetter(payload, reason, id, config.consumer())
+                    .doOnSuccess(v -> unadmitted(early));
         }
 
         @Override
