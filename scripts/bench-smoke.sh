@@ -47,7 +47,7 @@ fi
 if [[ -f server/target/toolbus-server.jar && -n ${TOOLBUS_REDIS_URL:-} && -n ${TOOLBUS_KAFKA_BOOTSTRAP:-} ]]; then
   java -Xmx256m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmarks.load.LoadHarness \
     --redis "$TOOLBUS_REDIS_URL" --kafka "$TOOLBUS_KAFKA_BOOTSTRAP" --server-jar server/target/toolbus-server.jar \
-    --turns 300 --streams 20 --warmup 100 --measures 2 --without-ledger true --instances 1 --worker-jvm "-Xms256m -Xmx256m" \
+    --turns 300 --streams 20 --warmup 100 --measures 2 --without-ledger true --repeats 2 --instances 1 --worker-jvm "-Xms256m -Xmx256m" \
     --logs "$OUT/load-logs" --out "$OUT/load.md" > "$OUT/load.log" 2>&1 \
     || { tail -30 "$OUT/load.log"; echo "bench-smoke: broker load harness failed" >&2; exit 1; }
   rows=$(grep -c '^| \(redis\|kafka\) | ' "$OUT/load.md" || true)

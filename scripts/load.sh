@@ -13,7 +13,9 @@
 # compiling a third to a half of the consumers' CPU when they ended, and its profiled code running),
 # LOAD_MEASURES (3 measured phases per scenario after its warm-up, each figure the median of the three:
 # single phases of the same jars moved by up to 1.6x on 2 vCPUs), LOAD_OUT (benchmarks/results/load.md),
-# LOAD_WITHOUT_LEDGER (true: one more toolbus row on Redis and on Kafka at least once with the turn
+# LOAD_REPEATS (1: each scenario's processes started, warmed up and measured once; 3 for a record:
+# processes of the same jar differed by up to 1.45x, each row then the median of three runs, about
+# 35 minutes), LOAD_WITHOUT_LEDGER (true: one more toolbus row on Redis and on Kafka at least once with the turn
 # ledger off, what that guarantee costs), LOAD_SKIP_BUILD=1 to reuse the jars.
 # Worker logs go to benchmarks/target/load-logs/.
 set -euo pipefail
@@ -25,6 +27,7 @@ WARMUP=${LOAD_WARMUP:-20000}
 WARMUP_ROUNDS=${LOAD_WARMUP_ROUNDS:-40}
 MEASURES=${LOAD_MEASURES:-3}
 WITHOUT_LEDGER=${LOAD_WITHOUT_LEDGER:-true}
+REPEATS=${LOAD_REPEATS:-1}
 OUT=${LOAD_OUT:-benchmarks/results/load.md}
 
 if [[ ${LOAD_SKIP_BUILD:-} != 1 ]]; then
@@ -40,7 +43,7 @@ java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmar
   --redis "$TOOLBUS_REDIS_URL" --kafka "$TOOLBUS_KAFKA_BOOTSTRAP" \
   --redis-pid "$(cat "$_TB_REDIS_RUN/redis.pid")" --kafka-pid "$(cat "$_TB_KAFKA_RUN/kafka.pid")" \
   --server-jar server/target/toolbus-server.jar \
-  --turns "$TURNS" --streams "$STREAMS" --warmup "$WARMUP" --warmup-rounds "$WARMUP_ROUNDS" --measures "$MEASURES" --without-ledger "$WITHOUT_LEDGER" \
+  --turns "$TURNS" --streams "$STREAMS" --warmup "$WARMUP" --warmup-rounds "$WARMUP_ROUNDS" --measures "$MEASURES" --without-ledger "$WITHOUT_LEDGER" --repeats "$REPEATS" \
   --logs benchmarks/target/load-logs --out "$OUT" \
-  --command "LOAD_TURNS=$TURNS LOAD_STREAMS=$STREAMS LOAD_WARMUP=$WARMUP LOAD_WARMUP_ROUNDS=$WARMUP_ROUNDS LOAD_MEASURES=$MEASURES LOAD_WITHOUT_LEDGER=$WITHOUT_LEDGER scripts/load.sh${*:+ $*}" \
+  --command "LOAD_TURNS=$TURNS LOAD_STREAMS=$STREAMS LOAD_WARMUP=$WARMUP LOAD_WARMUP_ROUNDS=$WARMUP_ROUNDS LOAD_MEASURES=$MEASURES LOAD_WITHOUT_LEDGER=$WITHOUT_LEDGER LOAD_REPEATS=$REPEATS scripts/load.sh${*:+ $*}" \
   "$@"

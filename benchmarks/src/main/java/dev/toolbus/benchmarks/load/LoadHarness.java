@@ -50,6 +50,9 @@ import java.util.concurrent.TimeUnit;
  * {@code --serve-args "..."} (more arguments of every {@code toolbus serve}, for instance
  * {@code --config FILE}), {@code --without-ledger true} (one more toolbus row per pair, on Redis and on Kafka at
  * least once, with the turn ledger off: what that guarantee costs, compared with the same raw loop),
+ * {@code --repeats R} (each scenario run R times, its consumer processes started and warmed up anew each
+ * time, the scenarios of a pair in turn; a row's figures are the medians over the runs: processes of the
+ * same jar differed by up to 1.45x where the phases within one agreed within 10 %),
  * {@code --command TEXT} (recorded in the Markdown).
  */
 public final class LoadHarness {
@@ -64,6 +67,8 @@ public final class LoadHarness {
     private final Path logs;
     /** {@code --without-ledger true}: a third row per pair, toolbus with its turn ledger off (what the ledger costs). */
     private final boolean withoutLedger;
+    /** {@code --repeats R}: each scenario's consumer processes started, warmed up and measured R times. */
+    private final int repeats;
     private int scenarios;
     /**
      * Starts every turn id of this run, so that runs against the same broker never repeat one: a Kafka
@@ -80,6 +85,7 @@ public final class LoadHarness {
         this.warmup = Math.max(1, w / streams) * streams;
         this.logs = Path.of(opts.getOrDefault("logs", "benchmarks/target/load-logs"));
         this.withoutLedger = Boolean.parseBoolean(opts.getOrDefault("without-ledger", "false"));
+        this.repeats = Math.max(1, Integer.parseInt(opts.getOrDefault("repeats", "1")));
         if (withoutLedger && opts.getOrDefault("serve-args", "").contains("--config")) {
             throw new IllegalArgumentException("--without-ledger gives toolbus serve a --config of its own; "
                     + "drop --config from --serve-args");
@@ -145,26 +151,38 @@ public final class LoadHarness {
             if (broker.name().equals("kafka")) {
                 // each delivery mode against the raw loop of the same mode
                 if (modeRuns("at-least-once")) {
-                    Row raw = scenario(broker, "raw", n, brokerPid);
-                    rows.add(raw);
-                    rows.add(compared(scenario(broker, "toolbus-alo", n, brokerPid), raw));
-                    if (withoutLedger) {
-                        rows.add(compared(scenario(broker, "toolbus-alo-noledger", n, brokerPid), raw));
-                    }
+                    group(broker, n, brokerPid, rows, "raw", withoutLedger
+                            ? List.of("toolbus-alo", "toolbus-alo-noledger") : List.of("toolbus-alo"));
                 }
                 if (modeRuns("exactly-once")) {
-                    Row rawEos = scenario(broker, "raw-eos", n, brokerPid);
-                    rows.add(rawEos);
-                    rows.add(compared(scenario(broker, "toolbus", n, brokerPid), rawEos));
+                    group(broker, n, brokerPid, rows, "raw-eos", List.of("toolbus"));
                 }
             } else {
-                Row raw = scenario(broker, "raw", n, brokerPid);
-                rows.add(raw);
-                rows.add(compared(scenario(broker, "toolbus", n, brokerPid), raw));
-                if (withoutLedger) {
-                    rows.add(compared(scenario(broker, "toolbus-noledger", n, brokerPid), raw));
-                }
+                group(broker, n, brokerPid, rows, "raw", withoutLedger
+                        ? List.of("toolbus", "toolbus-noledger") : List.of("toolbus"));
             }
+        }
+    }
+
+    /**
+     * A raw loop and the toolbus consumers compared with it, each run {@code --repeats} times in turn (raw,
+     * toolbus, ..., raw, toolbus, ...: a drift of the machine reaches all of them), each a process of its
+     * own; a row's figures are the medians over its runs.
+     */
+    private void group(Broker broker, int n, long brokerPid, List<Row> rows, String rawRunner, List<String> toolbus) {
+        List<String> runners = new ArrayList<>();
+        runners.add(rawRunner);
+        runners.addAll(toolbus);
+        Map<String, List<Row>> runs = new java.util.LinkedHashMap<>();
+        for (int r = 0; r < repeats; r++) {
+            for (String runner : runners) {
+                runs.computeIfAbsent(runner, k -> new ArrayList<>()).add(scenario(broker, runner, n, brokerPid));
+            }
+        }
+        Row raw = Row.merged(runs.get(rawRunner));
+        rows.add(raw);
+        for (String t : toolbus) {
+            rows.add(compared(Row.merged(runs.get(t)), raw));
         }
     }
 
@@ -454,10 +472,11 @@ public final class LoadHarness {
                     r.stolen * 100, r.setAside));
         }
         sb.append("\n");
-        if (rows.stream().anyMatch(r -> r.samples.size() > 1)) {
-            sb.append("Measured phases, in order (calls/s / consumer CPU µs per turn; each column above is their median):");
+        if (rows.stream().anyMatch(r -> r.samples.size() > 1 || !r.runs.isEmpty())) {
+            sb.append("Measured phases, in order (calls/s / consumer CPU µs per turn; \" | \" between runs in processes of"
+                    + " their own; each column above is their median):");
             for (Row r : rows) {
-                if (r.samples.size() > 1) {
+                if (r.samples.size() > 1 || !r.runs.isEmpty()) {
                     sb.append(" ").append(r.broker).append(' ').append(r.runner).append(' ').append(r.instances)
                             .append(": ").append(r.phases()).append(';');
                 }
@@ -466,7 +485,8 @@ public final class LoadHarness {
             sb.append(".\n");
         }
         int measures = Math.max(1, Integer.parseInt(opts.getOrDefault("measures", "1")));
-        sb.append("Run of ").append(started).append(": ").append(measures > 1 ? measures + " measured phases of " : "")
+        sb.append("Run of ").append(started).append(": ").append(repeats > 1 ? repeats + " runs per scenario, in turn, each of " : "")
+                .append(measures > 1 ? measures + " measured phases of " : "")
                 .append(turns).append(measures > 1 ? " turns" : " measured turns").append(" over ")
                 .append(streams).append(" streams after warm-up rounds of ").append(warmup)
                 .append(" turns per scenario (until two agree within 5 % with the consumers' JIT under 2 % of their CPU in both,"
@@ -576,10 +596,17 @@ public final class LoadHarness {
             setAside = samples.stream().mapToInt(s -> s.setAside).sum();
         }
 
-        /** The phases' calls/s and consumer CPU per turn, in the order measured (empty for a single phase). */
+        /** Runs of this scenario in their own processes, when there were several ({@link #merged}). */
+        List<Row> runs = List.of();
+
+        /** The phases' calls/s and consumer CPU per turn, in the order measured, per run (" | " between runs). */
         String phases() {
-            if (samples.size() < 2) {
-                return "";
+            if (!runs.isEmpty()) {
+                StringBuilder sb = new StringBuilder();
+                for (Row r : runs) {
+                    sb.append(sb.length() == 0 ? "" : " | ").append(r.phases());
+                }
+                return sb.toString();
             }
             StringBuilder sb = new StringBuilder();
             for (Sample s : samples) {
@@ -587,6 +614,34 @@ public final class LoadHarness {
                         s.stats.callsPerSecond(), s.workerCpuUs));
             }
             return sb.toString();
+        }
+
+        /**
+         * One row of several runs of a scenario: each figure the median of the runs' figures (each itself
+         * the median of its phases); calls/s and the latencies those of the run whose calls/s is the median.
+         */
+        static Row merged(List<Row> runs) {
+            if (runs.size() == 1) {
+                return runs.get(0);
+            }
+            Row first = runs.get(0);
+            Row m = new Row(first.broker, first.runner, first.instances);
+            m.runs = List.copyOf(runs);
+            List<Row> done = runs.stream().filter(r -> r.stats != null).toList();
+            m.error = runs.stream().map(r -> r.error).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+            if (done.isEmpty()) {
+                return m;
+            }
+            m.workerCpuUs = median(done.stream().mapToDouble(r -> r.workerCpuUs).toArray());
+            m.brokerCpuUs = median(done.stream().mapToDouble(r -> r.brokerCpuUs).toArray());
+            m.harnessCpuUs = median(done.stream().mapToDouble(r -> r.harnessCpuUs).toArray());
+            m.commandsPerTurn = median(done.stream().mapToDouble(r -> r.commandsPerTurn).toArray());
+            List<Row> byRate = new ArrayList<>(done);
+            byRate.sort(java.util.Comparator.comparingDouble(r -> r.stats.callsPerSecond()));
+            m.stats = byRate.get((byRate.size() - 1) / 2).stats;
+            m.stolen = done.stream().mapToDouble(r -> r.stolen).max().orElse(0);
+            m.setAside = done.stream().mapToInt(r -> r.setAside).sum();
+            return m;
         }
     }
 
