@@ -45,15 +45,15 @@ final class FinishedTurnFilter {
                                                           RedisAsyncCommands<String, byte[]> connection,
                                                           List<ReadEntry> live, int[] checked, List<TurnKey> turns,
                                                           boolean[] admit) {
-        boolean[] kept = new boolean[turns.size()];
+        RedisTurnLedger.Early[] kept = new RedisTurnLedger.Early[turns.size()];
         return ledger.admitRead(connection, turns, admit, kept).thenApply(answers -> {
             boolean[] found = new boolean[answers.length];
             for (int i = 0; i < answers.length; i++) {
                 found[i] = answers[i] == 2;
             }
             for (int i = 0; i < live.size(); i++) {
-                if (checked[i] >= 0 && kept[checked[i]]) {
-                    live.get(i).early = turns.get(checked[i]);
+                if (checked[i] >= 0) {
+                    live.get(i).early = kept[checked[i]];
                 }
             }
             return found;

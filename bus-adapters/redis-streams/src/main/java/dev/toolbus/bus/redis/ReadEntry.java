@@ -1,7 +1,6 @@
 package dev.toolbus.bus.redis;
 
 import dev.toolbus.protocol.EventIdPeek;
-import dev.toolbus.spi.TurnKey;
 import io.lettuce.core.StreamMessage;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +17,7 @@ final class ReadEntry {
      * The turn its read admitted ({@link RedisTurnLedger#admitRead}), until the executor's admission takes
      * it: the entry hands it on, and settling an entry whose turn was never admitted gives the claim back.
      */
-    TurnKey early;
+    RedisTurnLedger.Early early;
 
     ReadEntry(StreamMessage<String, byte[]> message) {
         this.message = message;

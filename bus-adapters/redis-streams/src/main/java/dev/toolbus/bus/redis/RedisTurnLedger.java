@@ -177,10 +177,11 @@ final class RedisTurnLedger implements TurnLedger {
      * (twice in the batch, or read before and not yet admitted), which its admission asks again. The
      * answer per turn is the admission script's; a turn claimed here is this instance's at once (renewed
      * by the claim loop), and each answer but "finished" is kept for the turn's {@link #admit}
-     * ({@code kept[i]} set): the entry that carries it gives it back with {@link #unadmitted} when settled.
+     * (and set in {@code kept[i]}): the entry that carries it gives it back with {@link #unadmitted} when
+     * settled.
      */
     CompletableFuture<long[]> admitRead(RedisAsyncCommands<String, byte[]> connection, List<TurnKey> turns,
-                                        boolean[] admit, boolean[] kept) {
+                                        boolean[] admit, Early[] kept) {
         String[] keys = new String[turns.size() * 2];
         byte[][] args = new byte[2 + turns.size()][];
         args[0] = owner;
@@ -210,8 +211,9 @@ final class RedisTurnLedger implements TurnLedger {
                 if (r == 1) {
                     owned.put(t, t);
                 }
-                early.put(t, new Early(r, now));
-                kept[i] = true;
+                Early e = new Early(t, r, now);
+                early.put(t, e);
+                kept[i] = e;
             }
             return out;
         });
@@ -285,10 +287,10 @@ final class RedisTurnLedger implements TurnLedger {
      * The entry of a turn its read admitted was settled: if no admission took that answer (the executor
      * could not decode the entry, or the entry was never handed over), the claim made with it is given back.
      */
-    void unadmitted(TurnKey turn) {
-        Early e = early.remove(turn);
-        if (e != null && e.answer == 1) {
-            release(turn);
+    void unadmitted(Early e) {
+        // only this entry's answer: a later copy of the turn, read since, may have one of its own
+        if (early.remove(e.turn, e) && e.answer == 1) {
+            release(e.turn);
         }
     }
 
@@ -313,8 +315,17 @@ final class RedisTurnLedger implements TurnLedger {
     private static final byte[] ONE = {'1'};
     private static final byte[] ZERO = {'0'};
 
-    /** An answer of {@link #admitRead} and when it came. */
-    private record Early(long answer, long atNanos) {
+    /** An answer of {@link #admitRead} for a turn, and when it came; compared by identity. */
+    static final class Early {
+        final TurnKey turn;
+        final long answer;
+        final long atNanos;
+
+        Early(TurnKey turn, long answer, long atNanos) {
+            this.turn = turn;
+            this.answer = answer;
+            this.atNanos = atNanos;
+        }
     }
 
     private static byte[] ascii(long n) {

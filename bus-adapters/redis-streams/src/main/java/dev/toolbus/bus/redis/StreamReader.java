@@ -3,7 +3,6 @@ package dev.toolbus.bus.redis;
 import dev.toolbus.spi.BusMessage;
 import dev.toolbus.spi.BusSource;
 import dev.toolbus.spi.DrainLoop;
-import dev.toolbus.spi.TurnKey;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -230,13 +229,13 @@ final class StreamReader implements BusSource {
         return handOver(m, payload, null);
     }
 
-    private BusMessage handOver(StreamMessage<String, byte[]> m, byte[] payload, TurnKey early) {
+    private BusMessage handOver(StreamMessage<String, byte[]> m, byte[] payload, RedisTurnLedger.Early early) {
         leases.take(m.getId());
         return new Entry(m.getId(), payload, early);
     }
 
     /** An entry whose read admitted its turn is settled: gives the claim back if no admission took it. */
-    private void unadmitted(TurnKey early) {
+    private void unadmitted(RedisTurnLedger.Early early) {
         RedisTurnLedger ledger = early == null ? null : bus.redisLedger();
         if (ledger != null) {
             ledger.unadmitted(early);
@@ -378,10 +377,10 @@ final class StreamReader implements BusSource {
     private final class Entry implements BusMessage {
         private final String id;
         private final byte[] payload;
-        private final TurnKey early;
+        private final RedisTurnLedger.Early early;
         private final AtomicBoolean acked = new AtomicBoolean();
 
-        Entry(String id, byte[] payload, TurnKey early) {
+        Entry(String id, byte[] payload, RedisTurnLedger.Early early) {
             this.id = id;
             this.payload = payload;
             this.early = early;

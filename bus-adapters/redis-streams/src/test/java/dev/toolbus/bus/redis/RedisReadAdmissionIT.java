@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.toolbus.executor.ToolExecutor;
+import dev.toolbus.spi.TurnKey;
+import dev.toolbus.spi.TurnLedger;
 import dev.toolbus.tool.ToolDefinition;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -95,6 +99,30 @@ class RedisReadAdmissionIT {
         assertThat(redis.redis.exists(ledger.claimKey("s", "t2"))).isZero();
         assertThat(ledger.early()).isZero();
         assertThat(ledger.running()).isZero();
+    }
+
+    @Test
+    void settlingAnOlderCopyOfATurn_leavesTheAnswerOfACopyReadSince() throws Exception {
+        RedisTurnLedger ledger = (RedisTurnLedger) bus.turnLedger();
+        TurnKey t = TurnKey.of(redis.config().build().principal(), "s", "t4");
+        try (StatefulRedisConnection<String, byte[]> c = redis.client.connect(RedisStreamsBus.CODEC)) {
+            RedisTurnLedger.Early[] first = new RedisTurnLedger.Early[1];
+            assertThat(ledger.admitRead(c.async(), List.of(t), new boolean[] {true}, first).get(5, TimeUnit.SECONDS))
+                    .containsExactly(1L);
+            // its admission took the answer; the turn failed and gave its claim back
+            assertThat(ledger.admit(t).block(Duration.ofSeconds(5))).isInstanceOf(TurnLedger.Admission.Run.class);
+            ledger.release(t);
+            await().atMost(Duration.ofSeconds(5)).until(() -> redis.redis.exists(ledger.claimKey(t)) == 0);
+            RedisTurnLedger.Early[] second = new RedisTurnLedger.Early[1];
+            assertThat(ledger.admitRead(c.async(), List.of(t), new boolean[] {true}, second).get(5, TimeUnit.SECONDS))
+                    .containsExactly(1L);
+            ledger.unadmitted(first[0]); // the first copy's entry is acknowledged late
+            assertThat(ledger.early()).isEqualTo(1);
+            assertThat(redis.redis.get(ledger.claimKey(t))).isEqualTo("a");
+            ledger.unadmitted(second[0]); // the second copy's entry, never admitted: its claim goes back
+            assertThat(ledger.early()).isZero();
+            await().atMost(Duration.ofSeconds(5)).until(() -> redis.redis.exists(ledger.claimKey(t)) == 0);
+        }
     }
 
     @Test
