@@ -585,13 +585,11 @@ public final class LoadHarness {
          * the phases; calls/s and the latencies are the phase whose calls/s is the median.
          */
         void settle() {
-            workerCpuUs = median(samples.stream().mapToDouble(s -> s.workerCpuUs).toArray());
-            brokerCpuUs = median(samples.stream().mapToDouble(s -> s.brokerCpuUs).toArray());
-            harnessCpuUs = median(samples.stream().mapToDouble(s -> s.harnessCpuUs).toArray());
-            commandsPerTurn = median(samples.stream().mapToDouble(s -> s.commandsPerTurn).toArray());
-            List<Sample> byRate = new ArrayList<>(samples);
-            byRate.sort(java.util.Comparator.comparingDouble(s -> s.stats.callsPerSecond()));
-            stats = byRate.get((byRate.size() - 1) / 2).stats;
+            workerCpuUs = median(samples, s -> s.workerCpuUs);
+            brokerCpuUs = median(samples, s -> s.brokerCpuUs);
+            harnessCpuUs = median(samples, s -> s.harnessCpuUs);
+            commandsPerTurn = median(samples, s -> s.commandsPerTurn);
+            stats = medianBy(samples, s -> s.stats.callsPerSecond()).stats;
             stolen = samples.stream().mapToDouble(s -> s.stolen).max().orElse(0);
             setAside = samples.stream().mapToInt(s -> s.setAside).sum();
         }
@@ -632,17 +630,27 @@ public final class LoadHarness {
             if (done.isEmpty()) {
                 return m;
             }
-            m.workerCpuUs = median(done.stream().mapToDouble(r -> r.workerCpuUs).toArray());
-            m.brokerCpuUs = median(done.stream().mapToDouble(r -> r.brokerCpuUs).toArray());
-            m.harnessCpuUs = median(done.stream().mapToDouble(r -> r.harnessCpuUs).toArray());
-            m.commandsPerTurn = median(done.stream().mapToDouble(r -> r.commandsPerTurn).toArray());
-            List<Row> byRate = new ArrayList<>(done);
-            byRate.sort(java.util.Comparator.comparingDouble(r -> r.stats.callsPerSecond()));
-            m.stats = byRate.get((byRate.size() - 1) / 2).stats;
+            m.workerCpuUs = median(done, r -> r.workerCpuUs);
+            m.brokerCpuUs = median(done, r -> r.brokerCpuUs);
+            m.harnessCpuUs = median(done, r -> r.harnessCpuUs);
+            m.commandsPerTurn = median(done, r -> r.commandsPerTurn);
+            m.stats = medianBy(done, r -> r.stats.callsPerSecond()).stats;
             m.stolen = done.stream().mapToDouble(r -> r.stolen).max().orElse(0);
             m.setAside = done.stream().mapToInt(r -> r.setAside).sum();
             return m;
         }
+    }
+
+    /** The median of a figure over the items, as {@link #median(double[])}. */
+    static <T> double median(List<T> items, java.util.function.ToDoubleFunction<T> figure) {
+        return median(items.stream().mapToDouble(figure).toArray());
+    }
+
+    /** The item whose figure is the median (the lower of the middle two for an even count). */
+    static <T> T medianBy(List<T> items, java.util.function.ToDoubleFunction<T> figure) {
+        List<T> sorted = new ArrayList<>(items);
+        sorted.sort(java.util.Comparator.comparingDouble(figure));
+        return sorted.get((sorted.size() - 1) / 2);
     }
 
     /** The median of the values that are not NaN (an even count: the mean of the middle two); NaN if none. */

@@ -2,6 +2,7 @@ package dev.toolbus.bus.redis;
 
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,25 +20,35 @@ final class AdmitBatcher {
 
     static final int MAX_TURNS = 128;
 
-    // KEYS: pairs (finished-turn record, claim); ARGV[1] owner, ARGV[2] claim TTL ms. One answer per pair:
-    // 2: finished; 1: claimed now by ARGV[1] (SET NX PX); 3: already claimed by ARGV[1] (renewed);
-    // 0: claimed by another.
+    // KEYS: pairs (finished-turn record, claim); ARGV[1] owner, ARGV[2] claim TTL ms, then one flag per pair:
+    // '1' admits the turn, '0' only checks it (RedisTurnLedger.admitRead: a cancel, or a turn asked for
+    // already). One answer per pair: 2: finished; 1: claimed now by ARGV[1] (SET NX PX); 3: already claimed
+    // by ARGV[1] (renewed); 0: claimed by another, or (checked only) not finished.
     static final String ADMIT_MANY_SCRIPT = """
             local out = {}
+            local f = 3
             for i = 1, #KEYS, 2 do
               local r = 0
               if redis.call('EXISTS', KEYS[i]) == 1 then
                 r = 2
-              elseif redis.call('SET', KEYS[i + 1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-                r = 1
-              elseif redis.call('GET', KEYS[i + 1]) == ARGV[1] then
-                redis.call('PEXPIRE', KEYS[i + 1], ARGV[2])
-                r = 3
+              elseif ARGV[f] == '1' then
+                if redis.call('SET', KEYS[i + 1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+                  r = 1
+                elseif redis.call('GET', KEYS[i + 1]) == ARGV[1] then
+                  redis.call('PEXPIRE', KEYS[i + 1], ARGV[2])
+                  r = 3
+                end
               end
               out[#out + 1] = r
+              f = f + 1
             end
             return out
             """;
+
+    /** The flag of a pair the script admits. */
+    static final byte[] ADMIT = {'1'};
+    /** The flag of a pair the script only checks. */
+    static final byte[] CHECK = {'0'};
 
     private final RedisAsyncCommands<String, byte[]> commands;
     private final String sha;
@@ -49,6 +60,11 @@ final class AdmitBatcher {
         this.commands = commands;
         this.sha = commands.digest(ADMIT_MANY_SCRIPT);
         this.maxBatchBytes = maxBatchBytes;
+    }
+
+    /** The digest of {@link #ADMIT_MANY_SCRIPT} (the read's admission runs it too). */
+    String sha() {
+        return sha;
     }
 
     /** The script's answer for this turn; {@code owner} and {@code ttlMs} are the same for every call. */
@@ -80,7 +96,10 @@ final class AdmitBatcher {
                 keys[2 * i] = batch.get(i).doneKey;
                 keys[2 * i + 1] = batch.get(i).claimKey;
             }
-            byte[][] args = {batch.get(0).owner, batch.get(0).ttlMs};
+            byte[][] args = new byte[2 + batch.size()][];
+            args[0] = batch.get(0).owner;
+            args[1] = batch.get(0).ttlMs;
+            Arrays.fill(args, 2, args.length, ADMIT);
             try {
                 Scripts.many(commands, sha, ADMIT_MANY_SCRIPT, keys, args)
                         .whenComplete((answers, error) -> settle(batch, answers, error == null ? null : Scripts.cause(error)));

@@ -79,36 +79,12 @@ final class RedisTurnLedger implements TurnLedger {
     private final AdmitBatcher admissions;
     private final String pollSha;
     private final String ownedSha;
-    private final String readSha;
     /**
      * Answers of {@link #admitRead} kept for the turns' admissions: taken once by {@link #admit}, or
      * dropped by {@link #renew} when older than half the claim's TTL (the admission then asks Redis).
      */
     private final ConcurrentHashMap<TurnKey, Early> early = new ConcurrentHashMap<>();
 
-    // KEYS: pairs (finished-turn record, claim); ARGV[1] owner, ARGV[2] claim TTL ms, then one flag per pair:
-    // '1' admits the turn with the answers of AdmitBatcher.ADMIT_MANY_SCRIPT (2 finished, 1 claimed now, 3
-    // already claimed by ARGV[1] (renewed), 0 claimed by another); '0' only says 2 (finished) or 0.
-    static final String READ_ADMIT_SCRIPT = """
-            local out = {}
-            local f = 3
-            for i = 1, #KEYS, 2 do
-              local r = 0
-              if redis.call('EXISTS', KEYS[i]) == 1 then
-                r = 2
-              elseif ARGV[f] == '1' then
-                if redis.call('SET', KEYS[i + 1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-                  r = 1
-                elseif redis.call('GET', KEYS[i + 1]) == ARGV[1] then
-                  redis.call('PEXPIRE', KEYS[i + 1], ARGV[2])
-                  r = 3
-                end
-              end
-              out[#out + 1] = r
-              f = f + 1
-            end
-            return out
-            """;
 
     RedisTurnLedger(RedisAsyncCommands<String, byte[]> commands, RedisStreamsConfig config, Scheduler scheduler) {
         this.commands = commands;
@@ -119,7 +95,6 @@ final class RedisTurnLedger implements TurnLedger {
         this.admissions = new AdmitBatcher(commands, config.writeBatchBytes());
         this.pollSha = commands.digest(POLL_SCRIPT);
         this.ownedSha = commands.digest(OWNED_SCRIPT);
-        this.readSha = commands.digest(READ_ADMIT_SCRIPT);
     }
 
     /** The claim key of a running turn. */
@@ -193,9 +168,9 @@ final class RedisTurnLedger implements TurnLedger {
             keys[2 * i] = config.doneMarkerKey(t);
             keys[2 * i + 1] = claimKey(t);
             asked[i] = admit[i] && seen.add(t) && !early.containsKey(t);
-            args[2 + i] = asked[i] ? ONE : ZERO;
+            args[2 + i] = asked[i] ? AdmitBatcher.ADMIT : AdmitBatcher.CHECK;
         }
-        return Scripts.many(connection, readSha, READ_ADMIT_SCRIPT, keys, args).thenApply(answers -> {
+        return Scripts.many(connection, admissions.sha(), AdmitBatcher.ADMIT_MANY_SCRIPT, keys, args).thenApply(answers -> {
             if (answers == null || answers.size() != turns.size()) {
                 throw new IllegalStateException("unexpected answer to the read admission script: " + answers);
             }
@@ -311,9 +286,6 @@ final class RedisTurnLedger implements TurnLedger {
     private Mono<Long> run(String digest, String script, String[] keys, byte[]... args) {
         return Scripts.one(commands, digest, script, keys, args);
     }
-
-    private static final byte[] ONE = {'1'};
-    private static final byte[] ZERO = {'0'};
 
     /** An answer of {@link #admitRead} for a turn, and when it came; compared by identity. */
     static final class Early {
