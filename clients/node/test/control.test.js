@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '../src/index.js';
-import { TOKEN, cuttableProxy, serverCommand, startBrokerServer, startServer, until, writeConfig } from './support.js';
+import { TOKEN, cuttableProxy, removeConfig, serverCommand, startBrokerServer, startServer, until, writeConfig } from './support.js';
 
 // in CI every transport must be tested, never skipped
 const REQUIRE_ALL = process.env.TOOLBUS_REQUIRE_ALL_TRANSPORTS === '1';
@@ -326,12 +326,15 @@ describe('redis control', { skip: redisSkip }, () => {
   const prefix = `jsctl${process.pid}`;
   const options = { callsStream: `${prefix}:calls`, resultsKey: `${prefix}:results:{stream_id}` };
   let server;
+  let config;
   before(async () => {
-    const config = writeConfig(`bus:\n  type: redis\n  url: ${process.env.TOOLBUS_REDIS_URL}\n  calls: '${options.callsStream}'\n`
+    config = writeConfig(`bus:\n  type: redis\n  url: ${process.env.TOOLBUS_REDIS_URL}\n  calls: '${options.callsStream}'\n`
       + `  results: '${options.resultsKey}'\n  group: ${prefix}\ngateway:\n  enabled: false\napproval:\n  mode: auto\n`);
     server = await startBrokerServer('--config', config);
   });
-  after(async () => { await server.stop(); });
+  after(async () => {
+    try { await server.stop(); } finally { removeConfig(config); }
+  });
 
   controlCases('redis', perCase(() => process.env.TOOLBUS_REDIS_URL, options));
 
@@ -389,15 +392,18 @@ describe('kafka control', { skip: kafkaSkip }, () => {
   // of no turn goes to the client's onError: the running case's
   let shared;
   let onError = null;
+  let config;
   before(async () => {
-    const config = writeConfig(`bus:\n  type: kafka\n  url: ${process.env.TOOLBUS_KAFKA_BOOTSTRAP}\n  calls: '${options.callsTopic}'\n`
+    config = writeConfig(`bus:\n  type: kafka\n  url: ${process.env.TOOLBUS_KAFKA_BOOTSTRAP}\n  calls: '${options.callsTopic}'\n`
       + `  results: '${options.resultsTopic}'\n  group: ${prefix}\ngateway:\n  enabled: false\napproval:\n  mode: auto\n`);
     server = await startBrokerServer('--config', config);
     shared = await new Client(url(), { ...options, onError: (e) => onError?.(e) }).connect();
   });
   after(async () => {
-    await shared?.close();
-    await server.stop();
+    try {
+      await shared?.close();
+      await server.stop();
+    } finally { removeConfig(config); }
   });
 
   controlCases('kafka', async (callbacks) => {

@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { Client } from '../src/index.js';
-import { TOKEN, startServer, writeConfig } from './support.js';
+import { TOKEN, removeConfig, startServer, writeConfig } from './support.js';
 
-test('HTTP: listTools with a text is narrowed by dispatch', async () => {
+test('HTTP: listTools with a text is narrowed by dispatch', async (t) => {
   const seen = [];
   const model = createServer((req, res) => {
     let body = '';
@@ -23,6 +23,7 @@ test('HTTP: listTools with a text is narrowed by dispatch', async () => {
     + '  - {name: math, description: Arithmetic, tools: [add, count]}\n'
     + '  - {name: art, description: Drawing pictures, tools: [draw]}\n'
     + `dispatch:\n  enabled: true\n  model: {baseUrl: "http://127.0.0.1:${model.address().port}/v1", name: tiny}\n`);
+  t.after(() => removeConfig(config)); // after the finally below has stopped the server
   const server = await startServer('--config', config);
   try {
     const tb = await new Client(`http://127.0.0.1:${server.port}`, { token: TOKEN }).connect();

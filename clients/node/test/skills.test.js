@@ -2,14 +2,16 @@
 // sidecar, list_skills, a load_skill call, then list_skills again hands the loaded skill back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '../src/index.js';
 import { TOKEN, serverCommand, startServer } from './support.js';
 
-function skillsDir() {
+/** The skills folder, removed after test `t` (whose server or sidecar has stopped by then). */
+function skillsDir(t) {
   const root = mkdtempSync(join(tmpdir(), 'toolbus-js-skills-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
   mkdirSync(join(root, 'pdf'));
   writeFileSync(join(root, 'pdf', 'SKILL.md'), '---\nname: pdf-tools\ndescription: Fill and merge PDF forms\ntriggers: [表单]\n---\nUse pdftk.\n');
   writeFileSync(join(root, 'deploy.skill.yaml'), 'name: deploy\ndescription: Deploy the bot\ncontent: |\n  1. build\n  2. ship\n');
@@ -32,15 +34,15 @@ async function checkFlow(tb, stream) {
   assert.equal(again.documents[0].text, '# deploy\n\n1. build\n2. ship');
 }
 
-test('HTTP: listSkills, load_skill, listSkills again', async () => {
-  const server = await startServer('--skills', skillsDir());
+test('HTTP: listSkills, load_skill, listSkills again', async (t) => {
+  const server = await startServer('--skills', skillsDir(t));
   try {
     const tb = await new Client(`http://127.0.0.1:${server.port}`, { token: TOKEN }).connect();
     try { await checkFlow(tb, 'js:http:skills'); } finally { await tb.close(); }
   } finally { await server.stop(); }
 });
 
-test('stdio sidecar: listSkills, load_skill, listSkills again', async () => {
-  const tb = await new Client('stdio:', { command: serverCommand('--bus', 'stdio', '--skills', skillsDir()) }).connect();
+test('stdio sidecar: listSkills, load_skill, listSkills again', async (t) => {
+  const tb = await new Client('stdio:', { command: serverCommand('--bus', 'stdio', '--skills', skillsDir(t)) }).connect();
   try { await checkFlow(tb, 'js:stdio:skills'); } finally { await tb.close(); }
 });

@@ -3,7 +3,7 @@
 // and waiting helpers.
 import { spawn } from 'node:child_process';
 import { createConnection, createServer } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,17 +19,30 @@ export function serverCommand(...args) {
   return ['java', ...opts, '-jar', JAR, 'serve', '--sample-tools', '--log-level', 'warn', ...args];
 }
 
+/**
+ * `toolbus serve` with the gateway on a free port. Its port file lives in a folder of the temp folder
+ * that `stop()` removes once the process has ended (a failed start stops and removes it too).
+ */
 export async function startServer(...args) {
   assert.ok(existsSync(JAR), `build the server first (${JAR})`);
   const dir = mkdtempSync(join(tmpdir(), 'toolbus-js-'));
   const portFile = join(dir, 'port');
   const [cmd, ...rest] = serverCommand(...args, '--gateway', '127.0.0.1:0', '--port-file', portFile, '--token', TOKEN);
   const proc = spawn(cmd, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const stop = async () => {
+    try { await stopProcess(proc); } finally { removeDir(dir); }
+  };
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr = (stderr + d).slice(-4000); });
-  const port = await until(() => (existsSync(portFile) && readFileSync(portFile, 'utf8').trim()) || (proc.exitCode !== null && 'exit'), 60000);
-  if (port === 'exit') throw new Error(`toolbus serve exited: ${stderr}`);
-  return { proc, port: Number(port), stop: () => stopProcess(proc) };
+  let port;
+  try {
+    port = await until(() => (existsSync(portFile) && readFileSync(portFile, 'utf8').trim()) || (proc.exitCode !== null && 'exit'), 60000);
+    if (port === 'exit') throw new Error(`toolbus serve exited: ${stderr}`);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { proc, port: Number(port), stop };
 }
 
 export async function startBrokerServer(...args) {
@@ -39,6 +52,7 @@ export async function startBrokerServer(...args) {
   return { proc, stderr: () => stderr, stop: () => stopProcess(proc) };
 }
 
+/** A toolbus.yaml holding `text`, in a new folder of the temp folder; the caller removes it with removeConfig. */
 export function writeConfig(text) {
   const dir = mkdtempSync(join(tmpdir(), 'toolbus-js-'));
   const f = join(dir, 'toolbus.yaml');
@@ -46,8 +60,19 @@ export function writeConfig(text) {
   return f;
 }
 
+/** Removes a writeConfig file with its folder (for an `after` hook, once the server reading it has stopped). */
+export function removeConfig(file) {
+  if (file) removeDir(dirname(file));
+}
+
+/** Removes a folder with everything in it; no error when it is gone already. */
+export function removeDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
 function stopProcess(proc) {
-  if (proc.exitCode !== null) return Promise.resolve();
+  // ended already (by itself or a signal), or never started: no exit event is coming
+  if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return Promise.resolve();
   return new Promise((r) => {
     const t = setTimeout(() => proc.kill('SIGKILL'), 30000);
     proc.once('exit', () => { clearTimeout(t); r(); });

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError, Client } from '../src/index.js';
-import { TOKEN, checkAnthropic, checkGemini, checkOpenAI, checkOpenAIResponses, serverCommand, startBrokerServer, startServer, until, writeConfig } from './support.js';
+import { TOKEN, checkAnthropic, checkGemini, checkOpenAI, checkOpenAIResponses, removeConfig, serverCommand, startBrokerServer, startServer, until, writeConfig } from './support.js';
 
 // in CI every transport must be tested, never skipped
 const REQUIRE_ALL = process.env.TOOLBUS_REQUIRE_ALL_TRANSPORTS === '1';
@@ -92,11 +92,14 @@ test('stdio sidecar: a three-call turn', async () => {
 describe('redis', { skip: !process.env.TOOLBUS_REDIS_URL && !REQUIRE_ALL && 'TOOLBUS_REDIS_URL not set (scripts/lib/services.sh starts Redis)' }, () => {
   const prefix = `jsclient${process.pid}`;
   let server;
+  let config;
   before(async () => {
-    const config = writeConfig(`bus:\n  type: redis\n  url: ${process.env.TOOLBUS_REDIS_URL}\n  calls: '${prefix}:calls'\n  results: '${prefix}:results:{stream_id}'\n  group: ${prefix}\ngateway:\n  enabled: false\n`);
+    config = writeConfig(`bus:\n  type: redis\n  url: ${process.env.TOOLBUS_REDIS_URL}\n  calls: '${prefix}:calls'\n  results: '${prefix}:results:{stream_id}'\n  group: ${prefix}\ngateway:\n  enabled: false\n`);
     server = await startBrokerServer('--config', config);
   });
-  after(async () => { await server.stop(); });
+  after(async () => {
+    try { await server.stop(); } finally { removeConfig(config); }
+  });
 
   test('a three-call turn over Redis Streams', async () => {
     const tb = await new Client(process.env.TOOLBUS_REDIS_URL, { callsStream: `${prefix}:calls`, resultsKey: `${prefix}:results:{stream_id}` }).connect();
@@ -109,11 +112,14 @@ describe('redis', { skip: !process.env.TOOLBUS_REDIS_URL && !REQUIRE_ALL && 'TOO
 describe('kafka', { skip: !process.env.TOOLBUS_KAFKA_BOOTSTRAP && !REQUIRE_ALL && 'TOOLBUS_KAFKA_BOOTSTRAP not set (scripts/lib/services.sh starts Kafka)' }, () => {
   const prefix = `jsclient${process.pid}`;
   let server;
+  let config;
   before(async () => {
-    const config = writeConfig(`bus:\n  type: kafka\n  url: ${process.env.TOOLBUS_KAFKA_BOOTSTRAP}\n  calls: '${prefix}.calls'\n  results: '${prefix}.results'\n  group: ${prefix}\ngateway:\n  enabled: false\n`);
+    config = writeConfig(`bus:\n  type: kafka\n  url: ${process.env.TOOLBUS_KAFKA_BOOTSTRAP}\n  calls: '${prefix}.calls'\n  results: '${prefix}.results'\n  group: ${prefix}\ngateway:\n  enabled: false\n`);
     server = await startBrokerServer('--config', config);
   });
-  after(async () => { await server.stop(); });
+  after(async () => {
+    try { await server.stop(); } finally { removeConfig(config); }
+  });
 
   test('a three-call turn over Kafka', async () => {
     const tb = await new Client(`kafka://${process.env.TOOLBUS_KAFKA_BOOTSTRAP}`, { callsTopic: `${prefix}.calls`, resultsTopic: `${prefix}.results` }).connect();

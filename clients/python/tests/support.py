@@ -2,6 +2,7 @@
 
 import asyncio
 import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -20,13 +21,35 @@ def _read(path):
         return ""
 
 
+def temp_dir(owner, prefix="toolbus-py-"):
+    """A new folder in the temp folder, removed with all it holds when ``owner`` cleans up: a test
+    (``addCleanup``: after tearDown) or, from setUpClass, its class (``addClassCleanup``: after
+    tearDownClass, or when setUpClass fails)."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    cleanup = owner.addClassCleanup if isinstance(owner, type) else owner.addCleanup
+    cleanup(shutil.rmtree, path, ignore_errors=True)
+    return path
+
+
+def write_config(owner, text, prefix="toolbus-py-"):
+    """A toolbus.yaml holding ``text``, in a :func:`temp_dir` of ``owner``; its path."""
+    config = os.path.join(temp_dir(owner, prefix), "toolbus.yaml")
+    with open(config, "w", encoding="utf-8") as f:
+        f.write(text)
+    return config
+
+
 def require_jar(test):
     if not os.path.exists(JAR):
         raise unittest.SkipTest("build the server first: mvn -pl server -am package -DskipTests (%s)" % JAR)
 
 
 class Server:
-    """``toolbus serve`` with the sample tools; ``port`` is its gateway's port."""
+    """``toolbus serve`` with the sample tools; ``port`` is its gateway's port.
+
+    ``start`` makes a folder in the temp folder for the port file and the server's stderr; ``stop``
+    (which a failed ``start`` calls too) ends the process and removes it. ``command`` alone makes none.
+    """
 
     def __init__(self, *args, gateway=True, env=None):
         self.args = list(args)
@@ -34,7 +57,7 @@ class Server:
         self.env = dict(os.environ, **(env or {}))
         self.proc = None
         self.port = None
-        self._dir = tempfile.mkdtemp(prefix="toolbus-py-")
+        self._dir = None
 
     def command(self, *extra):
         java_opts = os.environ.get("TOOLBUS_JAVA_OPTS", "-Xmx256m").split()
@@ -42,6 +65,14 @@ class Server:
                 *extra]
 
     def start(self):
+        self._dir = tempfile.mkdtemp(prefix="toolbus-py-")
+        try:
+            return self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self):
         port_file = os.path.join(self._dir, "port")
         extra = ["--gateway", "127.0.0.1:0", "--port-file", port_file, "--token", TOKEN] if self.gateway else []
         with open(os.path.join(self._dir, "stderr.log"), "wb") as err:
@@ -61,16 +92,24 @@ class Server:
         return self
 
     def stderr(self):
+        if self._dir is None:
+            return ""
         return _read(os.path.join(self._dir, "stderr.log"))[-4000:]
 
     def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        try:
+            if self.proc and self.proc.poll() is None:
+                self.proc.terminate()
+                try:
+                    self.proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait()
+        finally:
+            # after the process has ended: it no longer writes its stderr.log there
+            if self._dir is not None:
+                shutil.rmtree(self._dir, ignore_errors=True)
+                self._dir = None
 
 
 class CuttableProxy:

@@ -5,11 +5,10 @@ import asyncio
 import dataclasses
 import json
 import os
-import tempfile
 import time
 import unittest
 
-from support import TOKEN, Server, eventually, require_jar
+from support import TOKEN, Server, eventually, require_jar, write_config
 
 from toolbus import (Client, InputRequest, KafkaOptions, RedisOptions, SendMessage, StdioOptions, ToolResult,
                      TransportError)
@@ -269,11 +268,9 @@ class RedisControlTest(ControlCases, unittest.IsolatedAsyncioTestCase):
         prefix = "pyctl%d" % os.getpid()
         cls.calls = prefix + ":calls"
         cls.results = prefix + ":results:{stream_id}"
-        config = os.path.join(tempfile.mkdtemp(prefix="toolbus-py-"), "toolbus.yaml")
-        with open(config, "w") as f:
-            f.write("bus:\n  type: redis\n  url: %s\n  calls: '%s'\n  results: '%s'\n  group: %s\n"
-                    "gateway:\n  enabled: false\napproval:\n  mode: auto\n"
-                    % (cls.redis_url, cls.calls, cls.results, prefix))
+        config = write_config(cls, "bus:\n  type: redis\n  url: %s\n  calls: '%s'\n  results: '%s'\n  group: %s\n"
+                              "gateway:\n  enabled: false\napproval:\n  mode: auto\n"
+                              % (cls.redis_url, cls.calls, cls.results, prefix))
         cls.server = Server("--config", config, gateway=False).start()
 
     @classmethod
@@ -294,11 +291,9 @@ class KafkaControlTest(ControlCases, unittest.IsolatedAsyncioTestCase):
         cls.bootstrap = os.environ["TOOLBUS_KAFKA_BOOTSTRAP"]
         cls.prefix = "pyctl%d" % os.getpid()
         cls.options = KafkaOptions(calls_topic=cls.prefix + ".calls", results_topic=cls.prefix + ".results")
-        config = os.path.join(tempfile.mkdtemp(prefix="toolbus-py-"), "toolbus.yaml")
-        with open(config, "w") as f:
-            f.write("bus:\n  type: kafka\n  url: %s\n  calls: '%s'\n  results: '%s'\n  group: %s\n"
-                    "gateway:\n  enabled: false\napproval:\n  mode: auto\n"
-                    % (cls.bootstrap, cls.options.calls_topic, cls.options.results_topic, cls.prefix))
+        config = write_config(cls, "bus:\n  type: kafka\n  url: %s\n  calls: '%s'\n  results: '%s'\n  group: %s\n"
+                              "gateway:\n  enabled: false\napproval:\n  mode: auto\n"
+                              % (cls.bootstrap, cls.options.calls_topic, cls.options.results_topic, cls.prefix))
         cls.server = Server("--config", config, gateway=False).start()
 
     @classmethod

@@ -3,13 +3,11 @@ with ``dispatch`` on and a local chat-completions server (the standard library's
 text reaches the model and the answer is narrowed to the group it chose."""
 
 import json
-import os
-import tempfile
 import threading
 import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from support import TOKEN, Server, require_jar
+from support import TOKEN, Server, require_jar, write_config
 from toolbus import Client
 
 
@@ -37,13 +35,11 @@ class DispatchTest(unittest.IsolatedAsyncioTestCase):
         require_jar(cls)
         cls.model = ThreadingHTTPServer(("127.0.0.1", 0), _Model)
         threading.Thread(target=cls.model.serve_forever, daemon=True).start()
-        config = os.path.join(tempfile.mkdtemp(prefix="toolbus-py-dispatch-"), "toolbus.yaml")
-        with open(config, "w", encoding="utf-8") as f:
-            f.write("groups:\n"
-                    "  - {name: math, description: Arithmetic, tools: [add, count]}\n"
-                    "  - {name: art, description: Drawing pictures, tools: [draw]}\n"
-                    "dispatch:\n  enabled: true\n  model: {baseUrl: \"http://127.0.0.1:%d/v1\", name: tiny}\n"
-                    % cls.model.server_address[1])
+        config = write_config(cls, "groups:\n"
+                              "  - {name: math, description: Arithmetic, tools: [add, count]}\n"
+                              "  - {name: art, description: Drawing pictures, tools: [draw]}\n"
+                              "dispatch:\n  enabled: true\n  model: {baseUrl: \"http://127.0.0.1:%d/v1\", name: tiny}\n"
+                              % cls.model.server_address[1], prefix="toolbus-py-dispatch-")
         cls.server = Server("--config", config).start()
         cls.url = "http://127.0.0.1:%d" % cls.server.port
 

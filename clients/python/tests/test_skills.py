@@ -2,15 +2,15 @@
 stdio sidecar, list_skills, a load_skill call, then list_skills again hands the loaded skill back."""
 
 import os
-import tempfile
 import unittest
 
-from support import TOKEN, Server, require_jar
+from support import TOKEN, Server, require_jar, temp_dir
 from toolbus import Client, SkillsEvent, StdioOptions
 
 
-def _skills_dir():
-    root = tempfile.mkdtemp(prefix="toolbus-py-skills-")
+def _skills_dir(owner):
+    """The skills folder, removed when ``owner`` (a test, or a test class in setUpClass) cleans up."""
+    root = temp_dir(owner, prefix="toolbus-py-skills-")
     os.makedirs(os.path.join(root, "pdf"))
     with open(os.path.join(root, "pdf", "SKILL.md"), "w", encoding="utf-8") as f:
         f.write("---\nname: pdf-tools\ndescription: Fill and merge PDF forms\ntriggers: [表单]\n---\nUse pdftk.\n")
@@ -41,7 +41,7 @@ class HttpSkillsTest(SkillsFlow, unittest.IsolatedAsyncioTestCase):
     @classmethod
     def setUpClass(cls):
         require_jar(cls)
-        cls.server = Server("--skills", _skills_dir()).start()
+        cls.server = Server("--skills", _skills_dir(cls)).start()
         cls.url = "http://127.0.0.1:%d" % cls.server.port
 
     @classmethod
@@ -58,6 +58,6 @@ class StdioSkillsTest(SkillsFlow, unittest.IsolatedAsyncioTestCase):
         require_jar(self)
 
     async def test_list_skills_load_skill_list_skills(self):
-        command = Server("--bus", "stdio", "--skills", _skills_dir(), gateway=False).command()
+        command = Server("--bus", "stdio", "--skills", _skills_dir(self), gateway=False).command()
         async with Client("stdio:", transport=StdioOptions(command)) as tb:
             await self.check_flow(tb, "py:stdio:skills")

@@ -3,11 +3,10 @@
 import asyncio
 import json
 import os
-import tempfile
 import unittest
 
 import provider_shapes
-from support import JAR, TOKEN, CuttableProxy, Server, eventually, require_jar
+from support import JAR, TOKEN, CuttableProxy, Server, eventually, require_jar, write_config
 
 from toolbus import (AuthenticationError, BadEventError, Client, KafkaOptions, RedisOptions, StdioOptions, ToolResult,
                      TransportError, WebSocketOptions)
@@ -206,10 +205,8 @@ class RedisTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
         cls.prefix = "pyclient%d" % os.getpid()
         cls.calls = cls.prefix + ":calls"
         cls.results = cls.prefix + ":results:{stream_id}"
-        cls.config = os.path.join(tempfile.mkdtemp(prefix="toolbus-py-"), "toolbus.yaml")
-        with open(cls.config, "w") as f:
-            f.write("bus:\n  type: redis\n  url: %s\n  calls: '%s'\n  results: '%s'\n  group: %s\n"
-                    "gateway:\n  enabled: false\n" % (cls.redis_url, cls.calls, cls.results, cls.prefix))
+        cls.config = write_config(cls, "bus:\n  type: redis\n  url: %s\n  calls: '%s'\n  results: '%s'\n  group: %s\n"
+                                  "gateway:\n  enabled: false\n" % (cls.redis_url, cls.calls, cls.results, cls.prefix))
         cls.server = Server("--config", cls.config, gateway=False).start()
 
     @classmethod
@@ -263,12 +260,12 @@ class RedisTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
             self.assertEqual(len(turn.results), 1)
 
 
-def kafka_server(prefix, extra=""):
-    """``toolbus serve`` on the test broker, with topics and group of its own."""
-    config = os.path.join(tempfile.mkdtemp(prefix="toolbus-py-"), "toolbus.yaml")
-    with open(config, "w") as f:
-        f.write("bus:\n  type: kafka\n  url: %s\n  calls: '%s.calls'\n  results: '%s.results'\n  group: %s\n"
-                "gateway:\n  enabled: false\n%s" % (os.environ["TOOLBUS_KAFKA_BOOTSTRAP"], prefix, prefix, prefix, extra))
+def kafka_server(owner, prefix, extra=""):
+    """``toolbus serve`` on the test broker, with topics and group of its own; its config is removed when
+    ``owner`` (a test, or a test class in setUpClass) cleans up."""
+    config = write_config(owner, "bus:\n  type: kafka\n  url: %s\n  calls: '%s.calls'\n  results: '%s.results'\n"
+                          "  group: %s\ngateway:\n  enabled: false\n%s"
+                          % (os.environ["TOOLBUS_KAFKA_BOOTSTRAP"], prefix, prefix, prefix, extra))
     return Server("--config", config, gateway=False).start()
 
 
@@ -279,7 +276,7 @@ class KafkaTest(ThreeCallTurn, unittest.IsolatedAsyncioTestCase):
     def setUpClass(cls):
         require_jar(cls)
         cls.prefix = "pyclient%d" % os.getpid()
-        cls.server = kafka_server(cls.prefix)
+        cls.server = kafka_server(cls, cls.prefix)
         cls.url = "kafka://" + os.environ["TOOLBUS_KAFKA_BOOTSTRAP"]
         cls.options = KafkaOptions(calls_topic=cls.prefix + ".calls", results_topic=cls.prefix + ".results")
 

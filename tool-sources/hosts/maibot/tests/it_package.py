@@ -25,13 +25,11 @@ class MaiBotPackageTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
         cls.work = tempfile.mkdtemp(prefix="toolbus-maibot-")
+        # a class cleanup also runs when the venv or the install below fails (tearDownClass would not)
+        cls.addClassCleanup(shutil.rmtree, cls.work, ignore_errors=True)
         cls.venv = os.path.join(cls.work, "venv")
         cls.python = make_venv(cls.venv)
         pip_install(cls.python, os.path.join(HOSTS, "python"), MAIBOT)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        shutil.rmtree(cls.work, ignore_errors=True)
 
     def test_both_packages_import_from_the_virtualenv(self) -> None:
         probe = ("import importlib.metadata as m, os, maibot_sdk, toolbus_maibot.host;"

@@ -49,10 +49,13 @@ test('function and class shapes, thrown and returned errors, bad files skipped',
   await child.close();
 });
 
-test('the folder is watched: changed, added and removed files reload without a restart', async () => {
+test('the folder is watched: changed, added and removed files reload without a restart', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'chatai-'));
+  let child;
+  // on every path, once the host (which watches the folder) has exited
+  t.after(async () => { await child?.end(); rmSync(dir, { recursive: true, force: true }); });
   cpSync(`${EXAMPLES}chatai-tools/my_tool.js`, join(dir, 'my_tool.js'));
-  const child = chatai(dir);
+  child = chatai(dir);
   await child.activate('live');
   const tool = (name, text) => `export default { name: '${name}', description: 'd', inputSchema: { type: 'object', properties: {} },
     handler: async () => ({ text: '${text}' }) }\n`;
@@ -76,5 +79,4 @@ test('the folder is watched: changed, added and removed files reload without a r
   const removed = await child.read();
   assert.deepEqual(removed.params.tools.map((t) => t.name), ['my_tool']);
   await child.close();
-  rmSync(dir, { recursive: true });
 });

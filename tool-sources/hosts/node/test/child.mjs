@@ -52,6 +52,12 @@ export class Child {
     clearTimeout(timer);
     return exit;
   }
+
+  /** Kills the process if it still runs (an after hook's, when a test failed midway); resolves once it has exited. */
+  async end() {
+    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
+    return this.exited;
+  }
 }
 
 const HOSTS = new URL('../..', import.meta.url).pathname;

@@ -50,10 +50,13 @@ test('image parts become content_items, attributes and config reach the declarat
   await child.close();
 });
 
-test('cancel aborts the signal passed to execute', async () => {
+test('cancel aborts the signal passed to execute', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'openclaw-'));
+  let child;
+  // on every path, once the plugin (which writes the marker) has exited
+  t.after(async () => { await child?.end(); rmSync(dir, { recursive: true, force: true }); });
   const marker = join(dir, 'marker');
-  const child = openclaw(`${PLUGINS}openclaw-calls`);
+  child = openclaw(`${PLUGINS}openclaw-calls`);
   await child.activate('calls');
   child.call(2, 'wait_abort', { marker });
   child.call(3, 'boom', {});
@@ -62,7 +65,6 @@ test('cancel aborts the signal passed to execute', async () => {
   assert.deepEqual(await child.read(), { id: 2, error: 'cancelled: timeout' });
   assert.equal(readFileSync(marker, 'utf8'), 'aborted: timeout');
   await child.close();
-  rmSync(dir, { recursive: true });
 });
 
 test('register(api) objects, bare string results, unsupported registrations are ignored', async () => {

@@ -31,21 +31,20 @@ test('SDK: ctx.trace, and currentTrace() after awaits and in timers, for concurr
   assert.equal((await child.close()).code, 0);
 });
 
-test('OpenClaw: a plugin outside any npm project imports currentTrace from toolbus-plugin', async () => {
+test('OpenClaw: a plugin outside any npm project imports currentTrace from toolbus-plugin', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'openclaw-traced-'));
-  try {
-    cpSync(`${PLUGINS}openclaw-traced`, dir, { recursive: true });
-    const child = openclaw(dir);
-    const { tools } = await child.activate('traced');
-    assert.deepEqual(tools.map((t) => t.name), ['traced']);
-    child.call(2, 'traced', {}, CONTEXT);
-    assert.deepEqual(await child.read(), { id: 2, result: JSON.stringify(SEEN.headers) });
-    child.call(3, 'traced', {}, { traceparent: 'not one' });
-    assert.deepEqual(await child.read(), { id: 3, result: 'null' });
-    await child.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  let child;
+  // on every path, once the plugin (loaded from the folder) has exited
+  t.after(async () => { await child?.end(); rmSync(dir, { recursive: true, force: true }); });
+  cpSync(`${PLUGINS}openclaw-traced`, dir, { recursive: true });
+  child = openclaw(dir);
+  const { tools } = await child.activate('traced');
+  assert.deepEqual(tools.map((t) => t.name), ['traced']);
+  child.call(2, 'traced', {}, CONTEXT);
+  assert.deepEqual(await child.read(), { id: 2, result: JSON.stringify(SEEN.headers) });
+  child.call(3, 'traced', {}, { traceparent: 'not one' });
+  assert.deepEqual(await child.read(), { id: 3, result: 'null' });
+  await child.close();
 });
 
 test('ChatAI: context.trace', async () => {

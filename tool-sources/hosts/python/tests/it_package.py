@@ -23,12 +23,10 @@ class PythonSdkPackageTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
         cls.work = tempfile.mkdtemp(prefix="toolbus-py-sdk-")
+        # a class cleanup also runs when the venv or the install below fails (tearDownClass would not)
+        cls.addClassCleanup(shutil.rmtree, cls.work, ignore_errors=True)
         cls.python = make_venv(os.path.join(cls.work, "venv"))
         pip_install(cls.python, SDK)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        shutil.rmtree(cls.work, ignore_errors=True)
 
     def test_the_package_is_installed_with_its_type_marker(self) -> None:
         probe = ("import importlib.metadata as m, os, toolbus_plugin;"

@@ -187,7 +187,7 @@ class FrameworkPluginsIT {
         pb.environment().put("GOFLAGS", "-mod=mod");
         pb.environment().put("GOPROXY", "off");
         if (System.getenv("HOME") == null) {
-            pb.environment().putIfAbsent("GOCACHE", Files.createTempDirectory("gocache").toString());
+            pb.environment().putIfAbsent("GOCACHE", Files.createDirectories(work.resolve("gocache")).toString());
         }
         Process build = pb.start();
         String output = new String(build.getInputStream().readAllBytes());

@@ -83,11 +83,20 @@ class McpTwoErasIT {
             File err = File.createTempFile("mcp-two-eras", ".err");
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(node.toFile()).redirectError(err);
             pb.environment().put("TOOLS", "sample");
-            Process p = pb.start();
-            byte[] out = p.getInputStream().readAllBytes();
-            assertThat(p.waitFor(3, TimeUnit.MINUTES)).as("%s ended", script).isTrue();
-            String stderr = Files.readString(err.toPath());
-            Files.delete(err.toPath());
+            Process p = null;
+            byte[] out;
+            String stderr;
+            try {
+                p = pb.start();
+                out = p.getInputStream().readAllBytes();
+                assertThat(p.waitFor(3, TimeUnit.MINUTES)).as("%s ended", script).isTrue();
+                stderr = Files.readString(err.toPath());
+            } finally { // the capture file goes on every path, once node has ended
+                if (p != null && p.isAlive()) {
+                    p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                }
+                Files.deleteIfExists(err.toPath());
+            }
             assertThat(p.exitValue()).as("%s failed:\n%s", script, stderr).isZero();
             JsonNode json = new ObjectMapper().readTree(out);
             assertThat(json.has("error")).as("%s: %s\n%s", script, json, stderr).isFalse();

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 21, low: a server listing 60,000 tools cost minutes of clash checks (each name compared with
@@ -46,10 +47,9 @@ class McpManyToolsTest {
     }
 
     @Test
-    void sixtyThousandToolsAreRegisteredInOneBatch_withTheirClashFound() throws Exception {
+    void sixtyThousandToolsAreRegisteredInOneBatch_withTheirClashFound(@TempDir Path tmp) throws Exception {
         Path dir = NodeTools.install();
-        Path file = Files.createTempFile("mcp-servers", ".json");
-        file.toFile().deleteOnExit(); // the source may watch it while the test runs
+        Path file = tmp.resolve("mcp-servers.json"); // the source may watch it while the test runs
         Files.writeString(file, "{\"servers\":{\"big\":{\"type\":\"stdio\",\"command\":\"node\",\"args\":[\"many-server.mjs\",\""
                 + TOOLS + "\"],\"cwd\":" + new ObjectMapper().writeValueAsString(dir.toString()) + "}}}");
         ToolRegistry registry = ToolRegistry.create();

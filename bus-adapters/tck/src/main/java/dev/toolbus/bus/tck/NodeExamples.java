@@ -36,26 +36,38 @@ public final class NodeExamples {
         }
     }
 
-    /** Runs a command in the examples folder. */
+    /**
+     * Runs a command in the examples folder. Its output goes through two files in the temp folder,
+     * deleted on every path once the process has ended (a timed-out one is killed first).
+     */
     public static Result run(List<String> command, Map<String, String> env, long timeoutSeconds) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).directory(DIR.toFile());
         pb.environment().putAll(env);
         Path out = Files.createTempFile("node-out", ".txt");
-        Path err = Files.createTempFile("node-err", ".txt");
-        pb.redirectOutput(out.toFile()).redirectError(err.toFile());
-        Process p;
+        Path err = null;
+        Process p = null;
         try {
-            p = pb.start();
-        } catch (IOException e) {
-            return new Result(127, "", e.toString());
+            err = Files.createTempFile("node-err", ".txt");
+            pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+            try {
+                p = pb.start();
+            } catch (IOException e) {
+                return new Result(127, "", e.toString());
+            }
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                return new Result(-1, Files.readString(out, StandardCharsets.UTF_8), "timed out");
+            }
+            return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            if (p != null && p.isAlive()) {
+                p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+            Files.deleteIfExists(out);
+            if (err != null) {
+                Files.deleteIfExists(err);
+            }
         }
-        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return new Result(-1, Files.readString(out, StandardCharsets.UTF_8), "timed out");
-        }
-        Result r = new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
-        Files.deleteIfExists(out);
-        Files.deleteIfExists(err);
-        return r;
     }
 }

@@ -29,6 +29,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Conversation control with an external MCP server ({@code @modelcontextprotocol/server-everything}
@@ -41,14 +42,16 @@ class McpClientConversationTest {
 
     static McpToolSource source;
     static ToolExecutor executor;
+    /** Holds mcp-servers.json; removed after {@link #stop()}. */
+    @TempDir
+    static Path tmp;
     static final AtomicInteger SEQ = new AtomicInteger();
 
     @BeforeAll
     static void start() throws Exception {
         Path dir = NodeTools.install();
         Path entry = dir.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-        Path file = Files.createTempFile("mcp-servers", ".json");
-        file.toFile().deleteOnExit(); // the source may watch it while the test runs
+        Path file = tmp.resolve("mcp-servers.json"); // the source may watch it while the test runs
         Files.writeString(file, "{\"mcpServers\":{\"everything\":{\"command\":\"node\",\"args\":["
                 + "\"" + entry.toString().replace("\\", "\\\\") + "\",\"stdio\"]}}}");
         ToolRegistry registry = ToolRegistry.create();

@@ -32,6 +32,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import reactor.core.scheduler.Schedulers;
 
 /**
@@ -53,20 +54,21 @@ class McpLegacyClientTest {
     static McpToolSource source;
     static ToolExecutor executor;
     static Process httpServer;
+    /** The port file and mcp-servers.json; removed after {@link #stop()}. */
+    @TempDir
+    static Path tmp;
     static final AtomicInteger SEQ = new AtomicInteger();
 
     @BeforeAll
     static void start() throws Exception {
         Path dir = NodeTools.install();
-        Path portFile = Files.createTempFile("ts1-port", ".txt");
-        Files.delete(portFile);
+        Path portFile = tmp.resolve("ts1-port.txt");
         httpServer = new ProcessBuilder("node", "ts1-server.mjs", "http", portFile.toString()).directory(dir.toFile())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(portFile)
                 && !Files.readString(portFile).isBlank());
         String url = "http://127.0.0.1:" + Files.readString(portFile).strip() + "/mcp";
-        Path file = Files.createTempFile("mcp-servers", ".json");
-        file.toFile().deleteOnExit(); // the source may watch it while the test runs
+        Path file = tmp.resolve("mcp-servers.json"); // the source may watch it while the test runs
         Files.writeString(file, "{\"servers\":{\"old\":{\"type\":\"stdio\",\"command\":\"node\",\"args\":[\"ts1-server.mjs\"],"
                 + "\"cwd\":" + new ObjectMapper().writeValueAsString(dir.toString()) + "},"
                 + "\"oldweb\":{\"type\":\"http\",\"url\":\"" + url + "\",\"protocol\":\"auto\"}}}");
@@ -86,6 +88,13 @@ class McpLegacyClientTest {
         }
         if (httpServer != null) {
             httpServer.destroy();
+            try {
+                if (!httpServer.waitFor(10, TimeUnit.SECONDS)) {
+                    httpServer.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

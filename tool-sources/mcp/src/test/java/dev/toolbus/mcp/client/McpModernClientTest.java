@@ -32,6 +32,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import reactor.core.scheduler.Schedulers;
 
 /**
@@ -50,20 +51,21 @@ class McpModernClientTest {
     static McpToolSource source;
     static ToolExecutor executor;
     static Process httpServer;
+    /** The port file and mcp-servers.json; removed after {@link #stop()}. */
+    @TempDir
+    static Path tmp;
     static final AtomicInteger SEQ = new AtomicInteger();
 
     @BeforeAll
     static void start() throws Exception {
         Path dir = NodeTools.install();
-        Path portFile = Files.createTempFile("ts2-port", ".txt");
-        Files.delete(portFile);
+        Path portFile = tmp.resolve("ts2-port.txt");
         httpServer = new ProcessBuilder("node", "ts2-server.mjs", "http", portFile.toString()).directory(dir.toFile())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(portFile)
                 && !Files.readString(portFile).isBlank());
         String url = "http://127.0.0.1:" + Files.readString(portFile).strip() + "/mcp";
-        Path file = Files.createTempFile("mcp-servers", ".json");
-        file.toFile().deleteOnExit(); // the source may watch it while the test runs
+        Path file = tmp.resolve("mcp-servers.json"); // the source may watch it while the test runs
         Files.writeString(file, "{\"mcpServers\":{"
                 + "\"pipe\":{\"command\":\"node\",\"args\":[\"ts2-server.mjs\",\"stdio\"],\"cwd\":"
                 + new ObjectMapper().writeValueAsString(dir.toString()) + "},"
@@ -84,6 +86,13 @@ class McpModernClientTest {
         }
         if (httpServer != null) {
             httpServer.destroy();
+            try {
+                if (!httpServer.waitFor(10, TimeUnit.SECONDS)) {
+                    httpServer.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -22,6 +22,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code @modelcontextprotocol/server-everything} (the reference test server, from npm) as an external
@@ -31,13 +32,15 @@ class ServerEverythingTest {
 
     static McpToolSource source;
     static ToolExecutor executor;
+    /** Holds mcp-servers.json; removed after {@link #stop()}. */
+    @TempDir
+    static Path tmp;
 
     @BeforeAll
     static void start() throws Exception {
         Path dir = NodeTools.install();
         Path entry = dir.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-        Path file = Files.createTempFile("mcp-servers", ".json");
-        file.toFile().deleteOnExit(); // the source may watch it while the test runs
+        Path file = tmp.resolve("mcp-servers.json"); // the source may watch it while the test runs
         Files.writeString(file, "{\"mcpServers\":{\"everything\":{\"command\":\"node\",\"args\":["
                 + "\"" + entry.toString().replace("\\", "\\\\") + "\",\"stdio\"]},"
                 + "\"off\":{\"command\":\"nope\",\"disabled\":true}}}");

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the official MCP conformance suite ({@code @modelcontextprotocol/conformance}, the version
@@ -63,10 +64,10 @@ class ConformanceSuiteTest {
     private static final Pattern SUMMARY = Pattern.compile("^[✓✗] (\\S+): (\\d+) passed, (\\d+) failed$");
 
     @Test
-    void bothRevisionsScenariosPass() throws Exception {
+    void bothRevisionsScenariosPass(@TempDir Path tmp) throws Exception {
         assumeTrue(NodeTools.onPath("npm"), "npm not found on PATH: the conformance suite is skipped");
-        CompletableFuture<String> legacy = CompletableFuture.supplyAsync(() -> run("2025-11-25"));
-        CompletableFuture<String> modern = CompletableFuture.supplyAsync(() -> run("2026-07-28"));
+        CompletableFuture<String> legacy = CompletableFuture.supplyAsync(() -> run("2025-11-25", tmp));
+        CompletableFuture<String> modern = CompletableFuture.supplyAsync(() -> run("2026-07-28", tmp));
         check("2025-11-25", legacy.get(10, TimeUnit.MINUTES), REQUIRED_2025);
         check("2026-07-28", modern.get(10, TimeUnit.MINUTES), REQUIRED_2026);
     }
@@ -90,8 +91,8 @@ class ConformanceSuiteTest {
         }
     }
 
-    /** One suite run against a server of its own; the suite's output. */
-    private static String run(String revision) {
+    /** One suite run against a server of its own, its results in a folder under {@code tmp}; the suite's output. */
+    private static String run(String revision, Path tmp) {
         List<ToolSpec> tools = new ArrayList<>(McpDemoTools.all());
         McpSampling sampling = McpSampling.create();
         tools.addAll(ConformanceTools.all(sampling));
@@ -105,13 +106,19 @@ class ConformanceSuiteTest {
             try (McpHttpServer http = McpToolServer.builder(executor).sampling(sampling)
                     .taskAfter(Duration.ofMillis(100)).taskPollInterval(Duration.ofMillis(200)).build()
                     .startHttp("127.0.0.1", 0).block(Duration.ofSeconds(10))) {
-                Path out = Files.createTempDirectory("mcp-conformance-" + revision);
+                Path out = Files.createDirectory(tmp.resolve("mcp-conformance-" + revision));
                 Path script = NodeTools.repoRoot().resolve("scripts/lib/mcp-conformance.sh");
                 Process p = new ProcessBuilder("bash", script.toString(), "run", http.url(), out.toString(),
                         "--requirements", revision).redirectErrorStream(true).start();
-                String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(p.waitFor(10, TimeUnit.MINUTES)).isTrue();
-                return log;
+                try {
+                    String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    assertThat(p.waitFor(10, TimeUnit.MINUTES)).isTrue();
+                    return log;
+                } finally { // the suite writes into tmp: it has ended before tmp is removed
+                    if (p.isAlive()) {
+                        p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                    }
+                }
             }
         } catch (Exception e) {
             throw new IllegalStateException("the " + revision + " conformance run failed: " + e, e);

@@ -27,12 +27,17 @@ class NodeClientTest {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         File err = File.createTempFile("node-client", ".err");
         pb.redirectError(err);
-        Process p = pb.start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        String stderr = java.nio.file.Files.readString(err.toPath());
-        assertThat(p.exitValue()).as("node client failed:\n" + stderr).isZero();
-        return new ObjectMapper().readTree(out);
+        Process p = null;
+        try {
+            p = pb.start();
+            byte[] out = p.getInputStream().readAllBytes();
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            String stderr = java.nio.file.Files.readString(err.toPath());
+            assertThat(p.exitValue()).as("node client failed:\n" + stderr).isZero();
+            return new ObjectMapper().readTree(out);
+        } finally {
+            NodeTools.endAndDelete(p, err.toPath());
+        }
     }
 
     static void assertSampleCalls(JsonNode out) {

@@ -31,11 +31,16 @@ class NodeConversationTest {
         List<String> cmd = new ArrayList<>(List.of("node", "conversation.mjs"));
         cmd.addAll(args);
         File err = File.createTempFile("node-conversation", ".err");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(err).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("node failed:\n" + java.nio.file.Files.readString(err.toPath())).isZero();
-        return new ObjectMapper().readTree(out);
+        Process p = null;
+        try {
+            p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(err).start();
+            byte[] out = p.getInputStream().readAllBytes();
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as("node failed:\n" + java.nio.file.Files.readString(err.toPath())).isZero();
+            return new ObjectMapper().readTree(out);
+        } finally {
+            NodeTools.endAndDelete(p, err.toPath());
+        }
     }
 
     static void assertConversation(JsonNode out, String action) {

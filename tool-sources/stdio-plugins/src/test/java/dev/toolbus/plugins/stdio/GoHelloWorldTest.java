@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * xbot's hello-world plugin, ported to the Go module ({@code tool-sources/hosts/go/examples/hello-world}),
@@ -35,7 +36,7 @@ class GoHelloWorldTest extends PluginFixture {
     }
 
     @Test
-    void theXbotHelloWorld_portedToTheGoModule_runsUnderToolbus() throws Exception {
+    void theXbotHelloWorld_portedToTheGoModule_runsUnderToolbus(@TempDir Path gocache) throws Exception {
         String go = go();
         assumeTrue(go != null, "no Go toolchain on PATH or in /usr/lib/go/bin: run scripts/test-hosts.sh (installs golang-go)");
         Path folder = Files.createDirectories(root.resolve("go-hello"));
@@ -45,7 +46,7 @@ class GoHelloWorldTest extends PluginFixture {
         pb.environment().put("GOFLAGS", "-mod=mod");
         pb.environment().put("GOPROXY", "off");
         if (System.getenv("HOME") == null) {
-            pb.environment().putIfAbsent("GOCACHE", Files.createTempDirectory("gocache").toString());
+            pb.environment().putIfAbsent("GOCACHE", gocache.toString());
         }
         Process build = pb.start();
         String output = new String(build.getInputStream().readAllBytes());
