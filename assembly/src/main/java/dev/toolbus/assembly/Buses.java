@@ -54,7 +54,7 @@ final class Buses {
             case BusAddress.STDIO -> StdioBus.system(codec);
             case BusAddress.IN_MEMORY -> InMemoryBus.create(codec, IN_MEMORY_BUFFER);
             case BusAddress.REDIS -> Brokers.redis(address.address(), names, meters);
-            case BusAddress.KAFKA -> Brokers.kafka(address.address(), names);
+            case BusAddress.KAFKA -> Brokers.kafka(address.address(), names, meters);
             default -> throw new IllegalStateException("no bus for " + address.address());
         };
     }
@@ -107,14 +107,20 @@ final class Buses {
             return bus.build();
         }
 
-        static ToolBus kafka(String uri, Names n) {
+        static ToolBus kafka(String uri, Names n, MeterRegistry meters) {
             require("dev.toolbus.bus.kafka.KafkaBus", "toolbus-bus-kafka");
-            return dev.toolbus.bus.kafka.KafkaBus.fromUri(uri, kafkaConfig(uri, n));
+            dev.toolbus.bus.kafka.KafkaBus.Builder bus = dev.toolbus.bus.kafka.KafkaBus.builder()
+                    .config(kafkaConfig(uri, n)).uri(uri);
+            if (meters != null) {
+                bus.meterRegistry(meters);
+            }
+            return bus.build();
         }
 
         /**
          * The Kafka bus's settings of the config: names, idempotency, and {@code bus.kafka} (failover timing,
-         * client settings). A client setting the bus refuses (offsets, isolation, transactions) stops the start.
+         * the sweep for hanging transactions, client settings). A client setting the bus refuses (offsets,
+         * isolation, transactions) stops the start.
          */
         static dev.toolbus.bus.kafka.KafkaBusConfig kafkaConfig(String uri, Names n) {
             BusConfig b = n.bus();
@@ -133,6 +139,9 @@ final class Buses {
             }
             if (k.heartbeatIntervalMs() > 0) {
                 c.heartbeatInterval(Duration.ofMillis(k.heartbeatIntervalMs()));
+            }
+            if (k.hangingTransactionSweepMs() != KafkaConfig.BUS_DEFAULT) {
+                c.hangingTransactionSweep(Duration.ofMillis(k.hangingTransactionSweepMs())); // 0: off
             }
             try {
                 k.consumer().forEach(c::consumerProperty);

@@ -54,6 +54,18 @@ class KafkaBusSettingsTest {
     }
 
     @Test
+    void theSweepForHangingTransactions_isTheBussDefaultUnlessSet_andZeroTurnsItOff() {
+        assertThat(settings("bus: {type: kafka}").hangingTransactionSweep()).as("the bus's default")
+                .isEqualTo(Duration.ofSeconds(20));
+        assertThat(settings("bus: {type: kafka, kafka: {producer: {transaction.timeout.ms: 30000}}}")
+                .hangingTransactionSweep()).as("twice the transaction timeout").isEqualTo(Duration.ofSeconds(60));
+        assertThat(settings("bus: {type: kafka, kafka: {hangingTransactionSweepMs: 5000}}").hangingTransactionSweep())
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThat(settings("bus: {type: kafka, kafka: {hangingTransactionSweepMs: 0}}").hangingTransactionSweep())
+                .as("off").isZero();
+    }
+
+    @Test
     void aClientSettingTheBusOwns_stopsTheStart_namingIt() {
         assertThatThrownBy(() -> settings("bus: {type: kafka, kafka: {consumer: {isolation.level: read_uncommitted}}}"))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("bus.kafka")

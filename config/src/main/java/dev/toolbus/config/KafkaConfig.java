@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The Kafka bus's failover timing, kafka-clients settings and turn state ({@code bus.kafka}; other buses ignore
- * it). How soon a dead instance's partitions, with their turns, move to another is the consumer's session
- * timeout. Immutable; built with {@link #builder()}, which starts from the defaults (Kafka's timing, no client
- * settings, the turn state in its default topic).
+ * The Kafka bus's failover timing, kafka-clients settings, turn state and sweep for hanging transactions
+ * ({@code bus.kafka}; other buses ignore it). How soon a dead instance's partitions, with their turns, move to
+ * another is the consumer's session timeout. Immutable; built with {@link #builder()}, which starts from the
+ * defaults (Kafka's timing, no client settings, the turn state in its default topic, the bus's sweep).
  */
 public final class KafkaConfig {
 
@@ -20,6 +20,10 @@ public final class KafkaConfig {
     static final long MIN_SESSION_MS = 1_000;
     /** The shortest heartbeat interval set. */
     static final long MIN_HEARTBEAT_MS = 100;
+    /** The shortest sweep for hanging transactions set. */
+    static final long MIN_SWEEP_MS = 1_000;
+    /** {@link #hangingTransactionSweepMs()} when not set: the bus's default. */
+    public static final long BUS_DEFAULT = -1;
     /** At most this many client settings per map. */
     static final int MAX_PROPERTIES = 256;
 
@@ -28,6 +32,7 @@ public final class KafkaConfig {
 
     private final long sessionTimeoutMs;
     private final long heartbeatIntervalMs;
+    private final long hangingTransactionSweepMs;
     private final Map<String, String> consumer;
     private final Map<String, String> producer;
     private final Map<String, String> admin;
@@ -40,8 +45,12 @@ public final class KafkaConfig {
         Checks.requireArgument(b.sessionTimeoutMs == 0 || b.heartbeatIntervalMs < b.sessionTimeoutMs,
                 "bus.kafka.heartbeatIntervalMs (" + b.heartbeatIntervalMs + ") must be below sessionTimeoutMs ("
                         + b.sessionTimeoutMs + ")");
+        if (b.hangingTransactionSweepMs != BUS_DEFAULT) {
+            timing(b.hangingTransactionSweepMs, MIN_SWEEP_MS, "bus.kafka.hangingTransactionSweepMs");
+        }
         this.sessionTimeoutMs = b.sessionTimeoutMs;
         this.heartbeatIntervalMs = b.heartbeatIntervalMs;
+        this.hangingTransactionSweepMs = b.hangingTransactionSweepMs;
         this.consumer = settings(b.consumer, "bus.kafka.consumer");
         this.producer = settings(b.producer, "bus.kafka.producer");
         this.admin = settings(b.admin, "bus.kafka.admin");
@@ -75,7 +84,8 @@ public final class KafkaConfig {
     /** A builder holding this section's values. */
     public Builder toBuilder() {
         return new Builder().sessionTimeoutMs(sessionTimeoutMs).heartbeatIntervalMs(heartbeatIntervalMs)
-                .consumer(consumer).producer(producer).admin(admin).turnState(turnState).stateTopic(stateTopic);
+                .hangingTransactionSweepMs(hangingTransactionSweepMs).consumer(consumer).producer(producer).admin(admin)
+                .turnState(turnState).stateTopic(stateTopic);
     }
 
     /** {@code session.timeout.ms} of the consumer (0: Kafka's default, 45 s). */
@@ -86,6 +96,15 @@ public final class KafkaConfig {
     /** {@code heartbeat.interval.ms} (0: a third of the session timeout, at most 3 s). */
     public long heartbeatIntervalMs() {
         return heartbeatIntervalMs;
+    }
+
+    /**
+     * How often an exactly-once bus looks for hanging transactions and aborts them: 0 never,
+     * {@link #BUS_DEFAULT} (-1, when not set) the bus's default (twice the producer's
+     * {@code transaction.timeout.ms}, at least 10 s).
+     */
+    public long hangingTransactionSweepMs() {
+        return hangingTransactionSweepMs;
     }
 
     /** kafka-clients consumer settings, by their Kafka names. */
@@ -119,21 +138,24 @@ public final class KafkaConfig {
     @Override
     public boolean equals(Object o) {
         return o instanceof KafkaConfig k && sessionTimeoutMs == k.sessionTimeoutMs
-                && heartbeatIntervalMs == k.heartbeatIntervalMs && consumer.equals(k.consumer)
+                && heartbeatIntervalMs == k.heartbeatIntervalMs
+                && hangingTransactionSweepMs == k.hangingTransactionSweepMs && consumer.equals(k.consumer)
                 && producer.equals(k.producer) && admin.equals(k.admin) && turnState == k.turnState
                 && stateTopic.equals(k.stateTopic);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(sessionTimeoutMs, heartbeatIntervalMs, consumer, producer, admin, turnState, stateTopic);
+        return Objects.hash(sessionTimeoutMs, heartbeatIntervalMs, hangingTransactionSweepMs, consumer, producer, admin,
+                turnState, stateTopic);
     }
 
     /** The settings' names only: values may be secrets. */
     @Override
     public String toString() {
         return "KafkaConfig[sessionTimeoutMs=" + sessionTimeoutMs + ", heartbeatIntervalMs=" + heartbeatIntervalMs
-                + ", consumer=" + consumer.keySet() + ", producer=" + producer.keySet() + ", admin=" + admin.keySet()
+                + ", hangingTransactionSweepMs=" + hangingTransactionSweepMs + ", consumer=" + consumer.keySet()
+                + ", producer=" + producer.keySet() + ", admin=" + admin.keySet()
                 + ", turnState=" + turnState + ", stateTopic=" + stateTopic + "]";
     }
 
@@ -141,6 +163,7 @@ public final class KafkaConfig {
     public static final class Builder {
         private long sessionTimeoutMs;
         private long heartbeatIntervalMs;
+        private long hangingTransactionSweepMs = BUS_DEFAULT;
         private Map<String, String> consumer = Map.of();
         private Map<String, String> producer = Map.of();
         private Map<String, String> admin = Map.of();
@@ -159,6 +182,15 @@ public final class KafkaConfig {
         /** {@code heartbeat.interval.ms}: 0 (a third of the session timeout) or 100 ms to 30 min, below the session timeout. */
         public Builder heartbeatIntervalMs(long heartbeatIntervalMs) {
             this.heartbeatIntervalMs = heartbeatIntervalMs;
+            return this;
+        }
+
+        /**
+         * How often an exactly-once bus looks for hanging transactions: {@link KafkaConfig#BUS_DEFAULT} (the bus's
+         * default, 20 s unless {@code transaction.timeout.ms} is set), 0 (off) or 1 s to 30 min.
+         */
+        public Builder hangingTransactionSweepMs(long hangingTransactionSweepMs) {
+            this.hangingTransactionSweepMs = hangingTransactionSweepMs;
             return this;
         }
 

@@ -8,9 +8,10 @@ import java.util.Set;
 
 /**
  * Reads {@code bus.kafka}: the consumer's session timeout and heartbeat (how soon a dead instance's turns
- * move) and kafka-clients settings by their Kafka names. A client setting may be written flat
- * ({@code consumer: {max.poll.interval.ms: 600000}}) or nested, as Spring properties and environment
- * variables split it ({@code consumer.max.poll.interval.ms}); both become {@code max.poll.interval.ms}.
+ * move), the sweep for hanging transactions and kafka-clients settings by their Kafka names. A client
+ * setting may be written flat ({@code consumer: {max.poll.interval.ms: 600000}}) or nested, as Spring
+ * properties and environment variables split it ({@code consumer.max.poll.interval.ms}); both become
+ * {@code max.poll.interval.ms}.
  * The bus refuses the settings its guarantees rest on (offsets, isolation, transactions), so a bus with
  * one of them does not start.
  */
@@ -25,8 +26,8 @@ final class KafkaSection {
 
     static KafkaConfig read(ConfigLoader.Reader in, Map<String, Object> bus) {
         Map<String, Object> m = in.section(bus, "kafka", "bus",
-                Set.of("sessionTimeoutMs", "heartbeatIntervalMs", "consumer", "producer", "admin", "turnState",
-                        "stateTopic"));
+                Set.of("sessionTimeoutMs", "heartbeatIntervalMs", "hangingTransactionSweepMs", "consumer", "producer",
+                        "admin", "turnState", "stateTopic"));
         long session = timing(in, m, "sessionTimeoutMs", KafkaConfig.MIN_SESSION_MS);
         long heartbeat = timing(in, m, "heartbeatIntervalMs", KafkaConfig.MIN_HEARTBEAT_MS);
         if (session > 0 && heartbeat >= session) {
@@ -35,6 +36,7 @@ final class KafkaSection {
             heartbeat = 0;
         }
         return KafkaConfig.builder().sessionTimeoutMs(session).heartbeatIntervalMs(heartbeat)
+                .hangingTransactionSweepMs(sweep(in, m))
                 .consumer(clientSettings(in, m, "consumer")).producer(clientSettings(in, m, "producer"))
                 .admin(clientSettings(in, m, "admin")).turnState(in.bool(m, "turnState", PATH, true))
                 .stateTopic(ConfigLoader.Reader.nonBlank(in.string(m, "stateTopic", PATH, ""), "")).build();
@@ -42,12 +44,34 @@ final class KafkaSection {
 
     /** Milliseconds: 0 (Kafka's default), else at least {@code min} (clamped, warned), at most 30 min. */
     private static long timing(ConfigLoader.Reader in, Map<String, Object> m, String key, long min) {
-        long v = in.integer(m, key, PATH, 0, 0, MAX_SESSION_MS);
+        return timing(in, m, key, min, 0);
+    }
+
+    private static long timing(ConfigLoader.Reader in, Map<String, Object> m, String key, long min, long def) {
+        long v = in.integer(m, key, PATH, def, 0, MAX_SESSION_MS);
         if (v > 0 && v < min) {
             in.warn(PATH + "." + key, v + " is below " + min + "; using " + min);
             return min;
         }
         return v;
+    }
+
+    /**
+     * {@code hangingTransactionSweepMs}: 0 (off), else at least 1 s (clamped, warned), at most 30 min; absent:
+     * the bus's default ({@link KafkaConfig#BUS_DEFAULT}). Empty, negative or not an integer: the bus's default
+     * too (warned), not 0, which would turn the sweep off.
+     */
+    private static long sweep(ConfigLoader.Reader in, Map<String, Object> m) {
+        String key = "hangingTransactionSweepMs";
+        Object v = m.get(key);
+        Double d = LooseNumbers.number(v);
+        if (m.containsKey(key) && (d == null || d < 0 || d != Math.rint(d))) {
+            (v == null ? (ConfigLoader.Warn) in::warn : (ConfigLoader.Warn) in::fallback).emit(PATH + "." + key,
+                    (v == null ? "is empty" : ConfigLoader.Reader.describe(v)
+                            + (d != null && d < 0 ? " is negative" : " is not an integer")) + "; using the bus's default");
+            return KafkaConfig.BUS_DEFAULT;
+        }
+        return timing(in, m, key, KafkaConfig.MIN_SWEEP_MS, KafkaConfig.BUS_DEFAULT);
     }
 
     /** A map of kafka-clients settings, flattened to dotted names, values as text. */
@@ -88,6 +112,10 @@ final class KafkaSection {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sessionTimeoutMs", k.sessionTimeoutMs());
         m.put("heartbeatIntervalMs", k.heartbeatIntervalMs());
+        if (k.hangingTransactionSweepMs() != KafkaConfig.BUS_DEFAULT) {
+            // only a set one: absent is the bus's default
+            m.put("hangingTransactionSweepMs", k.hangingTransactionSweepMs());
+        }
         m.put("consumer", masked(k.consumer()));
         m.put("producer", masked(k.producer()));
         m.put("admin", masked(k.admin()));

@@ -144,6 +144,7 @@ class ToolbusPropertiesTest {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("toolbus.bus.type", "kafka");
         props.put("toolbus.bus.kafka.session-timeout-ms", "9000");
+        props.put("toolbus.bus.kafka.hanging-transaction-sweep-ms", "0");
         props.put("toolbus.bus.kafka.consumer.max.poll.interval.ms", "600000");
         props.put("toolbus.bus.kafka.producer[linger.ms]", "5");
         Map<String, Object> env = new LinkedHashMap<>();
@@ -155,6 +156,7 @@ class ToolbusPropertiesTest {
         KafkaConfig k = p.config().bus().kafka();
         assertThat(k.sessionTimeoutMs()).isEqualTo(9000);
         assertThat(k.heartbeatIntervalMs()).isEqualTo(1500);
+        assertThat(k.hangingTransactionSweepMs()).as("off").isZero();
         assertThat(k.consumer()).containsEntry("max.poll.interval.ms", "600000");
         assertThat(k.producer()).containsEntry("linger.ms", "5");
         assertThat(k.admin()).containsEntry("request.timeout.ms", "9000");
@@ -169,6 +171,12 @@ class ToolbusPropertiesTest {
         ToolbusProperties fromYaml = ToolbusProperties.from(environment(List.of(applicationYaml(yaml))));
         assertThat(fromYaml.warnings()).isEmpty();
         assertThat(fromYaml.config().bus().kafka()).isEqualTo(file(yaml).bus().kafka());
+        assertThat(fromYaml.config().bus().kafka().hangingTransactionSweepMs()).as("not set: the bus's default")
+                .isEqualTo(KafkaConfig.BUS_DEFAULT);
+        env.put("TOOLBUS_BUS_KAFKA_HANGINGTRANSACTIONSWEEPMS", "5000");
+        assertThat(ToolbusProperties.from(environment(List.of(new SystemEnvironmentPropertySource(
+                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, env)))).config().bus().kafka()
+                .hangingTransactionSweepMs()).isEqualTo(5000);
     }
 
     @Test

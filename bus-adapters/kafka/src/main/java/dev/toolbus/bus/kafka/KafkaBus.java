@@ -63,6 +63,8 @@ public final class KafkaBus implements ToolBus {
     private final PollLoop loop;
     /** The turn state in the state topic, or null (kept in the executor). */
     private final KafkaTurnState state;
+    /** Exactly once: aborts hanging transactions on the output topics; null when off. */
+    private final HangingTransactions hanging;
     private final Principal principal;
     private final AtomicBoolean closing = new AtomicBoolean();
     private volatile Mono<Void> closed;
@@ -81,22 +83,26 @@ public final class KafkaBus implements ToolBus {
                 settlement instanceof StateTransactions tx ? tx : null, p -> poll[0].fenced(p), System::currentTimeMillis,
                 completions) : null;
         this.loop = poll[0] = new PollLoop(config, settlement, deadLetters, codec, ledger, state);
+        this.hanging = config.delivery() == KafkaDelivery.EXACTLY_ONCE && !config.hangingTransactionSweep().isZero()
+                ? new HangingTransactions(config) : null;
         this.topicsReady = Mono.<Void>fromRunnable(() -> {
-                    if (!config.createTopics() && !config.turnState()) {
-                        return;
+                    if (config.createTopics() || config.turnState()) {
+                        TopicSetup.Topics topics = TopicSetup.prepare(config);
+                        if (!topics.ledgerUsable() && ledger != null) {
+                            ledger.disable();
+                        }
+                        if (state != null) {
+                            state.partitions(topics.partitions());
+                        }
                     }
-                    TopicSetup.Topics topics = TopicSetup.prepare(config);
-                    if (!topics.ledgerUsable() && ledger != null) {
-                        ledger.disable();
-                    }
-                    if (state != null) {
-                        state.partitions(topics.partitions());
+                    if (hanging != null && !closing.get()) {
+                        hanging.start(); // its own daemon thread; closed with the bus
                     }
                 })
                 .subscribeOn(Schedulers.boundedElastic())
                 .cache(v -> Duration.ofDays(3650), e -> Duration.ZERO, () -> Duration.ofDays(3650));
         if (b.meterRegistry != null) {
-            KafkaMeters.register(b.meterRegistry, config, loop);
+            KafkaMeters.register(b.meterRegistry, config, loop, hanging);
             if (state != null) {
                 state.bind(b.meterRegistry);
             }
@@ -114,6 +120,11 @@ public final class KafkaBus implements ToolBus {
      * {@code exactly-once}); any other query parameter is an error.
      */
     public static KafkaBus fromUri(String uri, KafkaBusConfig config) {
+        return builder().config(config).uri(uri).build();
+    }
+
+    /** {@code config} with the URI's bootstrap servers and delivery (see {@link #fromUri(String, KafkaBusConfig)}). */
+    static KafkaBusConfig withUri(KafkaBusConfig config, String uri) {
         KafkaBusConfig.Builder b = config.toBuilder();
         int q = uri.indexOf('?');
         if (q >= 0) {
@@ -131,7 +142,7 @@ public final class KafkaBus implements ToolBus {
             }
             uri = uri.substring(0, q);
         }
-        return builder().config(b.bootstrapServers(uri).build()).build();
+        return b.bootstrapServers(uri).build();
     }
 
     public static Builder builder() {
@@ -144,7 +155,8 @@ public final class KafkaBus implements ToolBus {
 
     /**
      * Creates the calls, results, dead-letter, ledger and state topics if missing (when configured to),
-     * and checks that the state topic fits the calls topic.
+     * and checks that the state topic fits the calls topic. Exactly once, it also starts the sweeps for
+     * hanging transactions ({@link KafkaBusConfig#hangingTransactionSweep()}).
      */
     public Mono<Void> start() {
         return topicsReady;
@@ -229,6 +241,9 @@ public final class KafkaBus implements ToolBus {
     public Mono<Void> closeGracefully() {
         if (closing.compareAndSet(false, true)) {
             closed = Mono.<Void>fromRunnable(() -> {
+                if (hanging != null) {
+                    hanging.close();
+                }
                 if (loop.started) {
                     loop.stop();
                     try {
@@ -254,8 +269,18 @@ public final class KafkaBus implements ToolBus {
         private KafkaBusConfig config = KafkaBusConfig.defaults();
         private MeterRegistry meterRegistry;
         private EventCodec codec = EventCodec.defaults();
+        private String uri;
 
         private Builder() {
+        }
+
+        /**
+         * The brokers as a URI ({@code kafka://host:port[,host:port][?delivery=at-least-once|exactly-once]}),
+         * applied over {@link #config}'s bootstrap servers and delivery when the bus is built.
+         */
+        public Builder uri(String uri) {
+            this.uri = Objects.requireNonNull(uri, "uri");
+            return this;
         }
 
         public Builder config(KafkaBusConfig config) {
@@ -263,7 +288,10 @@ public final class KafkaBus implements ToolBus {
             return this;
         }
 
-        /** Where the gauges {@code toolbus.bus.lag}, {@code .pending}, {@code .inflight} and {@code .buffered} go. */
+        /**
+         * Where the gauges {@code toolbus.bus.lag}, {@code .pending}, {@code .inflight} and {@code .buffered}
+         * go, and exactly once the counter {@code toolbus.bus.hanging_transactions_aborted}.
+         */
         public Builder meterRegistry(MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "registry");
             return this;
@@ -276,6 +304,9 @@ public final class KafkaBus implements ToolBus {
 
         /** Builds the bus (the producer connects lazily; topics are created on {@link KafkaBus#start()}). */
         public KafkaBus build() {
+            if (uri != null) {
+                config = withUri(config, uri);
+            }
             return new KafkaBus(this);
         }
     }

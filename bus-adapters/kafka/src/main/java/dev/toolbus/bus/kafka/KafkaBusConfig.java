@@ -39,6 +39,7 @@ import java.util.UUID;
  *   <tr><td>shutdownTimeout</td><td>30 s</td><td>how long {@code closeGracefully} waits for delivered turns to complete</td></tr>
  *   <tr><td>delivery</td><td>EXACTLY_ONCE</td><td>{@link KafkaDelivery}: results and offsets in one transaction, or results then a commit</td></tr>
  *   <tr><td>transactionInterval</td><td>10 ms</td><td>how often staged results and offsets are committed in one transaction (exactly-once)</td></tr>
+ *   <tr><td>hangingTransactionSweep</td><td>twice the transaction timeout, at least 10 s</td><td>how often an exactly-once bus looks for hanging transactions on its output topics and aborts them; {@link Duration#ZERO} turns it off</td></tr>
  *   <tr><td>maxDeliveries</td><td>{@value #DEFAULT_MAX_DELIVERIES}</td><td>a record taken by more owners without completing is dead-lettered, with an {@code error} event on its stream</td></tr>
  *   <tr><td>turnLedgerTopic</td><td>{@value #DEFAULT_TURN_LEDGER_TOPIC} (the calls topic's name with {@code .turns} for {@code .calls})</td><td>finished turns (exactly once): a turn sent again within the window is answered with its recorded events, marked {@code replayed}</td></tr>
  *   <tr><td>turnLedgerWindow</td><td>1 h</td><td>how long a finished turn is remembered; {@link Duration#ZERO} turns the ledger off</td></tr>
@@ -115,6 +116,8 @@ public final class KafkaBusConfig {
     private final Duration shutdownTimeout;
     private final KafkaDelivery delivery;
     private final Duration transactionInterval;
+    /** Null: derived from the transaction timeout. */
+    private final Duration hangingTransactionSweep;
     private final int maxDeliveries;
     private final String turnLedgerTopic;
     private final Duration turnLedgerWindow;
@@ -150,6 +153,7 @@ public final class KafkaBusConfig {
         this.shutdownTimeout = b.shutdownTimeout;
         this.delivery = b.delivery;
         this.transactionInterval = b.transactionInterval;
+        this.hangingTransactionSweep = b.hangingTransactionSweep;
         this.maxDeliveries = b.maxDeliveries;
         this.turnLedgerTopic = b.turnLedgerTopic != null ? b.turnLedgerTopic : ledgerTopicFor(b.callsTopic);
         this.turnLedgerWindow = b.turnLedgerWindow;
@@ -257,6 +261,17 @@ public final class KafkaBusConfig {
         return transactionInterval;
     }
 
+    /**
+     * How often an exactly-once bus looks for hanging transactions on its output topics (and aborts
+     * them); zero: never. Default: twice the producer's {@code transaction.timeout.ms}, at least 10 s.
+     */
+    public Duration hangingTransactionSweep() {
+        if (hangingTransactionSweep != null) {
+            return hangingTransactionSweep;
+        }
+        return Duration.ofMillis(Math.max(10_000, 2 * Producers.transactionTimeoutMs(this)));
+    }
+
     /** Deliveries after which an input is dead-lettered. */
     public int maxDeliveries() {
         return maxDeliveries;
@@ -334,7 +349,7 @@ public final class KafkaBusConfig {
         return producerProperties;
     }
 
-    /** Admin client overrides (topic creation). */
+    /** Admin client overrides (topic creation, the sweep for hanging transactions). */
     public Map<String, String> adminProperties() {
         return adminProperties;
     }
@@ -365,6 +380,7 @@ public final class KafkaBusConfig {
                 && Objects.equals(shutdownTimeout, c.shutdownTimeout)
                 && Objects.equals(delivery, c.delivery)
                 && Objects.equals(transactionInterval, c.transactionInterval)
+                && Objects.equals(hangingTransactionSweep, c.hangingTransactionSweep)
                 && maxDeliveries == c.maxDeliveries
                 && Objects.equals(turnLedgerTopic, c.turnLedgerTopic)
                 && Objects.equals(turnLedgerWindow, c.turnLedgerWindow)
@@ -384,7 +400,7 @@ public final class KafkaBusConfig {
 
     @Override
     public int hashCode() {
-        return Objects.hash(bootstrapServers, callsTopic, resultsTopic, deadLetterTopic, groupId, clientId, createTopics, topicPartitions, replicationFactor, maxPollRecords, maxBufferedRecords, pollTimeout, commitInterval, revokeTimeout, maxEventBytes, shutdownTimeout, delivery, transactionInterval, maxDeliveries, turnLedgerTopic, turnLedgerWindow, maxRecordedBytes, turnLedgerMaxBytes, turnState, stateTopic, turnStateSettings, stateRestoreTimeout, principal, sessionTimeout, heartbeatInterval, consumerProperties, producerProperties, adminProperties);
+        return Objects.hash(bootstrapServers, callsTopic, resultsTopic, deadLetterTopic, groupId, clientId, createTopics, topicPartitions, replicationFactor, maxPollRecords, maxBufferedRecords, pollTimeout, commitInterval, revokeTimeout, maxEventBytes, shutdownTimeout, delivery, transactionInterval, hangingTransactionSweep, maxDeliveries, turnLedgerTopic, turnLedgerWindow, maxRecordedBytes, turnLedgerMaxBytes, turnState, stateTopic, turnStateSettings, stateRestoreTimeout, principal, sessionTimeout, heartbeatInterval, consumerProperties, producerProperties, adminProperties);
     }
 
     @Override
@@ -408,6 +424,7 @@ public final class KafkaBusConfig {
                 + ", shutdownTimeout=" + shutdownTimeout
                 + ", delivery=" + delivery
                 + ", transactionInterval=" + transactionInterval
+                + ", hangingTransactionSweep=" + hangingTransactionSweep()
                 + ", maxDeliveries=" + maxDeliveries
                 + ", turnLedgerTopic=" + turnLedgerTopic
                 + ", turnLedgerWindow=" + turnLedgerWindow
@@ -457,6 +474,7 @@ public final class KafkaBusConfig {
         }
         b.sessionTimeout = sessionTimeout;
         b.heartbeatInterval = heartbeatInterval;
+        b.hangingTransactionSweep = hangingTransactionSweep; // unset follows the transaction timeout
         consumerProperties.forEach(b::consumerProperty);
         producerProperties.forEach(b::producerProperty);
         adminProperties.forEach(b::adminProperty);
@@ -502,6 +520,7 @@ public final class KafkaBusConfig {
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
         private KafkaDelivery delivery = KafkaDelivery.EXACTLY_ONCE;
         private Duration transactionInterval = DEFAULT_TRANSACTION_INTERVAL;
+        private Duration hangingTransactionSweep;
         private int maxDeliveries = DEFAULT_MAX_DELIVERIES;
         private String turnLedgerTopic;
         private Duration turnLedgerWindow = DEFAULT_TURN_LEDGER_WINDOW;
@@ -641,6 +660,19 @@ public final class KafkaBusConfig {
             return this;
         }
 
+        /**
+         * How often an exactly-once bus looks for hanging transactions on its output topics and aborts them
+         * (docs/buses.md): zero turns it off, else at least 1 s. Default: twice the producer's
+         * {@code transaction.timeout.ms} (10 s unless a producer property sets it), at least 10 s.
+         */
+        public Builder hangingTransactionSweep(Duration d) {
+            requireNotNegative(d, "hangingTransactionSweep");
+            requireArgument(d.isZero() || d.toMillis() >= 1_000,
+                    "hangingTransactionSweep must be zero (off) or at least 1 s, got " + d);
+            this.hangingTransactionSweep = d;
+            return this;
+        }
+
         /** Owners that may take a record without completing it before it is dead-lettered. */
         public Builder maxDeliveries(int n) {
             requireArgument(n >= 1, "maxDeliveries must be at least 1, got " + n);
@@ -736,7 +768,7 @@ public final class KafkaBusConfig {
             return this;
         }
 
-        /** A kafka-clients admin client setting that overrides the bus's (topic creation). */
+        /** A kafka-clients admin client setting that overrides the bus's (topic creation, the sweep for hanging transactions). */
         public Builder adminProperty(String key, String value) {
             requireText(key, "admin property name");
             adminProperties.put(key, Objects.requireNonNull(value, key));

@@ -1,18 +1,20 @@
 package dev.toolbus.bus.kafka;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The bus's gauges, tagged {@code bus=kafka}, {@code topic}, {@code group}. */
+/** The bus's gauges (and exactly once a counter), tagged {@code bus=kafka}, {@code topic}, {@code group}. */
 final class KafkaMeters {
 
     private KafkaMeters() {
     }
 
-    static void register(MeterRegistry registry, KafkaBusConfig config, PollLoop loop) {
+    /** The gauges; and the counter of aborted hanging transactions when {@code hanging} is not null. */
+    static void register(MeterRegistry registry, KafkaBusConfig config, PollLoop loop, HangingTransactions hanging) {
         Tags tags = Tags.of("bus", "kafka", "topic", config.callsTopic(), "group", config.groupId());
         Tags mine = tags.and("client", config.clientId());
         Gauge.builder("toolbus.bus.lag", loop.lag, AtomicLong::get)
@@ -27,5 +29,10 @@ final class KafkaMeters {
         Gauge.builder("toolbus.bus.buffered", loop.buffered, AtomicInteger::get)
                 .description("records polled and not yet requested by the executor")
                 .tags(mine).register(registry);
+        if (hanging != null) {
+            FunctionCounter.builder("toolbus.bus.hanging_transactions_aborted", hanging.aborted, AtomicLong::get)
+                    .description("hanging transactions this instance aborted on the bus's output topics")
+                    .tags(mine).register(registry);
+        }
     }
 }

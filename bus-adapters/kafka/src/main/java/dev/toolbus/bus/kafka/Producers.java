@@ -10,7 +10,25 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /** The bus's producers: idempotent (at least once) or transactional (exactly once). */
 final class Producers {
 
+    /** The transaction timeout the bus sets ({@code transaction.timeout.ms}), unless a producer property overrides it. */
+    static final long TRANSACTION_TIMEOUT_MS = 10_000;
+
     private Producers() {
+    }
+
+    /** The transactional id of this instance's producer: {@code <clientId>-tx}. */
+    static String transactionalId(KafkaBusConfig config) {
+        return config.clientId() + "-tx";
+    }
+
+    /** The transactional producer's {@code transaction.timeout.ms}: the producer property, else {@link #TRANSACTION_TIMEOUT_MS}. */
+    static long transactionTimeoutMs(KafkaBusConfig config) {
+        String set = config.producerProperties().get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG);
+        try {
+            return set == null ? TRANSACTION_TIMEOUT_MS : Long.parseLong(set.strip());
+        } catch (NumberFormatException e) {
+            return TRANSACTION_TIMEOUT_MS; // kafka-clients refuses it when the producer is made
+        }
     }
 
     static KafkaProducer<String, byte[]> idempotent(KafkaBusConfig config) {
@@ -19,7 +37,7 @@ final class Producers {
 
     /** A transactional producer, {@code initTransactions} done (blocks; fences an older producer of the same id). */
     static KafkaProducer<String, byte[]> transactional(KafkaBusConfig config) {
-        KafkaProducer<String, byte[]> p = new KafkaProducer<>(properties(config, config.clientId() + "-tx"),
+        KafkaProducer<String, byte[]> p = new KafkaProducer<>(properties(config, transactionalId(config)),
                 new StringSerializer(), new ByteArraySerializer());
         try {
             p.initTransactions();
@@ -50,7 +68,7 @@ final class Producers {
         if (transactionalId != null) {
             p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
             // a killed instance's open transaction blocks read_committed consumers of its partitions this long
-            p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "10000");
+            p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Long.toString(TRANSACTION_TIMEOUT_MS));
         }
         p.putAll(config.producerProperties());
         return p;

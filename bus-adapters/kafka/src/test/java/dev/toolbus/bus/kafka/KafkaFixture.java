@@ -451,7 +451,7 @@ final class KafkaFixture implements BrokerFixture {
      * The end offset of every partition of a topic, sorted by partition: with {@code READ_COMMITTED} the
      * stable one, before the first record of a transaction still open.
      */
-    private Map<TopicPartition, Long> endOffsets(String topic, IsolationLevel isolation) {
+    Map<TopicPartition, Long> endOffsets(String topic, IsolationLevel isolation) {
         try {
             int partitions = admin().describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
