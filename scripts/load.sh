@@ -43,7 +43,7 @@ java -Xms512m -Xmx512m -cp benchmarks/target/benchmarks.jar dev.toolbus.benchmar
   --redis "$TOOLBUS_REDIS_URL" --kafka "$TOOLBUS_KAFKA_BOOTSTRAP" \
   --redis-pid "$(cat "$_TB_REDIS_RUN/redis.pid")" --kafka-pid "$(cat "$_TB_KAFKA_RUN/kafka.pid")" \
   --server-jar server/target/toolbus-server.jar \
-  --turns "$TURNS" --streams "$STREAMS" --warmup "$WARMUP" --warmup-rounds "$WARMUP_ROUNDS" --measures "$MEASURES" --without-ledger "$WITHOUT_LEDGER" --repeats "$REPEATS" \
+  --turns "$TURNS" --streams "$STREAMS" --warmup "$WARMUP" --warmup-rounds "$WARMUP_ROUNDS" --measures "$MEASURES" --without-ledger "$WITHOUT_LEDGER" --repeats "$REPEATS" --kafka-counters true \
   --logs benchmarks/target/load-logs --out "$OUT" \
   --command "LOAD_TURNS=$TURNS LOAD_STREAMS=$STREAMS LOAD_WARMUP=$WARMUP LOAD_WARMUP_ROUNDS=$WARMUP_ROUNDS LOAD_MEASURES=$MEASURES LOAD_WITHOUT_LEDGER=$WITHOUT_LEDGER LOAD_REPEATS=$REPEATS scripts/load.sh${*:+ $*}" \
   "$@"

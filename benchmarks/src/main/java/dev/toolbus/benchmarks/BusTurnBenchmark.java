@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -27,7 +28,9 @@ import reactor.core.Disposable;
  * bus loop's bounds, the turn state's admission and ledger (in memory), the executor as in
  * {@code ToolbusExecutorBenchmark.cacheOff} (maxParallel 5), the publish and the acknowledgement. The
  * difference to {@code cacheOff} is what a bus adds before any broker client or encode (the in-memory
- * bus publishes event objects). Each invocation sends {@link Workload#CALLS} turns over
+ * bus publishes event objects). {@code ledger=off} is the same with the turn ledger off
+ * ({@code TurnLedgerSettings.OFF}, toolbus.yaml {@code bus.idempotency.windowMs: 0}): the difference is
+ * what the in-memory ledger's admission and record cost a turn. Each invocation sends {@link Workload#CALLS} turns over
  * {@link Workload#STREAMS} streams under turn ids no invocation used before (a repeated id would be
  * answered by the turn ledger), built in the measured method: one string per turn.
  */
@@ -42,6 +45,10 @@ public class BusTurnBenchmark {
     /** The argument string as a JSON string value, as a model's arguments arrive. */
     private static final String ARGS = "\"" + Workload.ARGS_JSON.replace("\"", "\\\"") + "\"";
 
+    /** The in-memory turn ledger on (the default) or off. */
+    @Param({"on", "off"})
+    public String ledger;
+
     private ToolExecutor executor;
     private InMemoryBus bus;
     private Disposable running;
@@ -54,7 +61,11 @@ public class BusTurnBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        executor = ToolbusExecutorBenchmark.executor(ToolbusExecutorBenchmark.echoTool(), 5, false);
+        executor = ToolbusExecutorBenchmark.builder(ToolbusExecutorBenchmark.echoTool(), 5, false, null,
+                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry())
+                .idempotency("off".equals(ledger) ? dev.toolbus.executor.state.TurnLedgerSettings.OFF
+                        : dev.toolbus.executor.state.TurnLedgerSettings.DEFAULTS)
+                .build();
         bus = InMemoryBus.create();
         watching = bus.events().subscribe(this::seen);
         running = executor.run(bus).subscribe();

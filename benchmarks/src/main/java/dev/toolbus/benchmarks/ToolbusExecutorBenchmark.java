@@ -103,6 +103,12 @@ public class ToolbusExecutorBenchmark {
     /** The benchmark's executor: 30 s timeout, no retry, the cache on or off, meters into {@code meters}. */
     static ToolExecutor executor(ToolSpec tool, int maxParallel, boolean cache, dev.toolbus.rules.RuleSet rules,
                                  io.micrometer.core.instrument.MeterRegistry meters) {
+        return builder(tool, maxParallel, cache, rules, meters).build();
+    }
+
+    /** The builder of {@link #executor(ToolSpec, int, boolean, dev.toolbus.rules.RuleSet, io.micrometer.core.instrument.MeterRegistry)}. */
+    static ToolExecutor.Builder builder(ToolSpec tool, int maxParallel, boolean cache, dev.toolbus.rules.RuleSet rules,
+                                        io.micrometer.core.instrument.MeterRegistry meters) {
         ExecutionSettings settings = ExecutionSettings.builder()
                 .maxParallel(maxParallel)
                 .timeout(Workload.TIMEOUT)
@@ -117,7 +123,7 @@ public class ToolbusExecutorBenchmark {
         if (rules != null) {
             b.rules(dev.toolbus.rules.LiveRules.of(rules, meters));
         }
-        return b.build();
+        return b;
     }
 
     @Setup(Level.Trial)

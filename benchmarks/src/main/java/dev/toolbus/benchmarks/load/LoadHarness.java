@@ -53,7 +53,8 @@ import java.util.concurrent.TimeUnit;
  * {@code --repeats R} (each scenario run R times, its consumer processes started and warmed up anew each
  * time, the scenarios of a pair in turn; a row's figures are the medians over the runs: processes of the
  * same jar differed by up to 1.45x where the phases within one agreed within 10 %),
- * {@code --command TEXT} (recorded in the Markdown).
+ * {@code --kafka-counters true} (per phase, the consumers' own Kafka client counters over JMX: turns per
+ * fetch and records per produce request), {@code --command TEXT} (recorded in the Markdown).
  */
 public final class LoadHarness {
 
@@ -186,6 +187,15 @@ public final class LoadHarness {
         }
     }
 
+    /**
+     * {@code --kafka-counters true}: the consumers' Kafka client counters per phase, over JMX (the
+     * harness attaches to each consumer and starts its local management agent, which listens on a
+     * port of its own; off by default, so the CI smoke run opens no such port).
+     */
+    private boolean kafkaCounters() {
+        return Boolean.parseBoolean(opts.getOrDefault("kafka-counters", "false"));
+    }
+
     /** {@code --kafka-delivery at-least-once|exactly-once} runs only that mode's pair on Kafka (both by default). */
     private boolean modeRuns(String mode) {
         String only = opts.get("kafka-delivery");
@@ -196,6 +206,7 @@ public final class LoadHarness {
         if (raw.stats != null && toolbus.stats != null) {
             toolbus.ratio = toolbus.stats.callsPerSecond() / raw.stats.callsPerSecond();
             toolbus.cpuRatio = toolbus.workerCpuUs / raw.workerCpuUs;
+            toolbus.cpuRatioCompiled = (toolbus.workerCpuUs - toolbus.jitCpuUs) / (raw.workerCpuUs - raw.jitCpuUs);
         }
         return toolbus;
     }
@@ -218,6 +229,11 @@ public final class LoadHarness {
             }
             workers = Workers.start(commands, logFiles);
             broker.awaitConsumers(group, instances, Duration.ofSeconds(90));
+            if (kafkaCounters()) {
+                // attached before the warm-up: the management agent's classes load and compile in the
+                // consumers there, not in a measured phase (where they once cost 20-45 µs per turn of JIT)
+                workers.kafkaCounters();
+            }
             warmUp(broker, index, workers);
 
             int measures = Math.max(1, Integer.parseInt(opts.getOrDefault("measures", "1")));
@@ -259,6 +275,8 @@ public final class LoadHarness {
         Sample s = new Sample();
         long workerCpu0;
         long workerJit0;
+        long workerGc0;
+        Map<String, Double> kafka0;
         long brokerCpu0;
         long ownCpu0;
         Map<String, Long> commands0;
@@ -267,6 +285,8 @@ public final class LoadHarness {
         for (int attempt = 1; ; attempt++) {
             workerCpu0 = workers.cpuNanos();
             workerJit0 = workers.jitNanos();
+            workerGc0 = workers.gcNanos();
+            kafka0 = kafkaCounters() ? workers.kafkaCounters() : Map.of();
             brokerCpu0 = cpuOf(brokerPid);
             ownCpu0 = ownCpu();
             commands0 = broker.commandCounts();
@@ -309,9 +329,24 @@ public final class LoadHarness {
         }
         s.workerCpuUs = (workers.cpuNanos() - workerCpu0) / 1e3 / turns;
         double jitUs = Math.max(0, workers.jitNanos() - workerJit0) / 1e3 / turns;
+        s.jitCpuUs = jitUs;
         // the JIT may still compile in the measured phase on a loaded machine: its share, and the rest
-        System.out.printf(Locale.ROOT, "   consumer CPU: %.0f µs/turn, of which the JIT compiler threads %.0f; without them %.0f%n",
-                s.workerCpuUs, jitUs, s.workerCpuUs - jitUs);
+        double gcUs = Math.max(0, workers.gcNanos() - workerGc0) / 1e3 / turns;
+        System.out.printf(Locale.ROOT, "   consumer CPU: %.0f µs/turn, of which the JIT compiler threads %.0f and the"
+                        + " collector's threads %.1f; without the JIT %.0f%n", s.workerCpuUs, jitUs, gcUs, s.workerCpuUs - jitUs);
+        Map<String, Double> kafka1 = kafkaCounters() ? workers.kafkaCounters() : Map.of();
+        if (!kafka1.isEmpty()) {
+            StringBuilder k = new StringBuilder();
+            for (Map.Entry<String, Double> e : kafka1.entrySet()) {
+                k.append(String.format(Locale.ROOT, " %s %.0f;", e.getKey(), e.getValue() - kafka0.getOrDefault(e.getKey(), 0.0)));
+            }
+            double fetches = kafka1.getOrDefault("fetches", 0.0) - kafka0.getOrDefault("fetches", 0.0);
+            double requests = kafka1.getOrDefault("produce requests", 0.0) - kafka0.getOrDefault("produce requests", 0.0);
+            System.out.printf(Locale.ROOT, "   consumer's Kafka clients:%s %.1f turns per fetch, %.1f records per produce request%n",
+                    k, fetches > 0 ? turns / fetches : Double.NaN,
+                    requests > 0 ? (kafka1.getOrDefault("records sent", 0.0) - kafka0.getOrDefault("records sent", 0.0)) / requests
+                            : Double.NaN);
+        }
         s.brokerCpuUs = brokerPid > 0 ? (cpuOf(brokerPid) - brokerCpu0) / 1e3 / turns : Double.NaN;
         s.harnessCpuUs = (ownCpu() - ownCpu0) / 1e3 / turns;
         s.stats = measured.stats();
@@ -430,20 +465,21 @@ public final class LoadHarness {
 
     private static String table(List<Row> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-6s %-11s %4s %8s %10s %9s %9s %9s %11s %11s %12s %7s %7s %7s %s%n", "broker",
-                "runner", "inst", "turns", "calls/s", "p50 ms", "p99 ms", "max ms", "worker µs/t", "broker µs/t",
-                "harness µs/t", "cmd/t", "tb/raw", "cpu x", ""));
+        sb.append(String.format(Locale.ROOT, "%-6s %-11s %4s %8s %10s %9s %9s %9s %11s %7s %11s %12s %7s %7s %7s %7s %s%n", "broker",
+                "runner", "inst", "turns", "calls/s", "p50 ms", "p99 ms", "max ms", "worker µs/t", "JIT", "broker µs/t",
+                "harness µs/t", "cmd/t", "tb/raw", "cpu x", "no JIT", ""));
         for (Row r : rows) {
             if (r.stats == null) {
                 sb.append(String.format(Locale.ROOT, "%-6s %-11s %4d FAILED %s%n", r.broker, r.runner, r.instances, r.error));
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "%-6s %-11s %4d %8d %10.0f %9.2f %9.2f %9.2f %11.0f %11.0f %12.0f %7s %7s %7s %s%n",
+            sb.append(String.format(Locale.ROOT, "%-6s %-11s %4d %8d %10.0f %9.2f %9.2f %9.2f %11.0f %7.0f %11.0f %12.0f %7s %7s %7s %7s %s%n",
                     r.broker, r.runner, r.instances, r.stats.turns(), r.stats.callsPerSecond(), r.stats.p50Ms(),
-                    r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs, r.brokerCpuUs, r.harnessCpuUs,
+                    r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs, r.jitCpuUs, r.brokerCpuUs, r.harnessCpuUs,
                     Double.isNaN(r.commandsPerTurn) ? "" : String.format(Locale.ROOT, "%.2f", r.commandsPerTurn),
                     Double.isNaN(r.ratio) ? "" : String.format(Locale.ROOT, "%.2f", r.ratio),
                     Double.isNaN(r.cpuRatio) ? "" : String.format(Locale.ROOT, "%.2f", r.cpuRatio),
+                    Double.isNaN(r.cpuRatioCompiled) ? "" : String.format(Locale.ROOT, "%.2f", r.cpuRatioCompiled),
                     r.error == null ? "" : r.error));
         }
         return sb.toString();
@@ -452,28 +488,31 @@ public final class LoadHarness {
     private String markdown(List<Row> rows, Instant started, String loadBefore, String loadAfter) {
         StringBuilder sb = new StringBuilder();
         sb.append("| broker | consumer | instances | calls/s | p50 ms | p99 ms | max ms | consumer CPU µs/turn "
-                + "| broker CPU µs/turn | broker commands/turn | harness CPU µs/turn | toolbus/raw calls/s | toolbus/raw consumer CPU "
+                + "| of which the JIT compiler | broker CPU µs/turn | broker commands/turn | harness CPU µs/turn "
+                + "| toolbus/raw calls/s | toolbus/raw consumer CPU | the same without the JIT compiler "
                 + "| time stolen (phases set aside) |\n");
-        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Row r : rows) {
             if (r.stats == null) {
                 sb.append("| ").append(r.broker).append(" | ").append(r.runner).append(" | ").append(r.instances)
-                        .append(" | failed: ").append(r.error).append(" | | | | | | | | | | |\n");
+                        .append(" | failed: ").append(r.error).append(" | | | | | | | | | | | | |\n");
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.2f | %.2f | %.1f | %.0f | %s | %s | %.0f | %s | %s | %.1f %% (%d) |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %,.0f | %.2f | %.2f | %.1f | %.0f | %.0f | %s | %s | %.0f | %s | %s | %s | %.1f %% (%d) |%n",
                     r.broker, label(r), r.instances,
-                    r.stats.callsPerSecond(), r.stats.p50Ms(), r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs,
+                    r.stats.callsPerSecond(), r.stats.p50Ms(), r.stats.p99Ms(), r.stats.maxMs(), r.workerCpuUs, r.jitCpuUs,
                     Double.isNaN(r.brokerCpuUs) ? "" : String.format(Locale.ROOT, "%.0f", r.brokerCpuUs),
                     Double.isNaN(r.commandsPerTurn) ? "" : String.format(Locale.ROOT, "%.2f", r.commandsPerTurn),
                     r.harnessCpuUs,
                     Double.isNaN(r.ratio) ? "" : String.format(Locale.ROOT, "**%.2f**", r.ratio),
                     Double.isNaN(r.cpuRatio) ? "" : String.format(Locale.ROOT, "**%.2f**", r.cpuRatio),
+                    Double.isNaN(r.cpuRatioCompiled) ? "" : String.format(Locale.ROOT, "**%.2f**", r.cpuRatioCompiled),
                     r.stolen * 100, r.setAside));
         }
         sb.append("\n");
         if (rows.stream().anyMatch(r -> r.samples.size() > 1 || !r.runs.isEmpty())) {
-            sb.append("Measured phases, in order (calls/s / consumer CPU µs per turn; \" | \" between runs in processes of"
+            sb.append("Measured phases, in order (calls/s / consumer CPU µs per turn, of which the JIT compiler in"
+                    + " parentheses; \" | \" between runs in processes of"
                     + " their own; each column above is their median):");
             for (Row r : rows) {
                 if (r.samples.size() > 1 || !r.runs.isEmpty()) {
@@ -566,6 +605,9 @@ public final class LoadHarness {
         double harnessCpuUs = Double.NaN;
         double ratio = Double.NaN;
         double cpuRatio = Double.NaN;
+        /** {@link #cpuRatio} without the consumers' JIT compiler threads on either side. */
+        double cpuRatioCompiled = Double.NaN;
+        double jitCpuUs = Double.NaN;
         double commandsPerTurn = Double.NaN;
         /** The largest share of the machine's time the hypervisor took during a measured phase kept. */
         double stolen;
@@ -586,6 +628,7 @@ public final class LoadHarness {
          */
         void settle() {
             workerCpuUs = median(samples, s -> s.workerCpuUs);
+            jitCpuUs = median(samples, s -> s.jitCpuUs);
             brokerCpuUs = median(samples, s -> s.brokerCpuUs);
             harnessCpuUs = median(samples, s -> s.harnessCpuUs);
             commandsPerTurn = median(samples, s -> s.commandsPerTurn);
@@ -608,8 +651,8 @@ public final class LoadHarness {
             }
             StringBuilder sb = new StringBuilder();
             for (Sample s : samples) {
-                sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%,.0f/%.0f",
-                        s.stats.callsPerSecond(), s.workerCpuUs));
+                sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%,.0f/%.0f (%.0f)",
+                        s.stats.callsPerSecond(), s.workerCpuUs, s.jitCpuUs));
             }
             return sb.toString();
         }
@@ -631,6 +674,7 @@ public final class LoadHarness {
                 return m;
             }
             m.workerCpuUs = median(done, r -> r.workerCpuUs);
+            m.jitCpuUs = median(done, r -> r.jitCpuUs);
             m.brokerCpuUs = median(done, r -> r.brokerCpuUs);
             m.harnessCpuUs = median(done, r -> r.harnessCpuUs);
             m.commandsPerTurn = median(done, r -> r.commandsPerTurn);
@@ -666,6 +710,8 @@ public final class LoadHarness {
     private static final class Sample {
         ClosedLoop.Stats stats;
         double workerCpuUs = Double.NaN;
+        /** Of {@link #workerCpuUs}, the consumers' JIT compiler threads. */
+        double jitCpuUs = Double.NaN;
         double brokerCpuUs = Double.NaN;
         double harnessCpuUs = Double.NaN;
         double commandsPerTurn = Double.NaN;
