@@ -81,43 +81,63 @@ final class IdempotentTurns {
             return AdmissionOrder.signalAfterSubscribe(Mono.defer(() -> run.apply(publish)), admitted);
         }
         TurnKey k = TurnKey.of(principal, turn.streamId(), turn.turnId());
+        if (ledger instanceof MemoryTurnLedger memory) {
+            // admitted where the turn is subscribed: the same steps without the operators around the admission
+            return Mono.defer(() -> {
+                TurnLedger.Admission a = admitNow(memory, k);
+                try {
+                    return admittedForBus(ledger, metrics, principal, turn, publish, run, admitted, k, a);
+                } catch (RuntimeException | Error e) {
+                    if (a instanceof TurnLedger.Admission.Run) {
+                        ledger.release(k);
+                    }
+                    throw e;
+                }
+            });
+        }
+        return admit(ledger, k).flatMap(a -> admittedForBus(ledger, metrics, principal, turn, publish, run, admitted, k, a));
+    }
+
+    /** {@link #forBus} once the ledger answered: replay, join, or run and record. */
+    private static Mono<Void> admittedForBus(TurnLedger ledger, RepeatedTurnMetrics metrics, Principal principal,
+                                             ToolCallsEvent turn, Function<List<OutboundEvent>, Mono<Void>> publish,
+                                             Function<Function<List<OutboundEvent>, Mono<Void>>, Mono<Void>> run,
+                                             Runnable admitted, TurnKey k, TurnLedger.Admission a) {
         String s = turn.streamId();
         String t = turn.turnId();
-        return admit(ledger, k).flatMap(a -> {
-            if (a instanceof TurnLedger.Admission.Replay r) {
-                log.debug("turn {}/{} finished before: {} events replayed", s, t, r.events().size());
-                metrics.replayed();
-                return (r.events().isEmpty() ? Mono.<Void>empty() : publish.apply(replayed(r.events())))
-                        .doFinally(sig -> admitted.run());
+        if (a instanceof TurnLedger.Admission.Replay r) {
+            log.debug("turn {}/{} finished before: {} events replayed", s, t, r.events().size());
+            metrics.replayed();
+            return (r.events().isEmpty() ? Mono.<Void>empty() : publish.apply(replayed(r.events())))
+                    .doFinally(sig -> admitted.run());
+        }
+        if (a instanceof TurnLedger.Admission.Join j) {
+            log.debug("turn {}/{} is running: joined", s, t);
+            return j.finished().map(Optional::of).defaultIfEmpty(Optional.empty())
+                    .flatMap(o -> {
+                        if (o.isPresent()) {
+                            metrics.joined();
+                            admitted.run();
+                            return Mono.<Void>empty();
+                        }
+                        return forBus(ledger, metrics, principal, turn, publish, run, admitted);
+                    });
+        }
+        List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
+        AtomicBoolean settled = new AtomicBoolean();
+        MemoryTurnLedger memory = ledger instanceof MemoryTurnLedger m ? m : null;
+        Function<List<OutboundEvent>, Mono<Void>> capture = batch -> {
+            if (memory != null && ends(batch)) {
+                // recorded before the turn's end goes out: a repeat sent by whoever saw it is replayed
+                // (a repeat that found the turn still running would join it and publish nothing)
+                keep(events, batch);
+                recordNow(memory, k, events, settled);
+                return publishing(publish, batch);
             }
-            if (a instanceof TurnLedger.Admission.Join j) {
-                log.debug("turn {}/{} is running: joined", s, t);
-                return j.finished().map(Optional::of).defaultIfEmpty(Optional.empty())
-                        .flatMap(o -> {
-                            if (o.isPresent()) {
-                                metrics.joined();
-                                admitted.run();
-                                return Mono.<Void>empty();
-                            }
-                            return forBus(ledger, metrics, principal, turn, publish, run, admitted);
-                        });
-            }
-            List<OutboundEvent> events = new ArrayList<>(turn.calls().size() + 1);
-            AtomicBoolean settled = new AtomicBoolean();
-            MemoryTurnLedger memory = ledger instanceof MemoryTurnLedger m ? m : null;
-            Function<List<OutboundEvent>, Mono<Void>> capture = batch -> {
-                if (memory != null && ends(batch)) {
-                    // recorded before the turn's end goes out: a repeat sent by whoever saw it is replayed
-                    // (a repeat that found the turn still running would join it and publish nothing)
-                    keep(events, batch);
-                    recordNow(memory, k, events, settled);
-                    return publishing(publish, batch);
-                }
-                return publishing(publish, batch).doOnSuccess(v -> keep(events, batch));
-            };
-            return owned(ledger, k, events, settled,
-                    AdmissionOrder.signalAfterSubscribe(Mono.defer(() -> run.apply(capture)), admitted));
-        });
+            return publishing(publish, batch).doOnSuccess(v -> keep(events, batch));
+        };
+        return owned(ledger, k, events, settled,
+                AdmissionOrder.signalAfterSubscribe(Mono.defer(() -> run.apply(capture)), admitted));
     }
 
     /** A turn answered to its caller ({@link ToolExecutor#handle}). */
