@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -39,7 +40,9 @@ final class PoisonFilter {
     /**
      * Dead-letters the entries delivered more than {@code maxDeliveries} times and returns the others,
      * in order. Delivery counts come from {@code XPENDING}; when they cannot be read, every entry is
-     * returned (run again rather than lost).
+     * returned (run again rather than lost). With a poison entry the answer waits until its {@code error}
+     * is written (or its settling failed, or {@link #SETTLE_WAIT_SECONDS} passed): the reader reads on
+     * only then, so a later turn of the same conversation never answers before it.
      */
     CompletableFuture<List<StreamMessage<String, byte[]>>> withoutPoison(List<StreamMessage<String, byte[]>> live) {
         List<CompletableFuture<Long>> counts = new ArrayList<>(live.size());
@@ -53,22 +56,31 @@ final class PoisonFilter {
             if (error != null) {
                 log.warn("redis bus {}: delivery counts unreadable, running {} redelivered entries: {}",
                         config.consumer(), live.size(), error.toString());
-                return live;
+                return CompletableFuture.completedFuture(live);
             }
             List<StreamMessage<String, byte[]>> run = new ArrayList<>(live.size());
+            List<CompletableFuture<Void>> settling = new ArrayList<>(0);
             for (int i = 0; i < live.size(); i++) {
                 long deliveries = counts.get(i).join();
                 if (deliveries > config.maxDeliveries()) {
-                    poison(live.get(i), deliveries);
+                    settling.add(poison(live.get(i), deliveries));
                 } else {
                     run.add(live.get(i));
                 }
             }
-            return run;
-        });
+            if (settling.isEmpty()) {
+                return CompletableFuture.completedFuture(run);
+            }
+            return CompletableFuture.allOf(settling.toArray(CompletableFuture[]::new))
+                    .completeOnTimeout(null, SETTLE_WAIT_SECONDS, TimeUnit.SECONDS)
+                    .handle((x, e) -> run);
+        }).thenCompose(f -> f);
     }
 
-    private void poison(StreamMessage<String, byte[]> m, long deliveries) {
+    /** How long the reader waits at most for a poison entry's settling before it reads on. */
+    static final long SETTLE_WAIT_SECONDS = 10;
+
+    private CompletableFuture<Void> poison(StreamMessage<String, byte[]> m, long deliveries) {
         byte[] payload = m.getBody().get(RedisStreamsBus.EVENT_FIELD);
         EventIdPeek keys = EventIdPeek.of(payload);
         String reason = "delivered " + deliveries + " times without being settled (maxDeliveries "
@@ -80,8 +92,8 @@ final class PoisonFilter {
                     "turn " + (keys.turnId() != null ? keys.turnId() + " " : "") + "was " + reason
                             + "; it was moved to the dead-letter stream")));
         }
-        settle(bus.writer().deadLetter(payload, reason, m.getId(), config.consumer(), deliveries), answer, m.getId(),
-                "dead-lettering poison entry");
+        return settle(bus.writer().deadLetter(payload, reason, m.getId(), config.consumer(), deliveries), answer,
+                m.getId(), "dead-lettering poison entry");
     }
 
     /**
@@ -103,11 +115,19 @@ final class PoisonFilter {
         settle(bus.writer().deadLetter(kept, reason, m.getId(), config.consumer()), answer, m.getId(), "dead-lettering");
     }
 
-    /** The dead letter, then the answer to its conversation, then the acknowledgement. */
-    private void settle(Mono<Void> deadLetter, Mono<Void> answer, String id, String what) {
-        deadLetter.then(answer)
+    /**
+     * The dead letter, then the answer to its conversation, then the acknowledgement; completes when
+     * done or failed (a failure is logged and leaves the entry pending).
+     */
+    private CompletableFuture<Void> settle(Mono<Void> deadLetter, Mono<Void> answer, String id, String what) {
+        return deadLetter.then(answer)
                 .then(Mono.fromCompletionStage(() -> commands.xack(config.callsStream(), config.group(), id)))
-                .subscribe(null, e -> log.warn("redis bus {}: {} {} failed (it stays pending): {}",
-                        config.consumer(), what, id, e.toString()));
+                .then()
+                .onErrorResume(e -> {
+                    log.warn("redis bus {}: {} {} failed (it stays pending): {}", config.consumer(), what, id,
+                            e.toString());
+                    return Mono.empty();
+                })
+                .toFuture();
     }
 }
