@@ -28,6 +28,8 @@ public final class FaultProxy implements AutoCloseable {
     private final AtomicLong cuts = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
     private volatile boolean stalled;
+    /** Chunks past the stall check and not yet written; guarded by {@link #gate}. */
+    private int forwarding;
     private volatile boolean repliesStalled;
     private volatile RequestTap tap;
     private volatile long delayNanos;
@@ -68,11 +70,23 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    /** While on, no byte is forwarded in either direction; connections stay open. */
+    /**
+     * While on, no byte is forwarded in either direction; connections stay open. Turned on, it returns
+     * once the chunks already past the stall check are written (at most 1 s), so nothing the proxy
+     * forwards reaches the other side after it returned.
+     */
     public void stall(boolean on) {
         synchronized (gate) {
             stalled = on;
             gate.notifyAll();
+            long end = System.nanoTime() + 1_000_000_000L;
+            try {
+                while (on && forwarding > 0 && end - System.nanoTime() > 0) {
+                    gate.wait(Math.max(1, (end - System.nanoTime()) / 1_000_000));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -157,12 +171,19 @@ public final class FaultProxy implements AutoCloseable {
                         seen.sent(connection, buf, n);
                     }
                     waitWhileStalled(replies);
-                    long d = delayNanos;
-                    if (d > 0) {
-                        Thread.sleep(d / 1_000_000, (int) (d % 1_000_000));
+                    try {
+                        long d = delayNanos;
+                        if (d > 0) {
+                            Thread.sleep(d / 1_000_000, (int) (d % 1_000_000));
+                        }
+                        out.write(buf, 0, n);
+                        out.flush();
+                    } finally {
+                        synchronized (gate) {
+                            forwarding--;
+                            gate.notifyAll();
+                        }
                     }
-                    out.write(buf, 0, n);
-                    out.flush();
                 }
             } catch (IOException | InterruptedException e) {
                 // cut or closed
@@ -182,6 +203,7 @@ public final class FaultProxy implements AutoCloseable {
             while ((stalled || replies && repliesStalled) && !closed) {
                 gate.wait(100);
             }
+            forwarding++; // the caller writes the chunk, then counts it down
         }
     }
 
