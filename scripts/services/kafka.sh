@@ -7,6 +7,7 @@
 #   TOOLBUS_KAFKA_PROXIED    127.0.0.1:PORT of a second listener, PROXIED, which advertises
 #   TOOLBUS_KAFKA_PROXY_PORT instead of its own port: a client bootstrapped through a TCP proxy on
 #                            that port (tests' FaultProxy) keeps all its traffic on the proxy
+#   TOOLBUS_KAFKA_LIBS       the broker's jars (tests read its log segments with DumpLogSegments on failure)
 # Sourced by scripts/lib/services.sh, which calls start_kafka / stop_kafka.
 
 TB_KAFKA_VERSION=4.4.0
@@ -116,6 +117,7 @@ EOS
   export TOOLBUS_KAFKA_PID_FILE="$run/kafka.pid"
   export TOOLBUS_KAFKA_PROXIED="127.0.0.1:$pport"
   export TOOLBUS_KAFKA_PROXY_PORT="$xport"
+  export TOOLBUS_KAFKA_LIBS="$libs"
   _TB_KAFKA_RUN="$run"
   echo "[services] kafka on $TOOLBUS_KAFKA_BOOTSTRAP ($run)" >&2
 }

@@ -62,14 +62,18 @@ class KafkaBusMetersTest {
     }
 
     @Test
-    void exactlyOnce_alsoCountsAbortedHangingTransactions_unlessTheSweepIsOff() {
+    void exactlyOnce_alsoCountsAbortedHangingTransactionsAndRewrittenRecords_unlessTheSweepIsOff() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        withBus("kafka://127.0.0.1:1", "bus: {type: kafka}", meters, bus -> assertThat(
-                meters.find("toolbus.bus.hanging_transactions_aborted").tags(MINE).functionCounter()).isNotNull()
-                .satisfies(c -> assertThat(c.count()).isZero()));
+        withBus("kafka://127.0.0.1:1", "bus: {type: kafka}", meters, bus -> {
+            for (String name : List.of("toolbus.bus.hanging_transactions_aborted", "toolbus.bus.hanging_records_rewritten")) {
+                assertThat(meters.find(name).tags(MINE).functionCounter()).as(name).isNotNull()
+                        .satisfies(c -> assertThat(c.count()).isZero());
+            }
+        });
         SimpleMeterRegistry off = new SimpleMeterRegistry();
         withBus("kafka://127.0.0.1:1", "bus: {type: kafka, kafka: {hangingTransactionSweepMs: 0}}", off,
-                bus -> assertThat(busMeters(off)).isNotEmpty().doesNotContain("toolbus.bus.hanging_transactions_aborted"));
+                bus -> assertThat(busMeters(off)).isNotEmpty().doesNotContain("toolbus.bus.hanging_transactions_aborted",
+                        "toolbus.bus.hanging_records_rewritten"));
     }
 
     @Test

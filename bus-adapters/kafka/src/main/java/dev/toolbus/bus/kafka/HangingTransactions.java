@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.AbortTransactionOptions;
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
@@ -43,8 +44,11 @@ import org.slf4j.LoggerFactory;
  * open transaction with that partition: no marker will end it, so every {@code read_committed} reader
  * of the partition stops at its first record. Aborted are only transactions of this instance's
  * transactional id open longer than the minimum age, and those of producer ids no coordinator lists
- * open longer than {@link #UNLISTED_MIN_AGE}; other transactional ids are never touched. Sweeps run one
- * at a time on a daemon thread of their own; every Admin call has a timeout; a failed sweep is logged.
+ * open longer than {@link #UNLISTED_MIN_AGE}; other transactional ids are never touched. With a
+ * listener ({@link #onOwnOpen}), the bus's own open transactions, young ones and those on its group's
+ * partition of {@link #OFFSETS_TOPIC} included, go to it instead ({@link TransactionalSettlement}
+ * aborts them and writes their committed records again). Sweeps run one at a time on a daemon thread
+ * of their own; every Admin call has a timeout; a failed sweep is logged.
  */
 final class HangingTransactions implements AutoCloseable {
 
@@ -58,6 +62,8 @@ final class HangingTransactions implements AutoCloseable {
      * and no coordinator keeps any transaction open longer.
      */
     static final Duration UNLISTED_MIN_AGE = Duration.ofMinutes(15);
+    /** Kafka's topic of group offsets: its partition of the bus's group is looked at for this bus's own transactions only. */
+    static final String OFFSETS_TOPIC = "__consumer_offsets";
     /** Timeout of each Admin call. */
     static final int CALL_TIMEOUT_MS = 10_000;
     /** The first sweep runs this soon after the start at the latest. */
@@ -80,8 +86,21 @@ final class HangingTransactions implements AutoCloseable {
      *
      * @param ageMs how long since the producer's last write to the partition
      * @param coordinator what the coordinator says of its producer, for the log
+     * @param own whether it is a transaction of this bus's transactional id
+     * @param unknownToCoordinator whether the coordinator, asked whatever the age, has no open transaction of
+     *                             that producer and epoch with this partition
      */
-    record Open(TopicPartition partition, ProducerState producer, long ageMs, Verdict verdict, String coordinator) {
+    record Open(TopicPartition partition, ProducerState producer, long ageMs, Verdict verdict, String coordinator,
+                boolean own, boolean unknownToCoordinator) {
+
+        Open(TopicPartition partition, ProducerState producer, long ageMs, Verdict verdict, String coordinator) {
+            this(partition, producer, ageMs, verdict, coordinator, false, verdict == Verdict.HANGING);
+        }
+
+        /** The first offset of the transaction on its partition. */
+        long firstOffset() {
+            return producer.currentTransactionStartOffset().orElse(-1);
+        }
     }
 
     private final KafkaBusConfig config;
@@ -96,6 +115,12 @@ final class HangingTransactions implements AutoCloseable {
     private boolean closed;
     /** Sweep thread: the failure logged last (the same one again is logged at debug). */
     private String lastFailure;
+    /**
+     * Takes the transactions of this bus's own producer open in a sweep, young ones included, instead
+     * of the sweep aborting them (the settlement judges them by what it wrote, aborts with
+     * {@link #abort(Open)} and writes their committed records again); null: the sweep aborts them.
+     */
+    private volatile Consumer<List<Open>> ownOpen;
 
     /** The bus's sweeper: minimum age {@link #minAge(KafkaBusConfig)}, the system clock. */
     HangingTransactions(KafkaBusConfig config) {
@@ -158,6 +183,11 @@ final class HangingTransactions implements AutoCloseable {
         };
     }
 
+    /** Hands this bus's own open transactions to {@code listener} (on the sweep thread) instead of aborting them. */
+    void onOwnOpen(Consumer<List<Open>> listener) {
+        this.ownOpen = listener;
+    }
+
     /** Starts the sweeps on a daemon thread, the first within {@link #FIRST_SWEEP_MS}; no-op when started or closed. */
     void start() {
         long every = config.hangingTransactionSweep().toMillis();
@@ -203,7 +233,13 @@ final class HangingTransactions implements AutoCloseable {
     /** One sweep: aborts what {@link #find()} calls hanging, and returns how many. One at a time. */
     synchronized int sweep() throws InterruptedException, ExecutionException, TimeoutException {
         int n = 0;
+        Consumer<List<Open>> listener = ownOpen;
+        List<Open> own = new ArrayList<>();
         for (Open o : find()) {
+            if (listener != null && o.own()) {
+                own.add(o);
+                continue;
+            }
             if (o.verdict() != Verdict.HANGING) {
                 continue;
             }
@@ -216,6 +252,9 @@ final class HangingTransactions implements AutoCloseable {
                         o.producer().currentTransactionStartOffset().orElse(-1),
                         e.getCause() != null ? e.getCause().toString() : e.toString());
             }
+        }
+        if (!own.isEmpty()) {
+            listener.accept(own);
         }
         return n;
     }
@@ -238,12 +277,20 @@ final class HangingTransactions implements AutoCloseable {
         }));
         Map<Long, String> ids = new HashMap<>();
         TransactionDescription own = null;
+        long ownProducer = -1;
+        if (ownOpen != null) {
+            own = describeOwn(a);
+            if (own != null) {
+                ownProducer = own.producerId();
+                ids.put(ownProducer, ownId);
+            }
+        }
         if (!aged.isEmpty()) {
             for (TransactionListing l : get(a.listTransactions(new ListTransactionsOptions().filterProducerIds(aged)
                     .timeoutMs(CALL_TIMEOUT_MS)).all())) {
                 ids.put(l.producerId(), l.transactionalId());
             }
-            if (ids.containsValue(ownId)) {
+            if (own == null && ids.containsValue(ownId)) {
                 own = describeOwn(a);
             }
         }
@@ -254,12 +301,33 @@ final class HangingTransactions implements AutoCloseable {
                     continue;
                 }
                 String id = ids.get(p.producerId());
+                if (e.getKey().topic().equals(OFFSETS_TOPIC) && !(p.producerId() == ownProducer || ownId.equals(id))) {
+                    continue; // other groups' and applications' offsets: never this bus's to judge
+                }
                 TransactionDescription d = ownId.equals(id) ? own : null;
                 Verdict v = decide(e.getKey(), p, id, d, now, minAgeMs, ownId);
-                out.add(new Open(e.getKey(), p, now - p.lastTimestamp(), v, coordinator(v, id, d)));
+                boolean mine = p.producerId() == ownProducer || ownId.equals(id);
+                boolean unknown = mine && decide(e.getKey(), p, id, d, now, 0, ownId) == Verdict.HANGING;
+                out.add(new Open(e.getKey(), p, now - p.lastTimestamp(), v, coordinator(v, id, d), mine, unknown));
             }
         }
         return out;
+    }
+
+    /**
+     * Whether the transaction is still open on its partition as found: same producer id and epoch, same
+     * first offset (asked again now, so that a marker written since the sweep is seen).
+     */
+    boolean stillOpen(Open o) throws InterruptedException, ExecutionException, TimeoutException {
+        PartitionProducerState now = get(admin().describeProducers(List.of(o.partition()),
+                new DescribeProducersOptions().timeoutMs(CALL_TIMEOUT_MS)).partitionResult(o.partition()));
+        for (ProducerState p : now.activeProducers()) {
+            if (p.producerId() == o.producer().producerId() && p.producerEpoch() == o.producer().producerEpoch()
+                    && p.currentTransactionStartOffset().equals(o.producer().currentTransactionStartOffset())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Aborts this transaction (writes an abort marker to its partition) and counts it. */
@@ -288,7 +356,28 @@ final class HangingTransactions implements AutoCloseable {
                 }
             }
         }
+        if (ownOpen != null) {
+            TopicPartition offsets = offsetsPartition(a);
+            if (offsets != null) {
+                out.add(offsets);
+            }
+        }
         return out;
+    }
+
+    /**
+     * The partition of {@link #OFFSETS_TOPIC} holding the bus's group's offsets (as the broker picks it:
+     * the group id's hash modulo the partition count), or null when the topic cannot be described.
+     */
+    private TopicPartition offsetsPartition(Admin a) throws InterruptedException, TimeoutException {
+        try {
+            int n = get(a.describeTopics(List.of(OFFSETS_TOPIC), new DescribeTopicsOptions().timeoutMs(CALL_TIMEOUT_MS))
+                    .topicNameValues().get(OFFSETS_TOPIC)).partitions().size();
+            return n == 0 ? null : new TopicPartition(OFFSETS_TOPIC, (config.groupId().hashCode() & 0x7fffffff) % n);
+        } catch (ExecutionException e) {
+            log.debug("kafka bus {}: {} not described: {}", config.clientId(), OFFSETS_TOPIC, e.getCause());
+            return null;
+        }
     }
 
     private TransactionDescription describeOwn(Admin a) throws InterruptedException, ExecutionException, TimeoutException {

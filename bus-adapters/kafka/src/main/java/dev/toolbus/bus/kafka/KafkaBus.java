@@ -85,6 +85,9 @@ public final class KafkaBus implements ToolBus {
         this.loop = poll[0] = new PollLoop(config, settlement, deadLetters, codec, ledger, state);
         this.hanging = config.delivery() == KafkaDelivery.EXACTLY_ONCE && !config.hangingTransactionSweep().isZero()
                 ? new HangingTransactions(config) : null;
+        if (hanging != null && settlement instanceof TransactionalSettlement tx) {
+            tx.watch(hanging); // its own producer's open transactions: aborted and their committed records written again
+        }
         this.topicsReady = Mono.<Void>fromRunnable(() -> {
                     if (config.createTopics() || config.turnState()) {
                         TopicSetup.Topics topics = TopicSetup.prepare(config);
@@ -102,7 +105,8 @@ public final class KafkaBus implements ToolBus {
                 .subscribeOn(Schedulers.boundedElastic())
                 .cache(v -> Duration.ofDays(3650), e -> Duration.ZERO, () -> Duration.ofDays(3650));
         if (b.meterRegistry != null) {
-            KafkaMeters.register(b.meterRegistry, config, loop, hanging);
+            KafkaMeters.register(b.meterRegistry, config, loop, hanging,
+                    settlement instanceof TransactionalSettlement tx ? tx.rewritten : null);
             if (state != null) {
                 state.bind(b.meterRegistry);
             }

@@ -13,8 +13,12 @@ final class KafkaMeters {
     private KafkaMeters() {
     }
 
-    /** The gauges; and the counter of aborted hanging transactions when {@code hanging} is not null. */
-    static void register(MeterRegistry registry, KafkaBusConfig config, PollLoop loop, HangingTransactions hanging) {
+    /**
+     * The gauges; and, when {@code hanging} is not null, the counters of aborted hanging transactions and
+     * of the records written again after a lost marker ({@code rewritten}, when not null).
+     */
+    static void register(MeterRegistry registry, KafkaBusConfig config, PollLoop loop, HangingTransactions hanging,
+                         AtomicLong rewritten) {
         Tags tags = Tags.of("bus", "kafka", "topic", config.callsTopic(), "group", config.groupId());
         Tags mine = tags.and("client", config.clientId());
         Gauge.builder("toolbus.bus.lag", loop.lag, AtomicLong::get)
@@ -32,6 +36,12 @@ final class KafkaMeters {
         if (hanging != null) {
             FunctionCounter.builder("toolbus.bus.hanging_transactions_aborted", hanging.aborted, AtomicLong::get)
                     .description("hanging transactions this instance aborted on the bus's output topics")
+                    .tags(mine).register(registry);
+        }
+        if (hanging != null && rewritten != null) {
+            FunctionCounter.builder("toolbus.bus.hanging_records_rewritten", rewritten, AtomicLong::get)
+                    .description("records of committed transactions written again after a lost marker left them in a "
+                            + "hanging transaction")
                     .tags(mine).register(registry);
         }
     }

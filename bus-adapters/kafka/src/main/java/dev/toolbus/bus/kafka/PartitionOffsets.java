@@ -125,6 +125,11 @@ final class PartitionOffsets {
         }
     }
 
+    /** The last commit did not hold (a lost transaction marker): the next {@link #toCommit(int)} answers again. */
+    void uncommitted() {
+        dirty = true;
+    }
+
     /** Polled records not yet completed. */
     int outstanding() {
         return outstanding.size() - completedAhead.size();

@@ -10,12 +10,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -46,6 +49,8 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
 
     /** Bytes of records staged and not yet committed, above which publishing fails. */
     static final long MAX_STAGED_BYTES = 64L << 20;
+    /** How long after a commit its markers are surely written, when nothing failed. */
+    static final long MARKER_GRACE_NANOS = 15_000_000_000L;
 
     private final KafkaBusConfig config;
     private final RunningTurns running = new RunningTurns();
@@ -61,15 +66,43 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
     private int failures;
     /** Poll thread: the transaction being committed, kept while its commit timed out and is asked again. */
     private Committing committing;
+    /** Poll thread: what committed transactions wrote lately, to write again what a lost marker left hanging. */
+    private final WrittenRecords written = new WrittenRecords();
+    /** The open transactions of this bus's producer the last sweep found (the latest report only). */
+    private final AtomicReference<OwnOpen> ownOpen = new AtomicReference<>();
+    private HangingTransactions sweeper;
+    /** Records of committed transactions written again after a lost marker (for the meters and tests). */
+    final AtomicLong rewritten = new AtomicLong();
+
+    private final long markerGraceNanos;
 
     TransactionalSettlement(KafkaBusConfig config, LedgerTopic ledger) {
+        this(config, ledger, MARKER_GRACE_NANOS);
+    }
+
+    TransactionalSettlement(KafkaBusConfig config, LedgerTopic ledger, long markerGraceNanos) {
         this.config = config;
         this.ledger = ledger;
+        this.markerGraceNanos = markerGraceNanos;
     }
 
     @Override
     public void onTurnCommitted(java.util.function.BiConsumer<KafkaMessage, ProducerRecord<String, byte[]>> listener) {
         this.turnCommitted = listener;
+    }
+
+    /**
+     * Judges the open transactions of this bus's producer that {@code sweeper} finds, instead of the
+     * sweep aborting them: see {@link #recoverHanging(Map)}.
+     */
+    void watch(HangingTransactions sweeper) {
+        this.sweeper = sweeper;
+        sweeper.onOwnOpen(this::ownOpen);
+    }
+
+    /** A sweep's report of this bus's producer's open transactions (any thread); judged on the poll thread. */
+    void ownOpen(List<HangingTransactions.Open> found) {
+        ownOpen.set(new OwnOpen(found, System.nanoTime()));
     }
 
     @Override
@@ -192,11 +225,99 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
             }
             ready.add(u);
         }
+        if (committing == null && ownOpen.get() != null) {
+            recoverHanging(partitions);
+        }
         long now = System.nanoTime();
         if (!force && (now - lastTxNanos < config.transactionInterval().toNanos() || now < backoffUntilNanos)) {
             return;
         }
         commit(consumer, partitions, partitions.values());
+    }
+
+    /**
+     * Between transactions: an open transaction of this bus's producer hangs when the sweep judged it so,
+     * or when the coordinator has no such transaction with its partition and a transaction this instance
+     * committed {@link #MARKER_GRACE_NANOS} or longer before the sweep wrote there at or after its first
+     * offset (that transaction's marker would have ended it), however recently the producer wrote. Such a
+     * transaction is aborted, and the records committed transactions had written into it are written
+     * again, in their order, first in the next transaction: the group coordinator committed their input
+     * offsets, so the abort alone would lose them. An abort that fails writes nothing; the next sweep
+     * finds the transaction again. Just before the abort the partition is asked again whether the
+     * transaction is still open as found; and a commit marker that reaches it after that makes the abort
+     * fail (the abort carries the epoch the transaction's records had; transaction version 2 bumps it at
+     * the marker), so nothing is written twice.
+     */
+    private void recoverHanging(Map<TopicPartition, PartitionOffsets> partitions) {
+        OwnOpen report = ownOpen.getAndSet(null);
+        long graceEnd = report.atNanos() - markerGraceNanos;
+        boolean lost = false;
+        for (HangingTransactions.Open o : report.found()) {
+            long first = o.firstOffset();
+            if (first < 0 || o.partition().topic().equals(HangingTransactions.OFFSETS_TOPIC)
+                    || !(o.verdict() == HangingTransactions.Verdict.HANGING
+                    || o.unknownToCoordinator() && written.hangs(o.partition(), first, graceEnd))) {
+                continue;
+            }
+            if (!abort(o)) {
+                continue;
+            }
+            lost = true;
+            WrittenRecords.Span span = written.take(o.partition(), first);
+            if (!span.records().isEmpty()) {
+                long bytes = bytes(span.records());
+                stagedBytes.addAndGet(bytes);
+                ready.add(0, new Unit(null, -1, span.records(), bytes, null));
+                rewritten.addAndGet(span.records().size());
+            }
+            if (span.complete()) {
+                log.warn("kafka bus {}: its transaction on {} from offset {} was left open by a lost marker; aborted, "
+                        + "and the {} records committed transactions had written into it are written again",
+                        config.clientId(), o.partition(), first, span.records().size());
+            } else {
+                log.error("kafka bus {}: its transaction on {} from offset {} was left open by a lost marker; aborted, "
+                        + "and {} records written again, but it began before what this instance keeps (the "
+                        + "transactions it committed in the last {} s, at most {} bytes): the events of some turns may "
+                        + "be lost", config.clientId(), o.partition(), first, span.records().size(),
+                        WrittenRecords.MAX_AGE_NANOS / 1_000_000_000L, WrittenRecords.MAX_BYTES);
+            }
+        }
+        // the group's offsets went into the same transactions: their marker is lost too, so the group's
+        // committed offsets stay behind what the bus committed; aborted there as well, and committed again
+        for (HangingTransactions.Open o : report.found()) {
+            if (o.partition().topic().equals(HangingTransactions.OFFSETS_TOPIC) && o.firstOffset() >= 0
+                    && (o.verdict() == HangingTransactions.Verdict.HANGING || lost && o.unknownToCoordinator())
+                    && abort(o)) {
+                lost = true;
+                log.warn("kafka bus {}: its offsets on {} from offset {} were left open by a lost marker; aborted, and "
+                        + "the offsets of its partitions are committed again", config.clientId(), o.partition(), o.firstOffset());
+            }
+        }
+        if (lost) {
+            partitions.values().forEach(PartitionOffsets::uncommitted);
+        }
+    }
+
+    /**
+     * Aborts a transaction judged hanging if it is still open as found (a marker written since the sweep
+     * ended it: then nothing is aborted or written again); false when not aborted (a failure is logged).
+     */
+    private boolean abort(HangingTransactions.Open o) {
+        try {
+            if (!sweeper.stillOpen(o)) {
+                return false;
+            }
+            sweeper.abort(o);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (Exception e) {
+            log.warn("kafka bus {}: could not abort this producer's hanging transaction on {} from offset {} "
+                    + "(the next sweep finds it again): {}", config.clientId(), o.partition(), o.firstOffset(),
+                    e.getCause() != null ? e.getCause().toString() : e.toString());
+            return false;
+        }
     }
 
     @Override
@@ -241,6 +362,9 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
         if (batch.isEmpty() && offsets.isEmpty()) {
             return true;
         }
+        List<ProducerRecord<String, byte[]>> sentRecords = new ArrayList<>();
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        long sentBytes = 0;
         try {
             if (producer == null) {
                 producer = Producers.transactional(config);
@@ -248,8 +372,10 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
             producer.beginTransaction();
             for (Unit unit : batch) {
                 for (ProducerRecord<String, byte[]> r : unit.records) {
-                    producer.send(r);
+                    sentRecords.add(r);
+                    sent.add(producer.send(r));
                 }
+                sentBytes += unit.bytes;
             }
             if (!offsets.isEmpty()) {
                 producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
@@ -258,7 +384,7 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
             failed(e, batch.size());
             return false;
         }
-        committing = new Committing(batch, offsets);
+        committing = new Committing(batch, offsets, sentRecords, sent, sentBytes);
         return finishCommit(partitions);
     }
 
@@ -281,6 +407,7 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
             return false;
         }
         committing = null;
+        written.committed(c.records, c.sent, c.bytes, System.nanoTime());
         committed(c.batch, c.offsets, partitions);
         return true;
     }
@@ -391,8 +518,15 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
         return n;
     }
 
+    /** The open transactions of this bus's producer one sweep found, and when. */
+    private record OwnOpen(List<HangingTransactions.Open> found, long atNanos) {
+    }
+
     /** A transaction's units and offsets, between the start of its commit and the broker's answer. */
-    private record Committing(List<Unit> batch, Map<TopicPartition, OffsetAndMetadata> offsets) {
+    private record Committing(List<Unit> batch, Map<TopicPartition, OffsetAndMetadata> offsets,
+                              List<ProducerRecord<String, byte[]>> records,
+                              List<Future<RecordMetadata>> sent,
+                              long bytes) {
     }
 
     /** Records to write together, with the offset they complete (null for output of no record). */

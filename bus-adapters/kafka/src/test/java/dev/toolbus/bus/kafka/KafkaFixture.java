@@ -251,6 +251,7 @@ final class KafkaFixture implements BrokerFixture {
         } catch (RuntimeException e) {
             out.append(", results offsets unknown: ").append(e);
         }
+        out.append(LogSegments.batches(prefix, List.of("results", "turns")));
         return out.toString();
     }
 

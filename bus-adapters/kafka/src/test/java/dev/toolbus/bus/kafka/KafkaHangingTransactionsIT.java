@@ -11,9 +11,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -155,6 +161,62 @@ class KafkaHangingTransactionsIT {
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> !threadAlive(thread));
         assertThat(jmx.isRegistered(admin)).as("the sweep's admin client is closed").isFalse();
+    }
+
+    /**
+     * The safety of writing a hanging transaction's records again: a report of a transaction open on a
+     * partition whose marker was written meanwhile (the race of a sweep with a commit) aborts nothing and
+     * writes nothing twice: the partition is asked again before the abort. (Without that check, Kafka 4.4
+     * refuses the abort with the epoch the records had, but takes one with the producer's current epoch
+     * as a marker ending nothing, and the records were written twice.)
+     */
+    @Test
+    void aCommittedTransactionReportedAsHangingToTheSettlement_isNotWrittenTwice() throws Exception {
+        HangingTransactions sweeper = sweeper();
+        TransactionalSettlement settlement = new TransactionalSettlement(config, null, 0); // no marker grace
+        closing.add(settlement::close);
+        settlement.watch(sweeper);
+        settlement.start();
+        commit(settlement, "a", "b", "c");
+        await().atMost(Duration.ofSeconds(30)).until(() -> kafka.results().size() == 3);
+        ProducerState now = producerOn(results0);
+        assertThat(now.currentTransactionStartOffset()).isEmpty();
+
+        for (int epoch : new int[] {now.producerEpoch() - 1, now.producerEpoch()}) {
+            // what a sweep that asked while the transaction was open would report, hanging by its rules
+            ProducerState open = new ProducerState(now.producerId(), epoch, now.lastSequence(), now.lastTimestamp(),
+                    now.coordinatorEpoch(), OptionalLong.of(0));
+            settlement.ownOpen(List.of(new Open(results0, open, 0, Verdict.HANGING, "asked earlier", true, true)));
+            settlement.tick(null, Map.of(), true);
+        }
+        assertThat(sweeper.aborted).as("aborts").hasValue(0);
+        commit(settlement, "d"); // what would be written again goes first in the next transaction
+        await().atMost(Duration.ofSeconds(30)).until(() -> kafka.results().size() >= 4);
+        assertThat(kafka.results()).extracting(KafkaFixture::value).containsExactly("a", "b", "c", "d");
+        assertThat(settlement.rewritten).hasValue(0);
+    }
+
+    /** Writes records with values {@code values} to results partition 0 in one transaction of {@code s}. */
+    private void commit(TransactionalSettlement s, String... values) {
+        List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+        for (String v : values) {
+            records.add(new ProducerRecord<>(results0.topic(), results0.partition(), "s", v.getBytes(StandardCharsets.UTF_8)));
+        }
+        AtomicBoolean done = new AtomicBoolean();
+        s.write(records).subscribe(null, e -> { }, () -> done.set(true));
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            s.tick(null, Map.of(), true);
+            return done.get();
+        });
+    }
+
+    private ProducerState producerOn(TopicPartition tp) throws Exception {
+        try (Admin admin = Admin.create(HangingTransactions.properties(config))) {
+            List<ProducerState> active = admin.describeProducers(List.of(tp)).partitionResult(tp)
+                    .get(10, TimeUnit.SECONDS).activeProducers();
+            assertThat(active).hasSize(1);
+            return active.get(0);
+        }
     }
 
     private static boolean threadAlive(String name) {

@@ -39,6 +39,17 @@ class PartitionOffsetsTest {
     }
 
     @Test
+    void aCommitALostMarkerUndid_isAnsweredAgain() {
+        offsets.polled(0);
+        offsets.completed(0);
+        OffsetAndMetadata c = offsets.toCommit(3000);
+        offsets.committed(c);
+        assertThat(offsets.toCommit(3000)).isNull();
+        offsets.uncommitted();
+        assertThat(offsets.toCommit(3000)).isEqualTo(c);
+    }
+
+    @Test
     void gapsInOffsets_doNotBlockCommits() {
         offsets.polled(3);
         offsets.polled(7); // 4..6 were compacted away or are transaction markers
