@@ -34,6 +34,8 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +65,7 @@ final class HangingTransactions implements AutoCloseable {
      */
     static final Duration UNLISTED_MIN_AGE = Duration.ofMinutes(15);
     /** Kafka's topic of group offsets: its partition of the bus's group is looked at for this bus's own transactions only. */
-    static final String OFFSETS_TOPIC = "__consumer_offsets";
+    static final String OFFSETS_TOPIC = Topic.GROUP_METADATA_TOPIC_NAME;
     /** Timeout of each Admin call. */
     static final int CALL_TIMEOUT_MS = 10_000;
     /** The first sweep runs this soon after the start at the latest. */
@@ -92,10 +94,6 @@ final class HangingTransactions implements AutoCloseable {
      */
     record Open(TopicPartition partition, ProducerState producer, long ageMs, Verdict verdict, String coordinator,
                 boolean own, boolean unknownToCoordinator) {
-
-        Open(TopicPartition partition, ProducerState producer, long ageMs, Verdict verdict, String coordinator) {
-            this(partition, producer, ageMs, verdict, coordinator, false, verdict == Verdict.HANGING);
-        }
 
         /** The first offset of the transaction on its partition. */
         long firstOffset() {
@@ -373,7 +371,7 @@ final class HangingTransactions implements AutoCloseable {
         try {
             int n = get(a.describeTopics(List.of(OFFSETS_TOPIC), new DescribeTopicsOptions().timeoutMs(CALL_TIMEOUT_MS))
                     .topicNameValues().get(OFFSETS_TOPIC)).partitions().size();
-            return n == 0 ? null : new TopicPartition(OFFSETS_TOPIC, (config.groupId().hashCode() & 0x7fffffff) % n);
+            return n == 0 ? null : new TopicPartition(OFFSETS_TOPIC, Utils.abs(config.groupId().hashCode()) % n);
         } catch (ExecutionException e) {
             log.debug("kafka bus {}: {} not described: {}", config.clientId(), OFFSETS_TOPIC, e.getCause());
             return null;

@@ -362,8 +362,9 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
         if (batch.isEmpty() && offsets.isEmpty()) {
             return true;
         }
-        List<ProducerRecord<String, byte[]>> sentRecords = new ArrayList<>();
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        boolean keep = sweeper != null; // what committed is kept only to write again what a lost marker left
+        List<ProducerRecord<String, byte[]>> sentRecords = keep ? new ArrayList<>() : List.of();
+        List<Future<RecordMetadata>> sent = keep ? new ArrayList<>() : List.of();
         long sentBytes = 0;
         try {
             if (producer == null) {
@@ -372,8 +373,11 @@ final class TransactionalSettlement implements Settlement, StateTransactions {
             producer.beginTransaction();
             for (Unit unit : batch) {
                 for (ProducerRecord<String, byte[]> r : unit.records) {
-                    sentRecords.add(r);
-                    sent.add(producer.send(r));
+                    Future<RecordMetadata> f = producer.send(r);
+                    if (keep) {
+                        sentRecords.add(r);
+                        sent.add(f);
+                    }
                 }
                 sentBytes += unit.bytes;
             }

@@ -16,8 +16,8 @@ import org.apache.kafka.common.TopicPartition;
  * again ({@link TransactionalSettlement}). A broker that loses the marker of a committed transaction
  * on one partition keeps that transaction open there, and every later write of the same producer to
  * the partition joins it; the group coordinator has committed the input offsets meanwhile, so an
- * abort alone would lose those turns' events. Bounded by {@link #MAX_BYTES} and {@link #MAX_AGE_NANOS}
- * (the oldest go first). Poll thread only.
+ * abort alone would lose those turns' events. Kept only while the sweep for hanging transactions is on.
+ * Bounded by {@link #MAX_BYTES} and {@link #MAX_AGE_NANOS} (the oldest go first). Poll thread only.
  */
 final class WrittenRecords {
 
