@@ -22,6 +22,8 @@ PACKAGE = "dev.toolbus.benchmarks."
 # Display names, in table order.
 LABELS = {
     "ToolbusExecutorBenchmark.cacheOff": "toolbus executor, cache off",
+    "ToolbusExecutorBenchmark.cacheOffNoHistogram": "toolbus executor, cache off, duration histogram off",
+    "ToolbusExecutorBenchmark.cacheOffNoMeters": "toolbus executor, cache off, meters denied",
     "ToolbusExecutorBenchmark.cacheHit": "toolbus executor, cache hit",
     "ToolbusExecutorBenchmark.mediaSplit": "toolbus executor, media split (1 PNG)",
     "HandWrittenReactorBenchmark.flatMapTimeout": "hand-written flatMap + Mono.timeout",

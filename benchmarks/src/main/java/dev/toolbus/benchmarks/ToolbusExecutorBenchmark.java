@@ -14,6 +14,9 @@ import dev.toolbus.tool.ToolParamType;
 import dev.toolbus.tool.ToolParameter;
 import dev.toolbus.tool.ToolResult;
 import dev.toolbus.tool.ToolSpec;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -49,6 +52,8 @@ public class ToolbusExecutorBenchmark {
     public int maxParallel;
 
     private ToolExecutor cacheOff;
+    private ToolExecutor cacheOffNoHistogram;
+    private ToolExecutor cacheOffNoMeters;
     private ToolExecutor cacheHit;
     private ToolExecutor media;
     private ToolExecutor rulesTen;
@@ -126,15 +131,36 @@ public class ToolbusExecutorBenchmark {
         return b;
     }
 
+    /**
+     * A registry whose filter turns the percentile histograms off, as an application's own
+     * {@code MeterFilter} can: {@code toolbus.tool.duration} then keeps its count, total and maximum only.
+     */
+    static SimpleMeterRegistry withoutHistograms() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        registry.config().meterFilter(new MeterFilter() {
+            @Override
+            public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+                return DistributionStatisticConfig.builder().percentilesHistogram(false).build().merge(config);
+            }
+        });
+        return registry;
+    }
+
     @Setup(Level.Trial)
     public void setUp() {
         turns = Workload.turns();
         cacheOff = executor(echoTool(), maxParallel, false);
+        cacheOffNoHistogram = executor(echoTool(), maxParallel, false, null, withoutHistograms());
+        SimpleMeterRegistry denied = new SimpleMeterRegistry();
+        denied.config().meterFilter(MeterFilter.deny());
+        cacheOffNoMeters = executor(echoTool(), maxParallel, false, null, denied);
         cacheHit = executor(echoTool(), maxParallel, true);
         media = executor(echoWithImageTool(), maxParallel, false);
         rulesTen = executor(echoTool(), maxParallel, false, tenRulesOnTheTool());
         // Check every path once, so a broken executor cannot pass for a fast one, and warm the cache.
         verify(cacheOff, false, false);
+        verify(cacheOffNoHistogram, false, false);
+        verify(cacheOffNoMeters, false, false);
         verify(cacheHit, false, false);
         verify(cacheHit, true, false);
         verify(media, false, true);
@@ -143,7 +169,7 @@ public class ToolbusExecutorBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        for (ToolExecutor e : new ToolExecutor[] {cacheOff, cacheHit, media, rulesTen}) {
+        for (ToolExecutor e : new ToolExecutor[] {cacheOff, cacheOffNoHistogram, cacheOffNoMeters, cacheHit, media, rulesTen}) {
             if (e != null) {
                 e.closeGracefully().block(Duration.ofSeconds(30));
             }
@@ -156,7 +182,26 @@ public class ToolbusExecutorBenchmark {
         return runBatch(cacheOff, turns, bh);
     }
 
-    /** Cache on, same arguments every time, cache warm: every call is a hit. */
+    /**
+     * {@link #cacheOff} with the registry's percentile histograms turned off by a {@code MeterFilter}:
+     * the difference is what the {@code toolbus.tool.duration} histogram costs a call (Micrometer reads
+     * the clock for its rotation once more per recording).
+     */
+    @Benchmark
+    public long cacheOffNoHistogram(Blackhole bh) {
+        return runBatch(cacheOffNoHistogram, turns, bh);
+    }
+
+    /**
+     * {@link #cacheOff} with every meter denied by a {@code MeterFilter} (Micrometer then hands out no-op
+     * meters): the difference is what the executor's meters cost a call. The call log, validation and the
+     * timeout stay on.
+     */
+    @Benchmark
+    public long cacheOffNoMeters(Blackhole bh) {
+        return runBatch(cacheOffNoMeters, turns, bh);
+    }
+
     /**
      * {@link #cacheOff} with ten rules over the call ({@code toolbus-rules} through the executor's
      * {@code CallRules} SPI) that all name the tool and are all evaluated, none true: the difference to
@@ -167,6 +212,7 @@ public class ToolbusExecutorBenchmark {
         return runBatch(rulesTen, turns, bh);
     }
 
+    /** Cache on, same arguments every time, cache warm: every call is a hit. */
     @Benchmark
     public long cacheHit(Blackhole bh) {
         return runBatch(cacheHit, turns, bh);

@@ -20,27 +20,30 @@ final class AdmitBatcher {
 
     static final int MAX_TURNS = 128;
 
-    // KEYS: pairs (finished-turn record, claim); ARGV[1] owner, ARGV[2] claim TTL ms, then one flag per pair:
-    // '1' admits the turn, '0' only checks it (RedisTurnLedger.admitRead: a cancel, or a turn asked for
-    // already). One answer per pair: 2: finished; 1: claimed now by ARGV[1] (SET NX PX); 3: already claimed
-    // by ARGV[1] (renewed); 0: claimed by another, or (checked only) not finished.
+    // KEYS: turn keys (each holds the turn's claim "c:<owner>" while it runs, its finished-turn record once it
+    // finished: "1" or "e:<events>"); ARGV[1] this instance's claim value, ARGV[2] claim TTL ms, then one flag
+    // per key: '1' admits the turn, '0' only checks it (RedisTurnLedger.admitRead: a cancel, or a turn asked
+    // for already). One answer per key: 2: finished; 1: claimed now by ARGV[1] (SET NX PX); 3: already
+    // claimed by ARGV[1] (renewed); 0: claimed by another, or (checked only) not finished. A turn admitted
+    // for the first time, the common case, costs one SET: every redis.call from Lua costs the broker about
+    // what a plain command does (docs/benchmarks.md, fourteenth pass).
     static final String ADMIT_MANY_SCRIPT = """
             local out = {}
-            local f = 3
-            for i = 1, #KEYS, 2 do
+            for i = 1, #KEYS do
               local r = 0
-              if redis.call('EXISTS', KEYS[i]) == 1 then
-                r = 2
-              elseif ARGV[f] == '1' then
-                if redis.call('SET', KEYS[i + 1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-                  r = 1
-                elseif redis.call('GET', KEYS[i + 1]) == ARGV[1] then
-                  redis.call('PEXPIRE', KEYS[i + 1], ARGV[2])
+              local admit = ARGV[i + 2] == '1'
+              if admit and redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) then
+                r = 1
+              else
+                local v = redis.call('GET', KEYS[i])
+                if v and string.sub(v, 1, 2) ~= 'c:' then
+                  r = 2
+                elseif admit and v == ARGV[1] then
+                  redis.call('PEXPIRE', KEYS[i], ARGV[2])
                   r = 3
                 end
               end
-              out[#out + 1] = r
-              f = f + 1
+              out[i] = r
             end
             return out
             """;
@@ -67,10 +70,10 @@ final class AdmitBatcher {
         return sha;
     }
 
-    /** The script's answer for this turn; {@code owner} and {@code ttlMs} are the same for every call. */
-    Mono<Long> admit(String doneKey, String claimKey, byte[] owner, byte[] ttlMs) {
+    /** The script's answer for this turn; {@code claim} and {@code ttlMs} are the same for every call. */
+    Mono<Long> admit(String turnKey, byte[] claim, byte[] ttlMs) {
         return Mono.create(sink -> {
-            queue.add(new Pending(doneKey, claimKey, owner, ttlMs, sink));
+            queue.add(new Pending(turnKey, claim, ttlMs, sink));
             trySend();
         });
     }
@@ -91,13 +94,12 @@ final class AdmitBatcher {
                 sending.set(false);
                 continue;
             }
-            String[] keys = new String[batch.size() * 2];
+            String[] keys = new String[batch.size()];
             for (int i = 0; i < batch.size(); i++) {
-                keys[2 * i] = batch.get(i).doneKey;
-                keys[2 * i + 1] = batch.get(i).claimKey;
+                keys[i] = batch.get(i).turnKey;
             }
             byte[][] args = new byte[2 + batch.size()][];
-            args[0] = batch.get(0).owner;
+            args[0] = batch.get(0).claim;
             args[1] = batch.get(0).ttlMs;
             Arrays.fill(args, 2, args.length, ADMIT);
             try {
@@ -126,10 +128,10 @@ final class AdmitBatcher {
         trySend();
     }
 
-    private record Pending(String doneKey, String claimKey, byte[] owner, byte[] ttlMs, MonoSink<Long> sink) {
-        /** The keys' size, counted in characters (about their bytes: keys are mostly ASCII). */
+    private record Pending(String turnKey, byte[] claim, byte[] ttlMs, MonoSink<Long> sink) {
+        /** The key's size, counted in characters (about its bytes: keys are mostly ASCII). */
         long bytes() {
-            return (long) doneKey.length() + claimKey.length();
+            return turnKey.length();
         }
     }
 }

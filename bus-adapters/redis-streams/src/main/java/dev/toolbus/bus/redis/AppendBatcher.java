@@ -23,23 +23,24 @@ final class AppendBatcher {
     static final int MAX_WRITES = 64;
 
     // ARGV[1] approximate MAXLEN (0: no trimming), ARGV[2] record TTL in ms, ARGV[3] largest recorded events
-    // in bytes, ARGV[4] this instance's consumer name; then per write: its kind (0: events only; 1: and the
-    // finished-turn record; 2: and the record and the turn's running-turn claim), its event count n, its
-    // n events. Each write takes 1 + kind KEYS in order: results stream, record, claim.
-    // Per write: a turn already recorded is not written again (-1); else the record is set (with the events
-    // when small enough; SET NX, which is also the check, so no EXISTS of its own) and the events appended;
-    // an append that fails takes the record back, so the turn is not recorded without its events, and
-    // releases the claim when ARGV[4] holds it (the turn may be taken up again at once). A write that
-    // recorded the turn, or found it recorded, deletes the claim without asking whose it is: every
-    // admission and every join reads the record first, so once it exists no claim of the turn is read
-    // again, and one DEL is cheaper than GET and DEL. The answer is the count, or 'ERR ...' on a
-    // failure. Every redis.call from Lua costs the broker several times a plain command's work, so each
-    // write makes as few as it can (docs/benchmarks.md).
+    // in bytes, ARGV[4] this instance's running-turn claim value ("c:<consumer>"), ARGV[5] the claim TTL in ms;
+    // then per write: its kind (0: events only; 1: and the finished-turn record), its event count n, its n
+    // events. Each write takes 1 + kind KEYS in order: results stream, the turn's key.
+    // A turn's key holds its running-turn claim ("c:<consumer>") while it runs and its record ("1", or
+    // "e:" and the events when small enough) once it finished. Per write with a record: one SET ... GET
+    // (Redis 6.2) writes the record over whatever claim the key held and says what it held; a turn already
+    // recorded gets its record back and is not written again (-1); else the events are appended. An
+    // append that fails puts back what the key held (or deletes it, when that was this instance's claim:
+    // the turn may be taken up again at once), so the turn is not recorded without its events. The answer
+    // is the count, or 'ERR ...' on a failure. Every redis.call from Lua costs the broker about what a
+    // plain command does, so each write makes as few as it can: one SET and one XADD per event
+    // (docs/benchmarks.md, fourteenth pass).
     static final String APPEND_SCRIPT = """
             local maxlen = tonumber(ARGV[1])
             local limit = tonumber(ARGV[3])
-            local function append(results, record, claim, first, last)
-              if record then
+            local function append(results, turn, first, last)
+              local held = false
+              if turn then
                 local total = 0
                 for i = first, last do
                   total = total + #ARGV[i]
@@ -48,10 +49,9 @@ final class AppendBatcher {
                 if total <= limit then
                   value = 'e:' .. table.concat(ARGV, '\\n', first, last)
                 end
-                if not redis.call('SET', record, value, 'NX', 'PX', ARGV[2]) then
-                  if claim then
-                    redis.call('DEL', claim)
-                  end
+                held = redis.call('SET', turn, value, 'PX', ARGV[2], 'GET')
+                if held and string.sub(held, 1, 2) ~= 'c:' then
+                  redis.call('SET', turn, held, 'PX', ARGV[2])
                   return -1
                 end
               end
@@ -63,32 +63,28 @@ final class AppendBatcher {
                   r = redis.pcall('XADD', results, '*', 'event', ARGV[i])
                 end
                 if type(r) == 'table' and r.err then
-                  if record then
-                    redis.call('DEL', record)
-                  end
-                  if claim and redis.call('GET', claim) == ARGV[4] then
-                    redis.call('DEL', claim)
+                  if turn then
+                    if held and held ~= ARGV[4] then
+                      redis.call('SET', turn, held, 'PX', ARGV[5])
+                    else
+                      redis.call('DEL', turn)
+                    end
                   end
                   error(r)
                 end
-              end
-              if claim then
-                redis.call('DEL', claim)
               end
               return last - first + 1
             end
             local out = {}
             local k = 1
-            local a = 5
+            local a = 6
             while a <= #ARGV do
               local kind = tonumber(ARGV[a])
               local first = a + 2
               local last = a + 1 + tonumber(ARGV[a + 1])
-              local record = nil
-              local claim = nil
-              if kind >= 1 then record = KEYS[k + 1] end
-              if kind == 2 then claim = KEYS[k + 2] end
-              local ok, r = pcall(append, KEYS[k], record, claim, first, last)
+              local turn = nil
+              if kind == 1 then turn = KEYS[k + 1] end
+              local ok, r = pcall(append, KEYS[k], turn, first, last)
               if ok then
                 out[#out + 1] = r
               else
@@ -111,22 +107,23 @@ final class AppendBatcher {
     AppendBatcher(RedisAsyncCommands<String, byte[]> commands, RedisStreamsConfig config) {
         this.commands = commands;
         this.fixedArgs = new byte[][] {ascii(config.resultsMaxLen()), ascii(Math.max(1, config.doneMarkerTtl().toMillis())),
-                ascii(config.maxRecordedBytes()), config.consumer().getBytes(StandardCharsets.UTF_8)};
+                ascii(config.maxRecordedBytes()), RedisTurnLedger.claimValue(config),
+                ascii(RedisTurnLedger.claimTtlMs(config))};
         this.sha = commands.digest(APPEND_SCRIPT);
         this.maxBatchBytes = config.writeBatchBytes();
     }
 
     /**
-     * Queues one write; the sink gets the script's count for it (-1: already recorded) or its error. The
-     * claim is given only with a record, and only when this instance holds it.
+     * Queues one write; the sink gets the script's count for it (-1: already recorded) or its error. With
+     * a turn key, the write records the turn there (over its running-turn claim).
      */
-    void write(String resultsKey, String recordKey, String claimKey, List<byte[]> events, MonoSink<Long> sink) {
-        int kind = recordKey == null ? 0 : claimKey == null ? 1 : 2;
+    void write(String resultsKey, String turnKey, List<byte[]> events, MonoSink<Long> sink) {
+        int kind = turnKey == null ? 0 : 1;
         long bytes = 0;
         for (byte[] e : events) {
             bytes += e.length;
         }
-        queue.add(new Write(resultsKey, recordKey, claimKey, kind, events, bytes, sink));
+        queue.add(new Write(resultsKey, turnKey, kind, events, bytes, sink));
         trySend();
     }
 
@@ -146,18 +143,15 @@ final class AppendBatcher {
                 sending.set(false);
                 continue;
             }
-            List<String> keys = new ArrayList<>(batch.size() * 3);
-            List<byte[]> args = new ArrayList<>(4 + batch.size() * 4);
+            List<String> keys = new ArrayList<>(batch.size() * 2);
+            List<byte[]> args = new ArrayList<>(fixedArgs.length + batch.size() * 4);
             for (byte[] a : fixedArgs) {
                 args.add(a);
             }
             for (Write b : batch) {
                 keys.add(b.resultsKey);
-                if (b.kind >= 1) {
-                    keys.add(b.recordKey);
-                }
-                if (b.kind == 2) {
-                    keys.add(b.claimKey);
+                if (b.kind == 1) {
+                    keys.add(b.turnKey);
                 }
                 args.add(ascii(b.kind));
                 args.add(ascii(b.events.size()));
@@ -197,7 +191,6 @@ final class AppendBatcher {
         return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
     }
 
-    private record Write(String resultsKey, String recordKey, String claimKey, int kind, List<byte[]> events, long bytes,
-                         MonoSink<Long> sink) {
+    private record Write(String resultsKey, String turnKey, int kind, List<byte[]> events, long bytes, MonoSink<Long> sink) {
     }
 }

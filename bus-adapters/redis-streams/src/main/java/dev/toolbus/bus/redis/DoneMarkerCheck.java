@@ -5,18 +5,24 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Which of a read batch's turns have a finished-turn record: the record itself is not read, only whether
- * it exists. One plain {@code EXISTS} of all the batch's keys answers the common case, none (a count of
- * 0); only when some exist does a script call say which, one answer per key. A script's
- * {@code redis.call} costs the broker several times the plain command (docs/benchmarks.md).
+ * Which of a read batch's turns have a finished-turn record. One plain {@code EXISTS} of all the batch's
+ * keys answers the common case, none (a count of 0); only when some exist does a script call say which,
+ * one answer per key: a key that holds a running turn's claim ({@code c:...}, see {@link RedisTurnLedger})
+ * is not a record. A script's {@code redis.call} costs the broker about what the plain command does
+ * (docs/benchmarks.md).
  */
 final class DoneMarkerCheck {
 
-    // KEYS: finished-turn records; one 1 (exists) or 0 per key, in order
+    // KEYS: turn keys; per key in order, 1 when it holds a finished-turn record, else 0 (empty, or a claim)
     static final String EXIST_SCRIPT = """
             local out = {}
             for i = 1, #KEYS do
-              out[i] = redis.call('EXISTS', KEYS[i])
+              local v = redis.call('GET', KEYS[i])
+              if v and string.sub(v, 1, 2) ~= 'c:' then
+                out[i] = 1
+              else
+                out[i] = 0
+              end
             end
             return out
             """;
@@ -29,7 +35,7 @@ final class DoneMarkerCheck {
         this.sha = commands.digest(EXIST_SCRIPT);
     }
 
-    /** Whether each key exists, in order; fails as the command does. */
+    /** Whether each key holds a finished-turn record, in order; fails as the command does. */
     CompletableFuture<boolean[]> exist(List<String> keys) {
         if (keys.isEmpty()) {
             return CompletableFuture.completedFuture(new boolean[0]);

@@ -49,7 +49,7 @@ import reactor.core.scheduler.Schedulers;
  * connection of its own and never asks for more entries than the executor requested. The events of a
  * turn are appended to the conversation's results stream ({@code toolbus:results:{stream_id}},
  * trimmed with {@code MAXLEN ~}) by one Lua script that also writes the turn's finished-turn marker,
- * so the two are atomic, and deletes the turn's running-turn claim; the entry is acknowledged
+ * so the two are atomic, over the turn's running-turn claim (one key per turn); the entry is acknowledged
  * ({@code XACK}, batched) only after that. The round trips a turn costs are batched where they can
  * be: one record check per read batch, admissions and acknowledgements sent together while one is on
  * the wire.
@@ -222,19 +222,17 @@ public final class RedisStreamsBus implements ToolBus {
             }
         }
         boolean recorded = doneTurn != null && config.doneMarkersEnabled();
-        // the key the turn was admitted with has its hash already: its record and claim are named from it
+        // the key the turn was admitted with has its hash already: the turn's key is named from it
         TurnKey held = recorded && ledger != null ? ledger.held(streamId, doneTurn) : null;
         String marker = !recorded ? null
                 : held != null ? config.doneMarkerKey(held) : config.doneMarkerKey(streamId, doneTurn);
-        String claim = held != null ? ledger.claimKey(held) : null;
         String results = config.resultsKey(streamId);
-        if (claim == null) {
-            Mono<Void> write = writer.write(results, marker, encoded);
+        Mono<Void> write = writer.write(results, marker, encoded);
+        if (held == null) {
             return marker == null ? write : writeRetry.apply(write, results);
         }
-        // the script that records the turn also deletes its running-turn claim
-        return writeRetry.apply(writer.write(results, marker, claim, encoded), results)
-                .doOnSuccess(v -> ledger.releasedWithRecord(held));
+        // the script that records the turn writes the record over its running-turn claim
+        return writeRetry.apply(write, results).doOnSuccess(v -> ledger.releasedWithRecord(held));
     }
 
     /** Appends the event to the dead-letter stream, marked {@code reason=unrouted}. */
@@ -245,15 +243,16 @@ public final class RedisStreamsBus implements ToolBus {
     }
 
     /**
-     * Whether the turn's events were written (its finished-turn marker exists). The bus consults this
-     * itself for every entry delivered a second time; it is public for clients and tests.
+     * Whether the turn's events were written (its key holds its finished-turn record, not a running
+     * turn's claim). The bus consults this itself for every entry delivered a second time; it is public
+     * for clients and tests.
      */
     public Mono<Boolean> isTurnDone(String streamId, String turnId) {
         if (!config.doneMarkersEnabled()) {
             return Mono.just(false);
         }
-        return Mono.fromCompletionStage(() -> commands.exists(config.doneMarkerKey(streamId, turnId)))
-                .map(n -> n > 0);
+        return Mono.fromCompletionStage(() -> doneMarkers().exist(List.of(config.doneMarkerKey(streamId, turnId))))
+                .map(found -> found[0]);
     }
 
     /** Entries of the group delivered and not yet acknowledged (all consumers), as last refreshed; -1 before. */

@@ -33,7 +33,7 @@ import java.util.UUID;
  *   <tr><td>claimMinIdle</td><td>30 s</td><td>entries pending this long with another consumer are taken over ({@code XAUTOCLAIM})</td></tr>
  *   <tr><td>claimInterval</td><td>5 s</td><td>how often the claim loop runs (it also refreshes the gauges)</td></tr>
  *   <tr><td>claimBatch</td><td>{@value #DEFAULT_CLAIM_BATCH}</td><td>{@code XAUTOCLAIM COUNT}</td></tr>
- *   <tr><td>doneMarkerPrefix</td><td>{@value #DEFAULT_DONE_MARKER_PREFIX}</td><td>finished-turn marker key: prefix + the turn's {@link TurnKey#hash() hash} (principal, stream_id, turn_id); the running-turn claims and the turn state live beside it ({@code running:}, {@code state:} in place of {@code done:})</td></tr>
+ *   <tr><td>doneMarkerPrefix</td><td>{@value #DEFAULT_DONE_MARKER_PREFIX}</td><td>the turn's key: prefix + the turn's {@link TurnKey#hash() hash} (principal, stream_id, turn_id), holding its running-turn claim ({@code c:<consumer>}) while it runs and its finished-turn marker once it finished; the turn state lives beside it ({@code state:} in place of {@code done:})</td></tr>
  *   <tr><td>doneMarkerTtl</td><td>1 h</td><td>how long a finished-turn marker lives; {@link Duration#ZERO} turns markers off</td></tr>
  *   <tr><td>maxEventBytes</td><td>1 MiB</td><td>larger entries are dead-lettered by the bus without being decoded</td></tr>
  *   <tr><td>shutdownTimeout</td><td>30 s</td><td>how long {@code closeGracefully} waits for delivered turns to be acknowledged</td></tr>

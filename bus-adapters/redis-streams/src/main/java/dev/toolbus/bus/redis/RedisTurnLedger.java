@@ -19,18 +19,24 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * The {@link TurnLedger} of a Redis bus, shared by every instance on the broker. A finished turn is its
- * finished-turn record ({@code doneMarkerPrefix}), written with the turn's events by {@link ResultWriter}.
- * A running turn is a claim key ({@code toolbus:running:<turn hash>}, the {@link TurnKey#hash()} of the turn's
- * principal, stream and turn ids, so no two turns share one; value this instance's
- * consumer name) set with {@code SET NX PX claimMinIdle} when the turn is admitted, renewed by the claim
- * loop while the turn runs here, and deleted (only by its owner) when the turn completes (by the script
- * that writes its events and record, no round trip of its own) or fails. A
- * repeat that finds the claim of another instance, or its own while the turn still runs here, joins: it
- * polls until the record exists (then it is settled without running) or the claim is gone without one
- * (its owner failed or died and the claim expired: then it is admitted again and runs). A repeat that
- * finds this instance's own claim of a turn no longer running here (a release lost to a cut connection)
- * runs at once. Admissions asked for while one is on the wire go to Redis together ({@link AdmitBatcher}).
+ * The {@link TurnLedger} of a Redis bus, shared by every instance on the broker. A turn has one key
+ * ({@code doneMarkerPrefix} and the {@link TurnKey#hash()} of the turn's principal, stream and turn ids,
+ * so no two turns share one). While the turn runs, the key holds its running-turn claim, {@code c:} and
+ * the consumer name of the instance running it, set with {@code SET NX PX claimMinIdle} when the turn is
+ * admitted and renewed by the claim loop while the turn runs here; once the turn finished, its
+ * finished-turn record ({@code 1}, or {@code e:} and its events), written over the claim with the turn's
+ * events by {@link ResultWriter} (no round trip and no command of its own). A turn that fails has its
+ * claim deleted, only by its owner. A repeat that finds the claim of another instance, or its own while
+ * the turn still runs here, joins: it polls until the record is there (then it is settled without
+ * running) or the key is empty (its owner failed or died and the claim expired: then it is admitted again
+ * and runs). A repeat that finds this instance's own claim of a turn no longer running here (a release
+ * lost to a cut connection) runs at once. Admissions asked for while one is on the wire go to Redis
+ * together ({@link AdmitBatcher}).
+ *
+ * <p>One key for both, not a claim key beside the record: a turn admitted and finished costs Redis one
+ * {@code SET} each time (two commands, where a claim of its own cost four: a check of the record, the
+ * claim, the record and the claim's deletion), and every command costs the broker about as much
+ * inside a script as outside (docs/benchmarks.md, fourteenth pass).
  */
 final class RedisTurnLedger implements TurnLedger {
 
@@ -39,18 +45,23 @@ final class RedisTurnLedger implements TurnLedger {
     /** How often a joined turn looks for the record of the run it waits for. */
     static final Duration JOIN_POLL = Duration.ofMillis(100);
 
-    // KEYS[1] finished-turn record, KEYS[2] claim. 2: finished; 0: still claimed; 1: neither (released).
+    /** What a running-turn claim's value starts with; a finished-turn record never does. */
+    static final String CLAIM_PREFIX = "c:";
+
+    // KEYS[1] the turn's key. 2: finished (its record); 0: still claimed; 1: neither (released).
     static final String POLL_SCRIPT = """
-            if redis.call('EXISTS', KEYS[1]) == 1 then
-              return 2
+            local v = redis.call('GET', KEYS[1])
+            if not v then
+              return 1
             end
-            if redis.call('EXISTS', KEYS[2]) == 1 then
+            if string.sub(v, 1, 2) == 'c:' then
               return 0
             end
-            return 1
+            return 2
             """;
 
-    // KEYS: claims; ARGV[1] owner, ARGV[2] TTL ms (0: delete). Touches only the owner's claims.
+    // KEYS: turn keys; ARGV[1] the owner's claim value, ARGV[2] TTL ms (0: delete). Touches only the
+    // owner's claims (never a record).
     static final String OWNED_SCRIPT = """
             local n = 0
             for i = 1, #KEYS do
@@ -69,8 +80,8 @@ final class RedisTurnLedger implements TurnLedger {
     private final RedisAsyncCommands<String, byte[]> commands;
     private final RedisStreamsConfig config;
     private final Scheduler scheduler;
+    /** This instance's claim value, {@code c:<consumer>}. */
     private final byte[] owner;
-    private final String claimPrefix;
     /**
      * The turns this instance claimed, each as the key it was admitted with: that key keeps its hash, so
      * the result write names the turn's record and claim without hashing them again.
@@ -90,43 +101,51 @@ final class RedisTurnLedger implements TurnLedger {
         this.commands = commands;
         this.config = config;
         this.scheduler = scheduler;
-        this.owner = config.consumer().getBytes(StandardCharsets.UTF_8);
-        this.claimPrefix = config.keyNamespace() + "running:";
+        this.owner = claimValue(config);
         this.admissions = new AdmitBatcher(commands, config.writeBatchBytes());
         this.pollSha = commands.digest(POLL_SCRIPT);
         this.ownedSha = commands.digest(OWNED_SCRIPT);
     }
 
-    /** The claim key of a running turn. */
-    String claimKey(TurnKey turn) {
-        return claimPrefix + turn.hash();
+    /** The running-turn claim value of this bus's instance: {@code c:} and its consumer name. */
+    static byte[] claimValue(RedisStreamsConfig config) {
+        return (CLAIM_PREFIX + config.consumer()).getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The claim key of a running turn of the bus's principal. */
+    /** How long a claim lives unless renewed, in milliseconds (at least 1). */
+    static long claimTtlMs(RedisStreamsConfig config) {
+        return Math.max(1, config.claimMinIdle().toMillis());
+    }
+
+    /** The key of a turn: its running-turn claim while it runs, its finished-turn record once it finished. */
+    String claimKey(TurnKey turn) {
+        return config.doneMarkerKey(turn);
+    }
+
+    /** The key of a turn of the bus's principal. */
     String claimKey(String streamId, String turnId) {
         return claimKey(TurnKey.of(config.principal(), streamId, turnId));
     }
 
     @Override
     public Mono<Admission> admit(TurnKey turn) {
-        String done = config.doneMarkerKey(turn);
-        String claim = claimKey(turn);
+        String key = claimKey(turn);
         Early e = early.remove(turn);
         if (e != null) {
             // claimed (or found claimed) with the read of its entry
-            return Mono.just(decide(turn, e.answer, done, claim));
+            return Mono.just(decide(turn, e.answer, key));
         }
-        return admissions.admit(done, claim, owner, ascii(claimTtlMs()))
-                .map(r -> decide(turn, r, done, claim))
+        return admissions.admit(key, owner, ascii(claimTtlMs()))
+                .map(r -> decide(turn, r, key))
                 .onErrorResume(x -> {
                     // run rather than lose the turn; its events are still written once (the record is checked on write)
-                    log.warn("redis bus {}: turn claim {} failed, running it: {}", config.consumer(), claim, x.toString());
+                    log.warn("redis bus {}: turn claim {} failed, running it: {}", config.consumer(), key, x.toString());
                     return Mono.just(Admission.run());
                 });
     }
 
     /** The admission an answer of the admission script means. */
-    private Admission decide(TurnKey turn, long r, String done, String claim) {
+    private Admission decide(TurnKey turn, long r, String key) {
         if (r == 1) {
             owned.put(turn, turn);
             return Admission.run();
@@ -142,7 +161,7 @@ final class RedisTurnLedger implements TurnLedger {
             // without running; not replayed, the entry may be a redelivery
             return Admission.replay(List.of());
         }
-        return Admission.join(join(done, claim));
+        return Admission.join(join(key));
     }
 
     /**
@@ -157,7 +176,7 @@ final class RedisTurnLedger implements TurnLedger {
      */
     CompletableFuture<long[]> admitRead(RedisAsyncCommands<String, byte[]> connection, List<TurnKey> turns,
                                         boolean[] admit, Early[] kept) {
-        String[] keys = new String[turns.size() * 2];
+        String[] keys = new String[turns.size()];
         byte[][] args = new byte[2 + turns.size()][];
         args[0] = owner;
         args[1] = ascii(claimTtlMs());
@@ -165,8 +184,7 @@ final class RedisTurnLedger implements TurnLedger {
         Set<TurnKey> seen = new HashSet<>();
         for (int i = 0; i < turns.size(); i++) {
             TurnKey t = turns.get(i);
-            keys[2 * i] = config.doneMarkerKey(t);
-            keys[2 * i + 1] = claimKey(t);
+            keys[i] = claimKey(t);
             asked[i] = admit[i] && seen.add(t) && !early.containsKey(t);
             args[2 + i] = asked[i] ? AdmitBatcher.ADMIT : AdmitBatcher.CHECK;
         }
@@ -195,11 +213,11 @@ final class RedisTurnLedger implements TurnLedger {
     }
 
     /** Emits an (empty) list when the record appears, completes empty when the claim is gone without one. */
-    private Mono<List<OutboundEvent>> join(String done, String claim) {
-        log.debug("redis bus {}: {} runs elsewhere; waiting for it", config.consumer(), claim);
+    private Mono<List<OutboundEvent>> join(String key) {
+        log.debug("redis bus {}: {} runs elsewhere; waiting for it", config.consumer(), key);
         return Flux.interval(JOIN_POLL, JOIN_POLL, scheduler)
                 .onBackpressureDrop() // a tick while a poll is still on the wire (a slow broker) is skipped
-                .concatMap(t -> run(pollSha, POLL_SCRIPT, new String[] {done, claim}).onErrorReturn(0L))
+                .concatMap(t -> run(pollSha, POLL_SCRIPT, new String[] {key}).onErrorReturn(0L))
                 .filter(r -> r != 0)
                 .next()
                 .flatMap(r -> r == 2 ? Mono.just(List.<OutboundEvent>of()) : Mono.empty());
@@ -213,15 +231,15 @@ final class RedisTurnLedger implements TurnLedger {
         return owned.get(TurnKey.of(config.principal(), streamId, turnId));
     }
 
-    /** The result write deleted this turn's claim with its record: nothing is left to release or renew. */
+    /** The result write replaced this turn's claim with its record: nothing is left to release or renew. */
     void releasedWithRecord(TurnKey turn) {
         owned.remove(turn);
     }
 
     @Override
     public Mono<Void> complete(TurnKey turn, List<OutboundEvent> events) {
-        // the record was written with the events (ResultWriter), which usually deleted the claim too;
-        // if it did not (the write was not the turn's own), the claim is released here
+        // the record was written with the events (ResultWriter), over the claim; if the write was not the
+        // turn's own, the claim is released here (only while it is still this instance's claim)
         return Mono.fromRunnable(() -> release(turn));
     }
 
@@ -280,7 +298,7 @@ final class RedisTurnLedger implements TurnLedger {
     }
 
     private long claimTtlMs() {
-        return Math.max(1, config.claimMinIdle().toMillis());
+        return claimTtlMs(config);
     }
 
     private Mono<Long> run(String digest, String script, String[] keys, byte[]... args) {

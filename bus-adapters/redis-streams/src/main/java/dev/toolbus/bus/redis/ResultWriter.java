@@ -15,18 +15,19 @@ import reactor.core.publisher.Mono;
  */
 final class ResultWriter {
 
-    // KEYS[1] results stream, KEYS[2] finished-turn record, KEYS[3] calls stream; ARGV[1] approximate MAXLEN,
+    // KEYS[1] results stream, KEYS[2] the turn's key, KEYS[3] calls stream; ARGV[1] approximate MAXLEN,
     // ARGV[2] group, ARGV[3] this consumer, ARGV[4] the entry that asks. Appends the recorded events again,
     // each marked "replayed":true, and returns how many (0: the record holds no events, it was too large;
-    // -1: no record; -2: the entry is not pending for this consumer any more: another instance took it
-    // over, ran its turn and maybe settled it, so it is not a resent turn and nothing is replayed).
+    // -1: no record, the key being empty or a running turn's claim "c:..."; -2: the entry is not pending
+    // for this consumer any more: another instance took it over, ran its turn and maybe settled it, so it
+    // is not a resent turn and nothing is replayed).
     static final String REPLAY_SCRIPT = """
             local p = redis.call('XPENDING', KEYS[3], ARGV[2], ARGV[4], ARGV[4], 1)
             if #p == 0 or p[1][2] ~= ARGV[3] then
               return -2
             end
             local v = redis.call('GET', KEYS[2])
-            if not v then
+            if not v or string.sub(v, 1, 2) == 'c:' then
               return -1
             end
             if string.sub(v, 1, 2) ~= 'e:' then
@@ -58,19 +59,13 @@ final class ResultWriter {
         this.replaySha = commands.digest(REPLAY_SCRIPT);
     }
 
-    /** Appends the events to the results stream, then (same script) sets the marker when one is given. */
-    Mono<Void> write(String resultsKey, String markerKey, List<byte[]> events) {
-        return write(resultsKey, markerKey, null, events);
-    }
-
     /**
-     * As above; with a claim key (and a marker), the same script also deletes the turn's running-turn
-     * claim when this instance holds it. Writes asked for while one is on the wire go together
+     * Appends the events to the results stream and (same script) records the turn in its key when one is
+     * given, over the turn's running-turn claim. Writes asked for while one is on the wire go together
      * ({@link AppendBatcher}).
      */
-    Mono<Void> write(String resultsKey, String markerKey, String claimKey, List<byte[]> events) {
-        return Mono.<Long>create(sink -> appends.write(resultsKey, markerKey, markerKey != null ? claimKey : null,
-                events, sink)).then();
+    Mono<Void> write(String resultsKey, String markerKey, List<byte[]> events) {
+        return Mono.<Long>create(sink -> appends.write(resultsKey, markerKey, events, sink)).then();
     }
 
     /**

@@ -71,14 +71,14 @@ class RedisReadAdmissionIT {
         RedisTurnLedger ledger = (RedisTurnLedger) bus.turnLedger();
         redis.addCall(turn("t1"));
         await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 1);
-        assertThat(redis.redis.get(ledger.claimKey("s", "t1"))).isEqualTo("a");
+        assertThat(redis.redis.get(ledger.claimKey("s", "t1"))).isEqualTo("c:a");
         assertThat(ledger.running()).isEqualTo(1);
         assertThat(ledger.early()).isZero(); // taken by the executor's admission
         gate.tryEmitEmpty();
         await().atMost(Duration.ofSeconds(10)).until(() -> redis.pending() == 0);
         assertThat(started).hasValue(1);
         assertThat(redis.eventsAt(redis.prefix + "results:s")).hasSize(2).noneMatch(e -> e.contains("replayed"));
-        assertThat(redis.redis.exists(ledger.claimKey("s", "t1"))).isZero();
+        assertThat(redis.redis.get(ledger.claimKey("s", "t1"))).startsWith("e:"); // the record, over the claim
         assertThat(ledger.running()).isZero();
     }
 
@@ -96,7 +96,7 @@ class RedisReadAdmissionIT {
         assertThat(started).hasValue(1);
         List<String> events = redis.eventsAt(redis.prefix + "results:s");
         assertThat(events).hasSize(2).noneMatch(e -> e.contains("replayed"));
-        assertThat(redis.redis.exists(ledger.claimKey("s", "t2"))).isZero();
+        assertThat(redis.redis.get(ledger.claimKey("s", "t2"))).startsWith("e:");
         assertThat(ledger.early()).isZero();
         assertThat(ledger.running()).isZero();
     }
@@ -118,7 +118,7 @@ class RedisReadAdmissionIT {
                     .containsExactly(1L);
             ledger.unadmitted(first[0]); // the first copy's entry is acknowledged late
             assertThat(ledger.early()).isEqualTo(1);
-            assertThat(redis.redis.get(ledger.claimKey(t))).isEqualTo("a");
+            assertThat(redis.redis.get(ledger.claimKey(t))).isEqualTo("c:a");
             ledger.unadmitted(second[0]); // the second copy's entry, never admitted: its claim goes back
             assertThat(ledger.early()).isZero();
             await().atMost(Duration.ofSeconds(5)).until(() -> redis.redis.exists(ledger.claimKey(t)) == 0);
@@ -138,6 +138,6 @@ class RedisReadAdmissionIT {
         redis.addCall(turn("t3"));
         await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 1 && redis.pending() == 0);
         assertThat(redis.eventsAt(redis.prefix + "results:s")).anyMatch(e -> e.contains("\"content\":\"ran 1\""));
-        assertThat(redis.redis.exists(ledger.claimKey("s", "t3"))).isZero();
+        assertThat(redis.redis.get(ledger.claimKey("s", "t3"))).startsWith("e:");
     }
 }

@@ -12,10 +12,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The result write's handling of the turn's running-turn claim, on the real Redis: a write that records
- * the turn deletes the claim whoever holds it (the record is read first by every admission and wait, so
- * the claim is never read again); a write Redis refuses leaves no record and releases the claim only
- * when this instance holds it, so a turn another instance took over stays claimed by it.
+ * The result write's handling of the turn's key, on the real Redis: a write that records the turn writes
+ * the record over the running-turn claim the key held, whoever held it; a turn recorded before keeps its
+ * record and is not written again; a write Redis refuses leaves no record, deletes the claim only when
+ * this instance held it, and puts back another instance's claim, so a turn that instance took over stays
+ * claimed by it.
  */
 class RedisResultWriteClaimIT {
 
@@ -45,42 +46,42 @@ class RedisResultWriteClaimIT {
     }
 
     @Test
-    void aWriteThatRecordsTheTurn_deletesItsClaim_evenOneAnotherInstanceTookOver() {
+    void aWriteThatRecordsTheTurn_writesTheRecordOverItsClaim_evenOneAnotherInstanceTookOver() {
         String results = redis.prefix + "results:s";
-        redis.redis.set(redis.prefix + "running:own", "a");
-        redis.redis.set(redis.prefix + "running:other", "b");
-        writer.write(results, redis.prefix + "done:own", redis.prefix + "running:own", events("{\"n\":1}"))
-                .block(Duration.ofSeconds(10));
-        writer.write(results, redis.prefix + "done:other", redis.prefix + "running:other", events("{\"n\":2}"))
-                .block(Duration.ofSeconds(10));
-        assertThat(redis.redis.exists(redis.prefix + "done:own", redis.prefix + "done:other")).isEqualTo(2);
-        assertThat(redis.redis.exists(redis.prefix + "running:own", redis.prefix + "running:other")).isZero();
+        redis.redis.set(redis.prefix + "done:own", "c:a");
+        redis.redis.set(redis.prefix + "done:other", "c:b");
+        writer.write(results, redis.prefix + "done:own", events("{\"n\":1}")).block(Duration.ofSeconds(10));
+        writer.write(results, redis.prefix + "done:other", events("{\"n\":2}")).block(Duration.ofSeconds(10));
+        assertThat(redis.redis.get(redis.prefix + "done:own")).isEqualTo("e:{\"n\":1}");
+        assertThat(redis.redis.get(redis.prefix + "done:other")).isEqualTo("e:{\"n\":2}");
+        assertThat(redis.redis.pttl(redis.prefix + "done:own")).isPositive(); // the record's TTL, not none
         assertThat(redis.events("s")).containsExactly("{\"n\":1}", "{\"n\":2}");
     }
 
     @Test
-    void aWriteOfATurnAlreadyRecorded_writesNothing_andDeletesTheClaim() {
+    void aWriteOfATurnAlreadyRecorded_writesNothing_andKeepsTheRecord() {
         String results = redis.prefix + "results:s";
-        writer.write(results, redis.prefix + "done:t", null, events("{\"n\":1}")).block(Duration.ofSeconds(10));
-        redis.redis.set(redis.prefix + "running:t", "b");
-        writer.write(results, redis.prefix + "done:t", redis.prefix + "running:t", events("{\"n\":2}"))
-                .block(Duration.ofSeconds(10));
+        writer.write(results, redis.prefix + "done:t", events("{\"n\":1}")).block(Duration.ofSeconds(10));
+        writer.write(results, redis.prefix + "done:t", events("{\"n\":2}")).block(Duration.ofSeconds(10));
         assertThat(redis.events("s")).containsExactly("{\"n\":1}");
-        assertThat(redis.redis.exists(redis.prefix + "running:t")).isZero();
+        assertThat(redis.redis.get(redis.prefix + "done:t")).isEqualTo("e:{\"n\":1}");
+        assertThat(redis.redis.pttl(redis.prefix + "done:t")).isPositive();
     }
 
     @Test
-    void aWriteRedisRefuses_leavesNoRecord_andReleasesOnlyItsOwnClaim() {
+    void aWriteRedisRefuses_leavesNoRecord_releasesItsOwnClaim_andPutsBackAnotherInstancesClaim() {
         String results = redis.prefix + "results:w";
         redis.redis.set(results, "not a stream");
-        redis.redis.set(redis.prefix + "running:own", "a");
-        redis.redis.set(redis.prefix + "running:other", "b");
-        assertThatThrownBy(() -> writer.write(results, redis.prefix + "done:own", redis.prefix + "running:own",
-                events("{\"n\":1}")).block(Duration.ofSeconds(10))).hasMessageContaining("WRONGTYPE");
-        assertThatThrownBy(() -> writer.write(results, redis.prefix + "done:other", redis.prefix + "running:other",
-                events("{\"n\":2}")).block(Duration.ofSeconds(10))).hasMessageContaining("WRONGTYPE");
-        assertThat(redis.redis.exists(redis.prefix + "done:own", redis.prefix + "done:other")).isZero();
-        assertThat(redis.redis.exists(redis.prefix + "running:own")).isZero();
-        assertThat(redis.redis.get(redis.prefix + "running:other")).isEqualTo("b");
+        redis.redis.set(redis.prefix + "done:own", "c:a");
+        redis.redis.set(redis.prefix + "done:other", "c:b");
+        assertThatThrownBy(() -> writer.write(results, redis.prefix + "done:own", events("{\"n\":1}"))
+                .block(Duration.ofSeconds(10))).hasMessageContaining("WRONGTYPE");
+        assertThatThrownBy(() -> writer.write(results, redis.prefix + "done:other", events("{\"n\":2}"))
+                .block(Duration.ofSeconds(10))).hasMessageContaining("WRONGTYPE");
+        assertThatThrownBy(() -> writer.write(results, redis.prefix + "done:none", events("{\"n\":3}"))
+                .block(Duration.ofSeconds(10))).hasMessageContaining("WRONGTYPE");
+        assertThat(redis.redis.exists(redis.prefix + "done:own", redis.prefix + "done:none")).isZero();
+        assertThat(redis.redis.get(redis.prefix + "done:other")).isEqualTo("c:b");
+        assertThat(redis.redis.pttl(redis.prefix + "done:other")).isPositive(); // a claim's TTL again
     }
 }

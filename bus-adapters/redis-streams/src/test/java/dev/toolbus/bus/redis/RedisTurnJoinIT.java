@@ -77,14 +77,14 @@ class RedisTurnJoinIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> b.inflight() == 1);
         RedisTurnLedger ledgerB = (RedisTurnLedger) b.turnLedger();
         assertThat(ledgerB.running()).isZero(); // b joined, it did not claim
-        assertThat(redis.redis.get(ledgerB.claimKey("s", "t1"))).isEqualTo("a");
+        assertThat(redis.redis.get(ledgerB.claimKey("s", "t1"))).isEqualTo("c:a");
         gate.tryEmitEmpty();
         await().atMost(Duration.ofSeconds(10)).until(() -> redis.pending() == 0);
         assertThat(started).hasValue(1);
         List<String> events = redis.eventsAt(redis.prefix + "results:s");
         assertThat(events).hasSize(2).noneMatch(e -> e.contains("replayed"));
         assertThat(events.get(0)).contains("\"content\":\"ran 1\"");
-        assertThat(redis.redis.exists(ledgerB.claimKey("s", "t1"))).isZero();
+        assertThat(redis.redis.get(ledgerB.claimKey("s", "t1"))).startsWith("e:"); // the record, over the claim
         // and a later retry is answered from the record, by either instance
         a.resumeReading();
         redis.addCall(turn("t1"));
@@ -99,13 +99,13 @@ class RedisTurnJoinIT {
         RedisStreamsBus b = instance("b", Duration.ofMillis(1500));
         RedisTurnLedger ledger = (RedisTurnLedger) b.turnLedger();
         // an instance that died while running t2 left its claim
-        redis.redis.set(ledger.claimKey("s", "t2"), "dead", SetArgs.Builder.px(1500));
+        redis.redis.set(ledger.claimKey("s", "t2"), "c:dead", SetArgs.Builder.px(1500));
         redis.addCall(turn("t2"));
         await().atMost(Duration.ofSeconds(5)).until(() -> b.inflight() == 1);
         assertThat(started).hasValue(0); // waiting for the dead owner
         await().atMost(Duration.ofSeconds(10)).until(() -> redis.pending() == 0);
         assertThat(started).hasValue(1);
         assertThat(redis.eventsAt(redis.prefix + "results:s")).hasSize(2).noneMatch(e -> e.contains("replayed"));
-        assertThat(redis.redis.exists(ledger.claimKey("s", "t2"))).isZero();
+        assertThat(redis.redis.get(ledger.claimKey("s", "t2"))).startsWith("e:");
     }
 }
