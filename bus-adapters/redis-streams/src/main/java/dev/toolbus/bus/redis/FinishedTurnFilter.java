@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * Settles, before they run, the entries read whose turn is already finished (its finished-turn marker
- * exists; one round trip per read batch, which for entries read as new also claims their turns:
+ * Settles, before they run, the entries read whose turn is already finished (its key holds its
+ * finished-turn record; one round trip per read batch, which for entries read as new also claims their turns:
  * {@link RedisTurnLedger#admitRead}). A redelivered entry of a finished turn is acknowledged (its
  * events were written when it ran); a new entry of a finished turn (the client sent the turn again)
  * gets the recorded events published again, marked {@code "replayed":true}, and is acknowledged; a

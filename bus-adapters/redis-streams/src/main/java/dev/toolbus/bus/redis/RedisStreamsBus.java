@@ -251,8 +251,9 @@ public final class RedisStreamsBus implements ToolBus {
         if (!config.doneMarkersEnabled()) {
             return Mono.just(false);
         }
-        return Mono.fromCompletionStage(() -> doneMarkers().exist(List.of(config.doneMarkerKey(streamId, turnId))))
-                .map(found -> found[0]);
+        return Mono.fromCompletionStage(() -> commands.get(config.doneMarkerKey(streamId, turnId)))
+                .map(v -> !RedisTurnLedger.isClaim(v))
+                .defaultIfEmpty(false);
     }
 
     /** Entries of the group delivered and not yet acknowledged (all consumers), as last refreshed; -1 before. */

@@ -84,7 +84,7 @@ final class RedisTurnLedger implements TurnLedger {
     private final byte[] owner;
     /**
      * The turns this instance claimed, each as the key it was admitted with: that key keeps its hash, so
-     * the result write names the turn's record and claim without hashing them again.
+     * the result write names the turn's key without hashing it again.
      */
     private final ConcurrentHashMap<TurnKey, TurnKey> owned = new ConcurrentHashMap<>();
     private final AdmitBatcher admissions;
@@ -112,30 +112,25 @@ final class RedisTurnLedger implements TurnLedger {
         return (CLAIM_PREFIX + config.consumer()).getBytes(StandardCharsets.UTF_8);
     }
 
+    /** Whether a turn key's value is a running turn's claim (not a finished-turn record). */
+    static boolean isClaim(byte[] value) {
+        return value.length >= 2 && value[0] == 'c' && value[1] == ':';
+    }
+
     /** How long a claim lives unless renewed, in milliseconds (at least 1). */
     static long claimTtlMs(RedisStreamsConfig config) {
         return Math.max(1, config.claimMinIdle().toMillis());
     }
 
-    /** The key of a turn: its running-turn claim while it runs, its finished-turn record once it finished. */
-    String claimKey(TurnKey turn) {
-        return config.doneMarkerKey(turn);
-    }
-
-    /** The key of a turn of the bus's principal. */
-    String claimKey(String streamId, String turnId) {
-        return claimKey(TurnKey.of(config.principal(), streamId, turnId));
-    }
-
     @Override
     public Mono<Admission> admit(TurnKey turn) {
-        String key = claimKey(turn);
+        String key = config.doneMarkerKey(turn);
         Early e = early.remove(turn);
         if (e != null) {
             // claimed (or found claimed) with the read of its entry
             return Mono.just(decide(turn, e.answer, key));
         }
-        return admissions.admit(key, owner, ascii(claimTtlMs()))
+        return admissions.admit(key, owner, ascii(claimTtlMs(config)))
                 .map(r -> decide(turn, r, key))
                 .onErrorResume(x -> {
                     // run rather than lose the turn; its events are still written once (the record is checked on write)
@@ -179,12 +174,12 @@ final class RedisTurnLedger implements TurnLedger {
         String[] keys = new String[turns.size()];
         byte[][] args = new byte[2 + turns.size()][];
         args[0] = owner;
-        args[1] = ascii(claimTtlMs());
+        args[1] = ascii(claimTtlMs(config));
         boolean[] asked = new boolean[turns.size()];
         Set<TurnKey> seen = new HashSet<>();
         for (int i = 0; i < turns.size(); i++) {
             TurnKey t = turns.get(i);
-            keys[i] = claimKey(t);
+            keys[i] = config.doneMarkerKey(t);
             asked[i] = admit[i] && seen.add(t) && !early.containsKey(t);
             args[2 + i] = asked[i] ? AdmitBatcher.ADMIT : AdmitBatcher.CHECK;
         }
@@ -249,7 +244,7 @@ final class RedisTurnLedger implements TurnLedger {
         if (held == null) {
             return;
         }
-        String claim = claimKey(held);
+        String claim = config.doneMarkerKey(held);
         run(ownedSha, OWNED_SCRIPT, new String[] {claim}, owner, ascii(0)).subscribe(null,
                 e -> log.warn("redis bus {}: claim {} not released (it expires in {}): {}", config.consumer(), claim,
                         config.claimMinIdle(), e.toString()));
@@ -262,7 +257,7 @@ final class RedisTurnLedger implements TurnLedger {
      * unless the turn was admitted, and a later admission asks Redis (finding its own claim, it runs).
      */
     void renew() {
-        long stale = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(claimTtlMs()) / 2;
+        long stale = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(claimTtlMs(config)) / 2;
         for (var e : early.entrySet()) {
             if (e.getValue().atNanos - stale < 0 && early.remove(e.getKey(), e.getValue()) && e.getValue().answer == 1) {
                 owned.remove(e.getKey(), e.getKey());
@@ -271,8 +266,8 @@ final class RedisTurnLedger implements TurnLedger {
         if (owned.isEmpty()) {
             return;
         }
-        String[] claims = owned.values().stream().map(this::claimKey).toArray(String[]::new);
-        run(ownedSha, OWNED_SCRIPT, claims, owner, ascii(claimTtlMs())).subscribe(null,
+        String[] claims = owned.values().stream().map(config::doneMarkerKey).toArray(String[]::new);
+        run(ownedSha, OWNED_SCRIPT, claims, owner, ascii(claimTtlMs(config))).subscribe(null,
                 e -> log.warn("redis bus {}: turn claims not renewed: {}", config.consumer(), e.toString()));
     }
 
@@ -295,10 +290,6 @@ final class RedisTurnLedger implements TurnLedger {
     /** Turns claimed by this instance (tests, gauges). */
     int running() {
         return owned.size();
-    }
-
-    private long claimTtlMs() {
-        return claimTtlMs(config);
     }
 
     private Mono<Long> run(String digest, String script, String[] keys, byte[]... args) {

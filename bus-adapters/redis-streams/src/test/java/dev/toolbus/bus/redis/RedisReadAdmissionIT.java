@@ -71,14 +71,16 @@ class RedisReadAdmissionIT {
         RedisTurnLedger ledger = (RedisTurnLedger) bus.turnLedger();
         redis.addCall(turn("t1"));
         await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 1);
-        assertThat(redis.redis.get(ledger.claimKey("s", "t1"))).isEqualTo("c:a");
+        assertThat(redis.redis.get(bus.cfg().doneMarkerKey("s", "t1"))).isEqualTo("c:a");
+        assertThat(bus.isTurnDone("s", "t1").block(Duration.ofSeconds(5))).isFalse(); // a claim is not a record
         assertThat(ledger.running()).isEqualTo(1);
         assertThat(ledger.early()).isZero(); // taken by the executor's admission
         gate.tryEmitEmpty();
         await().atMost(Duration.ofSeconds(10)).until(() -> redis.pending() == 0);
         assertThat(started).hasValue(1);
         assertThat(redis.eventsAt(redis.prefix + "results:s")).hasSize(2).noneMatch(e -> e.contains("replayed"));
-        assertThat(redis.redis.get(ledger.claimKey("s", "t1"))).startsWith("e:"); // the record, over the claim
+        assertThat(redis.redis.get(bus.cfg().doneMarkerKey("s", "t1"))).startsWith("e:"); // the record, over the claim
+        assertThat(bus.isTurnDone("s", "t1").block(Duration.ofSeconds(5))).isTrue();
         assertThat(ledger.running()).isZero();
     }
 
@@ -96,7 +98,7 @@ class RedisReadAdmissionIT {
         assertThat(started).hasValue(1);
         List<String> events = redis.eventsAt(redis.prefix + "results:s");
         assertThat(events).hasSize(2).noneMatch(e -> e.contains("replayed"));
-        assertThat(redis.redis.get(ledger.claimKey("s", "t2"))).startsWith("e:");
+        assertThat(redis.redis.get(bus.cfg().doneMarkerKey("s", "t2"))).startsWith("e:");
         assertThat(ledger.early()).isZero();
         assertThat(ledger.running()).isZero();
     }
@@ -112,16 +114,16 @@ class RedisReadAdmissionIT {
             // its admission took the answer; the turn failed and gave its claim back
             assertThat(ledger.admit(t).block(Duration.ofSeconds(5))).isInstanceOf(TurnLedger.Admission.Run.class);
             ledger.release(t);
-            await().atMost(Duration.ofSeconds(5)).until(() -> redis.redis.exists(ledger.claimKey(t)) == 0);
+            await().atMost(Duration.ofSeconds(5)).until(() -> redis.redis.exists(bus.cfg().doneMarkerKey(t)) == 0);
             RedisTurnLedger.Early[] second = new RedisTurnLedger.Early[1];
             assertThat(ledger.admitRead(c.async(), List.of(t), new boolean[] {true}, second).get(5, TimeUnit.SECONDS))
                     .containsExactly(1L);
             ledger.unadmitted(first[0]); // the first copy's entry is acknowledged late
             assertThat(ledger.early()).isEqualTo(1);
-            assertThat(redis.redis.get(ledger.claimKey(t))).isEqualTo("c:a");
+            assertThat(redis.redis.get(bus.cfg().doneMarkerKey(t))).isEqualTo("c:a");
             ledger.unadmitted(second[0]); // the second copy's entry, never admitted: its claim goes back
             assertThat(ledger.early()).isZero();
-            await().atMost(Duration.ofSeconds(5)).until(() -> redis.redis.exists(ledger.claimKey(t)) == 0);
+            await().atMost(Duration.ofSeconds(5)).until(() -> redis.redis.exists(bus.cfg().doneMarkerKey(t)) == 0);
         }
     }
 
@@ -132,12 +134,12 @@ class RedisReadAdmissionIT {
         // its ids can be read, so the reader claims the turn; its calls cannot be decoded
         redis.addCall("{\"type\":\"tool_calls\",\"stream_id\":\"s\",\"turn_id\":\"t3\",\"calls\":5}");
         await().atMost(Duration.ofSeconds(10)).until(() -> redis.pending() == 0);
-        await().atMost(Duration.ofSeconds(5)).until(() -> redis.redis.exists(ledger.claimKey("s", "t3")) == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis.redis.exists(bus.cfg().doneMarkerKey("s", "t3")) == 0);
         assertThat(ledger.early()).isZero();
         assertThat(ledger.running()).isZero();
         redis.addCall(turn("t3"));
         await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 1 && redis.pending() == 0);
         assertThat(redis.eventsAt(redis.prefix + "results:s")).anyMatch(e -> e.contains("\"content\":\"ran 1\""));
-        assertThat(redis.redis.get(ledger.claimKey("s", "t3"))).startsWith("e:");
+        assertThat(redis.redis.get(bus.cfg().doneMarkerKey("s", "t3"))).startsWith("e:");
     }
 }

@@ -77,14 +77,14 @@ class RedisTurnJoinIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> b.inflight() == 1);
         RedisTurnLedger ledgerB = (RedisTurnLedger) b.turnLedger();
         assertThat(ledgerB.running()).isZero(); // b joined, it did not claim
-        assertThat(redis.redis.get(ledgerB.claimKey("s", "t1"))).isEqualTo("c:a");
+        assertThat(redis.redis.get(b.cfg().doneMarkerKey("s", "t1"))).isEqualTo("c:a");
         gate.tryEmitEmpty();
         await().atMost(Duration.ofSeconds(10)).until(() -> redis.pending() == 0);
         assertThat(started).hasValue(1);
         List<String> events = redis.eventsAt(redis.prefix + "results:s");
         assertThat(events).hasSize(2).noneMatch(e -> e.contains("replayed"));
         assertThat(events.get(0)).contains("\"content\":\"ran 1\"");
-        assertThat(redis.redis.get(ledgerB.claimKey("s", "t1"))).startsWith("e:"); // the record, over the claim
+        assertThat(redis.redis.get(b.cfg().doneMarkerKey("s", "t1"))).startsWith("e:"); // the record, over the claim
         // and a later retry is answered from the record, by either instance
         a.resumeReading();
         redis.addCall(turn("t1"));
@@ -97,15 +97,14 @@ class RedisTurnJoinIT {
     void aClaimLeftByADeadInstanceExpires_andTheTurnIsThenRunAndCompleted() {
         gate.tryEmitEmpty(); // tools answer at once here
         RedisStreamsBus b = instance("b", Duration.ofMillis(1500));
-        RedisTurnLedger ledger = (RedisTurnLedger) b.turnLedger();
         // an instance that died while running t2 left its claim
-        redis.redis.set(ledger.claimKey("s", "t2"), "c:dead", SetArgs.Builder.px(1500));
+        redis.redis.set(b.cfg().doneMarkerKey("s", "t2"), "c:dead", SetArgs.Builder.px(1500));
         redis.addCall(turn("t2"));
         await().atMost(Duration.ofSeconds(5)).until(() -> b.inflight() == 1);
         assertThat(started).hasValue(0); // waiting for the dead owner
         await().atMost(Duration.ofSeconds(10)).until(() -> redis.pending() == 0);
         assertThat(started).hasValue(1);
         assertThat(redis.eventsAt(redis.prefix + "results:s")).hasSize(2).noneMatch(e -> e.contains("replayed"));
-        assertThat(redis.redis.get(ledger.claimKey("s", "t2"))).startsWith("e:");
+        assertThat(redis.redis.get(b.cfg().doneMarkerKey("s", "t2"))).startsWith("e:");
     }
 }
